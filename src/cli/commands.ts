@@ -1,0 +1,57 @@
+/** The command tree and its --help text. Each action loads its implementation on demand. */
+import { Command, Option } from "commander";
+import { SANDBOX_MODES } from "../protocol/policy.js";
+import type { ExecOptions } from "./exec/run-exec.js";
+import { packageVersion } from "./version.js";
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+const collectList = (value: string, previous: string[]): string[] => [...previous, ...value.split(",").filter(Boolean)];
+
+export async function runCli(argv: string[]): Promise<number> {
+  let exitCode = 0;
+  const program = new Command("codex-ts")
+    .description("A coding agent for your terminal: it reads, runs and edits code in your repository with a model.")
+    .version(`codex-ts ${packageVersion()}`, "-V, --version")
+    .showHelpAfterError()
+    .enablePositionalOptions();
+
+  program
+    .command("exec")
+    .alias("e")
+    .description("Run one task without the interactive UI and print the agent's final message.")
+    .argument("[prompt]", "the task; '-' or nothing reads it from stdin (piped stdin is appended to a given prompt)")
+    .option("--json", "print events to stdout as JSON Lines (the Codex exec --json format)")
+    .addOption(new Option("--experimental-json", "alias of --json").hideHelp())
+    .option("-o, --output-last-message <file>", "write the agent's final message to this file")
+    .option("--output-schema <file>", "JSON Schema the final message must follow (strict structured output)")
+    .option("-m, --model <model>", "model to use, e.g. gpt-5.5")
+    .addOption(new Option("-s, --sandbox <mode>", "sandbox for commands the model runs").choices([...SANDBOX_MODES]))
+    .option("-C, --cd <dir>", "work in this directory instead of the current one")
+    .option("--add-dir <dir>", "another directory the agent may write to (repeatable)", collect, [])
+    .option("--skip-git-repo-check", "allow running outside a Git repository")
+    .option("-c, --config <key=value>", "override a config.toml value; value parsed as TOML (repeatable)", collect, [])
+    .option("-p, --profile <name>", "use this [profiles.<name>] table from config.toml")
+    .option("-i, --image <file>", "attach image(s) to the prompt (repeatable or comma-separated)", collectList, [])
+    .addOption(new Option("--color <when>", "colour in progress output").choices(["always", "never", "auto"]).default("auto"))
+    .option("--ephemeral", "do not keep a session file for this run")
+    .option("--full-auto", "let the agent write in the workspace (same as --sandbox workspace-write)")
+    .option("--dangerously-bypass-approvals-and-sandbox", "run every command unconfined and without asking")
+    .addOption(new Option("--thread-source <source>", "who started the thread (set by the Codex SDK)").hideHelp())
+    .addOption(new Option("--cyber-access-program <program>").hideHelp())
+    .addHelpText(
+      "after",
+      "\nExamples:\n  codex-ts exec \"explain this repository\"\n  git diff | codex-ts exec \"review this change\"\n  codex-ts exec --json -s danger-full-access \"run the tests and fix failures\"",
+    )
+    .action(async (prompt: string | undefined, opts: ExecOptions) => {
+      const { runExec } = await import("./exec/run-exec.js");
+      exitCode = await runExec(prompt, opts);
+    });
+
+  program.action(() => {
+    process.stderr.write("The interactive UI is not available yet. Use `codex-ts exec \"<task>\"`; see `codex-ts --help`.\n");
+    exitCode = 2;
+  });
+
+  await program.parseAsync(argv);
+  return exitCode;
+}

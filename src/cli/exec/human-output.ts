@@ -1,0 +1,112 @@
+/**
+ * exec's human mode: progress goes to stderr as it happens, and only the final agent message
+ * goes to stdout, so `codex-ts exec "…" > answer.txt` captures just the answer.
+ */
+import type { Event } from "../../protocol/events.js";
+import { shellJoin } from "../shell-quote.js";
+
+export interface Palette {
+  bold(s: string): string;
+  dim(s: string): string;
+  red(s: string): string;
+  green(s: string): string;
+  magenta(s: string): string;
+}
+
+export function palette(enabled: boolean): Palette {
+  const wrap = (code: number) => (s: string) => (enabled ? `\x1b[${code}m${s}\x1b[0m` : s);
+  return { bold: wrap(1), dim: wrap(2), red: wrap(31), green: wrap(32), magenta: wrap(35) };
+}
+
+const MAX_OUTPUT_LINES = 20;
+
+export class HumanOutput {
+  private readonly started = new Map<string, number>();
+  private totalTokens = 0;
+
+  constructor(
+    private readonly err: (text: string) => void,
+    private readonly c: Palette,
+    private readonly version: string,
+  ) {}
+
+  render(event: Event): void {
+    const msg = event.msg;
+    const c = this.c;
+    switch (msg.type) {
+      case "session_configured":
+        this.err(
+          [
+            `codex-ts ${this.version}`,
+            "--------",
+            `workdir: ${msg.cwd}`,
+            `model: ${msg.model}`,
+            `provider: ${msg.model_provider_id}`,
+            `approval: ${msg.approval_policy}`,
+            `sandbox: ${msg.sandbox_policy.type}`,
+            ...(msg.reasoning_effort ? [`reasoning effort: ${msg.reasoning_effort}`] : []),
+            `session id: ${msg.session_id}`,
+            "--------",
+          ].join("\n"),
+        );
+        break;
+      case "user_message":
+        this.err(`${c.bold(c.magenta("user"))}\n${msg.message}`);
+        break;
+      case "agent_reasoning":
+        this.err(`${c.dim(c.magenta("thinking"))}\n${c.dim(msg.text)}`);
+        break;
+      case "agent_message":
+        this.err(`${c.bold(c.magenta("codex"))}\n${msg.message}`);
+        break;
+      case "exec_command_begin":
+        this.started.set(msg.call_id, Date.now());
+        this.err(`${c.bold(c.magenta("exec"))}\n${c.bold(shellJoin(msg.command))} in ${c.dim(msg.cwd)}`);
+        break;
+      case "exec_command_end": {
+        const ms = Date.now() - (this.started.get(msg.call_id) ?? Date.now());
+        this.started.delete(msg.call_id);
+        const status = msg.exit_code === 0 ? c.green(`succeeded in ${ms}ms:`) : c.red(`exited ${msg.exit_code} in ${ms}ms:`);
+        this.err(`${status}\n${c.dim(clip(msg.aggregated_output))}`);
+        break;
+      }
+      case "patch_apply_begin":
+        this.err(`${c.bold(c.magenta("apply_patch"))}\n${Object.entries(msg.changes).map(([p, ch]) => `${ch.type} ${p}`).join("\n")}`);
+        break;
+      case "patch_apply_end":
+        this.err(msg.success ? c.green("patch applied") : c.red(`patch failed: ${msg.stderr.trim()}`));
+        break;
+      case "plan_update":
+        this.err(
+          `${c.bold(c.magenta("plan"))}\n${msg.plan.map((p) => `${p.status === "completed" ? "✔" : p.status === "in_progress" ? "→" : "□"} ${p.step}`).join("\n")}`,
+        );
+        break;
+      case "token_count":
+        if (msg.info) this.totalTokens = msg.info.total_token_usage.total_tokens;
+        break;
+      case "stream_error":
+        this.err(c.dim(`${msg.message}${msg.additional_details ? ` (${msg.additional_details})` : ""}`));
+        break;
+      case "warning":
+        this.err(c.dim(`warning: ${msg.message}`));
+        break;
+      case "error":
+        this.err(c.red(`ERROR: ${msg.message}`));
+        break;
+      case "turn_aborted":
+        this.err(c.red(`turn ${msg.reason}`));
+        break;
+      case "task_complete":
+        if (this.totalTokens > 0) this.err(`${c.magenta("tokens used")}\n${this.totalTokens.toLocaleString("en-US")}`);
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+function clip(output: string): string {
+  const lines = output.replace(/\n$/, "").split("\n");
+  if (lines.length <= MAX_OUTPUT_LINES) return lines.join("\n");
+  return [...lines.slice(0, MAX_OUTPUT_LINES), `… +${lines.length - MAX_OUTPUT_LINES} lines`].join("\n");
+}

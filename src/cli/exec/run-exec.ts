@@ -1,0 +1,182 @@
+/**
+ * `codex-ts exec`: run one task headless. Builds the config, starts a Session, submits the
+ * prompt as a user turn, and renders events (human text on stderr, or JSONL on stdout) until
+ * the turn ends. Exit code 0 when the turn completed, 1 when it failed or could not start.
+ */
+import { readFileSync, writeFileSync, existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { loadConfig, type Config } from "../../config/load-config.js";
+import { ConfigError } from "../../config/overrides.js";
+import { providerNeedsKey, resolveApiKey } from "../../config/api-key.js";
+import { ResponsesClient } from "../../model/responses-client.js";
+import type { ModelClient } from "../../model/prompt.js";
+import { Session } from "../../core/session.js";
+import type { UserInput } from "../../protocol/ops.js";
+import type { AskForApproval, SandboxMode } from "../../protocol/policy.js";
+import { HumanOutput, palette } from "./human-output.js";
+import { JsonlMapper } from "./jsonl-mapper.js";
+import { PromptError, readPrompt } from "./read-prompt.js";
+import { packageVersion } from "../version.js";
+
+export interface ExecOptions {
+  json?: boolean;
+  experimentalJson?: boolean;
+  outputLastMessage?: string;
+  outputSchema?: string;
+  model?: string;
+  sandbox?: SandboxMode;
+  cd?: string;
+  addDir: string[];
+  skipGitRepoCheck?: boolean;
+  config: string[];
+  profile?: string;
+  image: string[];
+  color: "always" | "never" | "auto";
+  ephemeral?: boolean;
+  fullAuto?: boolean;
+  dangerouslyBypassApprovalsAndSandbox?: boolean;
+}
+
+const fail = (message: string): number => {
+  process.stderr.write(`${message}\n`);
+  return 1;
+};
+
+export async function runExec(promptArg: string | undefined, opts: ExecOptions): Promise<number> {
+  const cwd = resolve(opts.cd ?? process.cwd());
+  if (!existsSync(cwd)) return fail(`--cd ${opts.cd}: no such directory`);
+  if (!opts.skipGitRepoCheck && !insideGitRepo(cwd)) {
+    return fail("Not inside a Git repository. Run codex-ts exec inside one, or pass --skip-git-repo-check to run here anyway.");
+  }
+
+  let config: Config;
+  try {
+    config = loadConfig({
+      cwd,
+      overrides: opts.config,
+      profile: opts.profile,
+      model: opts.model,
+      sandboxMode: opts.dangerouslyBypassApprovalsAndSandbox ? "danger-full-access" : opts.fullAuto ? "workspace-write" : opts.sandbox,
+      // Nobody is there to answer approval prompts in exec: failures go back to the model.
+      approvalPolicy: "never" satisfies AskForApproval,
+      addDirs: opts.addDir,
+    });
+  } catch (err) {
+    if (err instanceof ConfigError) return fail(`Error loading config: ${err.message}`);
+    throw err;
+  }
+
+  const apiKey = resolveApiKey(config.provider, config.codexHome, process.env, true);
+  if (!apiKey && providerNeedsKey(config.provider)) {
+    return fail(
+      `No API key found for provider '${config.provider.id}'. Set CODEX_API_KEY or ${config.provider.envKey}, or run \`codex-ts login --with-api-key\`.`,
+    );
+  }
+  if (config.provider.wireApi === "chat") {
+    return fail(`Provider '${config.provider.id}' uses wire_api = "chat", which this build does not support yet; use a Responses API provider.`);
+  }
+
+  let outputSchema: unknown;
+  if (opts.outputSchema) {
+    try {
+      outputSchema = JSON.parse(readFileSync(resolve(opts.outputSchema), "utf8"));
+    } catch (err) {
+      return fail(`--output-schema ${opts.outputSchema}: ${(err as Error).message}`);
+    }
+  }
+
+  let prompt: string;
+  try {
+    prompt = await readPrompt(promptArg, process.stdin);
+  } catch (err) {
+    if (err instanceof PromptError) return fail(err.message);
+    throw err;
+  }
+
+  const json = opts.json === true || opts.experimentalJson === true;
+  const client: ModelClient = new ResponsesClient(config.provider, {
+    apiKey,
+    originator: process.env.CODEX_INTERNAL_ORIGINATOR_OVERRIDE ?? "codex_exec",
+    userAgent: `codex_exec/${packageVersion()} (${process.platform}; ${process.arch}) node/${process.versions.node}`,
+    env: process.env,
+  });
+  const session = new Session({
+    settings: {
+      model: config.model,
+      modelProviderId: config.modelProviderId,
+      cwd: config.cwd,
+      approvalPolicy: config.approvalPolicy,
+      sandboxPolicy: config.sandboxPolicy,
+      reasoningEffort: config.reasoningEffort,
+      reasoningSummary: config.reasoningSummary,
+      verbosity: config.verbosity,
+    },
+    client,
+    streamMaxRetries: config.provider.streamMaxRetries,
+    developerInstructions: config.developerInstructions,
+    userInstructions: config.userInstructions,
+    baseInstructionsOverride: config.baseInstructionsOverride,
+    shellEnvironmentPolicy: config.shellEnvironmentPolicy,
+    startupWarnings: [...config.warnings, ...sandboxWarning(config)],
+  });
+
+  const items: UserInput[] = [...opts.image.map((path): UserInput => ({ type: "local_image", path: resolve(cwd, path) })), { type: "text", text: prompt }];
+  const turnId = session.submit({ type: "user_turn", items, final_output_json_schema: outputSchema });
+
+  let interrupts = 0;
+  const onSigint = (): void => {
+    if (++interrupts > 1) process.exit(130);
+    session.submit({ type: "interrupt" });
+  };
+  process.on("SIGINT", onSigint);
+
+  const mapper = json ? new JsonlMapper() : null;
+  const human = json ? null : new HumanOutput((t) => process.stderr.write(`${t}\n`), palette(useColor(opts.color)), packageVersion());
+  let lastMessage: string | null = null;
+  let turnFailed = false;
+  let turnEnded = false;
+  for (;;) {
+    const event = await session.nextEvent();
+    if (!event) break;
+    if (mapper) for (const line of mapper.map(event)) process.stdout.write(`${JSON.stringify(line)}\n`);
+    else human?.render(event);
+    if (event.id !== turnId) continue;
+    const msg = event.msg;
+    if (msg.type === "error" || msg.type === "turn_aborted") turnFailed = true;
+    if (msg.type === "task_complete") lastMessage = msg.last_agent_message;
+    if ((msg.type === "task_complete" || msg.type === "turn_aborted") && !turnEnded) {
+      turnEnded = true;
+      session.submit({ type: "shutdown" });
+    }
+  }
+  process.off("SIGINT", onSigint);
+
+  if (opts.outputLastMessage) writeLastMessage(opts.outputLastMessage, lastMessage);
+  if (!json && lastMessage !== null && !turnFailed) process.stdout.write(`${lastMessage}\n`);
+  return turnFailed ? 1 : 0;
+}
+
+function writeLastMessage(path: string, message: string | null): void {
+  if (message === null) process.stderr.write(`Warning: no last agent message; wrote empty content to ${path}\n`);
+  writeFileSync(path, message ?? "");
+}
+
+function sandboxWarning(config: Config): string[] {
+  if (config.sandboxMode === "danger-full-access") return [];
+  return [
+    `Sandbox mode '${config.sandboxMode}' cannot be enforced by this build yet, so the agent will not run commands. Pass --sandbox danger-full-access to let it run them unconfined.`,
+  ];
+}
+
+function useColor(mode: ExecOptions["color"]): boolean {
+  if (mode === "always") return true;
+  if (mode === "never") return false;
+  return process.stderr.isTTY === true && !process.env.NO_COLOR;
+}
+
+function insideGitRepo(dir: string): boolean {
+  for (let d = dir; ; d = dirname(d)) {
+    if (existsSync(join(d, ".git"))) return true;
+    if (dirname(d) === d) return false;
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * AGENTS.md discovery: the global file in CODEX_HOME, then one file per folder from the project
+ * root (the nearest folder with a .git entry) down to cwd, root first, capped in total size.
+ */
+import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { dirname, join } from "node:path";
+
+export const DEFAULT_PROJECT_DOC_MAX_BYTES = 32 * 1024;
+const GLOBAL_CANDIDATES = ["AGENTS.override.md", "AGENTS.md"];
+
+export interface AgentsMdOptions {
+  codexHome: string;
+  cwd: string;
+  maxBytes: number;
+  fallbackFilenames: string[];
+  rootMarkers: string[];
+}
+
+export function loadAgentsMd(opts: AgentsMdOptions): string | null {
+  const parts: string[] = [];
+  const global = firstReadable(opts.codexHome, GLOBAL_CANDIDATES);
+  if (global) parts.push(global);
+  if (opts.maxBytes > 0) {
+    let budget = opts.maxBytes;
+    for (const dir of projectDirs(opts.cwd, opts.rootMarkers)) {
+      const text = firstReadable(dir, ["AGENTS.override.md", "AGENTS.md", ...opts.fallbackFilenames]);
+      if (!text || budget <= 0) continue;
+      const bytes = Buffer.from(text, "utf8");
+      parts.push(bytes.length > budget ? bytes.subarray(0, budget).toString("utf8") : text);
+      budget -= Math.min(bytes.length, budget);
+    }
+  }
+  return parts.length > 0 ? parts.join("\n\n") : null;
+}
+
+/** Folders from the project root down to cwd; just cwd when no root marker is found. */
+function projectDirs(cwd: string, markers: string[]): string[] {
+  let dir: string;
+  try {
+    dir = realpathSync(cwd);
+  } catch {
+    return [];
+  }
+  const chain: string[] = [];
+  for (let d = dir; ; d = dirname(d)) {
+    chain.unshift(d);
+    if (markers.some((m) => existsSync(join(d, m)))) return chain;
+    if (dirname(d) === d) return [dir];
+  }
+}
+
+function firstReadable(dir: string, names: string[]): string | null {
+  for (const name of names) {
+    try {
+      const text = readFileSync(join(dir, name), "utf8");
+      if (text.trim()) return text.trim();
+    } catch {
+      // Not there or unreadable: try the next name.
+    }
+  }
+  return null;
+}

@@ -1,0 +1,53 @@
+/**
+ * The items that open every conversation (after the base instructions): the permissions the
+ * model works under, config's developer instructions, the project's AGENTS.md, and the
+ * environment (cwd, shell, policies). When a later turn changes cwd or policies, the model is
+ * told with fresh copies of the affected items rather than by rewriting history.
+ */
+import type { ContentItem, ResponseItem } from "../protocol/items.js";
+import { userText } from "../protocol/items.js";
+import { agentsMdMessage, environmentContext, permissionsInstructions } from "./prompts.js";
+import type { SessionOptions, SessionSettings } from "./session-options.js";
+import { basename } from "node:path";
+
+export function initialContext(settings: SessionSettings, options: SessionOptions): ResponseItem[] {
+  const developerParts: ContentItem[] = [
+    { type: "input_text", text: permissionsInstructions(settings.sandboxPolicy, settings.approvalPolicy, settings.cwd) },
+  ];
+  if (options.developerInstructions) developerParts.push({ type: "input_text", text: options.developerInstructions });
+  const items: ResponseItem[] = [{ type: "message", role: "developer", content: developerParts }];
+  if (options.userInstructions) items.push(userText(agentsMdMessage(settings.cwd, options.userInstructions)));
+  items.push(userText(environmentFor(settings, options.userShell)));
+  return items;
+}
+
+export function settingsUpdateItems(previous: SessionSettings, next: SessionSettings): ResponseItem[] {
+  const items: ResponseItem[] = [];
+  if (previous.sandboxPolicy !== next.sandboxPolicy || previous.approvalPolicy !== next.approvalPolicy) {
+    items.push({
+      type: "message",
+      role: "developer",
+      content: [{ type: "input_text", text: permissionsInstructions(next.sandboxPolicy, next.approvalPolicy, next.cwd) }],
+    });
+  }
+  if (
+    previous.cwd !== next.cwd ||
+    previous.sandboxPolicy !== next.sandboxPolicy ||
+    previous.approvalPolicy !== next.approvalPolicy
+  ) {
+    items.push(userText(environmentFor(next, undefined)));
+  }
+  return items;
+}
+
+function environmentFor(settings: SessionSettings, userShell: string | undefined): string {
+  const policy = settings.sandboxPolicy;
+  return environmentContext({
+    cwd: settings.cwd,
+    approvalPolicy: settings.approvalPolicy,
+    sandboxMode: policy.type,
+    networkAccess: policy.type === "danger-full-access" || (policy.type === "workspace-write" && policy.network_access) ? "enabled" : "restricted",
+    shell: basename(userShell ?? process.env.SHELL ?? "bash"),
+    ...(policy.type === "workspace-write" ? { writableRoots: [settings.cwd, ...policy.writable_roots] } : {}),
+  });
+}

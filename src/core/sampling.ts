@@ -1,0 +1,83 @@
+/**
+ * One sampling request, streamed into events and collected into items, with the turn-level
+ * retry policy: a stream that drops, goes idle or fails transiently is retried from scratch up
+ * to the provider's stream_max_retries, with a stream_error event each time. Nothing from a
+ * failed attempt enters history and no tool runs before a response completes, so a retry can
+ * never run a tool call twice.
+ */
+import { ModelError, backoffMs } from "../model/errors.js";
+import type { ModelClient, Prompt } from "../model/prompt.js";
+import { sleep } from "../model/http.js";
+import type { EventMsg, TokenUsage } from "../protocol/events.js";
+import { assistantText, type ResponseItem } from "../protocol/items.js";
+
+export interface SampleResult {
+  items: ResponseItem[];
+  usage: TokenUsage | null;
+  lastAgentMessage: string | null;
+}
+
+export interface SampleOptions {
+  client: ModelClient;
+  prompt: Prompt;
+  streamMaxRetries: number;
+  signal: AbortSignal;
+  emit: (msg: EventMsg) => void;
+}
+
+export async function sampleWithRetries(opts: SampleOptions): Promise<SampleResult> {
+  for (let retries = 0; ; ) {
+    try {
+      return await sampleOnce(opts);
+    } catch (err) {
+      if (opts.signal.aborted) throw err;
+      if (!(err instanceof ModelError) || !err.retryable || retries >= opts.streamMaxRetries) throw err;
+      retries += 1;
+      const delay = err.options.retryAfterMs ?? backoffMs(retries);
+      opts.emit({
+        type: "stream_error",
+        message: `Reconnecting... ${retries}/${opts.streamMaxRetries}`,
+        codex_error_info: { response_stream_disconnected: { http_status_code: err.options.httpStatus ?? null } },
+        additional_details: err.message,
+      });
+      await sleep(delay, opts.signal);
+    }
+  }
+}
+
+async function sampleOnce({ client, prompt, signal, emit }: SampleOptions): Promise<SampleResult> {
+  const items: ResponseItem[] = [];
+  let lastAgentMessage: string | null = null;
+  for await (const event of client.stream(prompt, signal)) {
+    switch (event.type) {
+      case "created":
+      case "output_item_added":
+        break;
+      case "output_text_delta":
+        emit({ type: "agent_message_delta", delta: event.delta });
+        break;
+      case "reasoning_summary_delta":
+        emit({ type: "agent_reasoning_delta", delta: event.delta });
+        break;
+      case "reasoning_summary_part_added":
+        if (event.summaryIndex > 0) emit({ type: "agent_reasoning_section_break" });
+        break;
+      case "reasoning_content_delta":
+        break; // Raw reasoning is not shown unless asked for; summaries carry the gist.
+      case "output_item_done": {
+        items.push(event.item);
+        const text = assistantText(event.item);
+        if (text !== undefined) {
+          lastAgentMessage = text;
+          emit({ type: "agent_message", message: text });
+        } else if (event.item.type === "reasoning") {
+          for (const part of event.item.summary) emit({ type: "agent_reasoning", text: part.text });
+        }
+        break;
+      }
+      case "completed":
+        return { items, usage: event.usage, lastAgentMessage };
+    }
+  }
+  throw new ModelError("retryable", "stream closed before response.completed", { streamDisconnected: true });
+}

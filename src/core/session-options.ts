@@ -1,0 +1,34 @@
+/** What a Session is started with: resolved settings (no config parsing happens in core). */
+import type { ModelClient } from "../model/prompt.js";
+import type { ShellEnvironmentPolicy } from "../exec/env.js";
+import type { AskForApproval, ReasoningEffort, ReasoningSummary, SandboxPolicy } from "../protocol/policy.js";
+
+/** Settings a user turn can change; the session keeps the latest. */
+export interface SessionSettings {
+  model: string;
+  modelProviderId: string;
+  cwd: string;
+  approvalPolicy: AskForApproval;
+  sandboxPolicy: SandboxPolicy;
+  /** null: the model's default effort. */
+  reasoningEffort: ReasoningEffort | null;
+  reasoningSummary: ReasoningSummary;
+  verbosity: "low" | "medium" | "high" | null;
+}
+
+export interface SessionOptions {
+  settings: SessionSettings;
+  client: ModelClient;
+  streamMaxRetries: number;
+  /** Extra guidance from config, sent as a developer message. */
+  developerInstructions: string | null;
+  /** AGENTS.md text for the session's project, already concatenated. */
+  userInstructions: string | null;
+  /** Replaces the built-in base instructions (model_instructions_file). */
+  baseInstructionsOverride: string | null;
+  shellEnvironmentPolicy: ShellEnvironmentPolicy;
+  userShell?: string;
+  threadId?: string;
+  /** Emitted as warning events right after session_configured. */
+  startupWarnings?: string[];
+}

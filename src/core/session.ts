@@ -1,0 +1,276 @@
+/**
+ * The agent core as a queue pair: front ends `submit` Ops and read Events, nothing else crosses.
+ * Ops are handled one at a time in arrival order; a user turn starts a task that runs beside
+ * the op loop, so interrupts and approvals reach it while it works. At most one task runs: input
+ * that arrives meanwhile joins the running turn at its next model request.
+ */
+import type { ModelClient } from "../model/prompt.js";
+import { modelInfoFor } from "../model/catalog.js";
+import { ModelError } from "../model/errors.js";
+import type { CodexErrorInfo, Event, EventMsg, TokenUsage, TokenUsageInfo } from "../protocol/events.js";
+import type { Op, TurnOverrides, UserInput } from "../protocol/ops.js";
+import type { ResponseItem } from "../protocol/items.js";
+import { buildTools } from "../tools/registry.js";
+import { ToolError } from "../tools/types.js";
+import { UnifiedExecManager } from "../exec/unified-exec.js";
+import { PendingApprovals } from "./approvals.js";
+import { AsyncQueue } from "./async-queue.js";
+import { ConversationHistory } from "./history.js";
+import { uuidv7 } from "./ids.js";
+import { initialContext, settingsUpdateItems } from "./initial-context.js";
+import { baseInstructions } from "./prompts.js";
+import { runTurn } from "./turn.js";
+import type { TurnContext } from "./turn-context.js";
+import { userMessageFrom } from "./user-input.js";
+import type { SessionOptions, SessionSettings } from "./session-options.js";
+
+interface ActiveTask {
+  subId: string;
+  controller: AbortController;
+  pending: ResponseItem[];
+  done: Promise<void>;
+  aborted: boolean;
+}
+
+export class Session {
+  readonly threadId: string;
+  private readonly events = new AsyncQueue<Event>();
+  private readonly history = new ConversationHistory();
+  private readonly approvals = new PendingApprovals();
+  private readonly unifiedExec = new UnifiedExecManager();
+  private settings: SessionSettings;
+  private lastTurnSettings: SessionSettings;
+  private nextSubmissionId = 0;
+  private opChain: Promise<void> = Promise.resolve();
+  private active: ActiveTask | null = null;
+  private totalUsage: TokenUsage | null = null;
+  private closed = false;
+
+  constructor(private readonly options: SessionOptions) {
+    this.threadId = options.threadId ?? uuidv7();
+    this.settings = { ...options.settings };
+    this.lastTurnSettings = this.settings;
+    this.send("", {
+      type: "session_configured",
+      session_id: this.threadId,
+      model: this.settings.model,
+      model_provider_id: this.settings.modelProviderId,
+      approval_policy: this.settings.approvalPolicy,
+      sandbox_policy: this.settings.sandboxPolicy,
+      cwd: this.settings.cwd,
+      reasoning_effort: this.settings.reasoningEffort,
+      history_log_id: 0,
+      history_entry_count: 0,
+      rollout_path: null,
+    });
+    for (const message of options.startupWarnings ?? []) this.send("", { type: "warning", message });
+    this.history.append(...initialContext(this.settings, options));
+  }
+
+  /** Queues an op; returns its submission id ("0", "1", …), which its events will carry. */
+  submit(op: Op): string {
+    const id = String(this.nextSubmissionId++);
+    this.opChain = this.opChain.then(() => this.handle(id, op)).catch((err: unknown) => {
+      this.send(id, { type: "error", message: `internal error: ${(err as Error).message}`, codex_error_info: "other" });
+    });
+    return id;
+  }
+
+  /** The next event, or null after shutdown_complete has been read. */
+  nextEvent(): Promise<Event | null> {
+    return this.events.next();
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<Event> {
+    return this.events[Symbol.asyncIterator]();
+  }
+
+  private send(id: string, msg: EventMsg): void {
+    this.events.push({ id, msg });
+  }
+
+  private async handle(id: string, op: Op): Promise<void> {
+    if (this.closed) return;
+    switch (op.type) {
+      case "user_input":
+        return this.userTurn(id, op.items, {}, op.final_output_json_schema);
+      case "user_turn": {
+        const { type: _type, items, final_output_json_schema, ...overrides } = op;
+        return this.userTurn(id, items, overrides, final_output_json_schema);
+      }
+      case "override_turn_context": {
+        const { type: _type, ...overrides } = op;
+        this.settings = applyOverrides(this.settings, overrides);
+        return;
+      }
+      case "interrupt":
+        return this.abortActive("interrupted");
+      case "exec_approval":
+      case "patch_approval":
+        if (op.decision === "abort") {
+          this.approvals.resolve(op.id, "denied");
+          return this.abortActive("interrupted");
+        }
+        this.approvals.resolve(op.id, op.decision);
+        return;
+      case "shutdown":
+        await this.abortActive("interrupted");
+        this.unifiedExec.terminateAll();
+        this.closed = true;
+        this.send(id, { type: "shutdown_complete" });
+        this.events.close();
+        return;
+    }
+  }
+
+  private async userTurn(id: string, items: UserInput[], overrides: TurnOverrides, outputSchema: unknown): Promise<void> {
+    this.settings = applyOverrides(this.settings, overrides);
+    const message = await userMessageFrom(items, this.settings.cwd);
+    if (this.active) {
+      // Steering: the running turn picks this up at its next request.
+      this.active.pending.push(message);
+      return;
+    }
+    if (items.length === 0) {
+      this.send(id, { type: "task_complete", last_agent_message: null });
+      return;
+    }
+    this.history.append(...settingsUpdateItems(this.lastTurnSettings, this.settings));
+    this.lastTurnSettings = this.settings;
+    this.history.append(message);
+    this.startTask(id, this.turnContext(id, outputSchema), items);
+  }
+
+  private turnContext(subId: string, outputSchema: unknown): TurnContext {
+    const s = this.settings;
+    return {
+      subId,
+      cwd: s.cwd,
+      model: modelInfoFor(s.model),
+      approvalPolicy: s.approvalPolicy,
+      sandboxPolicy: s.sandboxPolicy,
+      reasoningEffort: s.reasoningEffort,
+      reasoningSummary: s.reasoningSummary,
+      verbosity: s.verbosity,
+      outputSchema: outputSchema ?? null,
+      shellEnvironmentPolicy: this.options.shellEnvironmentPolicy,
+      services: {
+        unifiedExec: this.unifiedExec,
+        userShell: this.options.userShell ?? process.env.SHELL ?? "/bin/bash",
+        approvals: this.approvals,
+      },
+    };
+  }
+
+  private startTask(subId: string, turn: TurnContext, items: UserInput[]): void {
+    const controller = new AbortController();
+    const task: ActiveTask = { subId, controller, pending: [], aborted: false, done: Promise.resolve() };
+    // Once a task is aborted its late events are dropped: turn_aborted is the last word.
+    const emit = (msg: EventMsg): void => {
+      if (!task.aborted) this.send(subId, msg);
+    };
+    const { specs, router } = buildTools(turn.model);
+    emit({ type: "task_started", model_context_window: turn.model.contextWindow });
+    emit({ type: "user_message", message: items.map((i) => (i.type === "text" ? i.text : "")).join(""), images: null });
+    task.done = runTurn(
+      turn,
+      {
+        client: this.options.client,
+        history: this.history,
+        router,
+        tools: specs,
+        baseInstructions: this.options.baseInstructionsOverride ?? baseInstructions(turn.model),
+        threadId: this.threadId,
+        streamMaxRetries: this.options.streamMaxRetries,
+        takePendingInput: () => task.pending.splice(0),
+        recordUsage: (usage) => emit({ type: "token_count", info: this.addUsage(usage, turn), rate_limits: null }),
+      },
+      controller.signal,
+      emit,
+    ).then(
+      (last) => emit({ type: "task_complete", last_agent_message: last }),
+      (err: unknown) => {
+        if (task.aborted) return;
+        const { message, info } = describeTurnError(err);
+        emit({ type: "error", message, codex_error_info: info });
+        emit({ type: "task_complete", last_agent_message: null });
+      },
+    ).finally(() => {
+      // Input that arrived too late for the model is not lost: it stays in history.
+      this.history.append(...task.pending.splice(0));
+      if (this.active === task) this.active = null;
+    });
+    this.active = task;
+  }
+
+  private async abortActive(reason: "interrupted" | "replaced"): Promise<void> {
+    const task = this.active;
+    if (!task || task.aborted) return;
+    this.send(task.subId, { type: "turn_aborted", reason });
+    task.aborted = true;
+    task.controller.abort(new Error("turn aborted"));
+    this.approvals.denyAll();
+    this.unifiedExec.terminateAll();
+    await task.done;
+  }
+
+  private addUsage(usage: TokenUsage | null, turn: TurnContext): TokenUsageInfo | null {
+    if (!usage) return this.totalUsage ? this.usageInfo(this.totalUsage, turn) : null;
+    const t = this.totalUsage;
+    this.totalUsage = t
+      ? {
+          input_tokens: t.input_tokens + usage.input_tokens,
+          cached_input_tokens: t.cached_input_tokens + usage.cached_input_tokens,
+          output_tokens: t.output_tokens + usage.output_tokens,
+          reasoning_output_tokens: t.reasoning_output_tokens + usage.reasoning_output_tokens,
+          total_tokens: t.total_tokens + usage.total_tokens,
+        }
+      : usage;
+    return this.usageInfo(usage, turn);
+  }
+
+  private usageInfo(last: TokenUsage, turn: TurnContext): TokenUsageInfo {
+    return {
+      total_token_usage: this.totalUsage ?? last,
+      last_token_usage: last,
+      model_context_window: turn.model.contextWindow,
+    };
+  }
+}
+
+function applyOverrides(settings: SessionSettings, o: TurnOverrides): SessionSettings {
+  return {
+    ...settings,
+    ...(o.cwd !== undefined ? { cwd: o.cwd } : {}),
+    ...(o.model !== undefined ? { model: o.model } : {}),
+    ...(o.approval_policy !== undefined ? { approvalPolicy: o.approval_policy } : {}),
+    ...(o.sandbox_policy !== undefined ? { sandboxPolicy: o.sandbox_policy } : {}),
+    ...(o.effort !== undefined ? { reasoningEffort: o.effort } : {}),
+    ...(o.summary !== undefined ? { reasoningSummary: o.summary } : {}),
+  };
+}
+
+function describeTurnError(err: unknown): { message: string; info: CodexErrorInfo } {
+  if (err instanceof ModelError) {
+    const info: CodexErrorInfo =
+      err.kind === "context_window"
+        ? "context_window_exceeded"
+        : err.kind === "quota"
+          ? "usage_limit_exceeded"
+          : err.kind === "unauthorized"
+            ? "unauthorized"
+            : err.kind === "bad_request"
+              ? "bad_request"
+              : err.options.streamDisconnected
+                ? { response_stream_disconnected: { http_status_code: err.options.httpStatus ?? null } }
+                : { http_connection_failed: { http_status_code: err.options.httpStatus ?? null } };
+    const message = !err.retryable
+      ? err.message
+      : err.options.streamDisconnected
+        ? `stream disconnected before completion: ${err.message}`
+        : `request failed after retries${err.options.httpStatus ? ` (HTTP ${err.options.httpStatus})` : ""}: ${err.message}`;
+    return { message, info };
+  }
+  if (err instanceof ToolError) return { message: err.message, info: "other" };
+  return { message: err instanceof Error ? err.message : String(err), info: "other" };
+}

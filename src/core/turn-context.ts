@@ -1,0 +1,37 @@
+/**
+ * Everything one turn needs to know, fixed when the turn starts: per-turn overrides (cwd,
+ * model, policies, effort) are applied by building a new TurnContext, never by mutating one.
+ */
+import type { ModelInfo } from "../model/catalog.js";
+import type { AskForApproval, ReasoningEffort, ReasoningSummary, SandboxPolicy } from "../protocol/policy.js";
+import type { ShellEnvironmentPolicy } from "../exec/env.js";
+import type { UnifiedExecManager } from "../exec/unified-exec.js";
+import type { PendingApprovals } from "./approvals.js";
+
+export interface TurnServices {
+  unifiedExec: UnifiedExecManager;
+  /** The user's shell, used for shell_command and exec_command scripts. */
+  userShell: string;
+  approvals: PendingApprovals;
+}
+
+export interface TurnContext {
+  /** The submission id that started the turn; events of the turn carry it. */
+  subId: string;
+  cwd: string;
+  model: ModelInfo;
+  approvalPolicy: AskForApproval;
+  sandboxPolicy: SandboxPolicy;
+  reasoningEffort: ReasoningEffort | null;
+  reasoningSummary: ReasoningSummary;
+  verbosity: "low" | "medium" | "high" | null;
+  outputSchema: unknown;
+  shellEnvironmentPolicy: ShellEnvironmentPolicy;
+  services: TurnServices;
+}
+
+/** Resolves a tool's `workdir` against the turn's cwd (an absolute path replaces it). */
+export function resolveWorkdir(turn: TurnContext, workdir: string | undefined | null): string {
+  if (!workdir) return turn.cwd;
+  return workdir.startsWith("/") ? workdir : `${turn.cwd.replace(/\/+$/, "")}/${workdir}`.replace(/\/\.$/, "");
+}

@@ -1,0 +1,108 @@
+/**
+ * The turn loop: send history to the model, stream its answer, run the tool calls it made,
+ * append everything to history in call order, and ask again until it answers without tools.
+ *
+ *   pending input ─▶ prompt ─▶ stream ─▶ tool calls? ─yes─▶ run (concurrently) ─▶ outputs ─┐
+ *        ▲                                   │ no                                          │
+ *        └───────────────────────────────────┴──▶ done (unless input arrived meanwhile) ◀──┘
+ */
+import type { ModelClient } from "../model/prompt.js";
+import type { EventMsg, TokenUsage } from "../protocol/events.js";
+import { developerText, type ResponseItem, type ToolCallItem } from "../protocol/items.js";
+import type { ToolSpec } from "../tools/specs.js";
+import type { ToolRouter } from "../tools/router.js";
+import { outputItem } from "../tools/router.js";
+import type { ConversationHistory } from "./history.js";
+import { sampleWithRetries } from "./sampling.js";
+import type { TurnContext } from "./turn-context.js";
+
+export interface TurnDeps {
+  client: ModelClient;
+  history: ConversationHistory;
+  router: ToolRouter;
+  tools: ToolSpec[];
+  baseInstructions: string;
+  threadId: string;
+  streamMaxRetries: number;
+  /** Input the user sent while this turn was running, taken once. */
+  takePendingInput: () => ResponseItem[];
+  recordUsage: (usage: TokenUsage | null) => void;
+}
+
+/** Output recorded for a call whose tool never finished because the turn was interrupted. */
+export const ABORTED_OUTPUT = "aborted";
+
+export async function runTurn(
+  turn: TurnContext,
+  deps: TurnDeps,
+  signal: AbortSignal,
+  emit: (msg: EventMsg) => void,
+): Promise<string | null> {
+  let lastAgentMessage: string | null = null;
+  for (;;) {
+    deps.history.append(...deps.takePendingInput());
+    const result = await sampleWithRetries({
+      client: deps.client,
+      prompt: {
+        model: turn.model.slug,
+        input: [developerText(deps.baseInstructions), ...deps.history.snapshot()],
+        tools: deps.tools,
+        parallelToolCalls: turn.model.supportsParallelToolCalls,
+        reasoning: turn.model.supportsReasoning
+          ? { effort: turn.reasoningEffort ?? turn.model.defaultReasoningEffort, summary: turn.reasoningSummary }
+          : null,
+        verbosity: turn.model.supportsVerbosity ? (turn.verbosity ?? turn.model.defaultVerbosity) : null,
+        outputSchema: turn.outputSchema,
+        threadId: deps.threadId,
+      },
+      streamMaxRetries: deps.streamMaxRetries,
+      signal,
+      emit,
+    });
+    deps.history.append(...result.items);
+    deps.recordUsage(result.usage);
+    if (result.lastAgentMessage !== null) lastAgentMessage = result.lastAgentMessage;
+
+    const calls = result.items.filter(
+      (i): i is ToolCallItem => i.type === "function_call" || i.type === "custom_tool_call",
+    );
+    if (calls.length === 0) {
+      // The model is done, unless the user said more while it was answering.
+      if (signal.aborted) break;
+      const pending = deps.takePendingInput();
+      if (pending.length === 0) break;
+      deps.history.append(...pending);
+      continue;
+    }
+    const outputs = await runToolCalls(calls, turn, deps.router, turn.model.supportsParallelToolCalls, signal, emit);
+    deps.history.append(...outputs);
+  }
+  return lastAgentMessage;
+}
+
+/**
+ * Runs the calls of one response, concurrently when the model allows parallel calls, and
+ * returns their outputs in call order. If the turn is interrupted, calls that did not finish
+ * get an "aborted" output so history never holds a call without its answer.
+ */
+async function runToolCalls(
+  calls: ToolCallItem[],
+  turn: TurnContext,
+  router: ToolRouter,
+  parallel: boolean,
+  signal: AbortSignal,
+  emit: (msg: EventMsg) => void,
+): Promise<ResponseItem[]> {
+  const ctx = { turn, signal, emit };
+  const settle = (call: ToolCallItem): Promise<ResponseItem> =>
+    router.dispatch(call, ctx).catch((err: unknown) => {
+      if (signal.aborted) return outputItem(call, ABORTED_OUTPUT);
+      throw err;
+    });
+  if (parallel) return Promise.all(calls.map(settle));
+  const outputs: ResponseItem[] = [];
+  for (const call of calls) {
+    outputs.push(signal.aborted ? outputItem(call, ABORTED_OUTPUT) : await settle(call));
+  }
+  return outputs;
+}

@@ -1,0 +1,88 @@
+/**
+ * What can go wrong talking to a model, sorted by what the turn loop should do about it:
+ * retry the request (transient), or end the turn with a message that tells the user what to do.
+ */
+
+export type ModelErrorKind =
+  /** Transient: connection reset, 5xx, rate limit, a stream that dropped or went idle. */
+  | "retryable"
+  | "unauthorized"
+  | "quota"
+  | "context_window"
+  | "bad_request"
+  | "fatal";
+
+export class ModelError extends Error {
+  constructor(
+    readonly kind: ModelErrorKind,
+    message: string,
+    readonly options: { httpStatus?: number; retryAfterMs?: number; streamDisconnected?: boolean } = {},
+  ) {
+    super(message);
+    this.name = "ModelError";
+  }
+
+  get retryable(): boolean {
+    return this.kind === "retryable";
+  }
+}
+
+/** Delay before retry `attempt` (1-based): 200 ms doubling, with ±10% jitter. */
+export function backoffMs(attempt: number): number {
+  const base = 200 * 2 ** Math.max(0, attempt - 1);
+  return Math.round(base * (0.9 + Math.random() * 0.2));
+}
+
+/** Parses a Retry-After header: seconds, or an HTTP date. */
+export function parseRetryAfter(value: string | null): number | undefined {
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+/** Rate-limit messages often say "try again in 1.5s" or "in 250ms"; honour that delay. */
+export function parseRetryHint(message: string): number | undefined {
+  const m = /try again in\s*([\d.]+)\s*(ms|s|seconds?)\b/i.exec(message);
+  if (!m || !m[1]) return undefined;
+  const n = Number(m[1]);
+  return m[2]?.toLowerCase() === "ms" ? n : n * 1000;
+}
+
+const CONTEXT_CODES = new Set(["context_length_exceeded", "context_window_exceeded"]);
+const QUOTA_CODES = new Set(["insufficient_quota", "usage_limit_reached", "usage_not_included"]);
+
+/** Classifies an error the server reported, by HTTP status and the error's `code`. */
+export function classifyServerError(status: number, code: string | undefined, message: string, retryAfterMs?: number): ModelError {
+  if (code && CONTEXT_CODES.has(code)) {
+    return new ModelError(
+      "context_window",
+      "The conversation no longer fits in the model's context window. Start a new session, or remove large inputs and try again.",
+      { httpStatus: status },
+    );
+  }
+  if (code && QUOTA_CODES.has(code)) {
+    return new ModelError(
+      "quota",
+      `The model provider refused the request for quota reasons (${message}). Check your plan and billing, then try again.`,
+      { httpStatus: status },
+    );
+  }
+  if (status === 401 || status === 403) {
+    return new ModelError(
+      "unauthorized",
+      `The model provider rejected the API key (HTTP ${status}: ${message}). Check the key in OPENAI_API_KEY or CODEX_API_KEY, or the provider's env_key.`,
+      { httpStatus: status },
+    );
+  }
+  if (status === 429 || status >= 500 || status === 408 || status === 0) {
+    return new ModelError("retryable", message, {
+      httpStatus: status,
+      retryAfterMs: retryAfterMs ?? parseRetryHint(message),
+    });
+  }
+  return new ModelError("bad_request", `The model provider rejected the request (HTTP ${status}): ${message}`, {
+    httpStatus: status,
+  });
+}

@@ -1,0 +1,68 @@
+/**
+ * One POST to a model endpoint with the provider's retry budget: connection failures, 5xx and
+ * 429 are retried with backoff (honouring Retry-After); anything else is classified and thrown.
+ * Returns the open response once the server has accepted the request.
+ */
+import { ModelError, backoffMs, classifyServerError, parseRetryAfter } from "./errors.js";
+import type { ModelProvider } from "./provider.js";
+import { errorText } from "./sse.js";
+
+export interface PostOptions {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  provider: ModelProvider;
+  signal: AbortSignal;
+  /** Called before each retry, so the user sees why the turn is waiting. */
+  onRetry?: (attempt: number, max: number, delayMs: number, error: ModelError) => void;
+}
+
+export async function postWithRetries(opts: PostOptions): Promise<Response> {
+  const max = opts.provider.requestMaxRetries;
+  for (let attempt = 0; ; attempt++) {
+    let error: ModelError;
+    try {
+      const res = await fetch(opts.url, { method: "POST", headers: opts.headers, body: opts.body, signal: opts.signal });
+      if (res.ok && res.body) return res;
+      error = await errorFromResponse(res);
+    } catch (err) {
+      if (opts.signal.aborted) throw opts.signal.reason;
+      error = new ModelError("retryable", `error sending request to ${opts.url}: ${errorText(err)}`);
+    }
+    if (!error.retryable || attempt >= max) throw error;
+    const delay = error.options.retryAfterMs ?? backoffMs(attempt + 1);
+    opts.onRetry?.(attempt + 1, max, delay, error);
+    await sleep(delay, opts.signal);
+  }
+}
+
+async function errorFromResponse(res: Response): Promise<ModelError> {
+  const text = await res.text().catch(() => "");
+  let code: string | undefined;
+  let message = text.trim() || res.statusText || `HTTP ${res.status}`;
+  try {
+    const parsed = JSON.parse(text) as { error?: { message?: string; code?: string | null; type?: string } };
+    if (parsed.error) {
+      message = parsed.error.message ?? message;
+      code = parsed.error.code ?? parsed.error.type ?? undefined;
+    }
+  } catch {
+    // Not JSON: keep the raw text as the message.
+  }
+  return classifyServerError(res.status, code, message, parseRetryAfter(res.headers.get("retry-after")));
+}
+
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason as Error);
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal.reason as Error);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}

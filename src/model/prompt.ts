@@ -1,0 +1,41 @@
+/**
+ * The provider-neutral shapes between the turn loop and a model client: what one sampling
+ * request carries (Prompt) and what comes back while it streams (ModelStreamEvent). The loop
+ * never sees a wire format.
+ */
+import type { ReasoningEffort, ReasoningSummary } from "../protocol/policy.js";
+import type { ResponseItem } from "../protocol/items.js";
+import type { TokenUsage } from "../protocol/events.js";
+import type { ToolSpec } from "../tools/specs.js";
+
+export interface Prompt {
+  model: string;
+  input: ResponseItem[];
+  tools: ToolSpec[];
+  parallelToolCalls: boolean;
+  reasoning: { effort: ReasoningEffort | null; summary: ReasoningSummary } | null;
+  verbosity: "low" | "medium" | "high" | null;
+  /** A strict JSON schema the final message must follow, for this turn only. */
+  outputSchema: unknown;
+  /** Also the prompt cache key: requests of one thread share a cache. */
+  threadId: string;
+}
+
+export type ModelStreamEvent =
+  | { type: "created" }
+  | { type: "output_item_added"; item: ResponseItem }
+  | { type: "output_item_done"; item: ResponseItem }
+  | { type: "output_text_delta"; delta: string }
+  | { type: "reasoning_summary_delta"; delta: string; summaryIndex: number }
+  | { type: "reasoning_summary_part_added"; summaryIndex: number }
+  | { type: "reasoning_content_delta"; delta: string }
+  | { type: "completed"; responseId: string; usage: TokenUsage | null };
+
+export interface ModelClient {
+  /**
+   * Streams one sampling request. Transient failures before the stream starts are retried
+   * inside (request_max_retries); a stream that fails after it started throws a retryable
+   * ModelError for the turn loop to retry as a whole.
+   */
+  stream(prompt: Prompt, signal: AbortSignal): AsyncGenerator<ModelStreamEvent>;
+}

@@ -1,0 +1,165 @@
+/**
+ * The OpenAI Responses API client: builds the request body the reference sends (same fields,
+ * same order), streams the SSE answer and turns it into ModelStreamEvents.
+ */
+import { ModelError, classifyServerError } from "./errors.js";
+import { postWithRetries } from "./http.js";
+import { normalizeOutputItem } from "./output-items.js";
+import type { ModelClient, ModelStreamEvent, Prompt } from "./prompt.js";
+import { endpointUrl, providerHeaders, type ModelProvider } from "./provider.js";
+import { readSse } from "./sse.js";
+import type { TokenUsage } from "../protocol/events.js";
+
+export interface ClientIdentity {
+  apiKey: string | null;
+  /** `codex_exec` for exec, `codex_cli_rs`-style for the TUI: providers use it for analytics. */
+  originator: string;
+  userAgent: string;
+  env: NodeJS.ProcessEnv;
+  onRetry?: (attempt: number, max: number, delayMs: number, error: ModelError) => void;
+}
+
+export class ResponsesClient implements ModelClient {
+  constructor(
+    private readonly provider: ModelProvider,
+    private readonly identity: ClientIdentity,
+  ) {}
+
+  async *stream(prompt: Prompt, signal: AbortSignal): AsyncGenerator<ModelStreamEvent> {
+    const res = await postWithRetries({
+      url: endpointUrl(this.provider, "/responses"),
+      headers: requestHeaders(this.provider, this.identity, prompt.threadId),
+      body: JSON.stringify(responsesRequestBody(prompt)),
+      provider: this.provider,
+      signal,
+      onRetry: this.identity.onRetry,
+    });
+    yield* parseResponsesStream(res.body as ReadableStream<Uint8Array>, this.provider.streamIdleTimeoutMs, signal);
+  }
+}
+
+export function requestHeaders(provider: ModelProvider, identity: ClientIdentity, threadId: string): Record<string, string> {
+  return {
+    "content-type": "application/json",
+    accept: "text/event-stream",
+    originator: identity.originator,
+    "user-agent": identity.userAgent,
+    "session-id": threadId,
+    "thread-id": threadId,
+    "x-client-request-id": threadId,
+    ...(identity.apiKey ? { authorization: `Bearer ${identity.apiKey}` } : {}),
+    ...providerHeaders(provider, identity.env),
+  };
+}
+
+/** Field order matters only to humans diffing captures; it follows the reference's. */
+export function responsesRequestBody(prompt: Prompt): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    model: prompt.model,
+    stream: true,
+    input: prompt.input,
+    tools: prompt.tools,
+    tool_choice: "auto",
+    parallel_tool_calls: prompt.parallelToolCalls,
+  };
+  if (prompt.reasoning) {
+    const reasoning: Record<string, unknown> = {};
+    if (prompt.reasoning.effort) reasoning.effort = prompt.reasoning.effort;
+    if (prompt.reasoning.summary !== "none") reasoning.summary = prompt.reasoning.summary;
+    body.reasoning = reasoning;
+  }
+  body.store = false;
+  body.include = prompt.reasoning ? ["reasoning.encrypted_content"] : [];
+  body.prompt_cache_key = prompt.threadId;
+  const text: Record<string, unknown> = {};
+  if (prompt.verbosity) text.verbosity = prompt.verbosity;
+  if (prompt.outputSchema !== undefined && prompt.outputSchema !== null) {
+    text.format = { type: "json_schema", name: "codex_output_schema", schema: prompt.outputSchema, strict: true };
+  }
+  if (Object.keys(text).length > 0) body.text = text;
+  return body;
+}
+
+type Json = Record<string, unknown>;
+
+export async function* parseResponsesStream(
+  body: ReadableStream<Uint8Array>,
+  idleMs: number,
+  signal: AbortSignal,
+): AsyncGenerator<ModelStreamEvent> {
+  for await (const message of readSse(body, idleMs, signal)) {
+    let data: Json;
+    try {
+      data = JSON.parse(message.data) as Json;
+    } catch {
+      continue; // Keep-alive comments and malformed frames carry nothing we can use.
+    }
+    const type = typeof data.type === "string" ? data.type : message.event;
+    switch (type) {
+      case "response.created":
+        yield { type: "created" };
+        break;
+      case "response.output_item.added": {
+        const item = normalizeOutputItem(data.item);
+        if (item) yield { type: "output_item_added", item };
+        break;
+      }
+      case "response.output_item.done": {
+        const item = normalizeOutputItem(data.item);
+        if (item) yield { type: "output_item_done", item };
+        break;
+      }
+      case "response.output_text.delta":
+        yield { type: "output_text_delta", delta: String(data.delta ?? "") };
+        break;
+      case "response.reasoning_summary_text.delta":
+        yield { type: "reasoning_summary_delta", delta: String(data.delta ?? ""), summaryIndex: Number(data.summary_index ?? 0) };
+        break;
+      case "response.reasoning_summary_part.added":
+        yield { type: "reasoning_summary_part_added", summaryIndex: Number(data.summary_index ?? 0) };
+        break;
+      case "response.reasoning_text.delta":
+        yield { type: "reasoning_content_delta", delta: String(data.delta ?? "") };
+        break;
+      case "response.completed": {
+        const response = (data.response ?? {}) as Json;
+        yield { type: "completed", responseId: String(response.id ?? ""), usage: parseUsage(response.usage) };
+        return;
+      }
+      case "response.failed":
+      case "response.incomplete": {
+        const response = (data.response ?? {}) as Json;
+        const err = (response.error ?? {}) as Json;
+        const reason = ((response.incomplete_details ?? {}) as Json).reason;
+        throw failureError(err.code, err.message ?? reason ?? `${type} without details`);
+      }
+      case "error":
+        throw failureError(data.code, data.message);
+      default:
+        break; // Argument deltas and other progress events need no handling here.
+    }
+  }
+  throw new ModelError("retryable", "stream closed before response.completed", { streamDisconnected: true });
+}
+
+function failureError(code: unknown, message: unknown): ModelError {
+  const text = typeof message === "string" ? message : "the model stream failed";
+  const err = classifyServerError(500, typeof code === "string" ? code : undefined, text);
+  // A failed stream that is not a quota or context problem is worth another try.
+  return err.retryable ? new ModelError("retryable", text, { ...err.options, streamDisconnected: true }) : err;
+}
+
+function parseUsage(raw: unknown): TokenUsage | null {
+  if (!raw || typeof raw !== "object") return null;
+  const u = raw as Json;
+  const num = (v: unknown): number => (typeof v === "number" ? v : 0);
+  const input = num(u.input_tokens);
+  const output = num(u.output_tokens);
+  return {
+    input_tokens: input,
+    cached_input_tokens: num((u.input_tokens_details as Json | undefined)?.cached_tokens),
+    output_tokens: output,
+    reasoning_output_tokens: num((u.output_tokens_details as Json | undefined)?.reasoning_tokens),
+    total_tokens: num(u.total_tokens) || input + output,
+  };
+}

@@ -1,0 +1,123 @@
+/**
+ * Events: everything a session tells its front ends. `msg.type` values and payload fields follow
+ * the reference's `EventMsg` (snake_case, internally tagged), so JSON consumers written for it
+ * read ours unchanged. Every event carries the id of the submission that caused it ("" for
+ * session start-up).
+ */
+import type { AskForApproval, ReasoningEffort, SandboxPolicy } from "./policy.js";
+
+export interface TokenUsage {
+  input_tokens: number;
+  cached_input_tokens: number;
+  output_tokens: number;
+  reasoning_output_tokens: number;
+  total_tokens: number;
+}
+
+export interface TokenUsageInfo {
+  total_token_usage: TokenUsage;
+  last_token_usage: TokenUsage;
+  model_context_window: number | null;
+}
+
+export type PlanStatus = "pending" | "in_progress" | "completed";
+export interface PlanItem {
+  step: string;
+  status: PlanStatus;
+}
+
+export type ParsedCommand =
+  | { type: "read"; cmd: string; name: string }
+  | { type: "list_files"; cmd: string; path: string | null }
+  | { type: "search"; cmd: string; query: string | null; path: string | null }
+  | { type: "unknown"; cmd: string };
+
+export type FileChange =
+  | { type: "add"; content: string }
+  | { type: "delete"; content: string }
+  | { type: "update"; unified_diff: string; move_path: string | null };
+
+/** Machine-readable error categories, as the reference's `codex_error_info`. */
+export type CodexErrorInfo =
+  | "context_window_exceeded"
+  | "usage_limit_exceeded"
+  | "unauthorized"
+  | "bad_request"
+  | "internal_server_error"
+  | "sandbox_error"
+  | "other"
+  | { response_stream_disconnected: { http_status_code: number | null } }
+  | { http_connection_failed: { http_status_code: number | null } };
+
+export type TurnAbortReason = "interrupted" | "replaced" | "review_ended";
+
+export type EventMsg =
+  | {
+      type: "session_configured";
+      session_id: string;
+      model: string;
+      model_provider_id: string;
+      approval_policy: AskForApproval;
+      sandbox_policy: SandboxPolicy;
+      cwd: string;
+      reasoning_effort: ReasoningEffort | null;
+      history_log_id: number;
+      history_entry_count: number;
+      rollout_path: string | null;
+    }
+  | { type: "task_started"; model_context_window: number | null }
+  | { type: "task_complete"; last_agent_message: string | null }
+  | { type: "turn_aborted"; reason: TurnAbortReason }
+  | { type: "user_message"; message: string; images: string[] | null }
+  | { type: "agent_message_delta"; delta: string }
+  | { type: "agent_message"; message: string }
+  | { type: "agent_reasoning_delta"; delta: string }
+  | { type: "agent_reasoning"; text: string }
+  | { type: "agent_reasoning_section_break" }
+  | { type: "exec_command_begin"; call_id: string; command: string[]; cwd: string; parsed_cmd: ParsedCommand[] }
+  | { type: "exec_command_output_delta"; call_id: string; stream: "stdout" | "stderr"; chunk: string }
+  | {
+      type: "exec_command_end";
+      call_id: string;
+      command: string[];
+      cwd: string;
+      stdout: string;
+      stderr: string;
+      aggregated_output: string;
+      exit_code: number;
+      duration: { secs: number; nanos: number };
+      formatted_output: string;
+    }
+  | {
+      type: "exec_approval_request";
+      call_id: string;
+      turn_id: string;
+      command: string[];
+      cwd: string;
+      reason: string | null;
+      parsed_cmd: ParsedCommand[];
+    }
+  | {
+      type: "apply_patch_approval_request";
+      call_id: string;
+      turn_id: string;
+      changes: Record<string, FileChange>;
+      reason: string | null;
+      grant_root: string | null;
+    }
+  | { type: "patch_apply_begin"; call_id: string; auto_approved: boolean; changes: Record<string, FileChange> }
+  | { type: "patch_apply_end"; call_id: string; stdout: string; stderr: string; success: boolean }
+  | { type: "turn_diff"; unified_diff: string }
+  | { type: "plan_update"; explanation: string | null; plan: PlanItem[] }
+  | { type: "token_count"; info: TokenUsageInfo | null; rate_limits: null }
+  | { type: "stream_error"; message: string; codex_error_info: CodexErrorInfo | null; additional_details: string | null }
+  | { type: "warning"; message: string }
+  | { type: "error"; message: string; codex_error_info: CodexErrorInfo | null }
+  | { type: "shutdown_complete" };
+
+export type EventType = EventMsg["type"];
+
+export interface Event {
+  id: string;
+  msg: EventMsg;
+}

@@ -1,0 +1,45 @@
+/**
+ * Conversation items as the Responses API sees them. These are the units of history: what the
+ * model sent back (messages, reasoning, tool calls) and what we send it (user messages, tool
+ * outputs). Field names are the wire's, so items are stored and resent without translation.
+ */
+
+export type ContentItem =
+  | { type: "input_text"; text: string }
+  | { type: "input_image"; image_url: string }
+  | { type: "output_text"; text: string };
+
+export type ReasoningSummaryPart = { type: "summary_text"; text: string };
+export type ReasoningContentPart = { type: "reasoning_text" | "text"; text: string };
+
+export type ResponseItem =
+  | { type: "message"; id?: string; role: "user" | "assistant" | "developer" | "system"; content: ContentItem[] }
+  | {
+      type: "reasoning";
+      id?: string;
+      summary: ReasoningSummaryPart[];
+      content?: ReasoningContentPart[];
+      encrypted_content?: string | null;
+    }
+  | { type: "function_call"; id?: string; name: string; arguments: string; call_id: string }
+  | { type: "function_call_output"; call_id: string; output: string }
+  | { type: "custom_tool_call"; id?: string; name: string; input: string; call_id: string }
+  | { type: "custom_tool_call_output"; call_id: string; output: string }
+  | { type: "web_search_call"; id?: string; status?: string; action?: { type: string; query?: string } };
+
+export type ToolCallItem = Extract<ResponseItem, { type: "function_call" | "custom_tool_call" }>;
+
+/** A user message in the one-text-part shape the reference uses for prompts and context. */
+export function userText(text: string): ResponseItem {
+  return { type: "message", role: "user", content: [{ type: "input_text", text }] };
+}
+
+export function developerText(text: string): ResponseItem {
+  return { type: "message", role: "developer", content: [{ type: "input_text", text }] };
+}
+
+/** Concatenated output text of an assistant message, or undefined for any other item. */
+export function assistantText(item: ResponseItem): string | undefined {
+  if (item.type !== "message" || item.role !== "assistant") return undefined;
+  return item.content.map((c) => (c.type === "output_text" ? c.text : "")).join("");
+}

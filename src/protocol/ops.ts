@@ -1,0 +1,36 @@
+/**
+ * Ops: everything a front end can ask of a session. Tagged by `type` in snake_case, as the
+ * reference's `Op` enum serializes, so a submission can cross a process boundary as JSON.
+ */
+import type { AskForApproval, ReasoningEffort, ReasoningSummary, ReviewDecision, SandboxPolicy } from "./policy.js";
+
+export type UserInput =
+  | { type: "text"; text: string }
+  | { type: "image"; image_url: string }
+  | { type: "local_image"; path: string };
+
+/** Settings a user turn may change; absent fields keep the session's current value. */
+export interface TurnOverrides {
+  cwd?: string;
+  approval_policy?: AskForApproval;
+  sandbox_policy?: SandboxPolicy;
+  model?: string;
+  /** `null` clears the effort (the model's default applies); absent keeps it. */
+  effort?: ReasoningEffort | null;
+  summary?: ReasoningSummary;
+}
+
+export type Op =
+  | { type: "user_input"; items: UserInput[]; final_output_json_schema?: unknown }
+  | ({ type: "user_turn"; items: UserInput[]; final_output_json_schema?: unknown } & TurnOverrides)
+  | ({ type: "override_turn_context" } & TurnOverrides)
+  | { type: "interrupt" }
+  /** `id` is the call id of the tool call awaiting approval. */
+  | { type: "exec_approval"; id: string; decision: ReviewDecision }
+  | { type: "patch_approval"; id: string; decision: ReviewDecision }
+  | { type: "shutdown" };
+
+export interface Submission {
+  id: string;
+  op: Op;
+}

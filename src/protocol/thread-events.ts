@@ -1,0 +1,53 @@
+/**
+ * The `exec --json` stream: one JSON object per line, the reference's ThreadEvent shapes, which
+ * the official TypeScript SDK parses. Item ids are "item_N" in order of first appearance.
+ */
+
+export interface Usage {
+  input_tokens: number;
+  cached_input_tokens: number;
+  cache_write_input_tokens: number;
+  output_tokens: number;
+  reasoning_output_tokens: number;
+}
+
+export type ThreadItem =
+  | { id: string; type: "agent_message"; text: string }
+  | { id: string; type: "reasoning"; text: string }
+  | {
+      id: string;
+      type: "command_execution";
+      command: string;
+      aggregated_output: string;
+      exit_code: number | null;
+      status: "in_progress" | "completed" | "failed" | "declined";
+    }
+  | {
+      id: string;
+      type: "file_change";
+      changes: Array<{ path: string; kind: "add" | "delete" | "update" }>;
+      status: "in_progress" | "completed" | "failed";
+    }
+  | {
+      id: string;
+      type: "mcp_tool_call";
+      server: string;
+      tool: string;
+      arguments: unknown;
+      result?: { content: unknown[]; structured_content: unknown };
+      error?: { message: string };
+      status: "in_progress" | "completed" | "failed";
+    }
+  | { id: string; type: "web_search"; query: string }
+  | { id: string; type: "todo_list"; items: Array<{ text: string; completed: boolean }> }
+  | { id: string; type: "error"; message: string };
+
+export type ThreadEvent =
+  | { type: "thread.started"; thread_id: string }
+  | { type: "turn.started" }
+  | { type: "turn.completed"; usage: Usage }
+  | { type: "turn.failed"; error: { message: string } }
+  | { type: "item.started"; item: ThreadItem }
+  | { type: "item.updated"; item: ThreadItem }
+  | { type: "item.completed"; item: ThreadItem }
+  | { type: "error"; message: string };

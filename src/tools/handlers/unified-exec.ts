@@ -1,0 +1,136 @@
+/**
+ * exec_command / write_stdin: commands that may outlive one tool call. exec_command starts a
+ * process and waits up to yield_time_ms; if it is still running the model gets a session id
+ * and continues it with write_stdin (sending input, or polling with empty input). The
+ * exec_command_end event is emitted by whichever call sees the process exit.
+ */
+import { formatUnifiedExecResponse } from "../../exec/format.js";
+import { UnifiedExecError, type UnifiedExecManager, type UnifiedExecResult } from "../../exec/unified-exec.js";
+import { resolveWorkdir } from "../../core/turn-context.js";
+import { ToolError, parseArguments, type ToolHandler, type ToolInvocation, type ToolOutput } from "../types.js";
+import { checkCommandAllowed, commandEnv, emitBegin, emitEnd, type SandboxPermissions } from "./command-events.js";
+
+interface ExecCommandArgs {
+  cmd?: unknown;
+  workdir?: string | null;
+  shell?: string;
+  login?: boolean;
+  tty?: boolean;
+  yield_time_ms?: number;
+  max_output_tokens?: number;
+  sandbox_permissions?: SandboxPermissions;
+  justification?: string;
+}
+
+interface WriteStdinArgs {
+  session_id?: unknown;
+  chars?: string;
+  yield_time_ms?: number;
+  max_output_tokens?: number;
+}
+
+/** A command started by exec_command, remembered until its end event is sent. */
+interface RunningCall {
+  callId: string;
+  argv: string[];
+  cwd: string;
+  startedAt: number;
+  stdout: string;
+  stderr: string;
+  aggregated: string;
+}
+
+const running = new WeakMap<UnifiedExecManager, Map<number, RunningCall>>();
+
+function callsOf(manager: UnifiedExecManager): Map<number, RunningCall> {
+  let calls = running.get(manager);
+  if (!calls) running.set(manager, (calls = new Map()));
+  return calls;
+}
+
+export const execCommandHandler: ToolHandler = {
+  payloadKind: "function",
+  async handle(invocation) {
+    const args = parseArguments<ExecCommandArgs>(invocation);
+    if (typeof args.cmd !== "string" || args.cmd.trim() === "") {
+      throw new ToolError("failed to parse function arguments: `cmd` must be a non-empty string");
+    }
+    checkCommandAllowed(invocation, args.sandbox_permissions, "cannot");
+    const manager = invocation.turn.services.unifiedExec;
+    const shell = args.shell ?? invocation.turn.services.userShell;
+    const argv = [shell, args.login === false ? "-c" : "-lc", args.cmd];
+    const cwd = resolveWorkdir(invocation.turn, args.workdir);
+    const call: RunningCall = { callId: invocation.callId, argv, cwd, startedAt: Date.now(), stdout: "", stderr: "", aggregated: "" };
+    emitBegin(invocation, argv, cwd);
+    const result = await guard("exec_command", () =>
+      manager.start({
+        cmd: args.cmd as string,
+        cwd,
+        env: commandEnv(invocation),
+        shell,
+        login: args.login,
+        yieldTimeMs: args.yield_time_ms,
+        maxOutputTokens: args.max_output_tokens,
+        signal: invocation.signal,
+        onOutput: (stream, chunk) => {
+          const text = chunk.toString("utf8");
+          call[stream] += text;
+          call.aggregated += text;
+          invocation.emit({ type: "exec_command_output_delta", call_id: call.callId, stream, chunk: chunk.toString("base64") });
+        },
+      }),
+    );
+    if (result.sessionId !== null) callsOf(manager).set(result.sessionId, call);
+    return finish(invocation, call, result);
+  },
+};
+
+export const writeStdinHandler: ToolHandler = {
+  payloadKind: "function",
+  async handle(invocation) {
+    const args = parseArguments<WriteStdinArgs>(invocation);
+    if (typeof args.session_id !== "number") {
+      throw new ToolError("failed to parse function arguments: `session_id` must be a number");
+    }
+    const sessionId = args.session_id;
+    const manager = invocation.turn.services.unifiedExec;
+    const result = await guard("write_stdin", () =>
+      manager.writeStdin({
+        sessionId,
+        chars: args.chars ?? "",
+        yieldTimeMs: args.yield_time_ms,
+        maxOutputTokens: args.max_output_tokens,
+        signal: invocation.signal,
+      }),
+    );
+    const call = callsOf(manager).get(sessionId);
+    if (call && result.sessionId === null) callsOf(manager).delete(sessionId);
+    return finish(invocation, call, result);
+  },
+};
+
+function finish(invocation: ToolInvocation, call: RunningCall | undefined, result: UnifiedExecResult): ToolOutput {
+  const text = formatUnifiedExecResponse(result);
+  if (call && result.exitCode !== null) {
+    emitEnd(invocation, {
+      argv: call.argv,
+      cwd: call.cwd,
+      exitCode: result.exitCode,
+      stdout: call.stdout,
+      stderr: call.stderr,
+      aggregatedOutput: call.aggregated,
+      durationMs: Date.now() - call.startedAt,
+      formattedOutput: text,
+    });
+  }
+  return { text: result.warning ? `${text}\n${result.warning}` : text, success: result.exitCode === null || result.exitCode === 0 };
+}
+
+async function guard(tool: string, run: () => Promise<UnifiedExecResult>): Promise<UnifiedExecResult> {
+  try {
+    return await run();
+  } catch (err) {
+    if (err instanceof UnifiedExecError) throw new ToolError(`${tool} failed: ${err.message}`);
+    throw err;
+  }
+}

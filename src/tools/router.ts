@@ -1,0 +1,49 @@
+/**
+ * Routes the model's tool calls to handlers and wraps what they return in the output item the
+ * model expects (function_call_output for function tools, custom_tool_call_output for freeform
+ * ones). A tool the model names but we do not offer gets a plain explanation, so it can adapt.
+ */
+import type { ResponseItem, ToolCallItem } from "../protocol/items.js";
+import type { EventMsg } from "../protocol/events.js";
+import type { TurnContext } from "../core/turn-context.js";
+import { ToolError, type ToolHandler, type ToolInvocation } from "./types.js";
+
+export interface DispatchContext {
+  turn: TurnContext;
+  signal: AbortSignal;
+  emit: (msg: EventMsg) => void;
+}
+
+export class ToolRouter {
+  constructor(private readonly handlers: ReadonlyMap<string, ToolHandler>) {}
+
+  /** Runs one call. Throws only a fatal ToolError; every other failure becomes output text. */
+  async dispatch(call: ToolCallItem, ctx: DispatchContext): Promise<ResponseItem> {
+    const payload =
+      call.type === "function_call"
+        ? ({ kind: "function", arguments: call.arguments } as const)
+        : ({ kind: "custom", input: call.input } as const);
+    const handler = this.handlers.get(call.name);
+    let text: string;
+    if (!handler) {
+      text = `unsupported call: ${call.name}`;
+    } else if (handler.payloadKind !== payload.kind) {
+      throw new ToolError(`tool ${call.name} invoked with incompatible payload`, true);
+    } else {
+      const invocation: ToolInvocation = { callId: call.call_id, name: call.name, payload, ...ctx };
+      try {
+        text = (await handler.handle(invocation)).text;
+      } catch (err) {
+        if (err instanceof ToolError && err.fatal) throw err;
+        text = err instanceof Error ? err.message : String(err);
+      }
+    }
+    return outputItem(call, text);
+  }
+}
+
+export function outputItem(call: ToolCallItem, text: string): ResponseItem {
+  return call.type === "function_call"
+    ? { type: "function_call_output", call_id: call.call_id, output: text }
+    : { type: "custom_tool_call_output", call_id: call.call_id, output: text };
+}

@@ -1,0 +1,300 @@
+/**
+ * Tool definitions as they go out on the wire. Names, parameter names, types, enums, `required`
+ * lists and tool order follow what the reference offers each model family; the descriptions are
+ * our own wording. Schema keys are emitted in a fixed order (type, description, properties/items,
+ * enum, required, additionalProperties) so request bodies stay byte-stable across turns.
+ */
+import type { ModelInfo } from "../model/catalog.js";
+
+export type JsonSchema = {
+  type?: string;
+  description?: string;
+  properties?: Record<string, JsonSchema>;
+  items?: JsonSchema;
+  required?: string[];
+  additionalProperties?: boolean;
+  enum?: string[];
+};
+
+export type ToolSpec =
+  | { type: "function"; name: string; description: string; strict: boolean; parameters: JsonSchema }
+  | {
+      type: "custom";
+      name: string;
+      description: string;
+      format: { type: "grammar"; syntax: "lark"; definition: string };
+    }
+  | { type: "web_search"; external_web_access?: boolean; search_content_types?: string[] };
+
+export type ChatTool = { type: "function"; function: { name: string; description: string; parameters: JsonSchema } };
+
+/**
+ * The Lark grammar that constrains freeform `apply_patch` input. This is a format fact shared with
+ * the reference and must stay byte-identical to what it sends.
+ */
+export const APPLY_PATCH_LARK_GRAMMAR =
+  'start: begin_patch hunk+ end_patch\nbegin_patch: "*** Begin Patch" LF\nend_patch: "*** End Patch" LF?\n\nhunk: add_hunk | delete_hunk | update_hunk\nadd_hunk: "*** Add File: " filename LF add_line+\ndelete_hunk: "*** Delete File: " filename LF\nupdate_hunk: "*** Update File: " filename LF change_move? change?\n\nfilename: /(.+)/\nadd_line: "+" /(.*)/ LF -> line\n\nchange_move: "*** Move to: " filename LF\nchange: (change_context | change_line)+ eof_line?\nchange_context: ("@@" | "@@ " /(.+)/) LF\nchange_line: ("+" | "-" | " ") /(.*)/ LF\neof_line: "*** End of File" LF\n\n%import common.LF\n';
+
+// ---------------------------------------------------------------------------------------------
+// Schema helpers
+
+function str(description: string, values?: string[]): JsonSchema {
+  return values ? { type: "string", description, enum: values } : { type: "string", description };
+}
+function num(description: string): JsonSchema {
+  return { type: "number", description };
+}
+function bool(description: string): JsonSchema {
+  return { type: "boolean", description };
+}
+function arr(description: string, items: JsonSchema): JsonSchema {
+  return { type: "array", description, items };
+}
+/** A closed object; `properties` must be given in alphabetical order. */
+function obj(properties: Record<string, JsonSchema>, required: string[], description?: string): JsonSchema {
+  const schema: JsonSchema = { type: "object" };
+  if (description !== undefined) schema.description = description;
+  schema.properties = properties;
+  schema.required = required;
+  schema.additionalProperties = false;
+  return schema;
+}
+function fn(name: string, description: string, parameters: JsonSchema): ToolSpec {
+  return { type: "function", name, description, strict: false, parameters };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shared parameter definitions
+
+const JUSTIFICATION = str(
+  "Only with `require_escalated`: a one-line question shown to the user explaining why the command needs to leave the sandbox.",
+);
+const PREFIX_RULE = arr(
+  "Only with `require_escalated`: a command prefix the user may approve once for all future matching commands, e.g. [\"npm\", \"test\"].",
+  { type: "string" },
+);
+const SANDBOX_PERMISSIONS = str(
+  "`use_default` (the default) runs inside the sandbox; `require_escalated` asks to run without it.",
+  ["use_default", "require_escalated"],
+);
+const WORKDIR = str("Directory to run in. Defaults to the session's working directory.");
+const TIMEOUT_MS = num("Kill the command after this many milliseconds.");
+const MAX_OUTPUT_TOKENS = num("Cap on returned output, in tokens (10000 by default).");
+const YIELD_TIME_MS = num("How long to wait for output before returning, in ms (10000 by default; 250-30000).");
+
+// ---------------------------------------------------------------------------------------------
+// Tools
+
+function execCommandTool(): ToolSpec {
+  return fn(
+    "exec_command",
+    "Start a shell command (optionally in a PTY). Returns its output once it exits or the yield time passes; a command still running returns a session_id for write_stdin.",
+    obj(
+      {
+        cmd: str("The command line to run in the shell."),
+        justification: JUSTIFICATION,
+        login: bool("Whether to start a login shell (default true)."),
+        max_output_tokens: MAX_OUTPUT_TOKENS,
+        prefix_rule: PREFIX_RULE,
+        sandbox_permissions: SANDBOX_PERMISSIONS,
+        shell: str("Shell executable to use instead of the user's default shell."),
+        tty: bool("Allocate a pseudo-terminal (needed for interactive programs). Defaults to false."),
+        workdir: WORKDIR,
+        yield_time_ms: YIELD_TIME_MS,
+      },
+      ["cmd"],
+    ),
+  );
+}
+
+function writeStdinTool(): ToolSpec {
+  return fn(
+    "write_stdin",
+    "Send input to a command started by exec_command that is still running, then return what it printed since.",
+    obj(
+      {
+        chars: str("Text to type into the session. Leave empty to just collect new output."),
+        max_output_tokens: MAX_OUTPUT_TOKENS,
+        session_id: num("The session_id returned by exec_command."),
+        yield_time_ms: YIELD_TIME_MS,
+      },
+      ["session_id"],
+    ),
+  );
+}
+
+function shellTool(): ToolSpec {
+  return fn(
+    "shell",
+    'Run a program and return its output. `command` is an argv array passed to execvp; for shell syntax use ["bash", "-lc", "<script>"].',
+    obj(
+      {
+        command: arr("The program and its arguments.", { type: "string" }),
+        justification: JUSTIFICATION,
+        prefix_rule: PREFIX_RULE,
+        sandbox_permissions: SANDBOX_PERMISSIONS,
+        timeout_ms: TIMEOUT_MS,
+        workdir: WORKDIR,
+      },
+      ["command"],
+    ),
+  );
+}
+
+function shellCommandTool(): ToolSpec {
+  return fn(
+    "shell_command",
+    "Run a script in the user's default shell and return its output.",
+    obj(
+      {
+        command: str("The script to run."),
+        justification: JUSTIFICATION,
+        login: bool("Whether to run it as a login shell (default true)."),
+        prefix_rule: PREFIX_RULE,
+        sandbox_permissions: SANDBOX_PERMISSIONS,
+        timeout_ms: TIMEOUT_MS,
+        workdir: WORKDIR,
+      },
+      ["command"],
+    ),
+  );
+}
+
+function updatePlanTool(): ToolSpec {
+  return fn(
+    "update_plan",
+    "Record or revise the task plan shown to the user. Send the full list of steps each time; keep at most one step in_progress.",
+    obj(
+      {
+        explanation: str("Optional note on why the plan changed."),
+        plan: arr(
+          "The steps, in order.",
+          obj(
+            {
+              status: str("Where the step stands.", ["pending", "in_progress", "completed"]),
+              step: str("Short description of the step."),
+            },
+            ["step", "status"],
+          ),
+        ),
+      },
+      ["plan"],
+    ),
+  );
+}
+
+function requestUserInputTool(): ToolSpec {
+  const option = obj(
+    {
+      description: str("One sentence on what choosing this option implies."),
+      label: str("The option's text, a few words."),
+    },
+    ["label", "description"],
+  );
+  const question = obj(
+    {
+      header: str("Very short title for the question (12 characters or fewer)."),
+      id: str("snake_case key used to match the answer to the question."),
+      options: arr(
+        'Two or three mutually exclusive choices, recommended one first with "(Recommended)" after its label. The user can always answer freely, so do not add an "Other" choice.',
+        option,
+      ),
+      question: str("The question itself, in one sentence."),
+    },
+    ["id", "header", "question", "options"],
+  );
+  return fn(
+    "request_user_input",
+    "Ask the user one to three short multiple-choice questions and wait for the answers. Only available in Plan mode.",
+    obj({ questions: arr("The questions to ask; usually one, never more than three.", question) }, ["questions"]),
+  );
+}
+
+function applyPatchFreeformTool(): ToolSpec {
+  return {
+    type: "custom",
+    name: "apply_patch",
+    description:
+      "Create, change, delete or move files by sending a patch. The input is raw patch text (not JSON) that must follow the grammar.",
+    format: { type: "grammar", syntax: "lark", definition: APPLY_PATCH_LARK_GRAMMAR },
+  };
+}
+
+const PATCH_FORMAT_SUMMARY = [
+  "Edit files by sending a patch in `input`. Format:",
+  "*** Begin Patch",
+  "then one or more sections, each starting with `*** Add File: <path>` (every following line starts with +),",
+  "`*** Delete File: <path>`, or `*** Update File: <path>` (optionally followed by `*** Move to: <path>`),",
+  "whose changes are hunks introduced by `@@` (optionally `@@ <enclosing line>`), with lines prefixed by",
+  "space (context), - (remove) or + (add);",
+  "*** End Patch",
+  "Paths must be relative. Give about three lines of context around each change.",
+].join("\n");
+
+function applyPatchFunctionTool(): ToolSpec {
+  return fn(
+    "apply_patch",
+    PATCH_FORMAT_SUMMARY,
+    obj({ input: str("The complete patch, from *** Begin Patch to *** End Patch.") }, ["input"]),
+  );
+}
+
+function viewImageTool(): ToolSpec {
+  return fn(
+    "view_image",
+    "Look at an image file on the local disk, e.g. a screenshot or a rendered chart.",
+    obj({ path: str("Path to the image file.") }, ["path"]),
+  );
+}
+
+function webSearchTool(): ToolSpec {
+  return { type: "web_search", external_web_access: false, search_content_types: ["text", "image"] };
+}
+
+/**
+ * The tools offered to `model`, in the order the reference sends them: command tools, plan,
+ * user questions, apply_patch, view_image, then hosted web search.
+ */
+export function buildToolSpecs(model: ModelInfo, options?: { webSearch?: boolean }): ToolSpec[] {
+  const specs: ToolSpec[] = [];
+  switch (model.shellTool) {
+    case "exec_command":
+      specs.push(execCommandTool(), writeStdinTool());
+      break;
+    case "shell":
+      specs.push(shellTool());
+      break;
+    case "shell_command":
+      specs.push(shellCommandTool());
+      break;
+  }
+  if (model.planTool) specs.push(updatePlanTool());
+  if (model.requestUserInputTool) specs.push(requestUserInputTool());
+  if (model.applyPatchTool === "freeform") specs.push(applyPatchFreeformTool());
+  else if (model.applyPatchTool === "function") specs.push(applyPatchFunctionTool());
+  if (model.viewImageTool) specs.push(viewImageTool());
+  if (options?.webSearch === true) specs.push(webSearchTool());
+  return specs;
+}
+
+/** The Chat Completions wire only knows functions: custom tools become functions taking {input: string}; web_search is dropped. */
+export function toChatTools(specs: ToolSpec[]): ChatTool[] {
+  const out: ChatTool[] = [];
+  for (const spec of specs) {
+    if (spec.type === "function") {
+      out.push({ type: "function", function: { name: spec.name, description: spec.description, parameters: spec.parameters } });
+    } else if (spec.type === "custom") {
+      const description =
+        spec.name === "apply_patch" ? PATCH_FORMAT_SUMMARY : `${spec.description}\nPass the raw text as \`input\`.`;
+      out.push({
+        type: "function",
+        function: {
+          name: spec.name,
+          description,
+          parameters: obj({ input: str("The raw tool input.") }, ["input"]),
+        },
+      });
+    }
+  }
+  return out;
+}

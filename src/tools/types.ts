@@ -1,0 +1,52 @@
+/**
+ * The contract between the turn loop and tools: a handler gets one invocation (its payload, the
+ * turn's context, a way to emit events, an abort signal) and returns the text the model reads.
+ * Errors come in two kinds: ones the model should see and recover from (ToolError with
+ * fatal=false, or just a failing output), and fatal ones that end the turn.
+ */
+import type { EventMsg } from "../protocol/events.js";
+import type { TurnContext } from "../core/turn-context.js";
+
+export type ToolPayload = { kind: "function"; arguments: string } | { kind: "custom"; input: string };
+
+export interface ToolInvocation {
+  callId: string;
+  name: string;
+  payload: ToolPayload;
+  turn: TurnContext;
+  signal: AbortSignal;
+  emit: (msg: EventMsg) => void;
+}
+
+export interface ToolOutput {
+  text: string;
+  success: boolean;
+}
+
+export class ToolError extends Error {
+  constructor(
+    message: string,
+    readonly fatal = false,
+  ) {
+    super(message);
+    this.name = "ToolError";
+  }
+}
+
+export interface ToolHandler {
+  /** Which payload shape this tool accepts; a call in the other shape is a fatal mismatch. */
+  readonly payloadKind: ToolPayload["kind"];
+  handle(invocation: ToolInvocation): Promise<ToolOutput>;
+}
+
+/** Parses a function call's JSON arguments, or explains to the model what was wrong with them. */
+export function parseArguments<T>(invocation: ToolInvocation): T {
+  if (invocation.payload.kind !== "function") {
+    throw new ToolError(`tool ${invocation.name} invoked with incompatible payload`, true);
+  }
+  try {
+    return JSON.parse(invocation.payload.arguments || "{}") as T;
+  } catch (err) {
+    throw new ToolError(`failed to parse function arguments: ${(err as Error).message}`);
+  }
+}
