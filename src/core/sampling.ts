@@ -34,21 +34,28 @@ export async function sampleWithRetries(opts: SampleOptions): Promise<SampleResu
       if (!(err instanceof ModelError) || !err.retryable || retries >= opts.streamMaxRetries) throw err;
       retries += 1;
       const delay = err.options.retryAfterMs ?? backoffMs(retries);
-      opts.emit({
-        type: "stream_error",
-        message: `Reconnecting... ${retries}/${opts.streamMaxRetries}`,
-        codex_error_info: { response_stream_disconnected: { http_status_code: err.options.httpStatus ?? null } },
-        additional_details: err.message,
-      });
+      emitRetry(opts.emit, retries, opts.streamMaxRetries, err);
       await sleep(delay, opts.signal);
     }
   }
 }
 
+function emitRetry(emit: (msg: EventMsg) => void, attempt: number, max: number, err: ModelError): void {
+  emit({
+    type: "stream_error",
+    message: `Reconnecting... ${attempt}/${max}`,
+    codex_error_info: err.options.streamDisconnected
+      ? { response_stream_disconnected: { http_status_code: err.options.httpStatus ?? null } }
+      : { http_connection_failed: { http_status_code: err.options.httpStatus ?? null } },
+    additional_details: err.message,
+  });
+}
+
 async function sampleOnce({ client, prompt, signal, emit }: SampleOptions): Promise<SampleResult> {
   const items: ResponseItem[] = [];
   let lastAgentMessage: string | null = null;
-  for await (const event of client.stream(prompt, signal)) {
+  const onRetry = (attempt: number, max: number, _delay: number, err: ModelError): void => emitRetry(emit, attempt, max, err);
+  for await (const event of client.stream(prompt, signal, onRetry)) {
     switch (event.type) {
       case "created":
       case "output_item_added":

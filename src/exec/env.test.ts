@@ -14,14 +14,14 @@ const BASE = {
   UNSET: undefined,
 };
 
-void test("inherit all (default) keeps everything, credentials included, like the reference default", () => {
-  const env = createCommandEnv({}, BASE);
-  assert.deepEqual(Object.keys(env).sort(), ["FOO", "GITHUB_TOKEN", "HOME", "LANG", "MONKEY", "OPENAI_API_KEY", "PATH", "my_secret_thing"]);
+void test("by default credential-looking names (*KEY*, *SECRET*, *TOKEN*) are dropped, case-insensitively", () => {
+  assert.deepEqual(Object.keys(createCommandEnv({}, BASE)).sort(), ["FOO", "HOME", "LANG", "PATH"]);
+  assert.deepEqual(Object.keys(createCommandEnv({ ignore_default_excludes: false }, BASE)).sort(), ["FOO", "HOME", "LANG", "PATH"]);
 });
 
-void test("default excludes drop *KEY*, *SECRET*, *TOKEN* case-insensitively", () => {
-  const env = createCommandEnv({ ignore_default_excludes: false }, BASE);
-  assert.deepEqual(Object.keys(env).sort(), ["FOO", "HOME", "LANG", "PATH"]);
+void test("ignore_default_excludes = true keeps everything", () => {
+  const env = createCommandEnv({ ignore_default_excludes: true }, BASE);
+  assert.deepEqual(Object.keys(env).sort(), ["FOO", "GITHUB_TOKEN", "HOME", "LANG", "MONKEY", "OPENAI_API_KEY", "PATH", "my_secret_thing"]);
 });
 
 void test("inherit core keeps only the core names; none starts empty", () => {
@@ -31,7 +31,7 @@ void test("inherit core keeps only the core names; none starts empty", () => {
 
 void test("exclude, then set, then include_only, in that order", () => {
   const env = createCommandEnv(
-    { exclude: ["f?o", "HOME"], set: { FOO: "again", NEW_PATHISH: "1" }, include_only: ["*path*", "foo"] },
+    { ignore_default_excludes: true, exclude: ["f?o", "HOME"], set: { FOO: "again", NEW_PATHISH: "1" }, include_only: ["*path*", "foo"] },
     BASE,
   );
   assert.deepEqual(env, { PATH: "/usr/bin", FOO: "again", NEW_PATHISH: "1" });

@@ -12,8 +12,9 @@ export type ShellEnvironmentInherit = "all" | "core" | "none";
 export interface ShellEnvironmentPolicy {
   inherit?: ShellEnvironmentInherit;
   /**
-   * When false, names matching *KEY*, *SECRET* or *TOKEN* are removed. The reference now
-   * defaults this to true (nothing removed), so an absent value means true here as well.
+   * Unless true, names matching *KEY*, *SECRET* or *TOKEN* are removed. Recent reference builds
+   * keep them by default; we drop them by default so an API key never reaches a command the
+   * model runs, and users who need them set this to true.
    */
   ignore_default_excludes?: boolean;
   exclude?: string[];
@@ -92,7 +93,7 @@ export function createCommandEnv(
   };
 
   // 2. Credential-looking names.
-  if (policy.ignore_default_excludes === false) removeMatching(DEFAULT_EXCLUDE_PATTERNS);
+  if (policy.ignore_default_excludes !== true) removeMatching(DEFAULT_EXCLUDE_PATTERNS);
   // 3. User excludes.
   if (policy.exclude && policy.exclude.length > 0) removeMatching(policy.exclude);
   // 4. Explicit values.

@@ -5,6 +5,7 @@
  */
 import { ModelError, backoffMs, classifyServerError, parseRetryAfter } from "./errors.js";
 import type { ModelProvider } from "./provider.js";
+import type { RetryListener } from "./prompt.js";
 import { errorText } from "./sse.js";
 
 export interface PostOptions {
@@ -14,7 +15,7 @@ export interface PostOptions {
   provider: ModelProvider;
   signal: AbortSignal;
   /** Called before each retry, so the user sees why the turn is waiting. */
-  onRetry?: (attempt: number, max: number, delayMs: number, error: ModelError) => void;
+  onRetry?: RetryListener;
 }
 
 export async function postWithRetries(opts: PostOptions): Promise<Response> {

@@ -7,6 +7,7 @@ import type { ReasoningEffort, ReasoningSummary } from "../protocol/policy.js";
 import type { ResponseItem } from "../protocol/items.js";
 import type { TokenUsage } from "../protocol/events.js";
 import type { ToolSpec } from "../tools/specs.js";
+import type { ModelError } from "./errors.js";
 
 export interface Prompt {
   model: string;
@@ -31,11 +32,14 @@ export type ModelStreamEvent =
   | { type: "reasoning_content_delta"; delta: string }
   | { type: "completed"; responseId: string; usage: TokenUsage | null };
 
+/** Told before each request-level retry, so the user sees why the turn is waiting. */
+export type RetryListener = (attempt: number, max: number, delayMs: number, error: ModelError) => void;
+
 export interface ModelClient {
   /**
    * Streams one sampling request. Transient failures before the stream starts are retried
    * inside (request_max_retries); a stream that fails after it started throws a retryable
    * ModelError for the turn loop to retry as a whole.
    */
-  stream(prompt: Prompt, signal: AbortSignal): AsyncGenerator<ModelStreamEvent>;
+  stream(prompt: Prompt, signal: AbortSignal, onRetry?: RetryListener): AsyncGenerator<ModelStreamEvent>;
 }

@@ -5,7 +5,7 @@
 import { ModelError, classifyServerError } from "./errors.js";
 import { postWithRetries } from "./http.js";
 import { normalizeOutputItem } from "./output-items.js";
-import type { ModelClient, ModelStreamEvent, Prompt } from "./prompt.js";
+import type { ModelClient, ModelStreamEvent, Prompt, RetryListener } from "./prompt.js";
 import { endpointUrl, providerHeaders, type ModelProvider } from "./provider.js";
 import { readSse } from "./sse.js";
 import type { TokenUsage } from "../protocol/events.js";
@@ -16,7 +16,6 @@ export interface ClientIdentity {
   originator: string;
   userAgent: string;
   env: NodeJS.ProcessEnv;
-  onRetry?: (attempt: number, max: number, delayMs: number, error: ModelError) => void;
 }
 
 export class ResponsesClient implements ModelClient {
@@ -25,14 +24,14 @@ export class ResponsesClient implements ModelClient {
     private readonly identity: ClientIdentity,
   ) {}
 
-  async *stream(prompt: Prompt, signal: AbortSignal): AsyncGenerator<ModelStreamEvent> {
+  async *stream(prompt: Prompt, signal: AbortSignal, onRetry?: RetryListener): AsyncGenerator<ModelStreamEvent> {
     const res = await postWithRetries({
       url: endpointUrl(this.provider, "/responses"),
       headers: requestHeaders(this.provider, this.identity, prompt.threadId),
       body: JSON.stringify(responsesRequestBody(prompt)),
       provider: this.provider,
       signal,
-      onRetry: this.identity.onRetry,
+      onRetry,
     });
     yield* parseResponsesStream(res.body as ReadableStream<Uint8Array>, this.provider.streamIdleTimeoutMs, signal);
   }

@@ -1,0 +1,97 @@
+/**
+ * Runs the real codex-ts CLI as a child process for end-to-end tests: a temporary git
+ * repository as the workspace, a temporary CODEX_HOME, a fake API key, and the scripted model
+ * server as the provider. Nothing here talks to anything but 127.0.0.1.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The compiled CLI entry point (dist/src/cli/main.js). */
+export const CLI_PATH = fileURLToPath(new URL("../../src/cli/main.js", import.meta.url));
+
+export interface Workspace {
+  /** A fresh git repository to run in. */
+  dir: string;
+  /** A fresh CODEX_HOME. */
+  home: string;
+}
+
+export function makeWorkspace(options: { git?: boolean; config?: string } = {}): Workspace {
+  const root = mkdtempSync(join(tmpdir(), "codex-ts-test-"));
+  const dir = join(root, "work");
+  const home = join(root, "home");
+  mkdirSync(dir);
+  mkdirSync(home);
+  if (options.git !== false) mkdirSync(join(dir, ".git"));
+  if (options.config) writeFileSync(join(home, "config.toml"), options.config);
+  return { dir, home };
+}
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  cwd: string;
+  home: string;
+  stdin?: string;
+  env?: Record<string, string | undefined>;
+  /** Called once the child is running, e.g. to send it a signal. */
+  onSpawn?: (child: ChildProcess) => void;
+  timeoutMs?: number;
+}
+
+/** The environment a test CLI run gets: the parent's, minus real keys, plus test settings. */
+export function testEnv(home: string, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, CODEX_HOME: home, OPENAI_API_KEY: "sk-test-key", NO_COLOR: "1" };
+  delete env.CODEX_API_KEY;
+  delete env.OPENAI_BASE_URL;
+  for (const [k, v] of Object.entries(extra)) {
+    if (v === undefined) delete env[k];
+    else env[k] = v;
+  }
+  return env;
+}
+
+export function runCli(args: string[], opts: RunOptions): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI_PATH, ...args], {
+      cwd: opts.cwd,
+      env: testEnv(opts.home, opts.env),
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`codex-ts ${args.join(" ")} timed out\nstdout: ${stdout}\nstderr: ${stderr}`));
+    }, opts.timeoutMs ?? 20_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin.end(opts.stdin ?? "");
+    opts.onSpawn?.(child);
+  });
+}
+
+/** `-c openai_base_url=…` pointing the built-in provider at the scripted server. */
+export function baseUrlArgs(url: string): string[] {
+  return ["-c", `openai_base_url="${url}"`];
+}
+
+/** Parses exec --json stdout into its events. */
+export function jsonLines(stdout: string): Array<Record<string, unknown>> {
+  return stdout
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
