@@ -4,7 +4,6 @@
  * the op loop, so interrupts and approvals reach it while it works. At most one task runs: input
  * that arrives meanwhile joins the running turn at its next model request.
  */
-import type { ModelClient } from "../model/prompt.js";
 import { modelInfoFor } from "../model/catalog.js";
 import { ModelError } from "../model/errors.js";
 import type { CodexErrorInfo, Event, EventMsg, TokenUsage, TokenUsageInfo } from "../protocol/events.js";
@@ -95,11 +94,11 @@ export class Session {
       case "user_input":
         return this.userTurn(id, op.items, {}, op.final_output_json_schema);
       case "user_turn": {
-        const { type: _type, items, final_output_json_schema, ...overrides } = op;
+        const { type: _, items, final_output_json_schema, ...overrides } = op;
         return this.userTurn(id, items, overrides, final_output_json_schema);
       }
       case "override_turn_context": {
-        const { type: _type, ...overrides } = op;
+        const { type: _, ...overrides } = op;
         this.settings = applyOverrides(this.settings, overrides);
         return;
       }

@@ -94,11 +94,16 @@ async function runToolCalls(
   emit: (msg: EventMsg) => void,
 ): Promise<ResponseItem[]> {
   const ctx = { turn, signal, emit };
+  // A tool that returns because the turn was aborted has nothing true to report: its command
+  // was killed mid-way, so the model is told "aborted" rather than a partial result.
   const settle = (call: ToolCallItem): Promise<ResponseItem> =>
-    router.dispatch(call, ctx).catch((err: unknown) => {
-      if (signal.aborted) return outputItem(call, ABORTED_OUTPUT);
-      throw err;
-    });
+    router.dispatch(call, ctx).then(
+      (output) => (signal.aborted ? outputItem(call, ABORTED_OUTPUT) : output),
+      (err: unknown) => {
+        if (signal.aborted) return outputItem(call, ABORTED_OUTPUT);
+        throw err;
+      },
+    );
   if (parallel) return Promise.all(calls.map(settle));
   const outputs: ResponseItem[] = [];
   for (const call of calls) {

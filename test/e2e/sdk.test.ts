@@ -99,6 +99,8 @@ void test("run() returns the final answer, items, usage and the thread id", asyn
     const req = h.server.requests[0];
     assert.ok(req);
     assert.equal(req.headers.authorization, "Bearer sk-test");
+    // The SDK marks its runs through CODEX_INTERNAL_ORIGINATOR_OVERRIDE.
+    assert.equal(req.headers.originator, "codex_sdk_ts");
     assert.ok((req.body.input ?? []).some((item) => isUserMessageWith(item, "say hello")), "prompt missing from the request");
     assert.equal(req.body.prompt_cache_key, thread.id);
   } finally {

@@ -1,0 +1,147 @@
+/**
+ * The core through its one seam: Ops in, Events out, against the real Responses client and the
+ * scripted model server. Covers what exec alone cannot show: steering, interrupts and failures
+ * that leave the session usable, submission ids, shutdown.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Session } from "../../src/core/session.js";
+import { ResponsesClient } from "../../src/model/responses-client.js";
+import { builtinProviders } from "../../src/model/provider.js";
+import type { Event, EventType } from "../../src/protocol/events.js";
+import { sandboxPolicyFor } from "../../src/protocol/policy.js";
+import { startModelServer, text, fnCall, turn, errorTurn, type ModelServer, type ScriptedTurn } from "../support/model-server.js";
+
+function newSession(server: ModelServer): Session {
+  const provider = { ...builtinProviders(server.url).openai!, requestMaxRetries: 0 };
+  const cwd = mkdtempSync(join(tmpdir(), "codex-ts-session-"));
+  return new Session({
+    settings: {
+      model: "gpt-5.5",
+      modelProviderId: "openai",
+      cwd,
+      approvalPolicy: "never",
+      sandboxPolicy: sandboxPolicyFor("danger-full-access"),
+      reasoningEffort: null,
+      reasoningSummary: "auto",
+      verbosity: null,
+    },
+    client: new ResponsesClient(provider, { apiKey: "sk-test", originator: "codex_exec", userAgent: "test", env: {} }),
+    streamMaxRetries: 0,
+    developerInstructions: null,
+    userInstructions: null,
+    baseInstructionsOverride: null,
+    shellEnvironmentPolicy: {},
+  });
+}
+
+/** Reads events until one of `type` arrives for submission `id`; returns all read so far. */
+async function until(session: Session, id: string, type: EventType, seen: Event[] = []): Promise<Event[]> {
+  for (;;) {
+    const event = await session.nextEvent();
+    if (!event) throw new Error(`session closed before ${type} for ${id}; saw ${seen.map((e) => `${e.id}:${e.msg.type}`).join(", ")}`);
+    seen.push(event);
+    if (event.id === id && event.msg.type === type) return seen;
+  }
+}
+
+async function withSession(turns: ScriptedTurn[], body: (session: Session, server: ModelServer) => Promise<void>): Promise<void> {
+  const server = await startModelServer(turns);
+  const session = newSession(server);
+  try {
+    await body(session, server);
+    assert.deepEqual(server.violations, []);
+  } finally {
+    session.submit({ type: "shutdown" });
+    await server.close();
+  }
+}
+
+const types = (events: Event[], id: string): string[] => events.filter((e) => e.id === id).map((e) => e.msg.type);
+
+void test("session_configured comes first with id \"\"; submissions are numbered from 0", async () => {
+  await withSession([turn(text("one")), turn(text("two"))], async (session) => {
+    const first = await session.nextEvent();
+    assert.equal(first?.id, "");
+    assert.equal(first?.msg.type, "session_configured");
+    assert.equal(session.submit({ type: "user_input", items: [{ type: "text", text: "a" }] }), "0");
+    const events = await until(session, "0", "task_complete");
+    const seen = types(events, "0").filter((t, i, all) => t !== all[i - 1]); // collapse runs of deltas
+    assert.deepEqual(seen, ["task_started", "user_message", "agent_message_delta", "agent_message", "token_count", "task_complete"]);
+    assert.equal(session.submit({ type: "user_input", items: [{ type: "text", text: "b" }] }), "1");
+    const second = await until(session, "1", "task_complete");
+    const done = second.at(-1)?.msg;
+    assert.deepEqual(done, { type: "task_complete", last_agent_message: "two" });
+  });
+});
+
+void test("input sent during a turn reaches the model at its next request, within the same turn", async () => {
+  await withSession([{ ...turn(text("working on it")), eventDelayMs: 150 }, turn(text("noted"))], async (session, server) => {
+    session.submit({ type: "user_input", items: [{ type: "text", text: "first" }] });
+    await server.waitForRequests(1);
+    const steer = session.submit({ type: "user_input", items: [{ type: "text", text: "also this" }] });
+    const events = await until(session, "0", "task_complete");
+    assert.equal(types(events, "0").filter((t) => t === "task_started").length, 1);
+    assert.deepEqual(types(events, steer), []);
+    assert.equal(server.requests.length, 2);
+    const input = server.requests[1]?.body.input ?? [];
+    assert.deepEqual(input.at(-1), { type: "message", role: "user", content: [{ type: "input_text", text: "also this" }] });
+    assert.deepEqual(events.at(-1)?.msg, { type: "task_complete", last_agent_message: "noted" });
+  });
+});
+
+void test("an interrupt ends the turn with one turn_aborted, kills its command, and the session keeps working", async () => {
+  await withSession(
+    [turn(fnCall("exec_command", { cmd: "sleep 30", yield_time_ms: 30000 }, "long")), turn(text("fresh turn"))],
+    async (session, server) => {
+      session.submit({ type: "user_input", items: [{ type: "text", text: "wait" }] });
+      const begun = await until(session, "0", "exec_command_begin");
+      const started = Date.now();
+      session.submit({ type: "interrupt" });
+      const events = await until(session, "0", "turn_aborted", begun);
+      assert.ok(Date.now() - started < 5000);
+      assert.deepEqual(events.at(-1)?.msg, { type: "turn_aborted", reason: "interrupted" });
+      const next = session.submit({ type: "user_input", items: [{ type: "text", text: "again" }] });
+      const after = await until(session, next, "task_complete");
+      assert.deepEqual(types(after, "0"), [], "nothing more for the aborted turn");
+      assert.deepEqual(after.at(-1)?.msg, { type: "task_complete", last_agent_message: "fresh turn" });
+      const output = (server.requests[1]?.body.input ?? []).find((i) => i.type === "function_call_output");
+      assert.deepEqual(output, { type: "function_call_output", call_id: "long", output: "aborted" });
+    },
+  );
+});
+
+void test("a failed turn reports an error, completes, and leaves the session usable", async () => {
+  await withSession([errorTurn(400, undefined, { error: { message: "bad thing", code: "invalid_value" } }), turn(text("fine now"))], async (session) => {
+    session.submit({ type: "user_input", items: [{ type: "text", text: "break" }] });
+    const events = await until(session, "0", "task_complete");
+    const error = events.find((e) => e.msg.type === "error");
+    assert.equal(error?.msg.type === "error" && error.msg.codex_error_info, "bad_request");
+    assert.match(error?.msg.type === "error" ? error.msg.message : "", /bad thing/);
+    session.submit({ type: "user_input", items: [{ type: "text", text: "retry" }] });
+    const second = await until(session, "1", "task_complete");
+    assert.deepEqual(second.at(-1)?.msg, { type: "task_complete", last_agent_message: "fine now" });
+  });
+});
+
+void test("a tool call named with the wrong payload kind is fatal for the turn only", async () => {
+  await withSession([turn({ type: "custom_tool_call", name: "exec_command", input: "{}", callId: "bad" }), turn(text("ok"))], async (session) => {
+    session.submit({ type: "user_input", items: [{ type: "text", text: "x" }] });
+    const events = await until(session, "0", "task_complete");
+    const error = events.find((e) => e.msg.type === "error");
+    assert.equal(error?.msg.type === "error" ? error.msg.message : "", "tool exec_command invoked with incompatible payload");
+  });
+});
+
+void test("shutdown ends the stream with shutdown_complete", async () => {
+  const server = await startModelServer([]);
+  const session = newSession(server);
+  const id = session.submit({ type: "shutdown" });
+  const events: Event[] = [];
+  for (let e = await session.nextEvent(); e; e = await session.nextEvent()) events.push(e);
+  assert.deepEqual(events.at(-1), { id, msg: { type: "shutdown_complete" } });
+  await server.close();
+});
