@@ -53,7 +53,8 @@ export interface Config {
   sandboxMode: SandboxMode;
   sandboxPolicy: SandboxPolicy;
   reasoningEffort: ReasoningEffort | null;
-  reasoningSummary: ReasoningSummary;
+  /** null: not configured, so the request leaves the choice to the model (as the reference does). */
+  reasoningSummary: ReasoningSummary | null;
   verbosity: "low" | "medium" | "high" | null;
   developerInstructions: string | null;
   baseInstructionsOverride: string | null;
@@ -113,7 +114,7 @@ export function loadConfig(input: CliConfigInput): Config {
     sandboxMode,
     sandboxPolicy,
     reasoningEffort: oneOf(table, "model_reasoning_effort", REASONING_EFFORTS, file) ?? null,
-    reasoningSummary: oneOf(table, "model_reasoning_summary", REASONING_SUMMARIES, file) ?? "auto",
+    reasoningSummary: oneOf(table, "model_reasoning_summary", REASONING_SUMMARIES, file) ?? null,
     verbosity: oneOf(table, "model_verbosity", ["low", "medium", "high"] as const, file) ?? null,
     developerInstructions: optional(table, "developer_instructions", "string", file) ?? null,
     baseInstructionsOverride: instructionsFile ? readInstructions(resolve(home, instructionsFile)) : null,

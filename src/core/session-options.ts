@@ -12,7 +12,8 @@ export interface SessionSettings {
   sandboxPolicy: SandboxPolicy;
   /** null: the model's default effort. */
   reasoningEffort: ReasoningEffort | null;
-  reasoningSummary: ReasoningSummary;
+  /** null: let the model decide (the field is left out of requests). */
+  reasoningSummary: ReasoningSummary | null;
   verbosity: "low" | "medium" | "high" | null;
 }
 

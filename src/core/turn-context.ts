@@ -23,7 +23,7 @@ export interface TurnContext {
   approvalPolicy: AskForApproval;
   sandboxPolicy: SandboxPolicy;
   reasoningEffort: ReasoningEffort | null;
-  reasoningSummary: ReasoningSummary;
+  reasoningSummary: ReasoningSummary | null;
   verbosity: "low" | "medium" | "high" | null;
   outputSchema: unknown;
   shellEnvironmentPolicy: ShellEnvironmentPolicy;

@@ -7,6 +7,7 @@ import { ModelError, backoffMs, classifyServerError, parseRetryAfter } from "./e
 import type { ModelProvider } from "./provider.js";
 import type { RetryListener } from "./prompt.js";
 import { errorText } from "./sse.js";
+import { httpPost, type HttpResponse } from "./http-post.js";
 
 export interface PostOptions {
   url: string;
@@ -18,13 +19,13 @@ export interface PostOptions {
   onRetry?: RetryListener;
 }
 
-export async function postWithRetries(opts: PostOptions): Promise<Response> {
+export async function postWithRetries(opts: PostOptions): Promise<HttpResponse> {
   const max = opts.provider.requestMaxRetries;
   for (let attempt = 0; ; attempt++) {
     let error: ModelError;
     try {
-      const res = await fetch(opts.url, { method: "POST", headers: opts.headers, body: opts.body, signal: opts.signal });
-      if (res.ok && res.body) return res;
+      const res = await httpPost(opts.url, opts.headers, opts.body, opts.signal);
+      if (res.status >= 200 && res.status < 300) return res;
       error = await errorFromResponse(res);
     } catch (err) {
       if (opts.signal.aborted) throw opts.signal.reason;
@@ -37,7 +38,7 @@ export async function postWithRetries(opts: PostOptions): Promise<Response> {
   }
 }
 
-async function errorFromResponse(res: Response): Promise<ModelError> {
+async function errorFromResponse(res: HttpResponse): Promise<ModelError> {
   const text = await res.text().catch(() => "");
   let code: string | undefined;
   let message = text.trim() || res.statusText || `HTTP ${res.status}`;
@@ -50,7 +51,8 @@ async function errorFromResponse(res: Response): Promise<ModelError> {
   } catch {
     // Not JSON: keep the raw text as the message.
   }
-  return classifyServerError(res.status, code, message, parseRetryAfter(res.headers.get("retry-after")));
+  const retryAfter = res.headers["retry-after"];
+  return classifyServerError(res.status, code, message, parseRetryAfter(typeof retryAfter === "string" ? retryAfter : null));
 }
 
 export function sleep(ms: number, signal: AbortSignal): Promise<void> {

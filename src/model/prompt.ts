@@ -14,7 +14,7 @@ export interface Prompt {
   input: ResponseItem[];
   tools: ToolSpec[];
   parallelToolCalls: boolean;
-  reasoning: { effort: ReasoningEffort | null; summary: ReasoningSummary } | null;
+  reasoning: { effort: ReasoningEffort | null; summary: ReasoningSummary | null } | null;
   verbosity: "low" | "medium" | "high" | null;
   /** A strict JSON schema the final message must follow, for this turn only. */
   outputSchema: unknown;

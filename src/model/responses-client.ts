@@ -33,7 +33,7 @@ export class ResponsesClient implements ModelClient {
       signal,
       onRetry,
     });
-    yield* parseResponsesStream(res.body as ReadableStream<Uint8Array>, this.provider.streamIdleTimeoutMs, signal);
+    yield* parseResponsesStream(res.body, this.provider.streamIdleTimeoutMs, signal);
   }
 }
 
@@ -64,7 +64,7 @@ export function responsesRequestBody(prompt: Prompt): Record<string, unknown> {
   if (prompt.reasoning) {
     const reasoning: Record<string, unknown> = {};
     if (prompt.reasoning.effort) reasoning.effort = prompt.reasoning.effort;
-    if (prompt.reasoning.summary !== "none") reasoning.summary = prompt.reasoning.summary;
+    if (prompt.reasoning.summary && prompt.reasoning.summary !== "none") reasoning.summary = prompt.reasoning.summary;
     body.reasoning = reasoning;
   }
   body.store = false;

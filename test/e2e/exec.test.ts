@@ -44,7 +44,7 @@ void test("a plain answer goes to stdout alone, progress to stderr, and the requ
     assert.equal(req.body.tool_choice, "auto");
     assert.equal(req.body.parallel_tool_calls, true);
     assert.deepEqual(req.body.include, ["reasoning.encrypted_content"]);
-    assert.deepEqual(req.body.reasoning, { effort: "medium", summary: "auto" });
+    assert.deepEqual(req.body.reasoning, { effort: "medium" });
     assert.deepEqual(req.body.text, { verbosity: "low" });
     assert.equal(req.headers.authorization, "Bearer sk-test-key");
     assert.equal(req.headers.originator, "codex_exec");

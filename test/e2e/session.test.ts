@@ -26,7 +26,7 @@ function newSession(server: ModelServer): Session {
       approvalPolicy: "never",
       sandboxPolicy: sandboxPolicyFor("danger-full-access"),
       reasoningEffort: null,
-      reasoningSummary: "auto",
+      reasoningSummary: null,
       verbosity: null,
     },
     client: new ResponsesClient(provider, { apiKey: "sk-test", originator: "codex_exec", userAgent: "test", env: {} }),
