@@ -327,3 +327,22 @@ void test("an unknown model gets the argv shell tool and its JSON output", async
     assert.equal(parsed.metadata.exit_code, 0);
   });
 });
+
+void test("-i attaches local images to the prompt as data URLs", async () => {
+  const ws = makeWorkspace();
+  const png = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000", "hex");
+  writeFileSync(join(ws.dir, "pic.png"), png);
+  await withServer([turn(text("I see it"))], async (server) => {
+    const r = await exec(server, ["-i", "pic.png", "what is this"], { cwd: ws.dir, home: ws.home });
+    assert.equal(r.code, 0, r.stderr);
+    const input = server.requests[0]?.body.input ?? [];
+    assert.deepEqual(input.at(-1), {
+      type: "message",
+      role: "user",
+      content: [
+        { type: "input_image", image_url: `data:image/png;base64,${png.toString("base64")}` },
+        { type: "input_text", text: "what is this" },
+      ],
+    });
+  });
+});
