@@ -15,16 +15,4 @@ export class ConversationHistory {
   snapshot(): readonly ResponseItem[] {
     return this.items;
   }
-
-  /** call_ids of tool calls that have no output yet (left behind by an aborted turn). */
-  unansweredCalls(): Array<Extract<ResponseItem, { type: "function_call" | "custom_tool_call" }>> {
-    const answered = new Set<string>();
-    for (const item of this.items) {
-      if (item.type === "function_call_output" || item.type === "custom_tool_call_output") answered.add(item.call_id);
-    }
-    return this.items.filter(
-      (i): i is Extract<ResponseItem, { type: "function_call" | "custom_tool_call" }> =>
-        (i.type === "function_call" || i.type === "custom_tool_call") && !answered.has(i.call_id),
-    );
-  }
 }

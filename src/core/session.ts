@@ -20,7 +20,7 @@ import { initialContext, settingsUpdateItems } from "./initial-context.js";
 import { baseInstructions } from "./prompts.js";
 import { runTurn } from "./turn.js";
 import type { TurnContext } from "./turn-context.js";
-import { userMessageFrom } from "./user-input.js";
+import { inputText, userMessageFrom } from "./user-input.js";
 import type { SessionOptions, SessionSettings } from "./session-options.js";
 
 interface ActiveTask {
@@ -170,7 +170,7 @@ export class Session {
     };
     const { specs, router } = buildTools(turn.model);
     emit({ type: "task_started", model_context_window: turn.model.contextWindow });
-    emit({ type: "user_message", message: items.map((i) => (i.type === "text" ? i.text : "")).join(""), images: null });
+    emit({ type: "user_message", message: inputText(items), images: null });
     task.done = runTurn(
       turn,
       {

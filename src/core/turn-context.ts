@@ -2,6 +2,7 @@
  * Everything one turn needs to know, fixed when the turn starts: per-turn overrides (cwd,
  * model, policies, effort) are applied by building a new TurnContext, never by mutating one.
  */
+import { resolve } from "node:path";
 import type { ModelInfo } from "../model/catalog.js";
 import type { AskForApproval, ReasoningEffort, ReasoningSummary, SandboxPolicy } from "../protocol/policy.js";
 import type { ShellEnvironmentPolicy } from "../exec/env.js";
@@ -32,6 +33,5 @@ export interface TurnContext {
 
 /** Resolves a tool's `workdir` against the turn's cwd (an absolute path replaces it). */
 export function resolveWorkdir(turn: TurnContext, workdir: string | undefined | null): string {
-  if (!workdir) return turn.cwd;
-  return workdir.startsWith("/") ? workdir : `${turn.cwd.replace(/\/+$/, "")}/${workdir}`.replace(/\/\.$/, "");
+  return workdir ? resolve(turn.cwd, workdir) : turn.cwd;
 }
