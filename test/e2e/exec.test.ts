@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startModelServer, text, fnCall, turn, errorTurn, type ModelServer, type ScriptedTurn } from "../support/model-server.js";
+import { startModelServer, text, fnCall, reasoning, turn, errorTurn, type ModelServer, type ScriptedTurn } from "../support/model-server.js";
 import { baseUrlArgs, jsonLines, makeWorkspace, runCli, type RunOptions } from "../support/cli.js";
 
 async function withServer(turns: ScriptedTurn[], body: (server: ModelServer) => Promise<void>): Promise<void> {
@@ -344,5 +344,20 @@ void test("-i attaches local images to the prompt as data URLs", async () => {
         { type: "input_text", text: "what is this" },
       ],
     });
+  });
+});
+
+void test("reasoning summaries become reasoning items; -c model_reasoning_effort reaches the request", async () => {
+  const ws = makeWorkspace();
+  await withServer([turn(reasoning("Looking at the files.", "Deciding."), text("Answer."))], async (server) => {
+    const r = await exec(server, [...FULL, "--json", "-c", "model_reasoning_effort=high", "think"], { cwd: ws.dir, home: ws.home });
+    assert.equal(r.code, 0, r.stderr);
+    const items = jsonLines(r.stdout).filter((e) => e.type === "item.completed").map((e) => e.item);
+    assert.deepEqual(items, [
+      { id: "item_0", type: "reasoning", text: "Looking at the files." },
+      { id: "item_1", type: "reasoning", text: "Deciding." },
+      { id: "item_2", type: "agent_message", text: "Answer." },
+    ]);
+    assert.deepEqual(server.requests[0]?.body.reasoning, { effort: "high" });
   });
 });
