@@ -5,12 +5,13 @@
 // against an in-process scripted server. Prints median wall time and peak RSS, the reference
 // figures, and a median breakdown of where the time went. No timing is asserted.
 // Usage: node bench/exec-3-turn.mjs [--runs N] [--real-home]
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
+import { gnuTimePath } from "./gnu-time.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CLI = join(ROOT, "dist/src/cli/main.js");
@@ -40,13 +41,6 @@ function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-function gnuTimePath() {
-  const path = "/usr/bin/time";
-  if (!existsSync(path)) return undefined;
-  const probe = spawnSync(path, ["--version"], { encoding: "utf8" });
-  return `${probe.stdout}${probe.stderr}`.includes("GNU") ? path : undefined;
 }
 
 function script(m) {

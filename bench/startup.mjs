@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
+import { gnuTimePath } from "./gnu-time.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CLI = join(ROOT, "dist/src/cli/main.js");
@@ -30,14 +31,6 @@ function percentile(values, p) {
   const sorted = [...values].sort((a, b) => a - b);
   const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
   return sorted[rank - 1];
-}
-
-/** GNU time can report a child's peak RSS (`%M`, KiB); other `time` builds cannot. */
-function gnuTimePath() {
-  const path = "/usr/bin/time";
-  if (!existsSync(path)) return undefined;
-  const probe = spawnSync(path, ["--version"], { encoding: "utf8" });
-  return `${probe.stdout}${probe.stderr}`.includes("GNU") ? path : undefined;
 }
 
 function runOnce(argv) {
