@@ -7,8 +7,7 @@
  */
 import { spawn } from "node:child_process";
 import { stat } from "node:fs/promises";
-import { StringDecoder } from "node:string_decoder";
-import { HeadTailText } from "./head-tail.js";
+import { OutputCapture } from "./output-capture.js";
 
 export interface RunCommandRequest {
   argv: string[];
@@ -32,9 +31,6 @@ export interface CommandResult {
   timedOut: boolean;
   aborted: boolean;
 }
-
-/** Default in-memory cap for each of stdout, stderr and the aggregate (about 1 MiB of text). */
-export const MAX_CAPTURE_CHARS = 1024 * 1024;
 
 /** `timeout(1)` reports an expired command with 124; the reference's exec does the same. */
 export const EXIT_CODE_TIMEOUT = 124;
@@ -61,10 +57,6 @@ export function killProcessGroup(pid: number | undefined): void {
       // Nothing left to kill.
     }
   }
-}
-
-export function elisionMarker(omitted: number): string {
-  return `\n[... ${omitted} characters of output omitted ...]\n`;
 }
 
 const SIGNAL_NUMBERS: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGABRT: 6, SIGKILL: 9, SIGSEGV: 11, SIGPIPE: 13, SIGALRM: 14, SIGTERM: 15 };
@@ -122,14 +114,7 @@ export async function runCommand(req: RunCommandRequest): Promise<CommandResult>
     return { ...spawnFailure(EXIT_CODE_SIGNAL_BASE + 9, "codex-ts: command aborted before it started", startedAt), aborted: true };
   }
 
-  const cap = req.maxCaptureChars ?? MAX_CAPTURE_CHARS;
-  const half = Math.floor(cap / 2);
-  const captured = {
-    stdout: new HeadTailText(half, cap - half),
-    stderr: new HeadTailText(half, cap - half),
-  };
-  const aggregate = new HeadTailText(half, cap - half);
-  const decoders = { stdout: new StringDecoder("utf8"), stderr: new StringDecoder("utf8") };
+  const capture = new OutputCapture(req.maxCaptureChars);
 
   return new Promise<CommandResult>((resolve) => {
     let settled = false;
@@ -147,12 +132,6 @@ export async function runCommand(req: RunCommandRequest): Promise<CommandResult>
       stdio: ["ignore", "pipe", "pipe"], // stdin is /dev/null: tools like rg wait on an open stdin
     });
 
-    const record = (stream: "stdout" | "stderr", text: string): void => {
-      if (text.length === 0) return;
-      captured[stream].push(text);
-      aggregate.push(text);
-    };
-
     const onAbort = (): void => {
       if (exitStatus !== null || settled) return;
       aborted = true;
@@ -165,15 +144,11 @@ export async function runCommand(req: RunCommandRequest): Promise<CommandResult>
       clearTimeout(timer);
       clearTimeout(graceTimer);
       req.signal?.removeEventListener("abort", onAbort);
-      for (const stream of ["stdout", "stderr"] as const) {
-        record(stream, decoders[stream].end());
-        child[stream].destroy();
-      }
+      capture.end();
+      for (const stream of ["stdout", "stderr"] as const) child[stream].destroy();
       resolve({
         exitCode: timedOut ? EXIT_CODE_TIMEOUT : (exitStatus ?? -1),
-        stdout: captured.stdout.toString(elisionMarker),
-        stderr: captured.stderr.toString(elisionMarker),
-        aggregatedOutput: aggregate.toString(elisionMarker),
+        ...capture.result(),
         durationMs: performance.now() - startedAt,
         timedOut,
         aborted,
@@ -184,7 +159,7 @@ export async function runCommand(req: RunCommandRequest): Promise<CommandResult>
       child[stream].on("data", (chunk: Buffer) => {
         if (settled) return;
         req.onOutput?.(stream, chunk);
-        record(stream, decoders[stream].write(chunk));
+        capture.write(stream, chunk);
       });
       child[stream].on("close", () => {
         openStreams--;

@@ -8,7 +8,8 @@ import { formatUnifiedExecResponse } from "../../exec/format.js";
 import { UnifiedExecError, type UnifiedExecManager, type UnifiedExecResult } from "../../exec/unified-exec.js";
 import { resolveWorkdir } from "../../core/turn-context.js";
 import { ToolError, parseArguments, type ToolHandler, type ToolInvocation, type ToolOutput } from "../types.js";
-import { checkCommandAllowed, commandEnv, emitBegin, emitEnd, type SandboxPermissions } from "./command-events.js";
+import { OutputCapture } from "../../exec/output-capture.js";
+import { checkCommandAllowed, commandEnv, emitBegin, emitEnd, outputDeltaEmitter, type SandboxPermissions } from "./command-events.js";
 
 interface ExecCommandArgs {
   cmd?: unknown;
@@ -31,13 +32,10 @@ interface WriteStdinArgs {
 
 /** A command started by exec_command, remembered until its end event is sent. */
 interface RunningCall {
-  callId: string;
   argv: string[];
   cwd: string;
   startedAt: number;
-  stdout: string;
-  stderr: string;
-  aggregated: string;
+  output: OutputCapture;
 }
 
 const running = new WeakMap<UnifiedExecManager, Map<number, RunningCall>>();
@@ -60,7 +58,8 @@ export const execCommandHandler: ToolHandler = {
     const shell = args.shell ?? invocation.turn.services.userShell;
     const argv = [shell, args.login === false ? "-c" : "-lc", args.cmd];
     const cwd = resolveWorkdir(invocation.turn, args.workdir);
-    const call: RunningCall = { callId: invocation.callId, argv, cwd, startedAt: Date.now(), stdout: "", stderr: "", aggregated: "" };
+    const call: RunningCall = { argv, cwd, startedAt: Date.now(), output: new OutputCapture() };
+    const emitDelta = outputDeltaEmitter(invocation);
     emitBegin(invocation, argv, cwd);
     const result = await guard("exec_command", () =>
       manager.start({
@@ -73,10 +72,8 @@ export const execCommandHandler: ToolHandler = {
         maxOutputTokens: args.max_output_tokens,
         signal: invocation.signal,
         onOutput: (stream, chunk) => {
-          const text = chunk.toString("utf8");
-          call[stream] += text;
-          call.aggregated += text;
-          invocation.emit({ type: "exec_command_output_delta", call_id: call.callId, stream, chunk: chunk.toString("base64") });
+          call.output.write(stream, chunk);
+          emitDelta(stream, chunk);
         },
       }),
     );
@@ -112,13 +109,12 @@ export const writeStdinHandler: ToolHandler = {
 function finish(invocation: ToolInvocation, call: RunningCall | undefined, result: UnifiedExecResult): ToolOutput {
   const text = formatUnifiedExecResponse(result);
   if (call && result.exitCode !== null) {
+    call.output.end();
     emitEnd(invocation, {
       argv: call.argv,
       cwd: call.cwd,
       exitCode: result.exitCode,
-      stdout: call.stdout,
-      stderr: call.stderr,
-      aggregatedOutput: call.aggregated,
+      ...call.output.result(),
       durationMs: Date.now() - call.startedAt,
       formattedOutput: text,
     });
