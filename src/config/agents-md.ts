@@ -2,7 +2,8 @@
  * AGENTS.md discovery: the global file in CODEX_HOME, then one file per folder from the project
  * root (the nearest folder with a .git entry) down to cwd, root first, capped in total size.
  */
-import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
+import { findProjectRoot } from "./project-root.js";
 import { dirname, join } from "node:path";
 
 export const DEFAULT_PROJECT_DOC_MAX_BYTES = 32 * 1024;
@@ -41,12 +42,11 @@ function projectDirs(cwd: string, markers: string[]): string[] {
   } catch {
     return [];
   }
-  const chain: string[] = [];
-  for (let d = dir; ; d = dirname(d)) {
-    chain.unshift(d);
-    if (markers.some((m) => existsSync(join(d, m)))) return chain;
-    if (dirname(d) === d) return [dir];
-  }
+  const root = findProjectRoot(dir, markers);
+  if (root === null) return [dir];
+  const chain = [dir];
+  for (let d = dir; d !== root; d = dirname(d)) chain.unshift(dirname(d));
+  return chain;
 }
 
 function firstReadable(dir: string, names: string[]): string | null {

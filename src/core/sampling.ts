@@ -5,7 +5,7 @@
  * failed attempt enters history and no tool runs before a response completes, so a retry can
  * never run a tool call twice.
  */
-import { ModelError, backoffMs } from "../model/errors.js";
+import { ModelError, backoffMs, errorInfo } from "../model/errors.js";
 import type { ModelClient, Prompt } from "../model/prompt.js";
 import { sleep } from "../model/http.js";
 import type { EventMsg, TokenUsage } from "../protocol/events.js";
@@ -44,9 +44,7 @@ function emitRetry(emit: (msg: EventMsg) => void, attempt: number, max: number, 
   emit({
     type: "stream_error",
     message: `Reconnecting... ${attempt}/${max}`,
-    codex_error_info: err.options.streamDisconnected
-      ? { response_stream_disconnected: { http_status_code: err.options.httpStatus ?? null } }
-      : { http_connection_failed: { http_status_code: err.options.httpStatus ?? null } },
+    codex_error_info: errorInfo(err),
     additional_details: err.message,
   });
 }

@@ -5,7 +5,7 @@
  * that arrives meanwhile joins the running turn at its next model request.
  */
 import { modelInfoFor } from "../model/catalog.js";
-import { ModelError } from "../model/errors.js";
+import { ModelError, errorInfo } from "../model/errors.js";
 import type { CodexErrorInfo, Event, EventMsg, TokenUsage, TokenUsageInfo } from "../protocol/events.js";
 import type { Op, TurnOverrides, UserInput } from "../protocol/ops.js";
 import type { ResponseItem } from "../protocol/items.js";
@@ -251,18 +251,7 @@ function applyOverrides(settings: SessionSettings, o: TurnOverrides): SessionSet
 
 function describeTurnError(err: unknown): { message: string; info: CodexErrorInfo } {
   if (err instanceof ModelError) {
-    const info: CodexErrorInfo =
-      err.kind === "context_window"
-        ? "context_window_exceeded"
-        : err.kind === "quota"
-          ? "usage_limit_exceeded"
-          : err.kind === "unauthorized"
-            ? "unauthorized"
-            : err.kind === "bad_request"
-              ? "bad_request"
-              : err.options.streamDisconnected
-                ? { response_stream_disconnected: { http_status_code: err.options.httpStatus ?? null } }
-                : { http_connection_failed: { http_status_code: err.options.httpStatus ?? null } };
+    const info = errorInfo(err);
     const message = !err.retryable
       ? err.message
       : err.options.streamDisconnected

@@ -1,3 +1,5 @@
+import type { CodexErrorInfo } from "../protocol/events.js";
+
 /**
  * What can go wrong talking to a model, sorted by what the turn loop should do about it:
  * retry the request (transient), or end the turn with a message that tells the user what to do.
@@ -9,8 +11,7 @@ export type ModelErrorKind =
   | "unauthorized"
   | "quota"
   | "context_window"
-  | "bad_request"
-  | "fatal";
+  | "bad_request";
 
 export class ModelError extends Error {
   constructor(
@@ -25,6 +26,20 @@ export class ModelError extends Error {
   get retryable(): boolean {
     return this.kind === "retryable";
   }
+}
+
+const INFO_BY_KIND: Record<Exclude<ModelErrorKind, "retryable">, CodexErrorInfo> = {
+  unauthorized: "unauthorized",
+  quota: "usage_limit_exceeded",
+  context_window: "context_window_exceeded",
+  bad_request: "bad_request",
+};
+
+/** The protocol's error category for a model error, as events report it. */
+export function errorInfo(err: ModelError): CodexErrorInfo {
+  if (err.kind !== "retryable") return INFO_BY_KIND[err.kind];
+  const http_status_code = err.options.httpStatus ?? null;
+  return err.options.streamDisconnected ? { response_stream_disconnected: { http_status_code } } : { http_connection_failed: { http_status_code } };
 }
 
 /** Delay before retry `attempt` (1-based): 200 ms doubling, with ±10% jitter. */

@@ -4,8 +4,9 @@
  * the turn ends. Exit code 0 when the turn completed, 1 when it failed or could not start.
  */
 import { readFileSync, writeFileSync, existsSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { loadConfig, type Config } from "../../config/load-config.js";
+import { findProjectRoot } from "../../config/project-root.js";
 import { ConfigError } from "../../config/overrides.js";
 import { providerNeedsKey, resolveApiKey } from "../../config/api-key.js";
 import { ResponsesClient } from "../../model/responses-client.js";
@@ -45,7 +46,7 @@ const fail = (message: string): number => {
 export async function runExec(promptArg: string | undefined, opts: ExecOptions): Promise<number> {
   const cwd = resolve(opts.cd ?? process.cwd());
   if (!existsSync(cwd)) return fail(`--cd ${opts.cd}: no such directory`);
-  if (!opts.skipGitRepoCheck && !insideGitRepo(cwd)) {
+  if (!opts.skipGitRepoCheck && findProjectRoot(cwd, [".git"]) === null) {
     return fail("Not inside a Git repository. Run codex-ts exec inside one, or pass --skip-git-repo-check to run here anyway.");
   }
 
@@ -172,11 +173,4 @@ function useColor(mode: ExecOptions["color"]): boolean {
   if (mode === "always") return true;
   if (mode === "never") return false;
   return process.stderr.isTTY === true && !process.env.NO_COLOR;
-}
-
-function insideGitRepo(dir: string): boolean {
-  for (let d = dir; ; d = dirname(d)) {
-    if (existsSync(join(d, ".git"))) return true;
-    if (dirname(d) === d) return false;
-  }
 }
