@@ -95,10 +95,11 @@ export async function runExec(promptArg: string | undefined, opts: ExecOptions):
   }
 
   const json = opts.json === true || opts.experimentalJson === true;
+  const version = packageVersion();
   const client: ModelClient = new ResponsesClient(config.provider, {
     apiKey,
     originator: process.env.CODEX_INTERNAL_ORIGINATOR_OVERRIDE ?? "codex_exec",
-    userAgent: `codex_exec/${packageVersion()} (${process.platform}; ${process.arch}) node/${process.versions.node}`,
+    userAgent: `codex_exec/${version} (${process.platform}; ${process.arch}) node/${process.versions.node}`,
     env: process.env,
   });
   const session = new Session({
@@ -132,7 +133,7 @@ export async function runExec(promptArg: string | undefined, opts: ExecOptions):
   process.on("SIGINT", onSigint);
 
   const mapper = json ? new JsonlMapper() : null;
-  const human = json ? null : new HumanOutput((t) => process.stderr.write(`${t}\n`), palette(useColor(opts.color)), packageVersion());
+  const human = json ? null : new HumanOutput((t) => process.stderr.write(`${t}\n`), palette(useColor(opts.color)), version);
   let lastMessage: string | null = null;
   let turnFailed = false;
   let turnEnded = false;
