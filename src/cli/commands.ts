@@ -47,6 +47,17 @@ export async function runCli(argv: string[]): Promise<number> {
       exitCode = await runExec(prompt, opts);
     });
 
+  program
+    .command("apply_patch")
+    .alias("apply-patch")
+    .description("Apply a patch in the apply_patch format to the current directory (from PATCH or stdin).")
+    .argument("[patch...]", "the patch text, from '*** Begin Patch' to '*** End Patch'")
+    .addHelpText("after", "\nExit status: 0 applied, 1 invalid or not applicable (no file is changed), 2 no patch given.")
+    .action(async (patch: string[]) => {
+      const { runApplyPatchCommand } = await import("./apply-patch-command.js");
+      exitCode = await runApplyPatchCommand(patch);
+    });
+
   program.action(() => {
     process.stderr.write("The interactive UI is not available yet. Use `codex-ts exec \"<task>\"`; see `codex-ts --help`.\n");
     exitCode = 2;

@@ -10,11 +10,12 @@ import type { ModelClient } from "../model/prompt.js";
 import type { EventMsg, TokenUsage } from "../protocol/events.js";
 import { developerText, type ResponseItem, type ToolCallItem } from "../protocol/items.js";
 import type { ToolSpec } from "../tools/specs.js";
-import type { ToolRouter } from "../tools/router.js";
+import type { DispatchContext, ToolRouter } from "../tools/router.js";
 import { outputItem } from "../tools/router.js";
 import type { ConversationHistory } from "./history.js";
 import { sampleWithRetries } from "./sampling.js";
 import type { TurnContext } from "./turn-context.js";
+import { TurnDiffTracker } from "../patch/turn-diff.js";
 
 export interface TurnDeps {
   client: ModelClient;
@@ -39,6 +40,8 @@ export async function runTurn(
   emit: (msg: EventMsg) => void,
 ): Promise<string | null> {
   let lastAgentMessage: string | null = null;
+  const turnDiff = new TurnDiffTracker(turn.cwd);
+  let lastDiff: string | null = null;
   for (;;) {
     deps.history.append(...deps.takePendingInput());
     const result = await sampleWithRetries({
@@ -74,8 +77,12 @@ export async function runTurn(
       deps.history.append(...pending);
       continue;
     }
-    const outputs = await runToolCalls(calls, turn, deps.router, turn.model.supportsParallelToolCalls, signal, emit);
+    const outputs = await runToolCalls(calls, { turn, signal, emit, turnDiff }, deps.router, turn.model.supportsParallelToolCalls);
     deps.history.append(...outputs);
+    // After each batch of tool calls, the net change of the turn so far, if patches changed it.
+    const diff = turnDiff.unifiedDiff();
+    if (diff !== null && diff !== lastDiff) emit({ type: "turn_diff", unified_diff: diff });
+    lastDiff = diff;
   }
   return lastAgentMessage;
 }
@@ -87,13 +94,11 @@ export async function runTurn(
  */
 async function runToolCalls(
   calls: ToolCallItem[],
-  turn: TurnContext,
+  ctx: DispatchContext,
   router: ToolRouter,
   parallel: boolean,
-  signal: AbortSignal,
-  emit: (msg: EventMsg) => void,
 ): Promise<ResponseItem[]> {
-  const ctx = { turn, signal, emit };
+  const { signal } = ctx;
   // A tool that returns because the turn was aborted has nothing true to report: its command
   // was killed mid-way, so the model is told "aborted" rather than a partial result.
   const settle = (call: ToolCallItem): Promise<ResponseItem> =>

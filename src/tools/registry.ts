@@ -10,6 +10,7 @@ import type { ToolHandler } from "./types.js";
 import { shellCommandHandler, shellHandler } from "./handlers/shell.js";
 import { execCommandHandler, writeStdinHandler } from "./handlers/unified-exec.js";
 import { updatePlanHandler } from "./handlers/update-plan.js";
+import { applyPatchHandler } from "./handlers/apply-patch.js";
 
 const HANDLERS: Record<string, ToolHandler> = {
   shell: shellHandler,
@@ -17,6 +18,7 @@ const HANDLERS: Record<string, ToolHandler> = {
   exec_command: execCommandHandler,
   write_stdin: writeStdinHandler,
   update_plan: updatePlanHandler,
+  apply_patch: applyPatchHandler,
 };
 
 export function buildTools(model: ModelInfo): { specs: ToolSpec[]; router: ToolRouter } {

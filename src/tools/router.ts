@@ -6,12 +6,14 @@
 import type { ResponseItem, ToolCallItem } from "../protocol/items.js";
 import type { EventMsg } from "../protocol/events.js";
 import type { TurnContext } from "../core/turn-context.js";
+import type { TurnDiffTracker } from "../patch/turn-diff.js";
 import { ToolError, type ToolHandler, type ToolInvocation } from "./types.js";
 
 export interface DispatchContext {
   turn: TurnContext;
   signal: AbortSignal;
   emit: (msg: EventMsg) => void;
+  turnDiff: TurnDiffTracker;
 }
 
 export class ToolRouter {
@@ -27,7 +29,7 @@ export class ToolRouter {
     let text: string;
     if (!handler) {
       text = `unsupported call: ${call.name}`;
-    } else if (handler.payloadKind !== payload.kind) {
+    } else if (handler.payloadKind !== "any" && handler.payloadKind !== payload.kind) {
       throw new ToolError(`tool ${call.name} invoked with incompatible payload`, true);
     } else {
       const invocation: ToolInvocation = { callId: call.call_id, name: call.name, payload, ...ctx };

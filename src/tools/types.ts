@@ -6,6 +6,7 @@
  */
 import type { EventMsg } from "../protocol/events.js";
 import type { TurnContext } from "../core/turn-context.js";
+import type { TurnDiffTracker } from "../patch/turn-diff.js";
 
 export type ToolPayload = { kind: "function"; arguments: string } | { kind: "custom"; input: string };
 
@@ -16,6 +17,8 @@ export interface ToolInvocation {
   turn: TurnContext;
   signal: AbortSignal;
   emit: (msg: EventMsg) => void;
+  /** Collects what patches changed during the turn, for the turn_diff event. */
+  turnDiff: TurnDiffTracker;
 }
 
 export interface ToolOutput {
@@ -34,8 +37,8 @@ export class ToolError extends Error {
 }
 
 export interface ToolHandler {
-  /** Which payload shape this tool accepts; a call in the other shape is a fatal mismatch. */
-  readonly payloadKind: ToolPayload["kind"];
+  /** Which payload shape this tool accepts ("any": both); a call in another shape is a fatal mismatch. */
+  readonly payloadKind: ToolPayload["kind"] | "any";
   handle(invocation: ToolInvocation): Promise<ToolOutput>;
 }
 

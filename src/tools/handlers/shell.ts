@@ -5,9 +5,9 @@
 import { basename } from "node:path";
 import { runCommand } from "../../exec/run-command.js";
 import { formatFreeformOutput, formatShellJsonOutput } from "../../exec/format.js";
-import type { TruncationPolicy } from "../../exec/truncate.js";
 import { resolveWorkdir } from "../../core/turn-context.js";
 import { ToolError, parseArguments, type ToolHandler, type ToolInvocation, type ToolOutput } from "../types.js";
+import { interceptApplyPatch, type PatchOutputFormat } from "./apply-patch.js";
 import { checkCommandAllowed, commandEnv, emitBegin, emitEnd, outputDeltaEmitter, type SandboxPermissions } from "./command-events.js";
 
 /** Commands without a timeout_ms stop after this long, so a hung command cannot hang the turn. */
@@ -33,7 +33,7 @@ export const shellHandler: ToolHandler = {
     if (!Array.isArray(args.command) || args.command.length === 0 || args.command.some((a) => typeof a !== "string")) {
       throw new ToolError("failed to parse function arguments: `command` must be a non-empty array of strings");
     }
-    return runToCompletion(invocation, args.command as string[], args, (r, p) => formatShellJsonOutput(r, p));
+    return runToCompletion(invocation, args.command as string[], args, formatShellJsonOutput);
   },
 };
 
@@ -46,7 +46,7 @@ export const shellCommandHandler: ToolHandler = {
     }
     const shell = invocation.turn.services.userShell;
     const argv = [shell, args.login === false || basename(shell) === "sh" ? "-c" : "-lc", args.command];
-    return runToCompletion(invocation, argv, args, (r, p) => formatFreeformOutput(r, p));
+    return runToCompletion(invocation, argv, args, formatFreeformOutput);
   },
 };
 
@@ -54,8 +54,10 @@ async function runToCompletion(
   invocation: ToolInvocation,
   argv: string[],
   args: Omit<ShellArgs, "command">,
-  format: (result: Awaited<ReturnType<typeof runCommand>>, policy: TruncationPolicy) => string,
+  format: PatchOutputFormat,
 ): Promise<ToolOutput> {
+  const patched = await interceptApplyPatch(invocation, argv, args.workdir, format);
+  if (patched) return patched;
   checkCommandAllowed(invocation, args.sandbox_permissions, "should not");
   const cwd = resolveWorkdir(invocation.turn, args.workdir);
   emitBegin(invocation, argv, cwd);

@@ -4,11 +4,12 @@
  * and continues it with write_stdin (sending input, or polling with empty input). The
  * exec_command_end event is emitted by whichever call sees the process exit.
  */
-import { formatUnifiedExecResponse } from "../../exec/format.js";
+import { formatFreeformOutput, formatUnifiedExecResponse } from "../../exec/format.js";
 import { UnifiedExecError, type UnifiedExecManager, type UnifiedExecResult } from "../../exec/unified-exec.js";
 import { resolveWorkdir } from "../../core/turn-context.js";
 import { ToolError, parseArguments, type ToolHandler, type ToolInvocation, type ToolOutput } from "../types.js";
 import { OutputCapture } from "../../exec/output-capture.js";
+import { interceptApplyPatch } from "./apply-patch.js";
 import { checkCommandAllowed, commandEnv, emitBegin, emitEnd, outputDeltaEmitter, type SandboxPermissions } from "./command-events.js";
 
 interface ExecCommandArgs {
@@ -53,10 +54,12 @@ export const execCommandHandler: ToolHandler = {
     if (typeof args.cmd !== "string" || args.cmd.trim() === "") {
       throw new ToolError("failed to parse function arguments: `cmd` must be a non-empty string");
     }
-    checkCommandAllowed(invocation, args.sandbox_permissions, "cannot");
     const manager = invocation.turn.services.unifiedExec;
     const shell = args.shell ?? invocation.turn.services.userShell;
     const argv = [shell, args.login === false ? "-c" : "-lc", args.cmd];
+    const patched = await interceptApplyPatch(invocation, argv, args.workdir, formatFreeformOutput);
+    if (patched) return patched;
+    checkCommandAllowed(invocation, args.sandbox_permissions, "cannot");
     const cwd = resolveWorkdir(invocation.turn, args.workdir);
     const call: RunningCall = { argv, cwd, startedAt: Date.now(), output: new OutputCapture() };
     const emitDelta = outputDeltaEmitter(invocation);

@@ -1,0 +1,32 @@
+/**
+ * `codex-ts apply_patch [PATCH]`: applies a patch (the argument, or stdin) in the current
+ * directory, printing and exiting as the reference's standalone `apply_patch` does: 0 when
+ * applied, 1 when the patch is invalid or does not apply (nothing is changed then), 2 for usage.
+ */
+import { applyPatchInDirectory } from "../patch/apply-patch.js";
+
+const USAGE = "Usage: codex-ts apply_patch 'PATCH'\n       echo 'PATCH' | codex-ts apply_patch\n";
+
+export async function runApplyPatchCommand(args: readonly string[]): Promise<number> {
+  if (args.length > 1) {
+    process.stderr.write("Error: apply_patch accepts exactly one PATCH argument.\n");
+    return 2;
+  }
+  const patch = args[0] ?? (await readStdin());
+  if (patch === null || patch === "") {
+    process.stderr.write(USAGE);
+    return 2;
+  }
+  const result = await applyPatchInDirectory(patch, process.cwd());
+  process.stdout.write(result.stdout);
+  process.stderr.write(result.stderr);
+  return result.ok ? 0 : 1;
+}
+
+/** The patch piped on stdin; null when stdin is a terminal (nothing will come). */
+async function readStdin(): Promise<string | null> {
+  if (process.stdin.isTTY) return null;
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}

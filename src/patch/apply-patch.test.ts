@@ -1,0 +1,190 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { applyPatchInDirectory } from "./apply-patch.js";
+import { parsePatch } from "./parser.js";
+import { pathsWrittenBy, planPatch } from "./plan.js";
+import { commitPlan } from "./commit.js";
+import type { PatchPlan } from "./types.js";
+
+const wrap = (body: string): string => `*** Begin Patch\n${body}\n*** End Patch\n`;
+
+function workspace(files: Record<string, string> = {}): string {
+  const dir = mkdtempSync(join(tmpdir(), "codex-ts-patch-"));
+  for (const [name, content] of Object.entries(files)) {
+    mkdirSync(join(dir, name, ".."), { recursive: true });
+    writeFileSync(join(dir, name), content);
+  }
+  return dir;
+}
+
+/** Every file under dir with its content, to prove a failed patch changed nothing. */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string): void => {
+    for (const entry of readdirSync(d, { withFileTypes: true })) {
+      const full = join(d, entry.name);
+      if (entry.isDirectory()) {
+        out[`${relative(dir, full)}/`] = "";
+        walk(full);
+      } else {
+        out[relative(dir, full)] = readFileSync(full, "utf8");
+      }
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+const read = (dir: string, name: string): string => readFileSync(join(dir, name), "utf8");
+
+void test("adds (into new folders), updates, deletes and moves, with the reference's summary", async () => {
+  const dir = workspace({ "modify.txt": "line1\nline2\n", "delete.txt": "obsolete\n", "old/name.txt": "from\n" });
+  const result = await applyPatchInDirectory(
+    wrap(
+      "*** Add File: nested/deeper/new.txt\n+created\n*** Delete File: delete.txt\n*** Update File: modify.txt\n@@\n-line2\n+changed\n*** Update File: old/name.txt\n*** Move to: renamed/dir/name.txt\n@@\n-from\n+to",
+    ),
+    dir,
+  );
+  assert.deepEqual(result, {
+    ok: true,
+    stdout: "Success. Updated the following files:\nA nested/deeper/new.txt\nM modify.txt\nM renamed/dir/name.txt\nD delete.txt\n",
+    stderr: "",
+  });
+  assert.equal(read(dir, "nested/deeper/new.txt"), "created\n");
+  assert.equal(read(dir, "modify.txt"), "line1\nchanged\n");
+  assert.equal(read(dir, "renamed/dir/name.txt"), "to\n");
+  assert.equal(existsSync(join(dir, "delete.txt")), false);
+  assert.equal(existsSync(join(dir, "old/name.txt")), false);
+});
+
+void test("add overwrites an existing file and a move overwrites its destination", async () => {
+  const dir = workspace({ "dup.txt": "old\n", "a.txt": "a\n", "b.txt": "b\n" });
+  const result = await applyPatchInDirectory(wrap("*** Add File: dup.txt\n+new\n*** Update File: a.txt\n*** Move to: b.txt\n@@\n-a\n+A"), dir);
+  assert.equal(result.ok, true);
+  assert.equal(read(dir, "dup.txt"), "new\n");
+  assert.equal(read(dir, "b.txt"), "A\n");
+  assert.equal(existsSync(join(dir, "a.txt")), false);
+});
+
+void test("hunks see the effect of earlier hunks on the same file", async () => {
+  const dir = workspace();
+  const result = await applyPatchInDirectory(wrap("*** Add File: f.txt\n+one\n*** Update File: f.txt\n@@\n-one\n+two"), dir);
+  assert.equal(result.ok, true);
+  assert.equal(read(dir, "f.txt"), "two\n");
+});
+
+void test("a chunk that cannot be found changes no file at all", async () => {
+  const dir = workspace({ "a.txt": "a\n", "b.txt": "b\n" });
+  const before = snapshot(dir);
+  const result = await applyPatchInDirectory(
+    wrap("*** Add File: new/dir/c.txt\n+c\n*** Delete File: a.txt\n*** Update File: b.txt\n@@\n-not there\n+x"),
+    dir,
+  );
+  assert.equal(result.ok, false);
+  assert.equal(result.stderr, `Failed to find expected lines in ${join(dir, "b.txt")}:\nnot there\n`);
+  assert.deepEqual(snapshot(dir), before);
+});
+
+void test("a write that fails part-way is rolled back", async (t) => {
+  if (process.getuid?.() === 0) {
+    t.skip("root ignores directory permissions");
+    return;
+  }
+  const dir = workspace({ "a.txt": "a\n", "locked/b.txt": "b\n" });
+  chmodSync(join(dir, "locked"), 0o555);
+  t.after(() => chmodSync(join(dir, "locked"), 0o755));
+  const before = snapshot(dir);
+  const result = await applyPatchInDirectory(wrap("*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: locked/b.txt\n@@\n-b\n+B"), dir);
+  assert.equal(result.ok, false);
+  assert.match(result.stderr, /^Failed to write file .*locked\/b\.txt: Permission denied \(os error 13\)\n$/);
+  assert.deepEqual(snapshot(dir), before);
+});
+
+void test("a directory in the way is refused before anything is written", async () => {
+  const dir = workspace({ "a.txt": "a\n", "sub/keep.txt": "k\n" });
+  const before = snapshot(dir);
+  const deleting = await applyPatchInDirectory(wrap("*** Update File: a.txt\n@@\n-a\n+A\n*** Delete File: sub"), dir);
+  assert.equal(deleting.ok, false);
+  assert.equal(deleting.stderr, `Failed to read ${join(dir, "sub")}: Is a directory (os error 21)\n`);
+  const adding = await applyPatchInDirectory(wrap("*** Update File: a.txt\n@@\n-a\n+A\n*** Add File: sub\n+x"), dir);
+  assert.equal(adding.ok, false);
+  assert.equal(adding.stderr, `Failed to write file ${join(dir, "sub")}: Is a directory (os error 21)\n`);
+  assert.deepEqual(snapshot(dir), before);
+});
+
+void test("missing files are reported with the reference's wording", async () => {
+  const dir = workspace();
+  const update = await applyPatchInDirectory(wrap("*** Update File: nope.txt\n@@\n-a\n+b"), dir);
+  assert.equal(update.stderr, `Failed to read file to update ${join(dir, "nope.txt")}: No such file or directory (os error 2)\n`);
+  const del = await applyPatchInDirectory(wrap("*** Delete File: nope.txt"), dir);
+  assert.equal(del.stderr, `Failed to read ${join(dir, "nope.txt")}: No such file or directory (os error 2)\n`);
+});
+
+void test("parse errors and empty patches fail with the standalone program's messages", async () => {
+  const dir = workspace();
+  assert.deepEqual(await applyPatchInDirectory("*** Begin Patch\n*** End Patch", dir), {
+    ok: false,
+    stdout: "",
+    stderr: "No files were modified.\n",
+  });
+  assert.equal(
+    (await applyPatchInDirectory(wrap("*** Update File: x"), dir)).stderr,
+    "Invalid patch hunk on line 2: Update file hunk for path 'x' is empty\n",
+  );
+  assert.equal((await applyPatchInDirectory("nonsense", dir)).stderr, "Invalid patch: The first line of the patch must be '*** Begin Patch'\n");
+});
+
+void test("binary files are refused instead of being rewritten", async () => {
+  const dir = workspace();
+  writeFileSync(join(dir, "bin.dat"), Buffer.from([0xff, 0xfe, 0x00, 0x41, 0x0a]));
+  const result = await applyPatchInDirectory(wrap("*** Update File: bin.dat\n@@\n-A\n+B"), dir);
+  assert.equal(result.stderr, `Failed to read file to update ${join(dir, "bin.dat")}: stream did not contain valid UTF-8\n`);
+});
+
+void test("updates keep file permissions and write through symlinks", async () => {
+  const dir = workspace({ "run.sh": "echo a\n", "real.txt": "r\n" });
+  chmodSync(join(dir, "run.sh"), 0o755);
+  symlinkSync("real.txt", join(dir, "link.txt"));
+  const result = await applyPatchInDirectory(
+    wrap("*** Update File: run.sh\n@@\n-echo a\n+echo b\n*** Update File: link.txt\n@@\n-r\n+R"),
+    dir,
+  );
+  assert.equal(result.ok, true);
+  assert.equal(statSync(join(dir, "run.sh")).mode & 0o777, 0o755);
+  assert.equal(read(dir, "real.txt"), "R\n");
+  assert.equal(readdirSync(dir).filter((n) => n.includes("codex-ts-patch")).length, 0, "no temporary files are left behind");
+});
+
+void test("the plan resolves paths against cwd and lists every path a patch writes", async () => {
+  const dir = workspace({ "a.txt": "a\n" });
+  const parsed = parsePatch(wrap("*** Update File: a.txt\n*** Move to: ../out/b.txt\n@@\n-a\n+b\n*** Add File: /tmp/abs.txt\n+x"));
+  assert.deepEqual(pathsWrittenBy(parsed, dir), [join(dir, "a.txt"), join(dir, "../out/b.txt"), "/tmp/abs.txt"]);
+  const plan = await planPatch(parsed, dir);
+  assert.equal(plan.changes[0]?.movePath, join(dir, "../out/b.txt"));
+  assert.equal(plan.changes[0]?.moveDisplayPath, "../out/b.txt");
+  assert.equal(read(dir, "a.txt"), "a\n", "planning never writes");
+});
+
+void test("a commit that fails after some files were replaced puts them back", async () => {
+  // The plan is built by hand so the failure happens in the second phase, even as root:
+  // deleting a path that became a directory after planning.
+  const dir = workspace({ "a.txt": "a\n" });
+  mkdirSync(join(dir, "became-a-dir"));
+  const before = snapshot(dir);
+  const plan: PatchPlan = {
+    cwd: dir,
+    patch: "",
+    changes: [
+      { ...changeBase, kind: "update", path: join(dir, "a.txt"), displayPath: "a.txt", oldContent: "a\n", newContent: "A\n" },
+      { ...changeBase, kind: "add", path: join(dir, "fresh/new.txt"), displayPath: "fresh/new.txt", oldContent: null, newContent: "n\n" },
+      { ...changeBase, kind: "delete", path: join(dir, "became-a-dir"), displayPath: "became-a-dir", oldContent: "x\n", newContent: null },
+    ],
+  };
+  await assert.rejects(commitPlan(plan), { message: `Failed to delete file ${join(dir, "became-a-dir")}: Is a directory (os error 21)` });
+  assert.deepEqual(snapshot(dir), before);
+});
+
+const changeBase = { movePath: null, moveDisplayPath: null, overwrittenContent: null, regions: null };

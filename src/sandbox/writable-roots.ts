@@ -1,0 +1,64 @@
+/**
+ * Where the workspace-write policy lets the agent write: the working directory, the roots the
+ * user added, and the temporary directories unless excluded. Inside each root, `.git` and
+ * `.codex` stay read-only, so the agent cannot rewrite history or its own configuration.
+ */
+import { realpathSync } from "node:fs";
+import { dirname, join, relative, resolve, sep, isAbsolute } from "node:path";
+import type { SandboxPolicy } from "../protocol/policy.js";
+
+/** Folders under a writable root that stay read-only. */
+export const PROTECTED_SUBPATHS = [".git", ".codex"] as const;
+
+type WorkspaceWrite = Extract<SandboxPolicy, { type: "workspace-write" }>;
+
+export function writableRoots(policy: WorkspaceWrite, cwd: string, env: NodeJS.ProcessEnv = process.env): string[] {
+  const roots = [cwd, ...policy.writable_roots.map((root) => resolve(cwd, root))];
+  if (!policy.exclude_slash_tmp) roots.push("/tmp");
+  const tmp = env.TMPDIR;
+  if (!policy.exclude_tmpdir_env_var && tmp) roots.push(resolve(tmp));
+  return [...new Set(roots)];
+}
+
+/**
+ * True when the policy lets a write land on `path`. Both the path as written and the path with
+ * symlinks resolved must be allowed, so a link inside the workspace cannot lead a write out.
+ */
+export function canWritePath(policy: SandboxPolicy, cwd: string, path: string): boolean {
+  switch (policy.type) {
+    case "danger-full-access":
+      return true;
+    case "read-only":
+      return false;
+    case "workspace-write": {
+      const roots = writableRoots(policy, cwd);
+      const candidates = [resolve(cwd, path), resolveExistingPrefix(resolve(cwd, path))];
+      const canonicalRoots = roots.flatMap((root) => [root, resolveExistingPrefix(root)]);
+      return candidates.every((candidate) => canonicalRoots.some((root) => isWritableUnder(root, candidate)));
+    }
+  }
+}
+
+function isWritableUnder(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  if (rel === "") return true;
+  if (rel.startsWith("..") || isAbsolute(rel)) return false;
+  const first = rel.split(sep)[0];
+  return !PROTECTED_SUBPATHS.some((name) => name === first);
+}
+
+/** The path with symlinks resolved in the part of it that exists (new files have no realpath). */
+function resolveExistingPrefix(path: string): string {
+  const missing: string[] = [];
+  let current = path;
+  for (;;) {
+    try {
+      return join(realpathSync(current), ...missing.reverse());
+    } catch {
+      const parent = dirname(current);
+      if (parent === current) return path;
+      missing.push(current.slice(parent.length).replace(/^[/\\]/, ""));
+      current = parent;
+    }
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * The apply_patch tool, and the same path for shell calls that run `apply_patch`:
+ *
+ *   parse ─▶ plan (reads files) ─▶ safety check ─▶ [ask the user] ─▶ begin event ─▶ commit ─▶ end event
+ *
+ * A patch that cannot be parsed or located is refused before any event or write ("verification
+ * failed", so the model can resample); a patch that fails while writing is rolled back and
+ * reported as failed, with its error, to both the user and the model.
+ */
+import { performance } from "node:perf_hooks";
+import { resolve } from "node:path";
+import type { FileChange } from "../../protocol/events.js";
+import { isPatchText, parsePatch } from "../../patch/parser.js";
+import { pathsWrittenBy, planPatch } from "../../patch/plan.js";
+import { commitPlan, summarizePlan } from "../../patch/commit.js";
+import { extractApplyPatchInvocation, shellScriptOf } from "../../patch/invocation.js";
+import { unifiedDiff } from "../../patch/unified-diff.js";
+import type { ParsedPatch, PatchPlan } from "../../patch/types.js";
+import { assessPatchSafety } from "../../core/patch-safety.js";
+import { resolveWorkdir } from "../../core/turn-context.js";
+import { formatFreeformOutput, formatShellJsonOutput, type ExecOutcome } from "../../exec/format.js";
+import type { TruncationPolicy } from "../../exec/truncate.js";
+import { ToolError, parseArguments, type ToolHandler, type ToolInvocation, type ToolOutput } from "../types.js";
+
+/** How the calling tool lays out a finished command for the model. */
+export type PatchOutputFormat = (outcome: ExecOutcome, policy: TruncationPolicy) => string;
+
+const IMPLICIT_INVOCATION =
+  'patch detected without explicit call to apply_patch. Rerun as ["apply_patch", "<patch>"]';
+
+export const applyPatchHandler: ToolHandler = {
+  // Offered as a freeform tool to the model families trained on that, as a function to others.
+  payloadKind: "any",
+  async handle(invocation) {
+    if (invocation.payload.kind === "custom") {
+      return applyPatch(invocation, invocation.payload.input, invocation.turn.cwd, formatFreeformOutput);
+    }
+    const args = parseArguments<{ input?: unknown }>(invocation);
+    if (typeof args.input !== "string") {
+      throw new ToolError("failed to parse function arguments: `input` must be the patch text");
+    }
+    return applyPatch(invocation, args.input, invocation.turn.cwd, formatShellJsonOutput);
+  },
+};
+
+/**
+ * Applies the patch when a shell tool's argv is an apply_patch invocation (directly, or a shell
+ * script with a heredoc, optionally after `cd dir &&`); null when it is an ordinary command.
+ */
+export async function interceptApplyPatch(
+  invocation: ToolInvocation,
+  argv: readonly string[],
+  workdir: string | null | undefined,
+  format: PatchOutputFormat,
+): Promise<ToolOutput | null> {
+  const cwd = resolveWorkdir(invocation.turn, workdir);
+  const script = shellScriptOf(argv);
+  const looseBody = argv.length === 1 ? argv[0] : script;
+  if (looseBody !== undefined && looseBody !== null && isPatchText(looseBody)) {
+    return verificationFailed(IMPLICIT_INVOCATION);
+  }
+  const found = await extractApplyPatchInvocation(argv);
+  if (found === null) return null;
+  return applyPatch(invocation, found.body, found.workdir === null ? cwd : resolve(cwd, found.workdir), format);
+}
+
+async function applyPatch(invocation: ToolInvocation, text: string, cwd: string, format: PatchOutputFormat): Promise<ToolOutput> {
+  const started = performance.now();
+  let parsed: ParsedPatch;
+  let plan: PatchPlan;
+  try {
+    parsed = parsePatch(text);
+    plan = await planPatch(parsed, cwd);
+  } catch (err) {
+    return verificationFailed(err instanceof Error ? err.message : String(err));
+  }
+
+  const { turn } = invocation;
+  const changes = fileChanges(plan);
+  const safety = assessPatchSafety(pathsWrittenBy(parsed, cwd), turn.approvalPolicy, turn.sandboxPolicy, turn.cwd);
+  if (safety.kind === "reject") return { text: `patch rejected: ${safety.reason}`, success: false };
+  if (safety.kind === "ask") {
+    const decision = turn.services.approvals.wait(invocation.callId);
+    invocation.emit({
+      type: "apply_patch_approval_request",
+      call_id: invocation.callId,
+      turn_id: turn.subId,
+      changes,
+      reason: null,
+      grant_root: null,
+    });
+    const answer = await decision;
+    if (answer !== "approved" && answer !== "approved_for_session") return { text: "patch rejected by user", success: false };
+  }
+
+  invocation.emit({ type: "patch_apply_begin", call_id: invocation.callId, auto_approved: safety.kind === "auto", changes });
+  let stdout = "";
+  let stderr = "";
+  try {
+    await commitPlan(plan);
+    stdout = summarizePlan(plan);
+    invocation.turnDiff.track(plan.changes);
+  } catch (err) {
+    stderr = `${err instanceof Error ? err.message : String(err)}\n`;
+  }
+  const success = stderr === "";
+  invocation.emit({ type: "patch_apply_end", call_id: invocation.callId, stdout, stderr, success });
+  const outcome: ExecOutcome = {
+    exitCode: success ? 0 : 1,
+    durationMs: performance.now() - started,
+    aggregatedOutput: stdout + stderr,
+    timedOut: false,
+  };
+  return { text: format(outcome, { kind: "tokens", limit: turn.model.truncationTokens }), success };
+}
+
+function verificationFailed(message: string): ToolOutput {
+  return { text: `apply_patch verification failed: ${message}`, success: false };
+}
+
+/** The per-file view events carry: added content, deleted content, or an update's diff. */
+export function fileChanges(plan: PatchPlan): Record<string, FileChange> {
+  const changes: Record<string, FileChange> = {};
+  for (const change of plan.changes) {
+    switch (change.kind) {
+      case "add":
+        changes[change.path] = { type: "add", content: change.newContent ?? "" };
+        break;
+      case "delete":
+        changes[change.path] = { type: "delete", content: change.oldContent ?? "" };
+        break;
+      case "update":
+        changes[change.path] = {
+          type: "update",
+          unified_diff: unifiedDiff(change.oldContent ?? "", change.newContent ?? "", {
+            context: 1,
+            ...(change.regions ? { regions: change.regions } : {}),
+          }),
+          move_path: change.movePath,
+        };
+        break;
+    }
+  }
+  return changes;
+}
