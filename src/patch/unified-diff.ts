@@ -8,7 +8,8 @@
  * single "equal" runs. Hunks are then cut from that one run list exactly as a whole-file diff
  * would cut them, so windowing never changes how hunks merge or split.
  */
-import { diffArrays } from "diff";
+import { createRequire } from "node:module";
+import type { diffArrays as DiffArrays } from "diff";
 import type { ChangedRegion } from "./types.js";
 
 export interface UnifiedDiffOptions {
@@ -164,7 +165,7 @@ function diffRegion(before: LineIndex, after: LineIndex, region: ChangedRegion, 
   const oldLines = before.lines(region.oldStart, region.oldEnd);
   const newLines = after.lines(region.newStart, region.newEnd);
   const bothSides = oldLines.length > 0 && newLines.length > 0;
-  const changes = bothSides ? diffArrays(oldLines, newLines, { maxEditLength: MAX_EDIT_LENGTH }) : undefined;
+  const changes = bothSides ? diffArrays()(oldLines, newLines, { maxEditLength: MAX_EDIT_LENGTH }) : undefined;
   if (!changes) {
     ops.delete(oldLines.length);
     ops.insert(newLines.length);
@@ -319,4 +320,15 @@ function formatRange(start: number, end: number): string {
 function pushLine(sign: string, line: string, out: string[]): void {
   out.push(sign, line);
   if (!line.endsWith("\n")) out.push("\n", NO_NEWLINE_MARKER);
+}
+
+let diffArraysImpl: typeof DiffArrays | null = null;
+
+/**
+ * jsdiff, loaded on the first diff rather than at start-up (most runs never diff). Its
+ * CommonJS build can be required synchronously, which keeps unifiedDiff synchronous.
+ */
+function diffArrays(): typeof DiffArrays {
+  diffArraysImpl ??= (createRequire(import.meta.url)("diff/lib/diff/array.js") as { diffArrays: typeof DiffArrays }).diffArrays;
+  return diffArraysImpl;
 }

@@ -102,8 +102,10 @@ export type EventMsg =
       call_id: string;
       turn_id: string;
       changes: Record<string, FileChange>;
-      reason: string | null;
-      grant_root: string | null;
+      /** Absent (not null) when there is none, as the reference serializes it. */
+      reason?: string;
+      /** A folder the patch asks to write under for the rest of the session; absent if none. */
+      grant_root?: string;
     }
   | { type: "patch_apply_begin"; call_id: string; auto_approved: boolean; changes: Record<string, FileChange> }
   | { type: "patch_apply_end"; call_id: string; stdout: string; stderr: string; success: boolean }

@@ -31,20 +31,24 @@ export function canWritePath(policy: SandboxPolicy, cwd: string, path: string): 
     case "read-only":
       return false;
     case "workspace-write": {
-      const roots = writableRoots(policy, cwd);
+      const roots = writableRoots(policy, cwd).flatMap((root) => [root, resolveExistingPrefix(root)]);
       const candidates = [resolve(cwd, path), resolveExistingPrefix(resolve(cwd, path))];
-      const canonicalRoots = roots.flatMap((root) => [root, resolveExistingPrefix(root)]);
-      return candidates.every((candidate) => canonicalRoots.some((root) => isWritableUnder(root, candidate)));
+      return candidates.every((candidate) => roots.some((root) => isUnder(root, candidate)) && !isProtected(roots, candidate));
     }
   }
 }
 
-function isWritableUnder(root: string, path: string): boolean {
+/**
+ * Protected folders win over every root: `<cwd>/.git` stays read-only even though `/tmp`, which
+ * contains it, is itself writable.
+ */
+function isProtected(roots: readonly string[], path: string): boolean {
+  return roots.some((root) => PROTECTED_SUBPATHS.some((name) => isUnder(join(root, name), path)));
+}
+
+function isUnder(root: string, path: string): boolean {
   const rel = relative(root, path);
-  if (rel === "") return true;
-  if (rel.startsWith("..") || isAbsolute(rel)) return false;
-  const first = rel.split(sep)[0];
-  return !PROTECTED_SUBPATHS.some((name) => name === first);
+  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
 }
 
 /** The path with symlinks resolved in the part of it that exists (new files have no realpath). */

@@ -13,8 +13,9 @@
  * The module knows nothing about what the scripts mean; recognisers (apply_patch invocations,
  * safe-command classification) build on it.
  */
+import { setFlagsFromString } from "node:v8";
 import { createRequire } from "node:module";
-import { Language, Parser, type Node } from "web-tree-sitter";
+import type { Node, Parser } from "web-tree-sitter";
 
 export type { Node, Tree } from "web-tree-sitter";
 
@@ -31,6 +32,12 @@ function bashParser(): Promise<Parser> {
 }
 
 async function createParser(): Promise<Parser> {
+  // V8 would otherwise recompile the grammar with its optimising tier on background threads,
+  // and Node's event loop waits for those threads: about a second of frozen timers and I/O on
+  // a two-core machine. The baseline compiler parses our short scripts fast enough.
+  setFlagsFromString("--liftoff-only");
+  // Loaded here, not at import, so commands that never parse a script do not pay for it.
+  const { Language, Parser } = await import("web-tree-sitter");
   await Parser.init();
   const grammarPath = createRequire(import.meta.url).resolve("tree-sitter-bash/tree-sitter-bash.wasm");
   const language = await Language.load(grammarPath);

@@ -86,8 +86,6 @@ async function applyPatch(invocation: ToolInvocation, text: string, cwd: string,
       call_id: invocation.callId,
       turn_id: turn.subId,
       changes,
-      reason: null,
-      grant_root: null,
     });
     const answer = await decision;
     if (answer !== "approved" && answer !== "approved_for_session") return { text: "patch rejected by user", success: false };

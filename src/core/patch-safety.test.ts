@@ -1,0 +1,28 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { sandboxPolicyFor } from "../protocol/policy.js";
+import { OUTSIDE_PROJECT_REASON, assessPatchSafety } from "./patch-safety.js";
+
+const cwd = "/nonexistent/proj";
+const inside = [`${cwd}/a.txt`];
+const outside = ["/nonexistent/elsewhere/a.txt"];
+const write = { ...sandboxPolicyFor("workspace-write"), exclude_slash_tmp: true, exclude_tmpdir_env_var: true };
+
+void test("an empty patch is rejected", () => {
+  assert.deepEqual(assessPatchSafety([], "never", write, cwd), { kind: "reject", reason: "empty patch" });
+});
+
+void test("writes the sandbox allows apply without asking, except under 'untrusted'", () => {
+  assert.deepEqual(assessPatchSafety(inside, "never", write, cwd), { kind: "auto" });
+  assert.deepEqual(assessPatchSafety(inside, "on-request", write, cwd), { kind: "auto" });
+  assert.deepEqual(assessPatchSafety(outside, "on-request", sandboxPolicyFor("danger-full-access"), cwd), { kind: "auto" });
+  assert.deepEqual(assessPatchSafety(inside, "untrusted", write, cwd), { kind: "ask" });
+});
+
+void test("other writes go to the user, or are refused when the user is never asked", () => {
+  assert.deepEqual(assessPatchSafety(outside, "on-request", write, cwd), { kind: "ask" });
+  // In-process patches are not sandboxed, so on-failure cannot rely on a sandbox failure.
+  assert.deepEqual(assessPatchSafety(outside, "on-failure", write, cwd), { kind: "ask" });
+  assert.deepEqual(assessPatchSafety(outside, "never", write, cwd), { kind: "reject", reason: OUTSIDE_PROJECT_REASON });
+  assert.deepEqual(assessPatchSafety(inside, "never", sandboxPolicyFor("read-only"), cwd), { kind: "reject", reason: OUTSIDE_PROJECT_REASON });
+});
