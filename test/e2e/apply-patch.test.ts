@@ -7,25 +7,11 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startModelServer, text, fnCall, customCall, turn, type ModelServer, type ScriptedTurn } from "../support/model-server.js";
-import { baseUrlArgs, jsonLines, makeWorkspace, runCli, type RunOptions } from "../support/cli.js";
+import { text, fnCall, customCall, turn, type ModelServer } from "../support/model-server.js";
+import { exec, jsonLines, makeWorkspace, runCli, withServer } from "../support/cli.js";
 
 const WRITE = ["-s", "workspace-write"];
 const UPDATE_A = "*** Begin Patch\n*** Update File: a.txt\n@@\n-hello\n+hello world\n*** End Patch\n";
-
-async function withServer(turns: ScriptedTurn[], body: (server: ModelServer) => Promise<void>): Promise<void> {
-  const server = await startModelServer(turns);
-  try {
-    await body(server);
-    assert.deepEqual(server.violations, []);
-  } finally {
-    await server.close();
-  }
-}
-
-function exec(server: ModelServer, args: string[], opts: RunOptions) {
-  return runCli(["exec", ...baseUrlArgs(server.url), ...args], opts);
-}
 
 /** The output the model received for `callId`, from the request after the call. */
 function toolOutput(server: ModelServer, callId: string): string {

@@ -6,22 +6,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startModelServer, text, fnCall, reasoning, turn, errorTurn, type ModelServer, type ScriptedTurn } from "../support/model-server.js";
-import { baseUrlArgs, jsonLines, makeWorkspace, runCli, type RunOptions } from "../support/cli.js";
-
-async function withServer(turns: ScriptedTurn[], body: (server: ModelServer) => Promise<void>): Promise<void> {
-  const server = await startModelServer(turns);
-  try {
-    await body(server);
-    assert.deepEqual(server.violations, []);
-  } finally {
-    await server.close();
-  }
-}
-
-function exec(server: ModelServer, args: string[], opts: RunOptions) {
-  return runCli(["exec", ...baseUrlArgs(server.url), ...args], opts);
-}
+import { text, fnCall, reasoning, turn, errorTurn } from "../support/model-server.js";
+import { exec, jsonLines, makeWorkspace, runCli, withServer } from "../support/cli.js";
 
 const FULL = ["-s", "danger-full-access"];
 

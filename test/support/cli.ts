@@ -8,6 +8,8 @@ import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import assert from "node:assert/strict";
+import { startModelServer, type ModelServer, type ScriptedTurn } from "./model-server.js";
 
 /** The compiled CLI entry point (dist/src/cli/main.js). */
 export const CLI_PATH = fileURLToPath(new URL("../../src/cli/main.js", import.meta.url));
@@ -94,4 +96,20 @@ export function jsonLines(stdout: string): Array<Record<string, unknown>> {
     .split("\n")
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+/** Runs `body` against a scripted model server, then checks the server saw no protocol violations. */
+export async function withServer(turns: ScriptedTurn[], body: (server: ModelServer) => Promise<void>): Promise<void> {
+  const server = await startModelServer(turns);
+  try {
+    await body(server);
+    assert.deepEqual(server.violations, []);
+  } finally {
+    await server.close();
+  }
+}
+
+/** `codex-ts exec ARGS` with the built-in provider pointed at the scripted server. */
+export function exec(server: ModelServer, args: string[], opts: RunOptions): Promise<CliResult> {
+  return runCli(["exec", ...baseUrlArgs(server.url), ...args], opts);
 }
