@@ -10,6 +10,8 @@ import { randomBytes } from "node:crypto";
 import { PatchIoError } from "./io-error.js";
 import type { PatchPlan } from "./types.js";
 
+const STAGING_CONCURRENCY = 16;
+
 /** What the patch does to one path, and what was there before (null: nothing). */
 interface PathOutcome {
   path: string;
@@ -29,9 +31,10 @@ export async function commitPlan(plan: PatchPlan): Promise<void> {
   const createdDirs: string[] = [];
   const staged: StagedWrite[] = [];
   try {
-    for (const outcome of outcomes) {
+    // Creating files is the slow part on real disks, so several are written at once.
+    await forEachConcurrently(outcomes, STAGING_CONCURRENCY, async (outcome) => {
       if (outcome.after !== null) staged.push(await stage(outcome, outcome.after, createdDirs));
-    }
+    });
   } catch (err) {
     await discard(staged, createdDirs);
     throw err;
@@ -151,4 +154,26 @@ async function restore(done: ReadonlyArray<{ outcome: PathOutcome; target: strin
 async function discard(staged: readonly StagedWrite[], createdDirs: readonly string[]): Promise<void> {
   for (const s of staged) await rm(s.temp, { force: true });
   for (const dir of [...createdDirs].reverse()) await rm(dir, { recursive: true, force: true });
+}
+
+/**
+ * Runs `task` over `items` with at most `limit` in flight. On a failure no new task starts, the
+ * ones in flight finish (so their temporary files are known and can be discarded), and the
+ * first error is thrown.
+ */
+async function forEachConcurrently<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failure: { error: unknown } | null = null;
+  const worker = async (): Promise<void> => {
+    while (failure === null && next < items.length) {
+      const item = items[next++] as T;
+      try {
+        await task(item);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  if (failure !== null) throw (failure as { error: unknown }).error;
 }

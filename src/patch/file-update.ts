@@ -121,9 +121,26 @@ function rebuild(source: SourceText, replacements: readonly Replacement[]): File
   }
   copyUntil(source.texts.length);
   settleLineEndings(source, endings, origins, regions);
+  dropVanishedLastLine(texts, endings, regions);
   let content = "";
   for (let i = 0; i < texts.length; i++) content += (texts[i] ?? "") + (endings[i] ?? "");
   return { content, regions: mergeTouching(regions) };
+}
+
+/**
+ * An empty last line without a line break is no line at all (in a file without a final
+ * newline, "a" then an empty line reads back as "a\n"): remove it so the regions count only
+ * lines that exist.
+ */
+function dropVanishedLastLine(texts: string[], endings: Ending[], regions: ChangedRegion[]): void {
+  const last = texts.length - 1;
+  if (last < 0 || texts[last] !== "" || endings[last] !== "") return;
+  texts.pop();
+  endings.pop();
+  for (const region of regions) {
+    region.newStart = Math.min(region.newStart, last);
+    region.newEnd = Math.min(region.newEnd, last);
+  }
 }
 
 /**

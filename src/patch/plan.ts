@@ -4,7 +4,7 @@
  * already includes the earlier hunks, so a patch that adds a file and then updates it, or
  * updates one file twice, behaves as if each hunk had been applied in turn.
  */
-import { readFile, stat } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 import { applyChunks } from "./file-update.js";
 import { PatchIoError } from "./io-error.js";
@@ -12,6 +12,9 @@ import type { Hunk, ParsedPatch, PatchPlan, PlannedChange } from "./types.js";
 
 export async function planPatch(parsed: ParsedPatch, cwd: string): Promise<PatchPlan> {
   const view = new PendingFiles();
+  // Start every read at once (the hunks are then planned in order from memory): a patch that
+  // touches hundreds of files waits for the disk once, not once per file.
+  for (const path of pathsWrittenBy(parsed, cwd)) view.prefetch(path);
   const changes: PlannedChange[] = [];
   for (const hunk of parsed.hunks) changes.push(await planHunk(hunk, cwd, view));
   return { cwd, patch: parsed.patch, changes };
@@ -74,6 +77,11 @@ async function planHunk(hunk: Hunk, cwd: string, view: PendingFiles): Promise<Pl
 /** The file system as it will be after the hunks planned so far (null marks a deletion). */
 class PendingFiles {
   private readonly pending = new Map<string, string | null>();
+  private readonly disk = new Map<string, Promise<DiskRead>>();
+
+  prefetch(path: string): void {
+    if (!this.disk.has(path)) this.disk.set(path, readDisk(path));
+  }
 
   set(path: string, content: string | null): void {
     this.pending.set(path, content);
@@ -82,42 +90,47 @@ class PendingFiles {
   /** Reads a file that must exist as text; the error says which step needed it. */
   async read(path: string, context: string): Promise<string> {
     const planned = this.pending.get(path);
-    if (planned !== undefined) {
-      if (planned === null) throw new PatchIoError(`${context} ${path}`, missingFile());
-      return planned;
-    }
-    return readText(path, context);
+    if (planned === null) throw new PatchIoError(`${context} ${path}`, missingFile());
+    if (planned !== undefined) return planned;
+    const result = await this.fromDisk(path);
+    if ("error" in result) throw new PatchIoError(`${context} ${path}`, result.error);
+    return result.text;
   }
 
   /** Reads a file the patch is about to replace, or null when nothing is there yet. */
   async readIfPresent(path: string, context: string): Promise<string | null> {
     const planned = this.pending.get(path);
     if (planned !== undefined) return planned;
-    try {
-      // A directory in the way would only fail at write time: refuse the patch now instead.
-      if ((await stat(path)).isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "ENOENT" || (err as NodeJS.ErrnoException).code === "ENOTDIR") return null;
-      throw new PatchIoError(`${context} ${path}`, err);
-    }
-    return readText(path, context);
+    const result = await this.fromDisk(path);
+    if (!("error" in result)) return result.text;
+    const code = (result.error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return null;
+    // A directory in the way would only fail at write time: refuse the patch now instead.
+    throw new PatchIoError(`${context} ${path}`, result.error);
+  }
+
+  private fromDisk(path: string): Promise<DiskRead> {
+    this.prefetch(path);
+    return this.disk.get(path) as Promise<DiskRead>;
   }
 }
 
+type DiskRead = { text: string } | { error: unknown };
+
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
-/** Reads UTF-8 text; a binary file is refused rather than silently mangled on rewrite. */
-async function readText(path: string, context: string): Promise<string> {
+/** Reads UTF-8 text; a binary file is an error rather than something to mangle on rewrite. */
+async function readDisk(path: string): Promise<DiskRead> {
   let bytes: Buffer;
   try {
     bytes = await readFile(path);
-  } catch (err) {
-    throw new PatchIoError(`${context} ${path}`, err);
+  } catch (error) {
+    return { error };
   }
   try {
-    return utf8.decode(bytes);
+    return { text: utf8.decode(bytes) };
   } catch {
-    throw new PatchIoError(`${context} ${path}`, new Error("stream did not contain valid UTF-8"));
+    return { error: new Error("stream did not contain valid UTF-8") };
   }
 }
 
