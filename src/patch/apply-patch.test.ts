@@ -188,3 +188,12 @@ void test("a commit that fails after some files were replaced puts them back", a
 });
 
 const changeBase = { movePath: null, moveDisplayPath: null, overwrittenContent: null, regions: null };
+
+void test("a folder that cannot be created fails the whole patch", async () => {
+  const dir = workspace({ "a.txt": "a\n", "blocker": "a file where a folder should be\n" });
+  const before = snapshot(dir);
+  const result = await applyPatchInDirectory(wrap("*** Update File: a.txt\n@@\n-a\n+A\n*** Add File: blocker/inside.txt\n+x"), dir);
+  assert.equal(result.ok, false);
+  assert.equal(result.stderr, `Failed to create parent directories for ${join(dir, "blocker/inside.txt")}: File exists (os error 17)\n`);
+  assert.deepEqual(snapshot(dir), before);
+});
