@@ -1,6 +1,6 @@
 /** The command tree and its --help text. Each action loads its implementation on demand. */
 import { Command, Option } from "commander";
-import { SANDBOX_MODES } from "../protocol/policy.js";
+import { SANDBOX_MODES, type SandboxMode } from "../protocol/policy.js";
 import type { ExecOptions } from "./exec/run-exec.js";
 import { packageVersion } from "./version.js";
 
@@ -56,6 +56,19 @@ export async function runCli(argv: string[]): Promise<number> {
     .action(async (patch: string[]) => {
       const { runApplyPatchCommand } = await import("./apply-patch-command.js");
       exitCode = await runApplyPatchCommand(patch);
+    });
+
+  program
+    .command("sandbox")
+    .description("Run a command under the sandbox policy the agent would use, to check what it allows.")
+    .addOption(new Option("-s, --sandbox <mode>", "sandbox policy (default: sandbox_mode from config, else read-only)").choices([...SANDBOX_MODES]))
+    .option("--add-dir <dir>", "another writable directory under workspace-write (repeatable)", collect, [])
+    .option("-c, --config <key=value>", "override a config.toml value, e.g. sandbox_workspace_write.network_access=true (repeatable)", collect, [])
+    .argument("<command...>", "the command and its arguments (put them after --)")
+    .addHelpText("after", "\nExamples:\n  codex-ts sandbox -- touch /etc/x        # fails: read-only\n  codex-ts sandbox -s workspace-write -- sh -c 'echo ok > out.txt'\n\nExits with the command's status (128+N when killed by signal N, 127 when not found).")
+    .action(async (command: string[], opts: { sandbox?: SandboxMode; addDir: string[]; config: string[] }) => {
+      const { runSandboxCommand } = await import("./sandbox-command.js");
+      exitCode = await runSandboxCommand(command, opts);
     });
 
   program.action(() => {

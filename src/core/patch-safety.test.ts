@@ -16,13 +16,16 @@ void test("writes the sandbox allows apply without asking, except under 'untrust
   assert.deepEqual(assessPatchSafety(inside, "never", write, cwd), { kind: "auto" });
   assert.deepEqual(assessPatchSafety(inside, "on-request", write, cwd), { kind: "auto" });
   assert.deepEqual(assessPatchSafety(outside, "on-request", sandboxPolicyFor("danger-full-access"), cwd), { kind: "auto" });
-  assert.deepEqual(assessPatchSafety(inside, "untrusted", write, cwd), { kind: "ask" });
+  assert.deepEqual(assessPatchSafety(inside, "untrusted", write, cwd), { kind: "ask", grantRoot: null });
 });
 
 void test("other writes go to the user, or are refused when the user is never asked", () => {
-  assert.deepEqual(assessPatchSafety(outside, "on-request", write, cwd), { kind: "ask" });
+  // The user is asked to open the folder of the first path outside the roots.
+  assert.deepEqual(assessPatchSafety(outside, "on-request", write, cwd), { kind: "ask", grantRoot: "/nonexistent/elsewhere" });
   // In-process patches are not sandboxed, so on-failure cannot rely on a sandbox failure.
-  assert.deepEqual(assessPatchSafety(outside, "on-failure", write, cwd), { kind: "ask" });
+  assert.deepEqual(assessPatchSafety(outside, "on-failure", write, cwd), { kind: "ask", grantRoot: "/nonexistent/elsewhere" });
+  // A folder granted earlier in the session counts as writable.
+  assert.deepEqual(assessPatchSafety(outside, "never", write, cwd, ["/nonexistent/elsewhere"]), { kind: "auto" });
   assert.deepEqual(assessPatchSafety(outside, "never", write, cwd), { kind: "reject", reason: OUTSIDE_PROJECT_REASON });
   assert.deepEqual(assessPatchSafety(inside, "never", sandboxPolicyFor("read-only"), cwd), { kind: "reject", reason: OUTSIDE_PROJECT_REASON });
 });

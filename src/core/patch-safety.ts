@@ -4,10 +4,15 @@
  * the places the sandbox policy allows: writes it cannot vouch for go to the user, or are
  * refused when the user asked never to be asked.
  */
+import { dirname, resolve } from "node:path";
 import type { AskForApproval, SandboxPolicy } from "../protocol/policy.js";
-import { canWritePath } from "../sandbox/writable-roots.js";
+import { canWritePath, isUnder } from "../sandbox/writable-roots.js";
 
-export type PatchSafety = { kind: "auto" } | { kind: "ask" } | { kind: "reject"; reason: string };
+/**
+ * `grantRoot`: when the patch writes outside the allowed places, the folder the user is asked
+ * to open for the rest of the session (the first offending path's folder).
+ */
+export type PatchSafety = { kind: "auto" } | { kind: "ask"; grantRoot: string | null } | { kind: "reject"; reason: string };
 
 export const OUTSIDE_PROJECT_REASON = "writing outside of the project; rejected by user approval settings";
 
@@ -16,11 +21,19 @@ export function assessPatchSafety(
   approvalPolicy: AskForApproval,
   sandboxPolicy: SandboxPolicy,
   cwd: string,
+  grantedRoots: readonly string[] = [],
 ): PatchSafety {
   if (writtenPaths.length === 0) return { kind: "reject", reason: "empty patch" };
   // Under "untrusted" only known-safe reads run unasked, and a patch is never one.
-  if (approvalPolicy === "untrusted") return { kind: "ask" };
-  if (writtenPaths.every((path) => canWritePath(sandboxPolicy, cwd, path))) return { kind: "auto" };
+  if (approvalPolicy === "untrusted") return { kind: "ask", grantRoot: null };
+  const allowed = (path: string): boolean =>
+    canWritePath(sandboxPolicy, cwd, path) || grantedRoots.some((root) => isUnder(root, resolve(cwd, path)));
+  const offending = writtenPaths.find((path) => !allowed(path));
+  if (offending === undefined) return { kind: "auto" };
   if (approvalPolicy === "never") return { kind: "reject", reason: OUTSIDE_PROJECT_REASON };
-  return { kind: "ask" };
+  return { kind: "ask", grantRoot: dirname(resolve(cwd, offending)) };
+}
+
+export function grantReason(root: string): string {
+  return `grant write access to ${root} for this session`;
 }

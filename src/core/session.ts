@@ -13,6 +13,7 @@ import { buildTools } from "../tools/registry.js";
 import { ToolError } from "../tools/types.js";
 import { UnifiedExecManager } from "../exec/unified-exec.js";
 import { PendingApprovals } from "./approvals.js";
+import { ApprovalStore } from "./approval-store.js";
 import { AsyncQueue } from "./async-queue.js";
 import { ConversationHistory } from "./history.js";
 import { uuidv7 } from "./ids.js";
@@ -36,6 +37,7 @@ export class Session {
   private readonly events = new AsyncQueue<Event>();
   private readonly history = new ConversationHistory();
   private readonly approvals = new PendingApprovals();
+  private readonly approvalStore = new ApprovalStore();
   private readonly unifiedExec = new UnifiedExecManager();
   private settings: SessionSettings;
   private lastTurnSettings: SessionSettings;
@@ -157,6 +159,7 @@ export class Session {
         unifiedExec: this.unifiedExec,
         userShell: this.options.userShell ?? process.env.SHELL ?? "/bin/bash",
         approvals: this.approvals,
+        approvalStore: this.approvalStore,
       },
     };
   }

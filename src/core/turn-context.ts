@@ -8,12 +8,15 @@ import type { AskForApproval, ReasoningEffort, ReasoningSummary, SandboxPolicy }
 import type { ShellEnvironmentPolicy } from "../exec/env.js";
 import type { UnifiedExecManager } from "../exec/unified-exec.js";
 import type { PendingApprovals } from "./approvals.js";
+import type { ApprovalStore } from "./approval-store.js";
 
 export interface TurnServices {
   unifiedExec: UnifiedExecManager;
   /** The user's shell, used for shell_command and exec_command scripts. */
   userShell: string;
   approvals: PendingApprovals;
+  /** Session-wide: what the user approved for the session, and folders granted to patches. */
+  approvalStore: ApprovalStore;
 }
 
 export interface TurnContext {

@@ -1,12 +1,13 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { formatUnifiedExecResponse } from "./format.js";
+import type { ExecProcess, ExecProcessSpawner, ExecProcessSpec } from "./pipe-process.js";
 import { processLimitWarning, UnifiedExecError, UnifiedExecManager } from "./unified-exec.js";
 
 const ENV = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp" } as Record<string, string>;
 const manager = new UnifiedExecManager();
-const start = (cmd: string, extra: { yieldTimeMs?: number; login?: boolean; maxOutputTokens?: number } = {}) =>
-  manager.start({ cmd, cwd: process.cwd(), env: ENV, login: false, ...extra });
+const start = (cmd: string, extra: { yieldTimeMs?: number; tty?: boolean; maxOutputTokens?: number } = {}) =>
+  manager.start({ argv: ["/bin/bash", "-c", cmd], cwd: process.cwd(), env: ENV, ...extra });
 
 after(() => manager.terminateAll());
 
@@ -31,10 +32,10 @@ void test("a quick command returns its exit code and output, and is not kept", a
   assert.match(formatUnifiedExecResponse(r), /^Chunk ID: [0-9a-f]{6}\nWall time: \d+\.\d{4} seconds\nProcess exited with code 4\nOriginal token count: 2\nOutput:\nhello\n$/);
 });
 
-void test("the default login shell runs the command too", async () => {
-  const r = await manager.start({ cmd: "echo via-login", cwd: process.cwd(), env: ENV });
+void test("the argv runs as given, without a shell around it", async () => {
+  const r = await manager.start({ argv: ["echo", "a  b", "$HOME"], cwd: process.cwd(), env: ENV });
   assert.equal(r.exitCode, 0);
-  assert.match(r.output, /via-login\n$/);
+  assert.equal(r.output, "a  b $HOME\n");
 });
 
 void test("a slow command yields a session id; polling later returns the rest and the exit code", async () => {
@@ -111,7 +112,7 @@ void test("terminateAll kills every live process group", async () => {
 
 void test("spawn failures surface as create errors", async () => {
   await assert.rejects(
-    manager.start({ cmd: "true", cwd: "/no/such/dir", env: ENV }),
+    manager.start({ argv: ["true"], cwd: "/no/such/dir", env: ENV }),
     (err: unknown) => err instanceof UnifiedExecError && /^Failed to create unified exec process: /.test(err.message),
   );
 });
@@ -121,4 +122,126 @@ void test("the session-limit warning uses the reference wording", () => {
     processLimitWarning(61),
     "Warning: The maximum number of unified exec processes you can keep open is 60 and you currently have 61 processes open. Reuse older processes or close them to prevent automatic pruning of old processes",
   );
+});
+
+async function waitUntilDead(pid: number, ms = 3000): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  return !isAlive(pid);
+}
+
+void test("tty: true runs the command in a terminal; without it stdin is a pipe", async () => {
+  const inTty = await start("[ -t 0 ] && [ -t 1 ] && echo tty; stty size", { tty: true });
+  assert.equal(inTty.exitCode, 0);
+  assert.equal(inTty.output, "tty\r\n24 80\r\n");
+  const piped = await start("[ -t 0 ] || echo notty", { tty: false });
+  assert.equal(piped.exitCode, 0);
+  assert.equal(piped.output, "notty\n");
+});
+
+void test("tty: a prompt shows up, and the answer written later reaches the program", async () => {
+  const first = await start('read -p "name? " n; echo hello $n', { tty: true, yieldTimeMs: 250 });
+  assert.ok(first.sessionId !== null);
+  assert.equal(first.exitCode, null);
+  assert.equal(first.output, "name? ");
+  const answered = await manager.writeStdin({ sessionId: first.sessionId, chars: "bob\n", yieldTimeMs: 3000 });
+  // The terminal echoes what was typed, then the program answers.
+  assert.equal(answered.output, "bob\r\nhello bob\r\n");
+  assert.equal(answered.exitCode, 0);
+  assert.equal(answered.sessionId, null);
+});
+
+void test("tty: cat sees each line as it is typed, across calls", async () => {
+  const cat = await start("cat", { tty: true, yieldTimeMs: 250 });
+  assert.ok(cat.sessionId !== null);
+  assert.equal(cat.output, "");
+  const one = await manager.writeStdin({ sessionId: cat.sessionId, chars: "ping\n" });
+  assert.equal(one.output, "ping\r\nping\r\n");
+  const two = await manager.writeStdin({ sessionId: cat.sessionId, chars: "pong\n" });
+  assert.equal(two.output, "pong\r\npong\r\n");
+  // Ctrl-D at the start of a line is end-of-file for the terminal's reader.
+  const done = await manager.writeStdin({ sessionId: cat.sessionId, chars: "\u0004", yieldTimeMs: 3000 });
+  assert.equal(done.exitCode, 0);
+  assert.equal(done.sessionId, null);
+});
+
+void test("tty: a python REPL keeps its state between calls", async () => {
+  const repl = await manager.start({
+    argv: ["python3", "-i", "-q"],
+    cwd: process.cwd(),
+    env: { ...ENV, PYTHON_BASIC_REPL: "1" },
+    tty: true,
+    yieldTimeMs: 2000,
+  });
+  assert.ok(repl.sessionId !== null, repl.output);
+  assert.match(repl.output, />>> $/);
+  const set = await manager.writeStdin({ sessionId: repl.sessionId, chars: "x = 6 * 7\n", yieldTimeMs: 1000 });
+  assert.match(set.output, /x = 6 \* 7\r\n>>> $/);
+  const shown = await manager.writeStdin({ sessionId: repl.sessionId, chars: "print(x)\n", yieldTimeMs: 1000 });
+  assert.match(shown.output, /print\(x\)\r\n42\r\n>>> $/);
+  const quit = await manager.writeStdin({ sessionId: repl.sessionId, chars: "raise SystemExit(3)\n", yieldTimeMs: 3000 });
+  assert.equal(quit.exitCode, 3);
+  assert.equal(quit.sessionId, null);
+});
+
+void test("tty: exit codes, including death by signal", async () => {
+  assert.equal((await start("exit 7", { tty: true })).exitCode, 7);
+  assert.equal((await start("kill -TERM $$", { tty: true })).exitCode, 143);
+  assert.equal((await start("kill -KILL $$", { tty: true })).exitCode, 137);
+});
+
+void test("tty: terminate and terminateAll kill the session and its children", async () => {
+  const a = await start("sleep 30 & echo $!; wait", { tty: true, yieldTimeMs: 250 });
+  const b = await start("sleep 30 & echo $!; wait", { tty: true, yieldTimeMs: 250 });
+  assert.ok(a.sessionId !== null && b.sessionId !== null);
+  const markerA = Number(a.output.trim());
+  const markerB = Number(b.output.trim());
+  assert.ok(isAlive(markerA) && isAlive(markerB));
+
+  assert.ok(manager.terminate(a.sessionId));
+  assert.ok(await waitUntilDead(markerA), "terminate killed the child's children");
+  manager.terminateAll(); // interrupt / shutdown
+  assert.deepEqual(manager.sessionIds, []);
+  assert.ok(await waitUntilDead(markerB), "terminateAll killed the child's children");
+  await assert.rejects(manager.writeStdin({ sessionId: b.sessionId, chars: "x" }), UnifiedExecError);
+});
+
+void test("tty: a missing program or directory is a create error", async () => {
+  await assert.rejects(
+    manager.start({ argv: ["no-such-program-xyz"], cwd: process.cwd(), env: ENV, tty: true }),
+    (err: unknown) => err instanceof UnifiedExecError && err.message === "Failed to create unified exec process: no-such-program-xyz: ENOENT",
+  );
+  await assert.rejects(
+    manager.start({ argv: ["true"], cwd: "/no/such/dir", env: ENV, tty: true }),
+    (err: unknown) => err instanceof UnifiedExecError && err.kind === "create_failed",
+  );
+});
+
+void test("the tty flag picks the PTY spawner; both can be injected", async () => {
+  const seen: { kind: string; argv: string[] }[] = [];
+  const fake =
+    (kind: string): ExecProcessSpawner =>
+    (spec: ExecProcessSpec) => {
+      seen.push({ kind, argv: spec.argv });
+      spec.onOutput("stdout", Buffer.from(`${kind}\n`));
+      const proc: ExecProcess = {
+        pid: undefined,
+        exitCode: 0,
+        hasExited: true,
+        outputClosed: true,
+        write: () => Promise.reject(new Error("closed")),
+        terminate: () => undefined,
+      };
+      return Promise.resolve(proc);
+    };
+  const m = new UnifiedExecManager({ spawner: fake("pipe"), ptySpawner: fake("pty") });
+  const base = { cwd: process.cwd(), env: ENV };
+  assert.equal((await m.start({ ...base, argv: ["a"], tty: true })).output, "pty\n");
+  assert.equal((await m.start({ ...base, argv: ["b"], tty: false })).output, "pipe\n");
+  assert.equal((await m.start({ ...base, argv: ["c"] })).output, "pipe\n");
+  assert.deepEqual(seen, [
+    { kind: "pty", argv: ["a"] },
+    { kind: "pipe", argv: ["b"] },
+    { kind: "pipe", argv: ["c"] },
+  ]);
 });

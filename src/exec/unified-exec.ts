@@ -2,12 +2,14 @@
  * Long-running command sessions behind the `exec_command` and `write_stdin` tools. A command runs
  * until it exits or its yield time passes; if it is still running, it stays in a table under a
  * numeric session id and later calls write to its stdin and read what it printed since the last
- * read. Processes come from an ExecProcessSpawner (plain pipes today; a PTY can be plugged in).
+ * read. Processes come from an ExecProcessSpawner: plain pipes by default, a pseudo-terminal when
+ * the call asks for `tty`.
  */
 import { randomInt } from "node:crypto";
 import { StringDecoder } from "node:string_decoder";
 import { HeadTailText } from "./head-tail.js";
 import { spawnPipeProcess, type ExecProcess, type ExecProcessSpawner, type OutputStream } from "./pipe-process.js";
+import { spawnPtyProcess } from "./pty-process.js";
 import { approxTokenCount, formattedTruncateText } from "./truncate.js";
 import type { UnifiedExecResponseFields } from "./format.js";
 
@@ -47,12 +49,12 @@ export const UNIFIED_EXEC_ENV: Readonly<Record<string, string>> = {
 };
 
 export interface UnifiedExecStartRequest {
-  cmd: string;
+  /** The final command line, already wrapped (shell, sandbox) by the caller; argv[0] is the program. */
+  argv: string[];
   cwd: string;
   env: Record<string, string>;
-  shell?: string;
-  /** false runs `shell -c`; anything else `shell -lc`. */
-  login?: boolean;
+  /** Run in a pseudo-terminal (the PTY spawner) instead of plain pipes. */
+  tty?: boolean;
   yieldTimeMs?: number;
   maxOutputTokens?: number;
   /** Raw output for UI streaming, for the whole life of the process. */
@@ -100,7 +102,10 @@ export class UnifiedExecError extends Error {
 }
 
 export interface UnifiedExecManagerOptions {
+  /** Starts non-tty sessions; plain pipes by default. */
   spawner?: ExecProcessSpawner;
+  /** Starts `tty: true` sessions; node-pty by default. */
+  ptySpawner?: ExecProcessSpawner;
   maxPollYieldTimeMs?: number;
 }
 
@@ -155,10 +160,12 @@ export class UnifiedExecManager {
   /** Starting sessions that terminateAll already killed; they must not enter the table. */
   private readonly terminated = new WeakSet<Session>();
   private readonly spawner: ExecProcessSpawner;
+  private readonly ptySpawner: ExecProcessSpawner;
   private readonly maxPollYieldTimeMs: number;
 
   constructor(options: UnifiedExecManagerOptions = {}) {
     this.spawner = options.spawner ?? spawnPipeProcess;
+    this.ptySpawner = options.ptySpawner ?? spawnPtyProcess;
     this.maxPollYieldTimeMs = Math.max(options.maxPollYieldTimeMs ?? DEFAULT_MAX_POLL_YIELD_TIME_MS, MIN_EMPTY_YIELD_TIME_MS);
   }
 
@@ -168,7 +175,7 @@ export class UnifiedExecManager {
   }
 
   async start(req: UnifiedExecStartRequest): Promise<UnifiedExecResult> {
-    const argv = [req.shell ?? "/bin/bash", req.login === false ? "-c" : "-lc", req.cmd];
+    const spawner = req.tty === true ? this.ptySpawner : this.spawner;
     const session: Session = {
       id: this.allocateId(),
       process: null,
@@ -179,8 +186,8 @@ export class UnifiedExecManager {
     const decoders = { stdout: new StringDecoder("utf8"), stderr: new StringDecoder("utf8") };
     this.starting.add(session);
     try {
-      session.process = await this.spawner({
-        argv,
+      session.process = await spawner({
+        argv: req.argv,
         cwd: req.cwd,
         env: { ...req.env, ...UNIFIED_EXEC_ENV },
         onOutput: (stream, chunk) => {

@@ -94,7 +94,8 @@ export type EventMsg =
       turn_id: string;
       command: string[];
       cwd: string;
-      reason: string | null;
+      /** Why the agent asks (an escalation's justification, a sandbox failure); absent if none. */
+      reason?: string;
       parsed_cmd: ParsedCommand[];
     }
   | {

@@ -46,7 +46,7 @@ function isProtected(roots: readonly string[], path: string): boolean {
   return roots.some((root) => PROTECTED_SUBPATHS.some((name) => isUnder(join(root, name), path)));
 }
 
-function isUnder(root: string, path: string): boolean {
+export function isUnder(root: string, path: string): boolean {
   const rel = relative(root, path);
   return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
 }

@@ -246,16 +246,32 @@ void test("the prompt can come from stdin, and piped stdin is appended to a prom
   });
 });
 
-void test("in a sandbox mode this build cannot enforce, commands are refused and the model is told why", async () => {
+void test("the default read-only sandbox lets commands read but not write, and the model sees the refusal", async () => {
   const ws = makeWorkspace();
-  await withServer([turn(fnCall("exec_command", { cmd: "touch should-not-exist" }, "c1")), turn(text("understood"))], async (server) => {
-    const r = await exec(server, ["-s", "workspace-write", "try"], { cwd: ws.dir, home: ws.home });
-    assert.equal(r.code, 0, r.stderr);
-    assert.equal(existsSync(join(ws.dir, "should-not-exist")), false);
-    assert.match(r.stderr, /danger-full-access/);
-    const output = (server.requests[1]?.body.input ?? []).find((i) => i.type === "function_call_output");
-    assert.match(String(output?.output), /workspace-write sandbox cannot be enforced/);
-  });
+  writeFileSync(join(ws.dir, "notes.txt"), "readable\n");
+  await withServer(
+    [turn(fnCall("exec_command", { cmd: "cat notes.txt; touch should-not-exist", yield_time_ms: 5000 }, "c1")), turn(text("understood"))],
+    async (server) => {
+      const r = await exec(server, ["try"], { cwd: ws.dir, home: ws.home });
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(existsSync(join(ws.dir, "should-not-exist")), false);
+      const output = (server.requests[1]?.body.input ?? []).find((i) => i.type === "function_call_output");
+      assert.match(String(output?.output), /Process exited with code 1[\s\S]*readable\n[\s\S]*Read-only file system/);
+    },
+  );
+});
+
+void test("--full-auto lets commands write inside the workspace, still not outside it", async () => {
+  const ws = makeWorkspace();
+  await withServer(
+    [turn(fnCall("exec_command", { cmd: "echo in > inside.txt && touch /var/tmp/codex-ts-full-auto-escape", yield_time_ms: 5000 }, "c1")), turn(text("ok"))],
+    async (server) => {
+      const r = await exec(server, ["--full-auto", "try"], { cwd: ws.dir, home: ws.home });
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(readFileSync(join(ws.dir, "inside.txt"), "utf8"), "in\n");
+      assert.equal(existsSync("/var/tmp/codex-ts-full-auto-escape"), false);
+    },
+  );
 });
 
 void test("Ctrl-C interrupts the turn: the running command is killed and exec exits non-zero", async () => {

@@ -119,7 +119,7 @@ export async function runExec(promptArg: string | undefined, opts: ExecOptions):
     userInstructions: config.userInstructions,
     baseInstructionsOverride: config.baseInstructionsOverride,
     shellEnvironmentPolicy: config.shellEnvironmentPolicy,
-    startupWarnings: [...config.warnings, ...sandboxWarning(config)],
+    startupWarnings: config.warnings,
   });
 
   const items: UserInput[] = [...opts.image.map((path): UserInput => ({ type: "local_image", path: resolve(cwd, path) })), { type: "text", text: prompt }];
@@ -161,13 +161,6 @@ export async function runExec(promptArg: string | undefined, opts: ExecOptions):
 function writeLastMessage(path: string, message: string | null): void {
   if (message === null) process.stderr.write(`Warning: no last agent message; wrote empty content to ${path}\n`);
   writeFileSync(path, message ?? "");
-}
-
-function sandboxWarning(config: Config): string[] {
-  if (config.sandboxMode === "danger-full-access") return [];
-  return [
-    `Sandbox mode '${config.sandboxMode}' cannot be enforced by this build yet, so the agent will not run commands. Pass --sandbox danger-full-access to let it run them unconfined.`,
-  ];
 }
 
 function useColor(mode: ExecOptions["color"]): boolean {

@@ -16,7 +16,7 @@ import { commitPlan, summarizePlan } from "../../patch/commit.js";
 import { extractApplyPatchInvocation, shellScriptOf } from "../../patch/invocation.js";
 import { unifiedDiff } from "../../patch/unified-diff.js";
 import type { ParsedPatch, PatchPlan } from "../../patch/types.js";
-import { assessPatchSafety } from "../../core/patch-safety.js";
+import { assessPatchSafety, grantReason } from "../../core/patch-safety.js";
 import { resolveWorkdir } from "../../core/turn-context.js";
 import { formatFreeformOutput, formatShellJsonOutput, type ExecOutcome } from "../../exec/format.js";
 import type { TruncationPolicy } from "../../exec/truncate.js";
@@ -77,21 +77,32 @@ async function applyPatch(invocation: ToolInvocation, text: string, cwd: string,
 
   const { turn } = invocation;
   const changes = fileChanges(plan);
-  const safety = assessPatchSafety(pathsWrittenBy(parsed, cwd), turn.approvalPolicy, turn.sandboxPolicy, turn.cwd);
+  const written = pathsWrittenBy(parsed, cwd);
+  const store = turn.services.approvalStore;
+  const safety = assessPatchSafety(written, turn.approvalPolicy, turn.sandboxPolicy, turn.cwd, store.grantedRoots);
   if (safety.kind === "reject") return { text: `patch rejected: ${safety.reason}`, success: false };
-  if (safety.kind === "ask") {
+  // auto_approved means no request was shown for this patch.
+  const asked = safety.kind === "ask" && !store.covers("patch", written);
+  if (safety.kind === "ask" && asked) {
     const decision = turn.services.approvals.wait(invocation.callId);
     invocation.emit({
       type: "apply_patch_approval_request",
       call_id: invocation.callId,
       turn_id: turn.subId,
       changes,
+      ...(safety.grantRoot ? { reason: grantReason(safety.grantRoot), grant_root: safety.grantRoot } : {}),
     });
     const answer = await decision;
     if (answer !== "approved" && answer !== "approved_for_session") return { text: "patch rejected by user", success: false };
+    if (answer === "approved_for_session") {
+      // For the session: the folder asked about opens to later patches, and these paths are
+      // not asked about again.
+      if (safety.grantRoot) store.grantRoot(safety.grantRoot);
+      store.remember("patch", written);
+    }
   }
 
-  invocation.emit({ type: "patch_apply_begin", call_id: invocation.callId, auto_approved: safety.kind === "auto", changes });
+  invocation.emit({ type: "patch_apply_begin", call_id: invocation.callId, auto_approved: !asked, changes });
   let stdout = "";
   let stderr = "";
   try {

@@ -8,7 +8,8 @@ import { formatFreeformOutput, formatShellJsonOutput } from "../../exec/format.j
 import { resolveWorkdir } from "../../core/turn-context.js";
 import { ToolError, parseArguments, type ToolHandler, type ToolInvocation, type ToolOutput } from "../types.js";
 import { interceptApplyPatch, type PatchOutputFormat } from "./apply-patch.js";
-import { checkCommandAllowed, commandEnv, emitBegin, emitEnd, outputDeltaEmitter, type SandboxPermissions } from "./command-events.js";
+import { commandEnv, emitBegin, emitEnd, emitRefusal, outputDeltaEmitter } from "./command-events.js";
+import { orchestrateCommand, type CommandLaunch, type CommandRequest, type SandboxPermissions } from "../command-orchestrator.js";
 
 /** Commands without a timeout_ms stop after this long, so a hung command cannot hang the turn. */
 export const DEFAULT_COMMAND_TIMEOUT_MS = 10_000;
@@ -58,17 +59,38 @@ async function runToCompletion(
 ): Promise<ToolOutput> {
   const patched = await interceptApplyPatch(invocation, argv, args.workdir, format);
   if (patched) return patched;
-  checkCommandAllowed(invocation, args.sandbox_permissions, "should not");
   const cwd = resolveWorkdir(invocation.turn, args.workdir);
-  emitBegin(invocation, argv, cwd);
-  const result = await runCommand({
+  const request: CommandRequest = {
     argv,
     cwd,
     env: commandEnv(invocation),
-    timeoutMs: args.timeout_ms ?? DEFAULT_COMMAND_TIMEOUT_MS,
-    signal: invocation.signal,
-    onOutput: outputDeltaEmitter(invocation),
-  });
+    permissions: args.sandbox_permissions ?? "use_default",
+    ...(args.justification ? { justification: args.justification } : {}),
+  };
+  // Begin is announced when the command first starts: after any approval, never for a refusal.
+  let begun = false;
+  const run = (launch: CommandLaunch) => {
+    if (!begun) emitBegin(invocation, argv, cwd);
+    begun = true;
+    return runCommand({
+      argv: launch.argv,
+      cwd,
+      env: launch.env,
+      timeoutMs: args.timeout_ms ?? DEFAULT_COMMAND_TIMEOUT_MS,
+      signal: invocation.signal,
+      onOutput: outputDeltaEmitter(invocation),
+    });
+  };
+  const outcome = await orchestrateCommand(invocation, request, "should not", run, (r) => ({
+    exitCode: r.exitCode,
+    timedOut: r.timedOut,
+    output: r.aggregatedOutput,
+  }));
+  if (outcome.kind === "refused") {
+    if (begun) emitRefusal(invocation, argv, cwd, outcome.message);
+    return { text: outcome.message, success: false };
+  }
+  const result = outcome.result;
   const text = format(result, { kind: "tokens", limit: invocation.turn.model.truncationTokens });
   emitEnd(invocation, { argv, cwd, ...result, formattedOutput: text });
   return { text, success: result.exitCode === 0 };

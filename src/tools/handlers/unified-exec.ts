@@ -10,7 +10,8 @@ import { resolveWorkdir } from "../../core/turn-context.js";
 import { ToolError, parseArguments, type ToolHandler, type ToolInvocation, type ToolOutput } from "../types.js";
 import { OutputCapture } from "../../exec/output-capture.js";
 import { interceptApplyPatch } from "./apply-patch.js";
-import { checkCommandAllowed, commandEnv, emitBegin, emitEnd, outputDeltaEmitter, type SandboxPermissions } from "./command-events.js";
+import { commandEnv, emitBegin, emitEnd, emitRefusal, outputDeltaEmitter } from "./command-events.js";
+import { orchestrateCommand, type CommandLaunch, type CommandRequest, type SandboxPermissions } from "../command-orchestrator.js";
 
 interface ExecCommandArgs {
   cmd?: unknown;
@@ -59,29 +60,52 @@ export const execCommandHandler: ToolHandler = {
     const argv = [shell, args.login === false ? "-c" : "-lc", args.cmd];
     const patched = await interceptApplyPatch(invocation, argv, args.workdir, formatFreeformOutput);
     if (patched) return patched;
-    checkCommandAllowed(invocation, args.sandbox_permissions, "cannot");
     const cwd = resolveWorkdir(invocation.turn, args.workdir);
-    const call: RunningCall = { argv, cwd, startedAt: Date.now(), output: new OutputCapture() };
+    const tty = args.tty === true;
+    const request: CommandRequest = {
+      argv,
+      cwd,
+      env: commandEnv(invocation),
+      permissions: args.sandbox_permissions ?? "use_default",
+      tty,
+      ...(args.justification ? { justification: args.justification } : {}),
+    };
     const emitDelta = outputDeltaEmitter(invocation);
-    emitBegin(invocation, argv, cwd);
-    const result = await guard("exec_command", () =>
-      manager.start({
-        cmd: args.cmd as string,
-        cwd,
-        env: commandEnv(invocation),
-        shell,
-        login: args.login,
-        yieldTimeMs: args.yield_time_ms,
-        maxOutputTokens: args.max_output_tokens,
-        signal: invocation.signal,
-        onOutput: (stream, chunk) => {
-          call.output.write(stream, chunk);
-          emitDelta(stream, chunk);
-        },
-      }),
-    );
-    if (result.sessionId !== null) callsOf(manager).set(result.sessionId, call);
-    return finish(invocation, call, result);
+    let call: RunningCall | null = null;
+    // Each attempt (a rerun outside the sandbox is a second one) is a process of its own.
+    const attempt = async (launch: CommandLaunch): Promise<UnifiedExecResult> => {
+      if (!call) emitBegin(invocation, argv, cwd);
+      const current: RunningCall = { argv, cwd, startedAt: Date.now(), output: new OutputCapture() };
+      call = current;
+      return guard("exec_command", () =>
+        manager.start({
+          argv: launch.argv,
+          cwd,
+          env: launch.env,
+          tty,
+          yieldTimeMs: args.yield_time_ms,
+          maxOutputTokens: args.max_output_tokens,
+          signal: invocation.signal,
+          onOutput: (stream, chunk) => {
+            current.output.write(stream, chunk);
+            emitDelta(stream, chunk);
+          },
+        }),
+      );
+    };
+    const outcome = await orchestrateCommand(invocation, request, "cannot", attempt, (r) => ({
+      exitCode: r.exitCode,
+      timedOut: false,
+      output: r.output,
+    }));
+    if (outcome.kind === "refused") {
+      if (call) emitRefusal(invocation, argv, cwd, outcome.message);
+      return { text: outcome.message, success: false };
+    }
+    const result = outcome.result;
+    const started = call as RunningCall | null;
+    if (result.sessionId !== null && started) callsOf(manager).set(result.sessionId, started);
+    return finish(invocation, started ?? undefined, result);
   },
 };
 

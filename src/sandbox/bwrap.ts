@@ -1,0 +1,215 @@
+/**
+ * Linux confinement with bubblewrap (`bwrap`). The command sees the host file system read-only,
+ * with the writable roots bound back read-write and the protected folders inside them (`.git`,
+ * `.codex`, and the real git directory a `.git` file points to) bound read-only over that. It
+ * gets its own PID namespace and a fresh /proc and /dev, and, unless the policy allows network
+ * access, its own network namespace, which holds nothing but a loopback interface.
+ *
+ * bwrap applies its mount options in the order given and a later mount covers an earlier one at
+ * the same place, so the order of the argv built here is part of its meaning: the read-only root
+ * first, then /dev, then the writable roots from the shallowest to the deepest, then every
+ * protected folder, and /proc last.
+ */
+import { spawn } from "node:child_process";
+import { accessSync, constants, lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { delimiter, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import type { SandboxPolicy } from "../protocol/policy.js";
+import { PROTECTED_SUBPATHS, writableRoots } from "./writable-roots.js";
+
+export interface BwrapOptions {
+  policy: SandboxPolicy;
+  cwd: string;
+  argv: string[];
+  bwrapPath: string;
+  /** Run in a new session (setsid). PTY sessions pass false: they need their controlling terminal. */
+  newSession: boolean;
+  /** The command's environment, whose TMPDIR may be a writable root; defaults to process.env. */
+  env?: NodeJS.ProcessEnv | Record<string, string>;
+}
+
+export function bwrapArgv(options: BwrapOptions): string[] {
+  const { policy, cwd, argv, bwrapPath, newSession } = options;
+  const args = [bwrapPath, "--die-with-parent"];
+  if (newSession) args.push("--new-session");
+  args.push("--unshare-pid", "--ro-bind", "/", "/", "--dev", "/dev");
+
+  if (policy.type === "workspace-write") {
+    const roots = existingRoots(writableRoots(policy, cwd, options.env ?? process.env));
+    for (const root of roots) args.push("--bind", root, root);
+    for (const path of protectedPaths(roots)) args.push("--ro-bind", path, path);
+  }
+
+  if (!networkAllowed(policy)) args.push("--unshare-net");
+  args.push("--proc", "/proc", "--chdir", resolve(cwd), "--", ...argv);
+  return args;
+}
+
+export function networkAllowed(policy: SandboxPolicy): boolean {
+  switch (policy.type) {
+    case "danger-full-access":
+      return true;
+    case "read-only":
+      return false;
+    case "workspace-write":
+      return policy.network_access;
+  }
+}
+
+/** Writable roots that exist, with symlinks resolved, deduplicated, shallowest first. */
+function existingRoots(roots: readonly string[]): string[] {
+  const real = new Set<string>();
+  for (const root of roots) {
+    try {
+      statSync(root);
+      real.add(realpathSync(root));
+    } catch {
+      // A root that does not exist cannot be written to, and bwrap would refuse to bind it.
+    }
+  }
+  return [...real].sort((a, b) => depth(a) - depth(b) || a.localeCompare(b));
+}
+
+function depth(path: string): number {
+  return path.split(sep).filter(Boolean).length;
+}
+
+/**
+ * The read-only overlays for a set of writable roots: `<root>/.git` and `<root>/.codex` where
+ * they exist, and, when `.git` is a file (a worktree or submodule) holding `gitdir: <path>`,
+ * that directory as well, since writing there rewrites the repository just the same.
+ */
+export function protectedPaths(roots: readonly string[]): string[] {
+  const found = new Set<string>();
+  const add = (path: string): void => {
+    try {
+      found.add(realpathSync(path));
+    } catch {
+      // Missing: nothing to protect.
+    }
+  };
+  for (const root of roots) {
+    for (const name of PROTECTED_SUBPATHS) {
+      const path = join(root, name);
+      let isFile = false;
+      try {
+        const info = lstatSync(path);
+        isFile = info.isFile();
+      } catch {
+        continue;
+      }
+      add(path);
+      if (name === ".git" && isFile) {
+        const gitdir = readGitdirFile(path);
+        if (gitdir !== null) add(gitdir);
+      }
+    }
+  }
+  return [...found].sort((a, b) => depth(a) - depth(b) || a.localeCompare(b));
+}
+
+/** The directory a `.git` file points to (`gitdir: <path>`, relative to the file), or null. */
+export function readGitdirFile(gitFile: string): string | null {
+  let text: string;
+  try {
+    text = readFileSync(gitFile, "utf8");
+  } catch {
+    return null;
+  }
+  const match = /^gitdir:[ \t]*(.+?)[ \t]*$/m.exec(text);
+  if (!match?.[1]) return null;
+  return resolve(dirname(gitFile), match[1]);
+}
+
+/** True when `path` is `dir` or lies beneath it. */
+export function isInside(dir: string, path: string): boolean {
+  const rel = relative(dir, path);
+  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
+}
+
+/**
+ * Looks `name` up on PATH, skipping relative PATH entries and any candidate inside `cwd`: a
+ * workspace must not be able to plant the program that is supposed to confine it.
+ */
+export function findOnPath(name: string, cwd: string, pathEnv: string | undefined = process.env.PATH): string | null {
+  const workspace = canonical(cwd);
+  for (const dir of (pathEnv ?? "").split(delimiter)) {
+    if (!dir || !isAbsolute(dir)) continue;
+    const candidate = join(dir, name);
+    try {
+      if (!statSync(candidate).isFile()) continue;
+      accessSync(candidate, constants.X_OK);
+    } catch {
+      continue;
+    }
+    if (isInside(workspace, canonical(candidate)) || isInside(resolve(cwd), candidate)) continue;
+    return candidate;
+  }
+  return null;
+}
+
+function canonical(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+export interface BwrapStatus {
+  /** The usable bwrap, or null. */
+  path: string | null;
+  /** Why it cannot be used, when path is null. */
+  reason?: string;
+}
+
+const PROBE_TIMEOUT_MS = 5000;
+const probes = new Map<string, Promise<string | null>>();
+
+/**
+ * Finds a bwrap that can actually create the namespaces we need. The probe (running `true`
+ * under the same kind of sandbox) happens once per bwrap path per process.
+ */
+export async function bwrapStatus(cwd: string = process.cwd(), pathEnv: string | undefined = process.env.PATH): Promise<BwrapStatus> {
+  const path = findOnPath("bwrap", cwd, pathEnv);
+  if (path === null) return { path: null, reason: "bubblewrap (bwrap) is not installed or not on PATH" };
+  let probe = probes.get(path);
+  if (probe === undefined) {
+    probe = probeBwrap(path);
+    probes.set(path, probe);
+  }
+  const problem = await probe;
+  return problem === null ? { path } : { path: null, reason: `${path} cannot create a sandbox: ${problem}` };
+}
+
+export async function findBwrap(cwd?: string): Promise<string | null> {
+  return (await bwrapStatus(cwd)).path;
+}
+
+/** Resolves to null when bwrap works, else to a description of the failure. */
+function probeBwrap(path: string): Promise<string | null> {
+  return new Promise((resolvePromise) => {
+    const child = spawn(path, ["--ro-bind", "/", "/", "--unshare-pid", "--unshare-net", "--proc", "/proc", "--dev", "/dev", "true"], {
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    let done = false;
+    const finish = (problem: string | null): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      resolvePromise(problem);
+    };
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      finish(`the test run did not finish within ${PROBE_TIMEOUT_MS / 1000} s`);
+    }, PROBE_TIMEOUT_MS);
+    child.stderr.on("data", (chunk: Buffer) => {
+      if (stderr.length < 2000) stderr += chunk.toString("utf8");
+    });
+    child.on("error", (err) => finish(err.message));
+    child.on("close", (code, signal) => {
+      if (code === 0) finish(null);
+      else finish(stderr.trim() || (signal ? `killed by ${signal}` : `exit status ${code}`));
+    });
+  });
+}

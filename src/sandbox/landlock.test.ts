@@ -1,0 +1,42 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { sandboxPolicyFor, type SandboxPolicy } from "../protocol/policy.js";
+import { LANDLOCK_PROGRAM, findPython3, landlockArgv, landlockStatus } from "./landlock.js";
+
+function workspaceWrite(roots: string[], network = false, excludeTmp = true): SandboxPolicy {
+  return { type: "workspace-write", writable_roots: roots, network_access: network, exclude_slash_tmp: excludeTmp, exclude_tmpdir_env_var: excludeTmp };
+}
+
+void test("read-only: python3 in isolated mode, the helper, no roots, network off", () => {
+  const argv = landlockArgv({ policy: sandboxPolicyFor("read-only"), cwd: "/w/proj", argv: ["ls", "-l"], env: {}, python: "/usr/bin/python3" });
+  assert.deepEqual(argv, ["/usr/bin/python3", "-I", "-S", "-c", LANDLOCK_PROGRAM, "run", "0", "-", "--", "ls", "-l"]);
+});
+
+void test("workspace-write: cwd, added roots, /tmp and $TMPDIR become rule paths", () => {
+  const argv = landlockArgv({ policy: workspaceWrite(["../shared"], false, false), cwd: "/w/proj", argv: ["make"], env: { TMPDIR: "/var/tmp/t", LC_CTYPE: "en_US.UTF-8" }, python: "py" });
+  assert.deepEqual(argv.slice(5), ["run", "0", "=en_US.UTF-8", "/w/proj", "/w/shared", "/tmp", "/var/tmp/t", "--", "make"]);
+});
+
+void test("network access turns the socket filter off", () => {
+  const argv = landlockArgv({ policy: workspaceWrite([], true), cwd: "/w", argv: ["curl"], env: {}, python: "py" });
+  assert.deepEqual(argv.slice(5), ["run", "1", "-", "/w", "--", "curl"]);
+});
+
+void test("a command that looks like an option stays after the separator", () => {
+  const argv = landlockArgv({ policy: sandboxPolicyFor("read-only"), cwd: "/w", argv: ["--", "-x"], env: {}, python: "py" });
+  assert.deepEqual(argv.slice(5), ["run", "0", "-", "--", "--", "-x"]);
+});
+
+void test("the helper is valid Python 3", { skip: findPython3() === null ? "python3 is not installed" : false }, () => {
+  const python = findPython3() ?? "python3";
+  const r = spawnSync(python, ["-I", "-S", "-c", "import sys; compile(sys.argv[1], '<helper>', 'exec')", LANDLOCK_PROGRAM], { encoding: "utf8" });
+  assert.equal(r.status, 0, r.stderr);
+});
+
+void test("the probe reports the Landlock ABI, or why it cannot run", { skip: process.platform !== "linux" ? "Linux only" : false }, async () => {
+  const status = await landlockStatus();
+  if (status.available) assert.ok((status.abi ?? 0) >= 1);
+  else assert.ok(status.reason && status.reason.length > 0);
+  assert.equal(await landlockStatus(), status, "cached");
+});

@@ -1,0 +1,300 @@
+/**
+ * Linux fallback confinement when bubblewrap cannot run (no bwrap, or no unprivileged user
+ * namespaces): Landlock for the file system and a seccomp filter for the network.
+ *
+ * Node cannot make these system calls itself, so a small Python 3 program (below, passed with
+ * `python3 -I -S -c`) sets the restrictions up in its own process and then execs the command,
+ * which inherits them along with every process it starts:
+ *
+ * 1. A Landlock ruleset that handles every write-type file-system right the running kernel
+ *    knows (the set grows with the Landlock ABI version), with rules granting those rights
+ *    beneath each writable root and on the few device nodes a shell writes to (/dev/null,
+ *    /dev/tty, the PTYs, ...). Reads and execution are not restricted. On ABI 6 and later the
+ *    ruleset also stops signals to processes outside the sandbox and, when the network is off,
+ *    connections to abstract Unix sockets outside it.
+ * 2. PR_SET_NO_NEW_PRIVS, so no set-user-ID program can shed the restrictions.
+ * 3. A seccomp filter that always refuses the TIOCSTI and TIOCLINUX ioctls (typing into the
+ *    terminal) and x32 system calls, and, when the network is off, `socket()` for any family
+ *    but AF_UNIX and `io_uring_setup` (io_uring can open sockets without `socket()`). A refused
+ *    call fails with EPERM. Calls made through another architecture's ABI (32-bit x86 on an
+ *    x86_64 kernel, AArch32 on arm64) all fail with EPERM, since their numbers differ.
+ * 4. landlock_restrict_self, then execvp.
+ *
+ * Limitations, compared with bubblewrap:
+ * - Landlock can only grant rights beneath a directory, never take them back deeper down, so
+ *   `.git` and `.codex` inside a writable root stay WRITABLE here. Only bwrap protects them.
+ * - Processes are not isolated (no PID namespace), and on kernels older than Landlock ABI 6
+ *   a sandboxed command can still signal processes outside the sandbox.
+ * - Landlock does not cover metadata: chmod, chown, utimes and extended attributes still work
+ *   on files outside the roots (for files the user may change anyway).
+ * - Sockets passed in from outside (inherited descriptors) keep working, and named Unix
+ *   sockets (a Docker or D-Bus socket, say) stay reachable; the same holds under bwrap.
+ * - Writes to devices are granted on a short list (/dev/null, /dev/zero, /dev/full, the random
+ *   devices, /dev/tty, /dev/ptmx, /dev/pts) rather than all of /dev, so that a command run as
+ *   root cannot write to a disk device.
+ * - Only x86_64 and aarch64 are supported; elsewhere the probe fails and the launcher refuses.
+ */
+import { spawn } from "node:child_process";
+import { accessSync, constants } from "node:fs";
+import type { SandboxPolicy } from "../protocol/policy.js";
+import { findOnPath, networkAllowed } from "./bwrap.js";
+import { writableRoots } from "./writable-roots.js";
+
+/**
+ * The helper program. Arguments: MODE NET LC ROOT... -- COMMAND ARG...
+ * MODE is `run` (exec COMMAND) or `probe` (set everything up, print the ABI, exit 0).
+ * NET is 1 when the network is allowed. LC is `=VALUE` or `-`: the LC_CTYPE the command must
+ * see, because Python itself sets LC_CTYPE when it starts under the C locale.
+ */
+export const LANDLOCK_PROGRAM = String.raw`
+import ctypes, os, stat, sys
+
+def fail(message, code=1):
+    sys.stderr.write("codex-ts sandbox (landlock): " + message + "\n")
+    sys.stderr.flush()
+    os._exit(code)
+
+args = sys.argv[1:]
+if "--" not in args or len(args) < 4:
+    fail("usage: MODE NET LC ROOT... -- COMMAND ARG...", 2)
+split = args.index("--")
+mode, network, lc = args[0], args[1] == "1", args[2]
+roots, command = args[3:split], args[split + 1:]
+if mode == "run" and not command:
+    fail("no command given", 2)
+
+arch = os.uname().machine
+if arch == "x86_64":
+    AUDIT_ARCH, NR_SOCKET, NR_IOCTL = 0xC000003E, 41, 16
+elif arch in ("aarch64", "arm64"):
+    AUDIT_ARCH, NR_SOCKET, NR_IOCTL = 0xC00000B7, 198, 29
+else:
+    fail("unsupported architecture " + arch)
+NR_CREATE_RULESET, NR_ADD_RULE, NR_RESTRICT_SELF, NR_IO_URING_SETUP = 444, 445, 446, 425
+
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+libc.prctl.restype = ctypes.c_int
+
+def check(result, what):
+    if result < 0:
+        err = ctypes.get_errno()
+        fail(what + " failed: " + os.strerror(err))
+    return result
+
+abi = libc.syscall(ctypes.c_long(NR_CREATE_RULESET), None, ctypes.c_size_t(0), ctypes.c_uint32(1))
+if abi < 1:
+    fail("Landlock is not available in this kernel (" + os.strerror(ctypes.get_errno()) + ")")
+
+WRITE_FILE, REMOVE_DIR, REMOVE_FILE, MAKE_CHAR = 1 << 1, 1 << 4, 1 << 5, 1 << 6
+MAKE_DIR, MAKE_REG, MAKE_SOCK, MAKE_FIFO = 1 << 7, 1 << 8, 1 << 9, 1 << 10
+MAKE_BLOCK, MAKE_SYM, REFER, TRUNCATE, IOCTL_DEV = 1 << 11, 1 << 12, 1 << 13, 1 << 14, 1 << 15
+handled = (WRITE_FILE | REMOVE_DIR | REMOVE_FILE | MAKE_CHAR | MAKE_DIR | MAKE_REG | MAKE_SOCK
+           | MAKE_FIFO | MAKE_BLOCK | MAKE_SYM)
+if abi >= 2: handled |= REFER
+if abi >= 3: handled |= TRUNCATE
+if abi >= 5: handled |= IOCTL_DEV
+FILE_RIGHTS = (WRITE_FILE | TRUNCATE | IOCTL_DEV) & handled
+SCOPE_ABSTRACT_UNIX, SCOPE_SIGNAL = 1, 2
+scoped = 0
+if abi >= 6:
+    scoped = SCOPE_SIGNAL | (0 if network else SCOPE_ABSTRACT_UNIX)
+
+class RulesetAttr(ctypes.Structure):
+    _fields_ = [("handled_access_fs", ctypes.c_uint64), ("handled_access_net", ctypes.c_uint64),
+                ("scoped", ctypes.c_uint64)]
+
+class PathBeneath(ctypes.Structure):
+    _pack_ = 1
+    _fields_ = [("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
+
+attr = RulesetAttr(handled, 0, scoped)
+attr_size = 24 if scoped else 8
+ruleset = check(libc.syscall(ctypes.c_long(NR_CREATE_RULESET), ctypes.byref(attr), ctypes.c_size_t(attr_size),
+                             ctypes.c_uint32(0)), "landlock_create_ruleset")
+
+def allow(path, rights):
+    try:
+        fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+    except OSError:
+        return
+    try:
+        if not stat.S_ISDIR(os.fstat(fd).st_mode):
+            rights &= FILE_RIGHTS
+        if rights:
+            rule = PathBeneath(rights, fd)
+            check(libc.syscall(ctypes.c_long(NR_ADD_RULE), ctypes.c_int(ruleset), ctypes.c_int(1),
+                               ctypes.byref(rule), ctypes.c_uint32(0)), "landlock_add_rule " + path)
+    finally:
+        os.close(fd)
+
+for root in roots:
+    allow(root, handled)
+for device in ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty", "/dev/ptmx", "/dev/pts"):
+    allow(device, FILE_RIGHTS)
+
+check(libc.prctl(ctypes.c_int(38), ctypes.c_ulong(1), ctypes.c_ulong(0), ctypes.c_ulong(0), ctypes.c_ulong(0)),
+      "prctl(PR_SET_NO_NEW_PRIVS)")
+
+# A classic BPF program over struct seccomp_data {int nr; u32 arch; u64 ip; u64 args[6];}.
+LD, JEQ, JGE, RET = 0x20, 0x15, 0x35, 0x06
+ALLOW, EPERM = 0x7FFF0000, 0x00050000 | 1
+OFF_NR, OFF_ARCH, OFF_ARG0, OFF_ARG1 = 0, 4, 16, 24
+code = [("ld", OFF_ARCH), ("jeq", AUDIT_ARCH, None, "deny"), ("ld", OFF_NR)]
+if arch == "x86_64":
+    code.append(("jge", 0x40000000, "deny", None))
+code.append(("jeq", NR_IOCTL, "ioctl", None))
+if not network:
+    code += [("jeq", NR_SOCKET, "socket", None), ("jeq", NR_IO_URING_SETUP, "deny", None)]
+code += [("ret", ALLOW),
+         ("label", "ioctl"), ("ld", OFF_ARG1), ("jeq", 0x5412, "deny", None), ("jeq", 0x541C, "deny", None),
+         ("ret", ALLOW)]
+if not network:
+    code += [("label", "socket"), ("ld", OFF_ARG0), ("jeq", 1, None, "deny"), ("ret", ALLOW)]
+code += [("label", "deny"), ("ret", EPERM)]
+
+labels, insns = {}, []
+for op in code:
+    if op[0] == "label":
+        labels[op[1]] = len(insns)
+    else:
+        insns.append(op)
+
+class SockFilter(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint16), ("jt", ctypes.c_uint8), ("jf", ctypes.c_uint8), ("k", ctypes.c_uint32)]
+
+class SockFprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(SockFilter))]
+
+def offset(index, target):
+    return 0 if target is None else labels[target] - index - 1
+
+filters = (SockFilter * len(insns))()
+for index, op in enumerate(insns):
+    if op[0] == "ld":
+        filters[index] = SockFilter(LD, 0, 0, op[1])
+    elif op[0] == "ret":
+        filters[index] = SockFilter(RET, 0, 0, op[1])
+    else:
+        filters[index] = SockFilter(JEQ if op[0] == "jeq" else JGE, offset(index, op[2]), offset(index, op[3]), op[1])
+fprog = SockFprog(len(insns), filters)
+check(libc.prctl(ctypes.c_int(22), ctypes.c_ulong(2), ctypes.byref(fprog), ctypes.c_ulong(0), ctypes.c_ulong(0)),
+      "prctl(PR_SET_SECCOMP)")
+
+check(libc.syscall(ctypes.c_long(NR_RESTRICT_SELF), ctypes.c_int(ruleset), ctypes.c_uint32(0)), "landlock_restrict_self")
+os.close(ruleset)
+
+if mode == "probe":
+    sys.stdout.write(str(abi) + "\n")
+    sys.stdout.flush()
+    os._exit(0)
+
+if lc == "-":
+    os.environ.pop("LC_CTYPE", None)
+else:
+    os.environ["LC_CTYPE"] = lc[1:]
+try:
+    os.execvp(command[0], command)
+except FileNotFoundError:
+    fail(command[0] + ": command not found", 127)
+except PermissionError:
+    fail(command[0] + ": permission denied", 126)
+except OSError as error:
+    fail(command[0] + ": cannot execute: " + error.strerror, 126)
+`;
+
+/** Interpreters tried before PATH: system ones, which a version manager's shim cannot shadow. */
+const SYSTEM_PYTHONS = ["/usr/bin/python3", "/bin/python3", "/usr/local/bin/python3"];
+
+/**
+ * The Python 3 to run the helper with. System locations come first: a version manager's shim
+ * (pyenv) is slower to start and prepends its own directories to the command's PATH.
+ */
+export function findPython3(cwd: string = process.cwd(), pathEnv: string | undefined = process.env.PATH): string | null {
+  for (const candidate of SYSTEM_PYTHONS) {
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // Try the next one.
+    }
+  }
+  return findOnPath("python3", cwd, pathEnv);
+}
+
+export interface LandlockOptions {
+  policy: SandboxPolicy;
+  cwd: string;
+  argv: string[];
+  /** The command's environment (TMPDIR, LC_CTYPE); defaults to process.env. */
+  env?: NodeJS.ProcessEnv | Record<string, string>;
+  /** The interpreter; defaults to findPython3(). */
+  python?: string;
+}
+
+export function landlockArgv(options: LandlockOptions): string[] {
+  const { policy, cwd, argv } = options;
+  const env = options.env ?? process.env;
+  const python = options.python ?? findPython3(cwd) ?? "python3";
+  const roots = policy.type === "workspace-write" ? writableRoots(policy, cwd, env) : policy.type === "danger-full-access" ? ["/"] : [];
+  const lc = env.LC_CTYPE === undefined ? "-" : `=${env.LC_CTYPE}`;
+  return [python, "-I", "-S", "-c", LANDLOCK_PROGRAM, "run", networkAllowed(policy) ? "1" : "0", lc, ...roots, "--", ...argv];
+}
+
+export interface LandlockStatus {
+  available: boolean;
+  /** The kernel's Landlock ABI version, when available. */
+  abi?: number;
+  python?: string;
+  /** Why it is unavailable. */
+  reason?: string;
+}
+
+const PROBE_TIMEOUT_MS = 5000;
+let cached: Promise<LandlockStatus> | undefined;
+
+/** Checks once per process that python3 exists and the helper can confine itself. */
+export function landlockStatus(): Promise<LandlockStatus> {
+  cached ??= probeLandlock();
+  return cached;
+}
+
+export async function landlockAvailable(): Promise<boolean> {
+  return (await landlockStatus()).available;
+}
+
+async function probeLandlock(): Promise<LandlockStatus> {
+  if (process.platform !== "linux") return { available: false, reason: "Landlock exists only on Linux" };
+  const python = findPython3();
+  if (python === null) return { available: false, reason: "python3, which the Landlock helper needs, is not installed" };
+  const { code, stdout, stderr } = await runProbe(python, ["-I", "-S", "-c", LANDLOCK_PROGRAM, "probe", "0", "-", "--"]);
+  const abi = Number(stdout.trim());
+  if (code === 0 && Number.isInteger(abi) && abi >= 1) return { available: true, abi, python };
+  const detail = stderr.trim().replace(/^codex-ts sandbox \(landlock\): /, "") || `exit status ${code}`;
+  return { available: false, python, reason: `the Landlock helper failed: ${detail}` };
+}
+
+function runProbe(command: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    let done = false;
+    const finish = (code: number | null, extra = ""): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr: stderr + extra });
+    };
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      finish(null, `did not finish within ${PROBE_TIMEOUT_MS / 1000} s`);
+    }, PROBE_TIMEOUT_MS);
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+    child.stderr.on("data", (chunk: Buffer) => {
+      if (stderr.length < 2000) stderr += chunk.toString("utf8");
+    });
+    child.on("error", (err) => finish(null, err.message));
+    child.on("close", (code) => finish(code));
+  });
+}

@@ -1,0 +1,107 @@
+/**
+ * The single entry point for confining a command: given the sandbox policy, it rewrites the
+ * command line so that it runs under the platform's mechanism (bubblewrap or Landlock on Linux,
+ * Seatbelt on macOS) and adds the environment markers commands look for. When no mechanism can
+ * confine the command it throws SandboxUnavailableError; it never hands back an unconfined
+ * command for a confining policy.
+ */
+import type { SandboxPolicy } from "../protocol/policy.js";
+import { NETWORK_DISABLED_ENV_VAR } from "../exec/env.js";
+import { bwrapArgv, bwrapStatus, networkAllowed } from "./bwrap.js";
+import { landlockArgv, landlockStatus } from "./landlock.js";
+import { seatbeltArgv } from "./seatbelt.js";
+
+export type SandboxType = "none" | "bwrap" | "landlock" | "seatbelt";
+
+export interface SandboxedCommand {
+  argv: string[];
+  env: Record<string, string>;
+  sandbox: SandboxType;
+}
+
+export class SandboxUnavailableError extends Error {
+  override name = "SandboxUnavailableError";
+}
+
+export interface SandboxRequest {
+  policy: SandboxPolicy;
+  cwd: string;
+  argv: string[];
+  env: Record<string, string>;
+  /** The command runs on a PTY and needs its controlling terminal (no new session). */
+  tty?: boolean;
+  platform?: NodeJS.Platform;
+  /** Forces a Linux mechanism; defaults to $CODEX_TS_LINUX_SANDBOX of this process. */
+  linuxSandbox?: string;
+}
+
+/** Set to `bwrap` or `landlock` to force one Linux mechanism. */
+export const LINUX_SANDBOX_ENV_VAR = "CODEX_TS_LINUX_SANDBOX";
+/** Set in the command's environment under Seatbelt, as the reference does. */
+export const SANDBOX_ENV_VAR = "CODEX_SANDBOX";
+
+const ESCAPE_HATCH = "or, if you trust this task, run with --sandbox danger-full-access.";
+
+/** Wraps argv so it runs confined by `policy`. danger-full-access returns it unchanged (sandbox "none"). */
+export async function sandboxCommand(req: SandboxRequest): Promise<SandboxedCommand> {
+  if (req.argv.length === 0) throw new Error("sandboxCommand: empty command line");
+  if (req.policy.type === "danger-full-access") return { argv: [...req.argv], env: { ...req.env }, sandbox: "none" };
+
+  const env: Record<string, string> = { ...req.env };
+  if (!networkAllowed(req.policy)) env[NETWORK_DISABLED_ENV_VAR] = "1";
+
+  const platform = req.platform ?? process.platform;
+  if (platform === "darwin") {
+    env[SANDBOX_ENV_VAR] = "seatbelt";
+    return { argv: seatbeltArgv(req.policy, req.cwd, req.argv, req.env), env, sandbox: "seatbelt" };
+  }
+  if (platform !== "linux") {
+    throw new SandboxUnavailableError(
+      `codex-ts cannot confine commands on ${platform}: sandboxing is implemented for Linux and macOS only. ` +
+        `Run with --sandbox danger-full-access if you trust this task.`,
+    );
+  }
+  return { ...(await linuxCommand(req, env)), env };
+}
+
+async function linuxCommand(req: SandboxRequest, env: Record<string, string>): Promise<Omit<SandboxedCommand, "env">> {
+  const forced = (req.linuxSandbox ?? process.env[LINUX_SANDBOX_ENV_VAR] ?? "").trim();
+  if (forced !== "" && forced !== "bwrap" && forced !== "landlock") {
+    throw new SandboxUnavailableError(`${LINUX_SANDBOX_ENV_VAR}=${forced} is not a sandbox codex-ts knows: use bwrap or landlock, or unset it.`);
+  }
+
+  let bwrapProblem = "";
+  if (forced !== "landlock") {
+    const bwrap = await bwrapStatus(req.cwd, process.env.PATH);
+    if (bwrap.path !== null) {
+      const argv = bwrapArgv({ policy: req.policy, cwd: req.cwd, argv: req.argv, bwrapPath: bwrap.path, newSession: req.tty !== true, env });
+      return { argv, sandbox: "bwrap" };
+    }
+    bwrapProblem = bwrap.reason ?? "bubblewrap cannot run";
+    if (forced === "bwrap") {
+      throw new SandboxUnavailableError(
+        `codex-ts cannot confine commands with bubblewrap (forced by ${LINUX_SANDBOX_ENV_VAR}=bwrap): ${bwrapProblem}. ` +
+          `Install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap) or enable unprivileged user namespaces, ` +
+          `unset ${LINUX_SANDBOX_ENV_VAR} to allow the Landlock fallback, ${ESCAPE_HATCH}`,
+      );
+    }
+  }
+
+  const landlock = await landlockStatus();
+  if (landlock.available && landlock.python !== undefined) {
+    const argv = landlockArgv({ policy: req.policy, cwd: req.cwd, argv: req.argv, env, python: landlock.python });
+    return { argv, sandbox: "landlock" };
+  }
+  const landlockProblem = landlock.reason ?? "Landlock is unavailable";
+  if (forced === "landlock") {
+    throw new SandboxUnavailableError(
+      `codex-ts cannot confine commands with Landlock (forced by ${LINUX_SANDBOX_ENV_VAR}=landlock): ${landlockProblem}. ` +
+        `Unset ${LINUX_SANDBOX_ENV_VAR} to use bubblewrap, ${ESCAPE_HATCH}`,
+    );
+  }
+  throw new SandboxUnavailableError(
+    `codex-ts cannot confine commands on this machine: bubblewrap is missing or cannot create user namespaces ` +
+      `(${bwrapProblem}), and Landlock is unavailable (${landlockProblem}). ` +
+      `Install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap) or enable unprivileged user namespaces; ${ESCAPE_HATCH}`,
+  );
+}

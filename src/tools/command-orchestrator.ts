@@ -1,0 +1,135 @@
+/**
+ * The one path every command the model runs takes, whatever the tool:
+ *
+ *   policy check ─▶ [ask the user] ─▶ run in the sandbox ─▶ looks denied? ─▶ [ask] ─▶ run unsandboxed
+ *
+ * - `untrusted`: commands not known to be safe are asked about first.
+ * - `on-request`: the model may ask to run outside the sandbox (`require_escalated` with a
+ *   justification); the user decides.
+ * - `on-failure`, `on-request`, `untrusted`: a sandboxed command that fails the way sandbox
+ *   refusals look is offered to the user for a rerun outside the sandbox.
+ * - `never`: nobody is asked; whatever happened goes back to the model.
+ * "Approved for the session" covers the same command in the same directory from then on.
+ */
+import type { ReviewDecision } from "../protocol/policy.js";
+import { commandApprovalKey } from "../core/approval-store.js";
+import { looksLikeSandboxDenial } from "../core/sandbox-denial.js";
+import { SandboxUnavailableError, sandboxCommand, type SandboxType } from "../sandbox/launcher.js";
+import { isKnownSafeCommand } from "../safety/known-safe.js";
+import { shellJoin } from "../cli/shell-quote.js";
+import type { ToolInvocation } from "./types.js";
+
+export type SandboxPermissions = "use_default" | "require_escalated";
+
+export interface CommandRequest {
+  /** The command as the model asked for it (before any sandbox wrapping). */
+  argv: string[];
+  cwd: string;
+  env: Record<string, string>;
+  permissions: SandboxPermissions;
+  justification?: string;
+  /** PTY sessions keep their controlling terminal inside the sandbox. */
+  tty?: boolean;
+}
+
+/** How to start the command: the argv and env to spawn, and what confines it. */
+export interface CommandLaunch {
+  argv: string[];
+  env: Record<string, string>;
+  sandbox: SandboxType;
+}
+
+/** What the orchestrator needs to know about a finished attempt. */
+export interface AttemptView {
+  /** null while the process is still running (a long-lived exec_command session). */
+  exitCode: number | null;
+  timedOut: boolean;
+  output: string;
+}
+
+export type Orchestrated<R> = { kind: "ran"; result: R; launch: CommandLaunch } | { kind: "refused"; message: string };
+
+export const REJECTED_BY_USER = "exec command rejected by user";
+export const RETRY_WITHOUT_SANDBOX = "command failed; retry without sandbox?";
+
+const POLICY_DEBUG_NAMES = { untrusted: "UnlessTrusted", "on-failure": "OnFailure", "on-request": "OnRequest", never: "Never" } as const;
+
+export async function orchestrateCommand<R>(
+  invocation: ToolInvocation,
+  request: CommandRequest,
+  toolWording: "should not" | "cannot",
+  attempt: (launch: CommandLaunch) => Promise<R>,
+  view: (result: R) => AttemptView,
+): Promise<Orchestrated<R>> {
+  const { turn } = invocation;
+  const policy = turn.approvalPolicy;
+  const escalated = request.permissions === "require_escalated";
+  if (escalated && policy !== "on-request") {
+    const name = POLICY_DEBUG_NAMES[policy];
+    return refused(`approval policy is ${name}; reject command — you ${toolWording} ask for escalated permissions if the approval policy is ${name}`);
+  }
+
+  const store = turn.services.approvalStore;
+  const key = commandApprovalKey(request.argv, request.cwd, request.permissions);
+  let approved = store.covers("exec", [key]);
+  const sandboxed = turn.sandboxPolicy.type !== "danger-full-access";
+  const needsApproval =
+    policy === "untrusted" ? !(await isKnownSafeCommand(request.argv, { sandboxed })) : policy === "on-request" && escalated;
+  if (needsApproval && !approved) {
+    const decision = await ask(invocation, request, escalated ? request.justification : undefined);
+    if (!isApproval(decision)) return refused(REJECTED_BY_USER);
+    if (decision === "approved_for_session") store.remember("exec", [key]);
+    approved = true;
+  }
+
+  const unsandboxed: CommandLaunch = { argv: request.argv, env: request.env, sandbox: "none" };
+  // An approved escalation runs outside the sandbox, as does everything under full access.
+  if (turn.sandboxPolicy.type === "danger-full-access" || (escalated && approved)) {
+    return { kind: "ran", result: await attempt(unsandboxed), launch: unsandboxed };
+  }
+
+  let launch: CommandLaunch;
+  try {
+    launch = await sandboxCommand({ policy: turn.sandboxPolicy, cwd: request.cwd, argv: request.argv, env: request.env, tty: request.tty });
+  } catch (err) {
+    if (!(err instanceof SandboxUnavailableError)) throw err;
+    // Never unconfined without the user's say-so: ask, or tell the model why nothing ran.
+    if (policy === "never") return refused(err.message);
+    if (!approved && !isApproval(await ask(invocation, request, `${err.message} Run it without a sandbox?`))) return refused(REJECTED_BY_USER);
+    return { kind: "ran", result: await attempt(unsandboxed), launch: unsandboxed };
+  }
+
+  const result = await attempt(launch);
+  const outcome = view(result);
+  if (policy === "never" || outcome.exitCode === null || !looksDenied(outcome)) return { kind: "ran", result, launch };
+  if (!approved) {
+    const decision = await ask(invocation, request, RETRY_WITHOUT_SANDBOX);
+    if (!isApproval(decision)) return refused(REJECTED_BY_USER);
+    if (decision === "approved_for_session") store.remember("exec", [key]);
+  }
+  return { kind: "ran", result: await attempt(unsandboxed), launch: unsandboxed };
+}
+
+function looksDenied(outcome: AttemptView): boolean {
+  return looksLikeSandboxDenial({ exitCode: outcome.exitCode ?? 0, timedOut: outcome.timedOut, output: outcome.output });
+}
+
+async function ask(invocation: ToolInvocation, request: CommandRequest, reason: string | undefined): Promise<ReviewDecision> {
+  const decision = invocation.turn.services.approvals.wait(invocation.callId);
+  invocation.emit({
+    type: "exec_approval_request",
+    call_id: invocation.callId,
+    turn_id: invocation.turn.subId,
+    command: request.argv,
+    cwd: request.cwd,
+    ...(reason ? { reason } : {}),
+    parsed_cmd: [{ type: "unknown", cmd: shellJoin(request.argv) }],
+  });
+  return decision;
+}
+
+const isApproval = (decision: ReviewDecision): boolean => decision === "approved" || decision === "approved_for_session";
+
+function refused(message: string): { kind: "refused"; message: string } {
+  return { kind: "refused", message };
+}

@@ -1,0 +1,544 @@
+/**
+ * The sandbox battery: real commands run through `sandboxCommand` under every policy and, on
+ * Linux, under both mechanisms (bubblewrap and the Landlock fallback, forced one at a time).
+ * Each confining policy faces a list of escape attempts (writes outside the writable roots by
+ * every route we know, network connections to listeners this test owns, signals to a process
+ * outside, reading a secret from the environment), and a list of operations it must still
+ * allow. The positive controls under danger-full-access show the probes can see an escape.
+ *
+ * Known gaps, asserted so the test notices if they change:
+ * - Landlock only grants rights, so `.git` and `.codex` inside a writable root stay writable
+ *   under the fallback; bubblewrap re-mounts them read-only.
+ * - Landlock does not cover metadata (chmod, chown, utimes), so the fallback lets a command
+ *   chmod a file outside the roots; bubblewrap's read-only mounts refuse it.
+ */
+import { after, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import { createSocket } from "node:dgram";
+import { createServer, type Server } from "node:net";
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import type { SandboxPolicy } from "../../src/protocol/policy.js";
+import { createCommandEnv } from "../../src/exec/env.js";
+import { findBwrap } from "../../src/sandbox/bwrap.js";
+import { findPython3, landlockStatus } from "../../src/sandbox/landlock.js";
+import { SandboxUnavailableError, sandboxCommand, type SandboxType } from "../../src/sandbox/launcher.js";
+import { makeWorkspace, runCli } from "../support/cli.js";
+
+type Mechanism = Exclude<SandboxType, "none">;
+type PolicyName = "read-only" | "workspace-write" | "workspace-write+network" | "workspace-write-no-tmp" | "danger-full-access";
+
+interface Outcome {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+const tally = { attempts: 0, escaped: 0, allowed: 0, worked: 0, connectionsAllowed: 0, connectionsWorked: 0, controls: 0, controlsWorked: 0 };
+const escapes: string[] = [];
+const knownGaps: string[] = [];
+
+const isInside = (dir: string, path: string): boolean => {
+  const rel = relative(dir, path);
+  return rel === "" || (!rel.startsWith("..") && !rel.startsWith("/"));
+};
+const quote = (s: string): string => `'${s.replace(/'/g, "'\\''")}'`;
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+// ---------------------------------------------------------------------------------------------
+// The scene: a workspace with .git and .codex, an added root whose .git file points at a git
+// directory elsewhere under /tmp, a TMPDIR for the commands, and a directory outside every root.
+
+const base = realpathSync(mkdtempSync(join(tmpdir(), "codex-ts-sandbox-")));
+const work = join(base, "work");
+const extra = join(base, "extra");
+const extraGitdir = join(base, "gitdirs", "extra");
+const cmdTmp = join(base, "tmpdir");
+for (const dir of [work, join(work, ".git"), join(work, ".codex"), extra, extraGitdir, cmdTmp]) mkdirSync(dir, { recursive: true });
+writeFileSync(join(extra, ".git"), "gitdir: ../gitdirs/extra\n");
+
+/** A directory that is under no writable root of any policy here: not /tmp, not TMPDIR. */
+function makeOutside(): string | null {
+  for (const parent of ["/var/tmp", homedir()]) {
+    try {
+      const real = realpathSync(parent);
+      if ([realpathSync("/tmp"), realpathSync(tmpdir()), base].some((root) => isInside(root, real))) continue;
+      return realpathSync(mkdtempSync(join(real, "codex-ts-outside-")));
+    } catch {
+      // Not usable; try the next.
+    }
+  }
+  return null;
+}
+const outside = makeOutside();
+symlinkSync(outside ?? "/nonexistent", join(work, "out-link"));
+
+after(() => {
+  rmSync(base, { recursive: true, force: true });
+  if (outside !== null) rmSync(outside, { recursive: true, force: true });
+});
+
+const SECRET = "sk-battery-secret-4f2c9e";
+process.env.OPENAI_API_KEY = SECRET;
+process.env.BATTERY_ACCESS_TOKEN = SECRET;
+const commandEnv = createCommandEnv({}, { ...process.env, TMPDIR: cmdTmp });
+const python = findPython3();
+const hasGetent = spawnSync("sh", ["-c", "command -v getent"]).status === 0;
+
+const wsPolicy = (network: boolean, excludeTmp: boolean): SandboxPolicy => ({
+  type: "workspace-write",
+  writable_roots: [extra],
+  network_access: network,
+  exclude_slash_tmp: excludeTmp,
+  exclude_tmpdir_env_var: excludeTmp,
+});
+const POLICIES: Record<PolicyName, SandboxPolicy> = {
+  "read-only": { type: "read-only" },
+  "workspace-write": wsPolicy(false, false),
+  "workspace-write+network": wsPolicy(true, false),
+  "workspace-write-no-tmp": wsPolicy(false, true),
+  "danger-full-access": { type: "danger-full-access" },
+};
+
+async function sandboxed(mechanism: Mechanism, policy: SandboxPolicy, script: string): Promise<Outcome> {
+  const command = await sandboxCommand({ policy, cwd: work, argv: ["sh", "-c", script], env: commandEnv, linuxSandbox: mechanism });
+  if (policy.type !== "danger-full-access") assert.equal(command.sandbox, mechanism);
+  const [file = "", ...args] = command.argv;
+  const r = spawnSync(file, args, { cwd: work, env: command.env, encoding: "utf8", timeout: 20_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Listeners the commands try to reach: TCP on 127.0.0.1 (and ::1 when present), UDP on 127.0.0.1.
+
+interface Listeners {
+  tcpPort: number;
+  tcp6Port: number | null;
+  udpPort: number;
+  /** Connections and datagrams seen so far. */
+  seen: () => number;
+  close: () => Promise<void>;
+}
+
+async function listen(server: Server, host: string): Promise<number | null> {
+  return new Promise((resolve) => {
+    server.once("error", () => resolve(null));
+    server.listen(0, host, () => {
+      const address = server.address();
+      resolve(typeof address === "object" && address !== null ? address.port : null);
+    });
+  });
+}
+
+async function startListeners(): Promise<Listeners> {
+  let seen = 0;
+  const onConnection = (socket: { destroy: () => void }): void => {
+    seen++;
+    socket.destroy();
+  };
+  const tcp = createServer(onConnection);
+  const tcp6 = createServer(onConnection);
+  const tcpPort = await listen(tcp, "127.0.0.1");
+  const tcp6Port = await listen(tcp6, "::1");
+  const udp = createSocket("udp4");
+  udp.on("message", () => seen++);
+  const udpPort = await new Promise<number>((resolve) => udp.bind(0, "127.0.0.1", () => resolve(udp.address().port)));
+  assert.ok(tcpPort !== null, "a TCP listener on 127.0.0.1");
+  return {
+    tcpPort,
+    tcp6Port,
+    udpPort,
+    seen: () => seen,
+    close: async () => {
+      await new Promise<void>((r) => tcp.close(() => r()));
+      if (tcp6Port !== null) await new Promise<void>((r) => tcp6.close(() => r()));
+      await new Promise<void>((r) => udp.close(() => r()));
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// What is attempted.
+
+interface WriteProbe {
+  name: string;
+  /** Shell commands; TARGET is replaced by the quoted target path. */
+  script: (target: string) => string;
+  /** Prepares the target (e.g. an existing file to overwrite); defaults to nothing. */
+  setup?: (target: string) => void;
+  /** True when the write landed. */
+  landed: (target: string) => boolean;
+}
+
+const exists = (path: string): boolean => existsSync(path);
+const contentIs = (path: string, text: string): boolean => {
+  try {
+    return readFileSync(path, "utf8") === text;
+  } catch {
+    return false;
+  }
+};
+
+/** Ways to put something at a path. Each one writes a fresh name. */
+function writeProbes(): WriteProbe[] {
+  const probes: WriteProbe[] = [
+    { name: "redirect", script: (t) => `echo x > ${quote(t)}`, landed: exists },
+    { name: "touch", script: (t) => `touch ${quote(t)}`, landed: exists },
+    { name: "mkdir", script: (t) => `mkdir ${quote(t)}`, landed: exists },
+    { name: "cp", script: (t) => `cp /etc/hostname ${quote(t)} 2>/dev/null || cp /etc/hosts ${quote(t)}`, landed: exists },
+    { name: "ln -s", script: (t) => `ln -s /etc/hosts ${quote(t)}`, landed: lstatExists },
+    {
+      name: "overwrite existing",
+      setup: (t) => writeFileSync(t, "original"),
+      script: (t) => `echo pwned > ${quote(t)}`,
+      landed: (t) => !contentIs(t, "original"),
+    },
+    {
+      name: "delete existing",
+      setup: (t) => writeFileSync(t, "original"),
+      script: (t) => `rm -f ${quote(t)}`,
+      landed: (t) => !existsSync(t),
+    },
+  ];
+  if (python !== null) {
+    probes.push({ name: "python open()", script: (t) => `${quote(python)} -c 'import sys; open(sys.argv[1], "w").write("x")' ${quote(t)}`, landed: exists });
+  }
+  return probes;
+}
+
+function lstatExists(path: string): boolean {
+  return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+}
+
+let counter = 0;
+const fresh = (dir: string, label: string): string => join(dir, `${label.replace(/[^a-z0-9]+/gi, "-")}-${++counter}`);
+
+interface Ctx {
+  mechanism: Mechanism;
+  policyName: PolicyName;
+  policy: SandboxPolicy;
+  failures: string[];
+}
+
+/** A write that must NOT land. */
+async function mustNotWrite(ctx: Ctx, what: string, dir: string, options: { viaPath?: (target: string) => string } = {}): Promise<void> {
+  for (const probe of writeProbes()) {
+    const target = fresh(dir, probe.name);
+    probe.setup?.(target);
+    const path = options.viaPath ? options.viaPath(target) : target;
+    const out = await sandboxed(ctx.mechanism, ctx.policy, probe.script(path));
+    tally.attempts++;
+    if (probe.landed(target)) {
+      tally.escaped++;
+      const line = `${ctx.mechanism}/${ctx.policyName}: ${what} by ${probe.name} landed (${target}); stderr: ${out.stderr.trim()}`;
+      escapes.push(line);
+      ctx.failures.push(line);
+    }
+  }
+}
+
+/** A write that must land. */
+async function mustWrite(ctx: Ctx, what: string, dir: string): Promise<void> {
+  for (const probe of writeProbes()) {
+    const target = fresh(dir, probe.name);
+    probe.setup?.(target);
+    const out = await sandboxed(ctx.mechanism, ctx.policy, probe.script(target));
+    tally.allowed++;
+    if (probe.landed(target)) tally.worked++;
+    else ctx.failures.push(`${ctx.mechanism}/${ctx.policyName}: ${what} by ${probe.name} was refused: ${out.stderr.trim()}`);
+  }
+}
+
+/** Simple escape probe: run `script`, then ask `escaped`. */
+async function attempt(ctx: Ctx, what: string, script: string, escaped: (out: Outcome) => boolean | Promise<boolean>): Promise<void> {
+  const out = await sandboxed(ctx.mechanism, ctx.policy, script);
+  tally.attempts++;
+  if (await escaped(out)) {
+    tally.escaped++;
+    const line = `${ctx.mechanism}/${ctx.policyName}: ${what} escaped (status ${out.status}; stdout ${out.stdout.trim()}; stderr ${out.stderr.trim()})`;
+    escapes.push(line);
+    ctx.failures.push(line);
+  }
+}
+
+/** `connects`: exit status 0 proves a connection (TCP); an unconnected UDP send succeeds regardless. */
+function networkScripts(l: Listeners): Array<{ name: string; script: string; connects: boolean }> {
+  const scripts = [{ name: "TCP via bash /dev/tcp", script: `bash -c 'exec 3<>/dev/tcp/127.0.0.1/${l.tcpPort}'`, connects: true }];
+  if (python !== null) {
+    const py = quote(python);
+    scripts.push(
+      { name: "TCP via python", script: `${py} -c 'import socket; socket.create_connection(("127.0.0.1", ${l.tcpPort}), 3)'`, connects: true },
+      {
+        name: "UDP via python",
+        script: `${py} -c 'import socket; s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.sendto(b"x", ("127.0.0.1", ${l.udpPort}))'`,
+        connects: false,
+      },
+    );
+    if (l.tcp6Port !== null) {
+      scripts.push({ name: "TCP over IPv6 via python", script: `${py} -c 'import socket; socket.create_connection(("::1", ${l.tcp6Port}), 3)'`, connects: true });
+    }
+  }
+  return scripts;
+}
+
+/** Runs the network probes: each must fail to reach its listener, or must reach it when allowed. */
+async function probeNetwork(ctx: Ctx, l: Listeners, mustFail: boolean): Promise<void> {
+  for (const { name, script, connects } of networkScripts(l)) {
+    const before = l.seen();
+    const out = await sandboxed(ctx.mechanism, ctx.policy, script);
+    await sleep(60); // spawnSync held the event loop; let the listeners see what arrived
+    const reached = l.seen() > before;
+    if (mustFail) {
+      tally.attempts++;
+      if (reached || (connects && out.status === 0)) {
+        tally.escaped++;
+        const line = `${ctx.mechanism}/${ctx.policyName}: ${name} reached the listener (status ${out.status})`;
+        escapes.push(line);
+        ctx.failures.push(line);
+      }
+    } else {
+      tally.connectionsAllowed++;
+      if (reached && out.status === 0) tally.connectionsWorked++;
+      else ctx.failures.push(`${ctx.mechanism}/${ctx.policyName}: ${name} should work: status ${out.status}, ${out.stderr.trim()}`);
+    }
+  }
+  if (mustFail) {
+    const dns = hasGetent ? "getent hosts example.com" : python !== null ? `${quote(python)} -c 'import socket; socket.getaddrinfo("example.com", 80)'` : null;
+    if (dns !== null) await attempt(ctx, "DNS lookup", dns, (out) => out.status === 0);
+  }
+}
+
+/** Sends SIGTERM from inside the sandbox to a process outside it. */
+async function probeSignal(ctx: Ctx): Promise<void> {
+  if (ctx.mechanism === "landlock" && ((await landlockStatus()).abi ?? 0) < 6) {
+    knownGaps.push("landlock: signals to outside processes are only blocked from Landlock ABI 6 (Linux 6.12)");
+    return;
+  }
+  const victim = spawn("sleep", ["30"], { stdio: "ignore" });
+  let died = false;
+  victim.on("exit", () => (died = true));
+  try {
+    await attempt(ctx, "SIGTERM to an outside process", `kill -TERM ${victim.pid}`, async () => {
+      await sleep(60);
+      return died;
+    });
+  } finally {
+    victim.kill("SIGKILL");
+  }
+}
+
+async function runBattery(mechanism: Mechanism, policyName: PolicyName, listeners: Listeners): Promise<string[]> {
+  const policy = POLICIES[policyName];
+  const ctx: Ctx = { mechanism, policyName, policy, failures: [] };
+  const out = outside ?? "/nonexistent";
+  const slashTmpScratch = realpathSync(mkdtempSync(join("/tmp", "codex-ts-battery-")));
+  const inTmp = !isInside(slashTmpScratch, base) && !isInside(base, slashTmpScratch);
+  assert.ok(inTmp);
+
+  try {
+    if (policy.type === "danger-full-access") {
+      // Positive controls: the same probes do see writes and connections when nothing confines.
+      const before = { allowed: tally.allowed, worked: tally.worked };
+      await mustWrite(ctx, "write outside the roots (control)", out);
+      await probeNetwork(ctx, listeners, false);
+      tally.controls += tally.allowed - before.allowed;
+      tally.controlsWorked += tally.worked - before.worked;
+      tally.allowed = before.allowed;
+      tally.worked = before.worked;
+      return ctx.failures;
+    }
+
+    // Escapes through the file system.
+    await mustNotWrite(ctx, "write outside the roots", out);
+    await mustNotWrite(ctx, "write through a symlink in the workspace", out, { viaPath: (t) => join(work, "out-link", relative(out, t)) });
+    await mustNotWrite(ctx, "write through /proc/self/root", out, { viaPath: (t) => `/proc/self/root${t}` });
+    {
+      const source = fresh(work, "movable");
+      writeFileSync(source, "payload");
+      const dest = fresh(out, "moved");
+      await attempt(ctx, "mv a workspace file outside", `mv ${quote(source)} ${quote(dest)}`, () => existsSync(dest));
+      const hard = fresh(out, "hardlink");
+      await attempt(ctx, "hard link of a workspace file outside", `ln ${quote(source)} ${quote(hard)}`, () => existsSync(hard));
+    }
+    {
+      const victim = fresh(out, "chmod");
+      writeFileSync(victim, "x", { mode: 0o644 });
+      const script = `chmod 0777 ${quote(victim)}`;
+      const changed = (): boolean => (statSync(victim).mode & 0o777) === 0o777;
+      if (mechanism === "landlock") {
+        await sandboxed(mechanism, policy, script);
+        knownGaps.push(`landlock/${policyName}: chmod outside the roots ${changed() ? "works (Landlock does not cover metadata)" : "was refused"}`);
+      } else {
+        await attempt(ctx, "chmod a file outside the roots", script, changed);
+      }
+    }
+
+    const readOnly = policy.type === "read-only";
+    if (readOnly) {
+      await mustNotWrite(ctx, "write in the workspace (read-only)", work);
+      await mustNotWrite(ctx, "write in /tmp (read-only)", slashTmpScratch);
+      await mustNotWrite(ctx, "write in $TMPDIR (read-only)", cmdTmp);
+      await mustNotWrite(ctx, "write in an added root (read-only)", extra);
+      await mustNotWrite(ctx, "write in .git (read-only)", join(work, ".git"));
+    } else {
+      await mustWrite(ctx, "write in the workspace", work);
+      await mustWrite(ctx, "write in an added root", extra);
+      const excluded = policy.type === "workspace-write" && policy.exclude_slash_tmp;
+      if (excluded) {
+        await mustNotWrite(ctx, "write in /tmp (excluded)", slashTmpScratch);
+        await mustNotWrite(ctx, "write in $TMPDIR (excluded)", cmdTmp);
+      } else {
+        await mustWrite(ctx, "write in /tmp", slashTmpScratch);
+        await mustWrite(ctx, "write in $TMPDIR", cmdTmp);
+      }
+      // Protected folders inside writable roots.
+      const protectedDirs: Array<[string, string]> = [
+        ["write in <cwd>/.git", join(work, ".git")],
+        ["write in <cwd>/.codex", join(work, ".codex")],
+      ];
+      if (!excluded) protectedDirs.push(["write in the gitdir an added root's .git file names", extraGitdir]);
+      for (const [what, dir] of protectedDirs) {
+        if (mechanism === "landlock") {
+          const target = fresh(dir, "gap");
+          await sandboxed(mechanism, policy, `echo x > ${quote(target)}`);
+          assert.ok(existsSync(target), `${what}: Landlock cannot make it read-only, and this test documents that`);
+          knownGaps.push(`landlock/${policyName}: ${what} is allowed (Landlock only grants rights)`);
+        } else {
+          await mustNotWrite(ctx, what, dir);
+        }
+      }
+      {
+        const target = fresh(join(work, ".git"), "replace");
+        const parked = fresh(work, "parked-git");
+        if (mechanism !== "landlock") {
+          await attempt(ctx, "moving <cwd>/.git aside and recreating it", `mv .git ${quote(parked)} && mkdir .git && echo x > ${quote(target)}`, () => existsSync(parked) || existsSync(target));
+        }
+      }
+    }
+    const allowedDevNull = await sandboxed(mechanism, policy, "echo x > /dev/null && echo ok");
+    tally.allowed++;
+    if (allowedDevNull.stdout.trim() === "ok") tally.worked++;
+    else ctx.failures.push(`${mechanism}/${policyName}: > /dev/null failed: ${allowedDevNull.stderr}`);
+
+    // Network.
+    const networkOn = policy.type === "workspace-write" && policy.network_access;
+    await probeNetwork(ctx, listeners, !networkOn);
+    const flag = await sandboxed(mechanism, policy, 'printf %s "$CODEX_SANDBOX_NETWORK_DISABLED"');
+    if (flag.stdout !== (networkOn ? "" : "1")) ctx.failures.push(`${mechanism}/${policyName}: CODEX_SANDBOX_NETWORK_DISABLED is '${flag.stdout}'`);
+
+    // Processes and secrets.
+    await probeSignal(ctx);
+    await attempt(ctx, "reading OPENAI_API_KEY / *TOKEN* from the environment", 'printf "%s|%s" "$OPENAI_API_KEY" "$BATTERY_ACCESS_TOKEN"', (o) => o.stdout.includes(SECRET));
+    return ctx.failures;
+  } finally {
+    rmSync(slashTmpScratch, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const mechanisms: Array<{ mechanism: Mechanism; skip: () => Promise<string | false> }> =
+  process.platform === "darwin"
+    ? [{ mechanism: "seatbelt", skip: () => Promise.resolve(existsSync("/usr/bin/sandbox-exec") ? false : "sandbox-exec is missing") }]
+    : [
+        { mechanism: "bwrap", skip: async () => ((await findBwrap(work)) === null ? "bubblewrap cannot run here" : false) },
+        {
+          mechanism: "landlock",
+          skip: async () => {
+            const status = await landlockStatus();
+            return status.available ? false : `Landlock is unavailable: ${status.reason ?? ""}`;
+          },
+        },
+      ];
+
+const supported = process.platform === "linux" || process.platform === "darwin";
+
+void test("sandbox battery", { skip: !supported ? "no sandbox on this platform" : outside === null ? "no directory outside every root" : false }, async (t) => {
+  const listeners = await startListeners();
+  try {
+    for (const { mechanism, skip } of mechanisms) {
+      const reason = await skip();
+      for (const policyName of Object.keys(POLICIES) as PolicyName[]) {
+        await t.test(`${mechanism} / ${policyName}`, { skip: reason }, async () => {
+          const failures = await runBattery(mechanism, policyName, listeners);
+          assert.deepEqual(failures, []);
+        });
+      }
+    }
+  } finally {
+    await listeners.close();
+  }
+});
+
+void test("codex-ts sandbox runs a command confined, with its exit status", { skip: !supported || outside === null }, async (t) => {
+  const help = await runCli(["--help"], { cwd: base, home: base });
+  if (!/^\s+sandbox\b/m.test(help.stdout)) {
+    t.skip("the sandbox subcommand is not registered in this build");
+    return;
+  }
+  const ws = makeWorkspace();
+  const escapeTarget = fresh(outside ?? "/nonexistent", "cli");
+  const r = await runCli(["sandbox", "-s", "workspace-write", "--", "sh", "-c", `echo ok > inside.txt; echo x > ${quote(escapeTarget)}; printf %s "$OPENAI_API_KEY"; exit 3`], {
+    cwd: ws.dir,
+    home: ws.home,
+  });
+  assert.equal(r.code, 3, r.stderr);
+  tally.allowed++;
+  if (existsSync(join(ws.dir, "inside.txt"))) tally.worked++;
+  assert.ok(existsSync(join(ws.dir, "inside.txt")), "the workspace is writable");
+  tally.attempts += 2;
+  if (existsSync(escapeTarget)) tally.escaped++;
+  if (r.stdout.includes("sk-test-key")) tally.escaped++;
+  assert.equal(existsSync(escapeTarget), false, "outside stays untouched");
+  assert.equal(r.stdout.includes("sk-test-key"), false, "the API key is not passed to the command");
+
+  const readOnly = await runCli(["sandbox", "--", "sh", "-c", "echo x > f"], { cwd: ws.dir, home: ws.home });
+  tally.attempts++;
+  if (existsSync(join(ws.dir, "f"))) tally.escaped++;
+  assert.notEqual(readOnly.code, 0, "read-only is the default");
+  assert.equal(existsSync(join(ws.dir, "f")), false);
+
+  const missing = await runCli(["sandbox", "--", "codex-ts-no-such-command"], { cwd: ws.dir, home: ws.home });
+  assert.equal(missing.code, 127, missing.stderr);
+  const killed = await runCli(["sandbox", "--", "sh", "-c", "kill -TERM $$"], { cwd: ws.dir, home: ws.home });
+  assert.equal(killed.code, 128 + 15, killed.stderr);
+});
+
+void test("launcher: danger-full-access is untouched, other platforms refuse, macOS gets seatbelt", async () => {
+  const argv = ["echo", "hi"];
+  const none = await sandboxCommand({ policy: { type: "danger-full-access" }, cwd: work, argv, env: { A: "1" } });
+  assert.deepEqual(none, { argv, env: { A: "1" }, sandbox: "none" });
+
+  await assert.rejects(
+    sandboxCommand({ policy: { type: "read-only" }, cwd: work, argv, env: {}, platform: "win32" }),
+    (err: Error) => err instanceof SandboxUnavailableError && /danger-full-access/.test(err.message),
+  );
+  await assert.rejects(
+    sandboxCommand({ policy: { type: "read-only" }, cwd: work, argv, env: {}, platform: "linux", linuxSandbox: "chroot" }),
+    SandboxUnavailableError,
+  );
+
+  const mac = await sandboxCommand({ policy: POLICIES["workspace-write+network"], cwd: work, argv, env: { A: "1" }, platform: "darwin" });
+  assert.equal(mac.sandbox, "seatbelt");
+  assert.equal(mac.argv[0], "/usr/bin/sandbox-exec");
+  assert.deepEqual(mac.argv.slice(-3), ["--", "echo", "hi"]);
+  assert.deepEqual(mac.env, { A: "1", CODEX_SANDBOX: "seatbelt" }, "network allowed: no CODEX_SANDBOX_NETWORK_DISABLED");
+  const macRo = await sandboxCommand({ policy: { type: "read-only" }, cwd: work, argv, env: {}, platform: "darwin" });
+  assert.equal(macRo.env.CODEX_SANDBOX_NETWORK_DISABLED, "1");
+});
+
+void test("battery summary", () => {
+  const line =
+    `sandbox battery: ${tally.attempts} escape attempts, ${tally.escaped} escaped; ` +
+    `${tally.allowed} allowed writes, ${tally.worked} worked; ` +
+    `${tally.connectionsAllowed} allowed connections, ${tally.connectionsWorked} worked; ` +
+    `${tally.controls} unconfined controls, ${tally.controlsWorked} landed`;
+  console.log(line);
+  for (const gap of [...new Set(knownGaps)]) console.log(`  known gap: ${gap}`);
+  for (const escape of escapes) console.log(`  ESCAPE: ${escape}`);
+  assert.equal(tally.escaped, 0, escapes.join("\n"));
+  assert.equal(tally.worked, tally.allowed);
+  assert.equal(tally.controlsWorked, tally.controls);
+});
