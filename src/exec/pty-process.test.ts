@@ -1,5 +1,6 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import type { ExecProcess, ExecProcessSpec } from "./pipe-process.js";
 import { createPtySpawner, PTY_COLS, PTY_ROWS, spawnPtyProcess } from "./pty-process.js";
 
@@ -60,12 +61,17 @@ async function run(argv: string[], overrides: Partial<ExecProcessSpec> = {}): Pr
   return { proc, output: () => output, closed, waitFor, streams };
 }
 
+/** Zombies count as dead: an orphan waits for init to reap it, which can take a while here. */
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return true; // no procfs: trust kill(0)
   }
 }
 
@@ -105,13 +111,15 @@ void test("an interactive prompt is answered by a later write", async () => {
 });
 
 void test("cat echoes input; writes after the exit are rejected", async () => {
-  const r = await run(["cat"]);
+  // bash leads the session (see the cat test in unified-exec.test.ts for why).
+  const r = await run(["/bin/bash", "-c", 'cat; echo "cat exited $?"']);
   await r.proc.write("one\n");
   await r.waitFor("one\r\none\r\n");
   await r.proc.write("two\n");
   await r.waitFor("two\r\ntwo\r\n");
   await r.proc.write("\u0004"); // end of file on an empty line
   await r.closed;
+  assert.equal(r.output(), "one\r\none\r\ntwo\r\ntwo\r\ncat exited 0\r\n");
   assert.equal(r.proc.exitCode, 0);
   await assert.rejects(r.proc.write("late\n"), /stdin is closed/);
 });

@@ -1,5 +1,6 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { formatUnifiedExecResponse } from "./format.js";
 import type { ExecProcess, ExecProcessSpawner, ExecProcessSpec } from "./pipe-process.js";
 import { processLimitWarning, UnifiedExecError, UnifiedExecManager } from "./unified-exec.js";
@@ -11,12 +12,17 @@ const start = (cmd: string, extra: { yieldTimeMs?: number; tty?: boolean; maxOut
 
 after(() => manager.terminateAll());
 
+/** Zombies count as dead: an orphan waits for init to reap it, which can take a while here. */
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return true; // no procfs: trust kill(0)
   }
 }
 
@@ -152,7 +158,9 @@ void test("tty: a prompt shows up, and the answer written later reaches the prog
 });
 
 void test("tty: cat sees each line as it is typed, across calls", async () => {
-  const cat = await start("cat", { tty: true, yieldTimeMs: 250 });
+  // A shell leads the session: a program that is itself the session leader and exits right after
+  // reading end-of-file is sometimes reported as killed by SIGHUP (the terminal hangs up on it).
+  const cat = await start('cat; echo "cat exited $?"', { tty: true, yieldTimeMs: 250 });
   assert.ok(cat.sessionId !== null);
   assert.equal(cat.output, "");
   const one = await manager.writeStdin({ sessionId: cat.sessionId, chars: "ping\n" });
@@ -161,6 +169,7 @@ void test("tty: cat sees each line as it is typed, across calls", async () => {
   assert.equal(two.output, "pong\r\npong\r\n");
   // Ctrl-D at the start of a line is end-of-file for the terminal's reader.
   const done = await manager.writeStdin({ sessionId: cat.sessionId, chars: "\u0004", yieldTimeMs: 3000 });
+  assert.equal(done.output, "cat exited 0\r\n");
   assert.equal(done.exitCode, 0);
   assert.equal(done.sessionId, null);
 });
@@ -171,13 +180,13 @@ void test("tty: a python REPL keeps its state between calls", async () => {
     cwd: process.cwd(),
     env: { ...ENV, PYTHON_BASIC_REPL: "1" },
     tty: true,
-    yieldTimeMs: 2000,
+    yieldTimeMs: 1000,
   });
   assert.ok(repl.sessionId !== null, repl.output);
   assert.match(repl.output, />>> $/);
-  const set = await manager.writeStdin({ sessionId: repl.sessionId, chars: "x = 6 * 7\n", yieldTimeMs: 1000 });
+  const set = await manager.writeStdin({ sessionId: repl.sessionId, chars: "x = 6 * 7\n", yieldTimeMs: 500 });
   assert.match(set.output, /x = 6 \* 7\r\n>>> $/);
-  const shown = await manager.writeStdin({ sessionId: repl.sessionId, chars: "print(x)\n", yieldTimeMs: 1000 });
+  const shown = await manager.writeStdin({ sessionId: repl.sessionId, chars: "print(x)\n", yieldTimeMs: 500 });
   assert.match(shown.output, /print\(x\)\r\n42\r\n>>> $/);
   const quit = await manager.writeStdin({ sessionId: repl.sessionId, chars: "raise SystemExit(3)\n", yieldTimeMs: 3000 });
   assert.equal(quit.exitCode, 3);
