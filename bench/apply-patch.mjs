@@ -12,29 +12,13 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { median, parseRuns } from "./stats.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DIST = process.env.CODEX_TS_DIST ? resolve(process.env.CODEX_TS_DIST) : join(ROOT, "dist");
 const WARMUP = 1;
 const TARGET_MS = 250;
 const FRACTIONS = [0.25, 0.5, 1];
-
-function parseRuns(argv, fallback) {
-  const i = argv.indexOf("--runs");
-  if (i === -1) return fallback;
-  const n = Number(argv[i + 1]);
-  if (!Number.isInteger(n) || n < 1) {
-    console.error("--runs needs a positive integer");
-    process.exit(2);
-  }
-  return n;
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
 
 async function load(name) {
   return import(pathToFileURL(join(DIST, "src/patch", name)).href);

@@ -13,30 +13,13 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { parseRuns, percentile } from "./stats.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DIST = process.env.CODEX_TS_DIST ? resolve(process.env.CODEX_TS_DIST) : join(ROOT, "dist");
 const LAUNCHER = join(DIST, "src/sandbox/launcher.js");
 const WARMUP = 3;
 const TARGET_MS = 15;
-
-function parseRuns(argv, fallback) {
-  const i = argv.indexOf("--runs");
-  if (i === -1) return fallback;
-  const n = Number(argv[i + 1]);
-  if (!Number.isInteger(n) || n < 1) {
-    console.error("--runs needs a positive integer");
-    process.exit(2);
-  }
-  return n;
-}
-
-/** Nearest-rank percentile of an unsorted list. */
-function percentile(values, p) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
-  return sorted[rank - 1];
-}
 
 function runOnce(argv, cwd, env) {
   const start = performance.now();

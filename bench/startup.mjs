@@ -10,28 +10,11 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { gnuTimePath } from "./gnu-time.mjs";
+import { parseRuns, percentile } from "./stats.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CLI = join(ROOT, "dist/src/cli/main.js");
 const WARMUP = 2;
-
-function parseRuns(argv, fallback) {
-  const i = argv.indexOf("--runs");
-  if (i === -1) return fallback;
-  const n = Number(argv[i + 1]);
-  if (!Number.isInteger(n) || n < 1) {
-    console.error("--runs needs a positive integer");
-    process.exit(2);
-  }
-  return n;
-}
-
-/** Nearest-rank percentile of an unsorted list. */
-function percentile(values, p) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
-  return sorted[rank - 1];
-}
 
 function runOnce(argv) {
   const start = performance.now();

@@ -1,8 +1,8 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import type { ExecProcess, ExecProcessSpec } from "./pipe-process.js";
 import { createPtySpawner, PTY_COLS, PTY_ROWS, spawnPtyProcess } from "./pty-process.js";
+import { isAlive } from "../../test/support/process.js";
 
 const ENV = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", TERM: "dumb" } as Record<string, string>;
 const live: ExecProcess[] = [];
@@ -61,19 +61,6 @@ async function run(argv: string[], overrides: Partial<ExecProcessSpec> = {}): Pr
   return { proc, output: () => output, closed, waitFor, streams };
 }
 
-/** Zombies count as dead: an orphan waits for init to reap it, which can take a while here. */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return true; // no procfs: trust kill(0)
-  }
-}
 
 async function waitUntilDead(pid: number, ms = 3000): Promise<boolean> {
   const deadline = Date.now() + ms;

@@ -1,9 +1,9 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import { formatUnifiedExecResponse } from "./format.js";
 import type { ExecProcess, ExecProcessSpawner, ExecProcessSpec } from "./pipe-process.js";
 import { processLimitWarning, UnifiedExecError, UnifiedExecManager } from "./unified-exec.js";
+import { isAlive } from "../../test/support/process.js";
 
 const ENV = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp" } as Record<string, string>;
 const manager = new UnifiedExecManager();
@@ -12,19 +12,6 @@ const start = (cmd: string, extra: { yieldTimeMs?: number; tty?: boolean; maxOut
 
 after(() => manager.terminateAll());
 
-/** Zombies count as dead: an orphan waits for init to reap it, which can take a while here. */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return true; // no procfs: trust kill(0)
-  }
-}
 
 void test("a quick command returns its exit code and output, and is not kept", async () => {
   const r = await start("echo hello; exit 4");
