@@ -36,6 +36,10 @@ export async function runCli(argv: string[]): Promise<number> {
     .option("--ephemeral", "do not keep a session file for this run")
     .option("--full-auto", "let the agent write in the workspace (same as --sandbox workspace-write)")
     .option("--dangerously-bypass-approvals-and-sandbox", "run every command unconfined and without asking")
+    .option("--oss", "use a local model server (oss_provider from config, default ollama); checks it is running first")
+    .addOption(new Option("--local-provider <provider>", "the local server --oss uses").choices(["ollama", "lmstudio"]))
+    .option("--enable <feature>", "turn a feature flag on for this run, like -c features.<feature>=true (repeatable)", collect, [])
+    .option("--disable <feature>", "turn a feature flag off for this run, like -c features.<feature>=false (repeatable)", collect, [])
     .addOption(new Option("--thread-source <source>", "who started the thread (set by the Codex SDK)").hideHelp())
     .addOption(new Option("--cyber-access-program <program>").hideHelp())
     .addHelpText(
@@ -69,6 +73,31 @@ export async function runCli(argv: string[]): Promise<number> {
     .action(async (command: string[], opts: { sandbox?: SandboxMode; addDir: string[]; config: string[] }) => {
       const { runSandboxCommand } = await import("./sandbox-command.js");
       exitCode = await runSandboxCommand(command, opts);
+    });
+
+  const login = program
+    .command("login")
+    .description("Save an API key for codex-ts in $CODEX_HOME/auth.json (read from stdin).")
+    .option("--with-api-key", "read the API key from stdin, e.g. `printenv OPENAI_API_KEY | codex-ts login --with-api-key`")
+    .addOption(new Option("--api-key <key>", "no longer supported; pipe the key to --with-api-key").hideHelp())
+    .addHelpText("after", "\nOnly API-key login is supported (no ChatGPT/browser login).\n\nExamples:\n  printenv OPENAI_API_KEY | codex-ts login --with-api-key\n  codex-ts login status")
+    .action(async (opts: { withApiKey?: boolean; apiKey?: string }) => {
+      const { runLoginCommand } = await import("./login-command.js");
+      exitCode = await runLoginCommand(opts);
+    });
+  login
+    .command("status")
+    .description("Show whether an API key is saved (masked); exits 1 when not logged in.")
+    .action(async () => {
+      const { runLoginStatus } = await import("./login-command.js");
+      exitCode = await runLoginStatus();
+    });
+  program
+    .command("logout")
+    .description("Remove the saved API key ($CODEX_HOME/auth.json).")
+    .action(async () => {
+      const { runLogout } = await import("./login-command.js");
+      exitCode = await runLogout();
     });
 
   program.action(() => {

@@ -40,7 +40,7 @@ export async function runSandboxCommand(argv: string[], opts: SandboxCommandOpti
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`Error loading config: ${err.message}\n`);
-      return 1;
+      return 2;
     }
     throw err;
   }

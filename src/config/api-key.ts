@@ -1,10 +1,14 @@
 /**
  * Which API key a run uses: CODEX_API_KEY (exec only), then the provider's env_key, then the
- * key saved in $CODEX_HOME/auth.json. The key goes to the model provider and nowhere else.
+ * key saved in $CODEX_HOME/auth.json (built-in openai provider only). A variable that is empty or
+ * only whitespace counts as unset, and values are trimmed, as the reference does. The key goes
+ * to the model provider and nowhere else: it is never copied into process.env, so commands the
+ * model runs cannot inherit a saved key, and it is never logged.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import type { ModelProvider } from "../model/provider.js";
+import { savedApiKey } from "./auth-file.js";
+
+export const CODEX_API_KEY_ENV_VAR = "CODEX_API_KEY";
 
 export function resolveApiKey(
   provider: ModelProvider,
@@ -12,19 +16,21 @@ export function resolveApiKey(
   env: NodeJS.ProcessEnv,
   allowCodexApiKey: boolean,
 ): string | null {
-  if (allowCodexApiKey && env.CODEX_API_KEY) return env.CODEX_API_KEY;
-  if (provider.envKey && env[provider.envKey]) return env[provider.envKey] ?? null;
-  if (provider.id === "openai") return savedKey(codexHome);
+  if (allowCodexApiKey) {
+    const fromCodex = nonBlank(env[CODEX_API_KEY_ENV_VAR]);
+    if (fromCodex) return fromCodex;
+  }
+  if (provider.envKey) {
+    const fromEnv = nonBlank(env[provider.envKey]);
+    if (fromEnv) return fromEnv;
+  }
+  if (provider.id === "openai") return savedApiKey(codexHome);
   return null;
 }
 
-function savedKey(codexHome: string): string | null {
-  try {
-    const auth = JSON.parse(readFileSync(join(codexHome, "auth.json"), "utf8")) as { OPENAI_API_KEY?: unknown };
-    return typeof auth.OPENAI_API_KEY === "string" && auth.OPENAI_API_KEY ? auth.OPENAI_API_KEY : null;
-  } catch {
-    return null;
-  }
+function nonBlank(value: string | undefined): string | null {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : null;
 }
 
 /** Whether this provider can work without a key (local servers such as Ollama need none). */

@@ -1,75 +1,383 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadConfig } from "./load-config.js";
+import { loadConfig, type CliConfigInput, type Config } from "./load-config.js";
 import { ConfigError, parseOverride } from "./overrides.js";
 
-function home(configToml: string): { env: NodeJS.ProcessEnv; cwd: string } {
-  const root = mkdtempSync(join(tmpdir(), "codex-ts-config-"));
+interface Home {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  home: string;
+  file: string;
+}
+
+function home(configToml: string | null): Home {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), "codex-ts-config-")));
   mkdirSync(join(root, "home"));
   mkdirSync(join(root, "work"));
-  writeFileSync(join(root, "home", "config.toml"), configToml);
-  return { env: { CODEX_HOME: join(root, "home") }, cwd: join(root, "work") };
+  const file = join(root, "home", "config.toml");
+  if (configToml !== null) writeFileSync(file, configToml);
+  return { env: { CODEX_HOME: join(root, "home") }, cwd: join(root, "work"), home: join(root, "home"), file };
+}
+
+const load = (h: Home, more: Partial<CliConfigInput> = {}): Config => loadConfig({ cwd: h.cwd, overrides: [], env: h.env, ...more });
+
+/** The ConfigError message loadConfig throws. */
+function failure(h: Home, more: Partial<CliConfigInput> = {}): string {
+  try {
+    load(h, more);
+  } catch (err) {
+    assert.ok(err instanceof ConfigError, String(err));
+    return err.message;
+  }
+  assert.fail("expected a ConfigError");
+}
+
+/** A git repository `repo` with `repo/pkg` inside the work folder, each with .codex/config.toml. */
+function project(h: Home, rootToml: string, pkgToml?: string): { root: string; pkg: string } {
+  const root = join(h.cwd, "repo");
+  const pkg = join(root, "pkg");
+  mkdirSync(join(root, ".git"), { recursive: true });
+  mkdirSync(join(root, ".codex"));
+  mkdirSync(join(pkg, ".codex"), { recursive: true });
+  writeFileSync(join(root, ".codex", "config.toml"), rootToml);
+  if (pkgToml !== undefined) writeFileSync(join(pkg, ".codex", "config.toml"), pkgToml);
+  return { root, pkg };
 }
 
 void test("-c values are TOML when they parse, plain strings otherwise; keys may be dotted and quoted", () => {
   assert.deepEqual(parseOverride("model=o3"), { path: ["model"], value: "o3" });
   assert.deepEqual(parseOverride('model="o3"'), { path: ["model"], value: "o3" });
+  assert.deepEqual(parseOverride("model=gpt-5.1-codex"), { path: ["model"], value: "gpt-5.1-codex" });
   assert.deepEqual(parseOverride("a.b.c=42"), { path: ["a", "b", "c"], value: 42 });
+  assert.deepEqual(parseOverride("x=true"), { path: ["x"], value: true });
   assert.deepEqual(parseOverride('x=["PATH","HOME"]'), { path: ["x"], value: ["PATH", "HOME"] });
+  assert.deepEqual(JSON.stringify(parseOverride("x={ a = 1 }")), JSON.stringify({ path: ["x"], value: { a: 1 } }));
   assert.deepEqual(parseOverride('projects."/a.b".trust_level=trusted'), { path: ["projects", "/a.b", "trust_level"], value: "trusted" });
-  assert.throws(() => parseOverride("novalue"), ConfigError);
+  assert.deepEqual(parseOverride('projects."/a=b".trust_level=trusted'), { path: ["projects", "/a=b", "trust_level"], value: "trusted" });
+  assert.deepEqual(parseOverride(" model = o3 "), { path: ["model"], value: "o3" });
+  assert.throws(() => parseOverride("novalue"), { name: "ConfigError", message: "-c novalue: expected key=value" });
+  assert.throws(() => parseOverride("a..b=1"), ConfigError);
 });
 
 void test("layers: file, then profile, then -c, then flags", () => {
-  const { env, cwd } = home('model = "from-file"\nprofile = "fast"\n[profiles.fast]\nmodel = "from-profile"\nmodel_reasoning_effort = "low"\n');
-  assert.equal(loadConfig({ cwd, overrides: [], env }).model, "from-profile");
-  assert.equal(loadConfig({ cwd, overrides: ["model=from-c"], env }).model, "from-c");
-  assert.equal(loadConfig({ cwd, overrides: ["model=from-c"], model: "from-flag", env }).model, "from-flag");
-  assert.equal(loadConfig({ cwd, overrides: [], env }).reasoningEffort, "low");
+  const h = home('model = "from-file"\nprofile = "fast"\n[profiles.fast]\nmodel = "from-profile"\nmodel_reasoning_effort = "low"\n');
+  assert.equal(load(h).model, "from-profile");
+  assert.equal(load(h).profile, "fast");
+  assert.equal(load(h, { overrides: ["model=from-c"] }).model, "from-c");
+  assert.equal(load(h, { overrides: ["model=from-c"], model: "from-flag" }).model, "from-flag");
+  assert.equal(load(h).reasoningEffort, "low");
+});
+
+void test("precedence across every layer: defaults < user < project root < project leaf < profile < -c < flags", () => {
+  const h = home(
+    [
+      'model = "user"',
+      'model_verbosity = "low"',
+      'model_reasoning_summary = "concise"',
+      'developer_instructions = "user"',
+      'profile = "p"',
+      "[profiles.p]",
+      'model_reasoning_effort = "high"',
+      'sandbox_mode = "workspace-write"',
+    ].join("\n"),
+  );
+  const { root, pkg } = project(
+    h,
+    'model = "root"\nmodel_verbosity = "medium"\ndeveloper_instructions = "root"\nmodel_reasoning_effort = "minimal"\n',
+    'model = "leaf"\nmodel_verbosity = "high"\n',
+  );
+  const trusted = [`projects.${JSON.stringify(root)}.trust_level=trusted`];
+  const c = load(h, { cwd: pkg, overrides: [...trusted, 'developer_instructions="from -c"'] });
+  assert.equal(c.approvalPolicy, "on-request", "built-in default");
+  assert.equal(c.reasoningSummary, "concise", "user file");
+  assert.equal(c.verbosity, "high", "closest project file wins");
+  assert.equal(c.model, "leaf");
+  assert.equal(c.reasoningEffort, "high", "profile beats project files");
+  assert.equal(c.sandboxMode, "workspace-write", "profile");
+  assert.equal(c.developerInstructions, "from -c", "-c beats the files");
+  assert.equal(load(h, { cwd: pkg, overrides: trusted, sandboxMode: "danger-full-access" }).sandboxMode, "danger-full-access", "flags beat the profile");
+  assert.equal(c.projectTrustLevel, "trusted");
+  assert.deepEqual(c.configFiles, [h.file, join(root, ".codex", "config.toml"), join(pkg, ".codex", "config.toml")]);
+});
+
+void test("project files load only for trusted projects; untrusted ones are skipped with a warning", () => {
+  const h = home("");
+  const { root, pkg } = project(h, 'model = "from-project"\n');
+  const none = load(h, { cwd: pkg });
+  assert.equal(none.model, "gpt-5.5");
+  assert.equal(none.projectTrustLevel, null);
+  assert.ok(none.warnings.some((w) => w.includes(`${join(root, ".codex", "config.toml")} is not loaded`) && w.includes(`[projects.${JSON.stringify(root)}]`)), none.warnings.join("\n"));
+
+  const untrusted = home("");
+  const p2 = project(untrusted, 'model = "from-project"\n');
+  writeFileSync(untrusted.file, `[projects.${JSON.stringify(p2.root)}]\ntrust_level = "untrusted"\n`);
+  const marked = load(untrusted, { cwd: p2.pkg });
+  assert.equal(marked.model, "gpt-5.5");
+  assert.equal(marked.projectTrustLevel, "untrusted");
+  assert.ok(marked.warnings.some((w) => w.includes("is marked untrusted")), marked.warnings.join("\n"));
+
+  // A syntax error in an untrusted project's file is never read, so never an error.
+  writeFileSync(join(root, ".codex", "config.toml"), "model = \n");
+  assert.equal(load(h, { cwd: pkg }).model, "gpt-5.5");
+});
+
+void test("trust may be given for the folder itself, the project root or the git repository root (trailing slash allowed)", () => {
+  const h = home("");
+  const { root, pkg } = project(h, 'model = "root"\n', 'model = "pkg"\n');
+  writeFileSync(h.file, `[projects."${pkg}"]\ntrust_level = "trusted"\n`);
+  // Only pkg is trusted: the root's file is skipped, pkg's loads.
+  const c = load(h, { cwd: pkg });
+  assert.equal(c.model, "pkg");
+  assert.ok(c.warnings.some((w) => w.startsWith(`${join(root, ".codex", "config.toml")} is not loaded`)));
+  writeFileSync(h.file, `[projects."${root}/"]\ntrust_level = "trusted"\n`);
+  assert.equal(load(h, { cwd: pkg }).model, "pkg");
+  assert.deepEqual(load(h, { cwd: pkg }).configFiles.length, 3);
+});
+
+void test("a worktree is trusted through its main checkout", () => {
+  const h = home("");
+  const main = join(h.cwd, "main");
+  const wt = join(h.cwd, "wt");
+  mkdirSync(join(main, ".git", "worktrees", "wt"), { recursive: true });
+  mkdirSync(join(wt, ".codex"), { recursive: true });
+  writeFileSync(join(wt, ".git"), `gitdir: ${join(main, ".git", "worktrees", "wt")}\n`);
+  writeFileSync(join(wt, ".codex", "config.toml"), 'model = "wt"\n');
+  writeFileSync(h.file, `[projects."${main}"]\ntrust_level = "trusted"\n`);
+  assert.equal(load(h, { cwd: wt }).model, "wt");
+});
+
+void test("project files cannot choose the provider, notify program or profile; their paths are relative to .codex", () => {
+  const h = home('[profiles.p]\nmodel = "p"\n[model_providers.mine]\nbase_url = "http://127.0.0.1:1/v1"\n');
+  const { root } = project(h, 'model_provider = "mine"\nnotify = ["evil"]\nprofile = "p"\nmodel_instructions_file = "prompt.md"\n');
+  writeFileSync(join(root, ".codex", "prompt.md"), "project prompt");
+  const c = load(h, { cwd: root, overrides: [`projects."${root}".trust_level=trusted`] });
+  assert.equal(c.modelProviderId, "openai");
+  assert.equal(c.notify, null);
+  assert.equal(c.profile, null);
+  assert.equal(c.model, "gpt-5.5");
+  assert.equal(c.baseInstructionsOverride, "project prompt");
+  assert.ok(c.warnings.some((w) => w.includes("model_provider, notify, profile are ignored in a project config")), c.warnings.join("\n"));
+});
+
+void test("a syntax error in a trusted project file is an error with file:line:col", () => {
+  const h = home("");
+  const { root } = project(h, 'model = "ok"\nsandbox_mode = \n');
+  assert.match(failure(h, { cwd: root, overrides: [`projects."${root}".trust_level=trusted`] }), new RegExp(`^${escape(join(root, ".codex", "config.toml"))}:2:16: invalid TOML: `));
 });
 
 void test("defaults: gpt-5.5 on the openai provider, read-only sandbox, OPENAI_BASE_URL honoured", () => {
-  const { env, cwd } = home("");
-  const config = loadConfig({ cwd, overrides: [], env: { ...env, OPENAI_BASE_URL: "http://127.0.0.1:1/v1" } });
+  const h = home(null);
+  const config = load(h, { env: { ...h.env, OPENAI_BASE_URL: "http://127.0.0.1:1/v1" } });
   assert.equal(config.model, "gpt-5.5");
   assert.equal(config.provider.id, "openai");
   assert.equal(config.provider.baseUrl, "http://127.0.0.1:1/v1");
   assert.equal(config.sandboxPolicy.type, "read-only");
+  assert.equal(config.approvalPolicy, "on-request");
+  assert.deepEqual(config.history, { persistence: "save-all" });
+  assert.equal(config.notify, null);
+  assert.deepEqual(config.mcpServers, {});
+  assert.equal(config.projectDocMaxBytes, 32768);
+  assert.deepEqual(config.projectRootMarkers, [".git"]);
+  assert.equal(config.features.shell_tool, true);
+  assert.equal(config.profile, null);
+  assert.deepEqual(config.configFiles, []);
+  assert.deepEqual(config.warnings, []);
 });
 
-void test("custom providers carry their retry settings and headers", () => {
-  const { env, cwd } = home(
-    'model_provider = "az"\n[model_providers.az]\nname = "Azure"\nbase_url = "https://x.example/openai"\nenv_key = "AZ_KEY"\nquery_params = { api-version = "2025-04-01" }\nrequest_max_retries = 2\nstream_max_retries = 1000\n',
+void test("custom providers carry their retry settings and headers; built-in ids cannot be redefined", () => {
+  const h = home(
+    'model_provider = "az"\n[model_providers.az]\nname = "Azure"\nbase_url = "https://x.example/openai"\nenv_key = "AZ_KEY"\nquery_params = { api-version = "2025-04-01" }\nrequest_max_retries = 2\nstream_max_retries = 1000\n[model_providers.openai]\nbase_url = "http://evil.example"\n',
   );
-  const p = loadConfig({ cwd, overrides: [], env }).provider;
+  const c = load(h);
+  const p = c.provider;
   assert.equal(p.name, "Azure");
   assert.equal(p.envKey, "AZ_KEY");
   assert.deepEqual({ ...p.queryParams }, { "api-version": "2025-04-01" });
   assert.equal(p.requestMaxRetries, 2);
   assert.equal(p.streamMaxRetries, 100, "capped");
+  const openai = load(h, { overrides: ["model_provider=openai"] }).provider;
+  assert.equal(openai.baseUrl, "https://api.openai.com/v1");
+  assert.deepEqual(c.warnings, [`${h.file}:9: model_providers.openai is ignored: the built-in provider 'openai' cannot be redefined`]);
 });
 
-void test("a wrong type or value is an error naming the key; an unknown key is only a warning", () => {
-  const bad = home('model = 5\n');
-  assert.throws(() => loadConfig({ cwd: bad.cwd, overrides: [], env: bad.env }), /model: expected a string/);
-  const badMode = home('sandbox_mode = "everything"\n');
-  assert.throws(() => loadConfig({ cwd: badMode.cwd, overrides: [], env: badMode.env }), /sandbox_mode: 'everything' is not one of/);
-  const unknown = home('modle = "typo"\n');
-  const config = loadConfig({ cwd: unknown.cwd, overrides: [], env: unknown.env });
-  assert.equal(config.warnings.length, 1);
-  assert.match(config.warnings[0] ?? "", /unknown config key 'modle'/);
+void test("a wrong type or value is an error naming file:line and the key; an unknown key is only a warning", () => {
+  const bad = home('# settings\nmodel = 5\n');
+  assert.equal(failure(bad), `${bad.file}:2: model: expected a string, got integer 5`);
+  const mode = home('sandbox_mode = "everything"\n');
+  assert.equal(failure(mode), `${mode.file}:1: sandbox_mode: 'everything' is not one of read-only, workspace-write, danger-full-access`);
+  const nested = home('[sandbox_workspace_write]\nwritable_roots = "/tmp"\n');
+  assert.equal(failure(nested), `${nested.file}:2: sandbox_workspace_write.writable_roots: expected an array of paths (strings), got "/tmp"`);
+  const inline = home('[model_providers.az]\nbase_url = "http://x"\nhttp_headers = { X-A = 1 }\n');
+  assert.equal(failure(inline), `${inline.file}:3: model_providers.az.http_headers.X-A: expected a string, got integer 1`);
+  const two = home('model = 1\nhide_agent_reasoning = "no"\n');
+  assert.equal(failure(two), `${two.file}:1: model: expected a string, got integer 1\n${two.file}:2: hide_agent_reasoning: expected a boolean (true or false), got "no"`);
+
+  const unknown = home('modle = "typo"\n[sandbox_workspace_write]\nnetwork = true\n[profiles.p]\nmodle = 1\n[mcp_servers.m]\ncommand = "x"\nargz = []\n');
+  const c = load(unknown);
+  assert.deepEqual(c.warnings, [
+    `${unknown.file}:1: unknown config key 'modle' is ignored`,
+    `${unknown.file}:3: unknown config key 'sandbox_workspace_write.network' is ignored`,
+    `${unknown.file}:5: unknown config key 'profiles.p.modle' is ignored`,
+    `${unknown.file}:8: unknown config key 'mcp_servers.m.argz' is ignored`,
+  ]);
+});
+
+void test("-c errors and warnings name the override", () => {
+  const h = home(null);
+  assert.equal(failure(h, { overrides: ["model_verbosity=loud"] }), "-c model_verbosity=loud: model_verbosity: 'loud' is not one of low, medium, high");
+  assert.equal(failure(h, { overrides: ["project_doc_max_bytes=lots"] }), '-c project_doc_max_bytes=lots: project_doc_max_bytes: expected an integer, got "lots"');
+  assert.equal(failure(h, { overrides: ["nothing"] }), "-c nothing: expected key=value");
+  assert.deepEqual(load(h, { overrides: ["sandbox_workspace_write.netwrk=true"] }).warnings, [
+    "-c sandbox_workspace_write.netwrk=true: unknown config key 'sandbox_workspace_write.netwrk' is ignored",
+  ]);
+});
+
+void test("a syntax error in config.toml is reported as file:line:col", () => {
+  const h = home('model = "a"\nprofile = \n');
+  const message = failure(h);
+  assert.match(message, new RegExp(`^${escape(h.file)}:2:11: invalid TOML: invalid value\\n`));
+  assert.match(message, /2:\s+profile =/, "with an excerpt");
+});
+
+void test("profiles: selected by `profile =`, by -c, or by --profile; an unknown one is an error saying where it was chosen", () => {
+  const h = home('profile = "a"\n[profiles.a]\nmodel = "A"\n[profiles.b]\nmodel = "B"\nproject_doc_max_bytes = 1\n');
+  assert.equal(load(h).model, "A");
+  assert.equal(load(h, { overrides: ["profile=b"] }).model, "B");
+  assert.equal(load(h, { profile: "b" }).model, "B");
+  const b = load(h, { profile: "b" });
+  assert.equal(b.projectDocMaxBytes, 32768, "a key that is not a profile setting is ignored");
+  assert.ok(b.warnings.some((w) => w.includes("'profiles.b.project_doc_max_bytes' is ignored")));
+  assert.equal(load(h, { overrides: ['profiles.c.model="C"'], profile: "c" }).model, "C");
+
+  assert.equal(failure(h, { profile: "nope" }), `--profile nope: no profile 'nope' is defined (add a [profiles.nope] table to ${h.file})`);
+  assert.match(failure(h, { overrides: ["profile=nope"] }), /^-c profile=nope: profile: no profile 'nope' is defined/);
+  const fromFile = home('\nprofile = "gone"\n');
+  assert.match(failure(fromFile), new RegExp(`^${escape(fromFile.file)}:2: profile: no profile 'gone' is defined`));
+});
+
+void test("an unknown model provider is an error at the line that chose it", () => {
+  const h = home('[profiles.p]\nmodel_provider = "nope"\n');
+  assert.equal(
+    failure(h, { profile: "p" }),
+    `${h.file}:2: model_provider: 'nope' is not a built-in provider or defined under [model_providers] (known: openai, ollama, lmstudio)`,
+  );
+  assert.match(failure(h, { overrides: ["model_provider=nah"] }), /^-c model_provider=nah: model_provider: 'nah' is not a built-in provider/);
+});
+
+void test("features: [features], profile features, legacy names and --enable/--disable, last one winning", () => {
+  const h = home('[features]\nundo = true\nshell_tool = false\nunknown_thing = true\n[profiles.p.features]\nundo = false\n');
+  const c = load(h);
+  assert.equal(c.features.undo, true);
+  assert.equal(c.features.shell_tool, false);
+  assert.equal(c.features.unknown_thing, undefined);
+  assert.deepEqual(c.warnings, [`${h.file}:4: unknown feature 'unknown_thing' (features.unknown_thing) is ignored`]);
+  assert.equal(load(h, { profile: "p" }).features.undo, false);
+  const flags = load(h, { profile: "p", enable: ["undo", "collab"], disable: ["shell_snapshot"], overrides: ["features.undo=false"] });
+  assert.equal(flags.features.undo, true, "--enable beats -c and the profile");
+  assert.equal(flags.features.multi_agent, true);
+  assert.equal(flags.features.shell_snapshot, false);
+  const typo = load(h, { enable: ["udno"] });
+  assert.ok(typo.warnings.includes("--enable udno: unknown feature 'udno' (features.udno) is ignored"), typo.warnings.join("\n"));
+});
+
+void test("notify, history, mcp_servers and project doc settings are exposed typed", () => {
+  const h = home(
+    [
+      'notify = ["python3", "/n.py"]',
+      "project_doc_max_bytes = 100",
+      'project_doc_fallback_filenames = ["CLAUDE.md"]',
+      "[history]",
+      'persistence = "none"',
+      "max_bytes = 1000",
+      "[mcp_servers.docs]",
+      'command = "npx"',
+      'args = ["-y", "docs"]',
+      'env = { A = "1" }',
+      "startup_timeout_ms = 2500",
+      "[mcp_servers.remote]",
+      'url = "https://m.example/mcp"',
+      'bearer_token_env_var = "TOK"',
+      "enabled = false",
+      'enabled_tools = ["search"]',
+    ].join("\n"),
+  );
+  const c = load(h);
+  assert.deepEqual(c.notify, ["python3", "/n.py"]);
+  assert.deepEqual(c.history, { persistence: "none", max_bytes: 1000 });
+  assert.equal(c.projectDocMaxBytes, 100);
+  assert.deepEqual(c.projectDocFallbackFilenames, ["CLAUDE.md"]);
+  assert.deepEqual(c.mcpServers.docs, {
+    transport: "stdio",
+    command: "npx",
+    args: ["-y", "docs"],
+    env: { A: "1" },
+    env_vars: [],
+    cwd: null,
+    enabled: true,
+    required: false,
+    startup_timeout_sec: 2.5,
+    tool_timeout_sec: 60,
+    enabled_tools: null,
+    disabled_tools: [],
+  });
+  assert.deepEqual(c.mcpServers.remote, {
+    transport: "streamable_http",
+    url: "https://m.example/mcp",
+    bearer_token_env_var: "TOK",
+    http_headers: {},
+    env_http_headers: {},
+    scopes: [],
+    enabled: false,
+    required: false,
+    startup_timeout_sec: 10,
+    tool_timeout_sec: 60,
+    enabled_tools: ["search"],
+    disabled_tools: [],
+  });
+  const bad = home('[mcp_servers.x]\nargs = ["a"]\n');
+  assert.equal(failure(bad), `${bad.file}:1: mcp_servers.x: needs command (a stdio server) or url (a streamable HTTP server)`);
+});
+
+void test("--oss picks oss_provider (default ollama) with its default model and honours CODEX_OSS_BASE_URL / CODEX_OSS_PORT", () => {
+  const h = home(null);
+  const ollama = load(h, { oss: true });
+  assert.equal(ollama.modelProviderId, "ollama");
+  assert.equal(ollama.model, "gpt-oss:20b");
+  assert.equal(ollama.provider.baseUrl, "http://localhost:11434/v1");
+  const lm = home('oss_provider = "lmstudio"\nmodel = "ignored-with-oss"\n');
+  const l = load(lm, { oss: true, env: { ...lm.env, CODEX_OSS_PORT: "4321" } });
+  assert.equal(l.modelProviderId, "lmstudio");
+  assert.equal(l.model, "openai/gpt-oss-20b");
+  assert.equal(l.provider.baseUrl, "http://localhost:4321/v1");
+  assert.equal(load(lm, { oss: true, model: "qwen3" }).model, "qwen3");
+  assert.equal(load(h, { oss: true, localProvider: "lmstudio", env: { ...h.env, CODEX_OSS_BASE_URL: "http://box:9/v1" } }).provider.baseUrl, "http://box:9/v1");
+  assert.equal(failure(h, { oss: true, localProvider: "vllm" }), "--local-provider vllm: 'vllm' is not one of ollama, lmstudio");
+  const chat = home('oss_provider = "ollama-chat"\n');
+  assert.equal(failure(chat), `${chat.file}:1: oss_provider: 'ollama-chat' is not one of ollama, lmstudio`);
+});
+
+void test("relative instruction files resolve against CODEX_HOME; a missing one is an error naming the key", () => {
+  const h = home('model_instructions_file = "base.md"\n');
+  writeFileSync(join(h.home, "base.md"), "base prompt");
+  assert.equal(load(h).baseInstructionsOverride, "base prompt");
+  const missing = home('\nmodel_instructions_file = "nope.md"\n');
+  assert.match(failure(missing), new RegExp(`^${escape(missing.file)}:2: model_instructions_file: cannot read ${escape(join(missing.home, "nope.md"))}`));
 });
 
 void test("AGENTS.md files are gathered from the project root down to cwd, root first", () => {
-  const { env, cwd } = home("");
-  const root = join(cwd, "repo");
+  const h = home("");
+  const root = join(h.cwd, "repo");
   const sub = join(root, "pkg");
   mkdirSync(join(root, ".git"), { recursive: true });
   mkdirSync(sub);
   writeFileSync(join(root, "AGENTS.md"), "root rules");
   writeFileSync(join(sub, "AGENTS.md"), "package rules");
-  assert.equal(loadConfig({ cwd: sub, overrides: [], env }).userInstructions, "root rules\n\npackage rules");
+  assert.equal(load(h, { cwd: sub }).userInstructions, "root rules\n\npackage rules");
 });
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

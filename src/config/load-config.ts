@@ -1,11 +1,12 @@
 /**
- * Builds the effective configuration: built-in defaults, then $CODEX_HOME/config.toml, then the
- * selected profile, then `-c` overrides, then explicit CLI flags. Values are checked against the
- * keys the reference defines; a wrong type is an error naming the key, an unknown key a warning.
+ * Builds the effective configuration from layers, lowest first: built-in defaults,
+ * $CODEX_HOME/config.toml, the trusted project's `.codex/config.toml` files (project root down
+ * to cwd), the selected profile, `-c key=value` overrides, then explicit CLI flags (including
+ * `--enable` / `--disable` and `--oss`). Every layer is checked against the schema (schema.ts):
+ * a wrong type or value is a ConfigError naming `file:line: key`, an unknown key a warning.
  */
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { parse } from "smol-toml";
 import {
   APPROVAL_POLICIES,
   REASONING_EFFORTS,
@@ -20,17 +21,25 @@ import {
 } from "../protocol/policy.js";
 import type { ShellEnvironmentPolicy } from "../exec/env.js";
 import {
+  DEFAULT_REQUEST_MAX_RETRIES,
+  DEFAULT_STREAM_IDLE_TIMEOUT_MS,
+  DEFAULT_STREAM_MAX_RETRIES,
   MAX_RETRIES_CAP,
+  OPENAI_DEFAULT_BASE_URL,
   builtinProviders,
   type ModelProvider,
-  type WireApi,
 } from "../model/provider.js";
-import { DEFAULT_PROJECT_DOC_MAX_BYTES, loadAgentsMd } from "./agents-md.js";
+import { loadAgentsMd } from "./agents-md.js";
 import { codexHome } from "./codex-home.js";
-import { ConfigError, applyOverride, parseOverride, type TomlTable } from "./overrides.js";
-import { KNOWN_TOP_LEVEL_KEYS } from "./known-keys.js";
+import { resolveFeatures } from "./features.js";
+import { checkLayer, fixedLayer, lookup, mergeLayers, overrideLayer, readFileLayer, whereSet, type Layer } from "./layers.js";
+import { mcpServersFromToml, type McpServerConfig } from "./mcp.js";
+import { DEFAULT_OSS_MODELS, DEFAULT_OSS_PROVIDER, OSS_PROVIDERS, isOssProvider, ossBaseUrl } from "./oss.js";
+import { ConfigError, type TomlTable } from "./overrides.js";
+import { loadProjectConfig, type TrustLevel } from "./project-config.js";
+import { CONFIG_SCHEMA, DEFAULT_MODEL, defaultsTable, isTable } from "./schema.js";
 
-export const DEFAULT_MODEL = "gpt-5.5";
+export { DEFAULT_MODEL };
 
 export interface CliConfigInput {
   cwd: string;
@@ -41,6 +50,22 @@ export interface CliConfigInput {
   approvalPolicy?: AskForApproval;
   addDirs?: string[];
   env?: NodeJS.ProcessEnv;
+  /** `--oss`: use a local provider, `localProvider` else `oss_provider` else ollama. */
+  oss?: boolean;
+  /** `--local-provider`: which local provider `--oss` uses. */
+  localProvider?: string;
+  /** `--enable NAME` (repeatable): `features.NAME = true`. */
+  enable?: string[];
+  /** `--disable NAME` (repeatable): `features.NAME = false`. */
+  disable?: string[];
+}
+
+export type HistoryPersistence = "save-all" | "none";
+
+export interface HistorySettings {
+  persistence: HistoryPersistence;
+  /** Size at which the oldest entries are dropped; unset: no limit. */
+  max_bytes?: number;
 }
 
 export interface Config {
@@ -60,42 +85,104 @@ export interface Config {
   baseInstructionsOverride: string | null;
   userInstructions: string | null;
   shellEnvironmentPolicy: ShellEnvironmentPolicy;
-  /** Problems that do not stop the run (unknown keys), shown to the user once. */
+  /** Problems that do not stop the run (unknown keys, skipped files), shown to the user once. */
   warnings: string[];
+
+  /** The active profile's name, null when none is selected. */
+  profile: string | null;
+  /** Every feature flag the schema knows, resolved (defaults, legacy toggles, `[features]`, flags). */
+  features: Record<string, boolean>;
+  /** `notify`: the program and its leading arguments; null when unset or empty. */
+  notify: string[] | null;
+  history: HistorySettings;
+  /** `[mcp_servers.<name>]`, checked and with defaults filled in. */
+  mcpServers: Record<string, McpServerConfig>;
+  projectDocMaxBytes: number;
+  projectDocFallbackFilenames: string[];
+  projectRootMarkers: string[];
+  /** The working directory's `[projects."<path>"] trust_level`, null when unset. */
+  projectTrustLevel: TrustLevel | null;
+  /** Config files that were read, lowest precedence first (user file, then trusted project files). */
+  configFiles: string[];
+  reviewModel: string | null;
+  modelContextWindow: number | null;
+  modelAutoCompactTokenLimit: number | null;
+  toolOutputTokenLimit: number | null;
+  modelSupportsReasoningSummaries: boolean | null;
+  showRawAgentReasoning: boolean;
+  hideAgentReasoning: boolean;
+  suppressUnstableFeaturesWarning: boolean;
+  /** The compaction prompt (`compact_prompt`, else `experimental_compact_prompt_file`'s text). */
+  compactPrompt: string | null;
+  ossProvider: string | null;
+  /** The merged table of every layer (defaults included), for keys not surfaced above. */
+  toml: TomlTable;
 }
+
+const PROFILE_KEYS = new Set(
+  CONFIG_SCHEMA.filter((s) => s.key.startsWith("profiles.<name>.")).map((s) => s.key.split(".")[2] ?? ""),
+);
 
 export function loadConfig(input: CliConfigInput): Config {
   const env = input.env ?? process.env;
   const home = codexHome(env);
-  const file = join(home, "config.toml");
-  const table = readToml(file);
-  const warnings: string[] = [];
-  const overrides = input.overrides.map(parseOverride);
-  // A profile sits between the file and -c overrides; -c may itself choose the profile.
-  const chosen = overrides.filter((o) => o.path.length === 1 && o.path[0] === "profile").pop()?.value;
-  const profileName = input.profile ?? (typeof chosen === "string" ? chosen : optional(table, "profile", "string", file));
-  if (profileName) {
-    const profiles = (table.profiles ?? {}) as TomlTable;
-    const profile = profiles[profileName];
-    if (!profile || typeof profile !== "object") throw new ConfigError(`${file}: profile '${profileName}' is not defined under [profiles]`);
-    Object.assign(table, profile);
-  }
-  for (const override of overrides) applyOverride(table, override);
-  for (const key of Object.keys(table)) {
-    if (!KNOWN_TOP_LEVEL_KEYS.has(key)) warnings.push(`${file}: unknown config key '${key}' is ignored`);
-  }
-
+  const userFile = join(home, "config.toml");
   const cwd = resolve(input.cwd);
-  const providers = builtinProviders(optional(table, "openai_base_url", "string", file) ?? env.OPENAI_BASE_URL ?? undefined);
-  const userProviders = (table.model_providers ?? {}) as TomlTable;
-  for (const [id, raw] of Object.entries(userProviders)) providers[id] = providerFromToml(id, raw, file);
-  const modelProviderId = optional(table, "model_provider", "string", file) ?? "openai";
-  const provider = providers[modelProviderId];
-  if (!provider) throw new ConfigError(`${file}: model_provider '${modelProviderId}' is not defined under [model_providers]`);
+  const warnings: string[] = [];
 
-  const sandboxMode = input.sandboxMode ?? oneOf(table, "sandbox_mode", SANDBOX_MODES, file) ?? "read-only";
-  const workspace = (table.sandbox_workspace_write ?? {}) as TomlTable;
-  const writableRoots = [...stringList(workspace, "writable_roots", file), ...(input.addDirs ?? []).map((d) => resolve(cwd, d))];
+  const defaults = fixedLayer("built-in defaults", defaultsTable());
+  const user = readFileLayer(userFile);
+  if (user) checkLayer(user, warnings, home);
+  const overrides = input.overrides.map((raw) => {
+    const layer = overrideLayer(raw);
+    checkLayer(layer, warnings, cwd);
+    return layer;
+  });
+  const userLayers: Layer[] = [defaults, ...(user ? [user] : []), ...overrides];
+  const early = mergeLayers(userLayers);
+
+  const project = loadProjectConfig({
+    cwd,
+    codexHome: home,
+    userConfigFile: userFile,
+    projects: early.projects,
+    rootMarkers: strings(early.project_root_markers),
+  });
+  warnings.push(...project.warnings);
+
+  const profileName = input.profile ?? str(early, "profile") ?? null;
+  const profile = profileName === null ? [] : [profileLayer(profileName, input.profile !== undefined, early, userLayers, userFile)];
+
+  const belowFlags = [defaults, ...(user ? [user] : []), ...project.layers, ...profile, ...overrides];
+  const flags = flagsLayer(input, mergeLayers(belowFlags), belowFlags);
+  checkLayer(flags, warnings, null);
+  const layers = [...belowFlags, flags];
+  const t = mergeLayers(layers);
+  const where = (path: string[]): string => whereSet(layers, path, userFile);
+
+  const providers = builtinProviders(str(t, "openai_base_url") ?? env.OPENAI_BASE_URL ?? undefined);
+  for (const id of OSS_PROVIDERS) {
+    const builtin = providers[id];
+    if (builtin) builtin.baseUrl = ossBaseUrl(id, env);
+  }
+  const builtinIds = Object.keys(providers);
+  for (const [id, raw] of Object.entries(table(t.model_providers))) {
+    if (builtinIds.includes(id)) {
+      warnings.push(`${where(["model_providers", id])}: model_providers.${id} is ignored: the built-in provider '${id}' cannot be redefined`);
+      continue;
+    }
+    providers[id] = providerFromToml(id, table(raw));
+  }
+  const modelProviderId = str(t, "model_provider") ?? "openai";
+  const provider = providers[modelProviderId];
+  if (!provider) {
+    const known = Object.keys(providers).join(", ");
+    throw new ConfigError(`${where(["model_provider"])}: model_provider: '${modelProviderId}' is not a built-in provider or defined under [model_providers] (known: ${known})`);
+  }
+
+  const sandboxMode = oneOf(t, "sandbox_mode", SANDBOX_MODES) ?? "read-only";
+  const workspace = table(t.sandbox_workspace_write);
+  const writableRoots = [...strings(workspace.writable_roots), ...(input.addDirs ?? []).map((d) => resolve(cwd, d))];
   const sandboxPolicy = sandboxPolicyFor(sandboxMode, writableRoots);
   if (sandboxPolicy.type === "workspace-write") {
     sandboxPolicy.network_access = workspace.network_access === true;
@@ -103,112 +190,173 @@ export function loadConfig(input: CliConfigInput): Config {
     sandboxPolicy.exclude_tmpdir_env_var = workspace.exclude_tmpdir_env_var === true;
   }
 
-  const instructionsFile = optional(table, "model_instructions_file", "string", file) ?? optional(table, "experimental_instructions_file", "string", file);
+  const instructionsKey = str(t, "model_instructions_file") !== undefined ? "model_instructions_file" : "experimental_instructions_file";
+  const instructionsFile = str(t, instructionsKey);
+  const compactFile = str(t, "experimental_compact_prompt_file");
+  const projectDocMaxBytes = num(t, "project_doc_max_bytes") ?? 0;
+  const projectDocFallbackFilenames = strings(t.project_doc_fallback_filenames);
+  const projectRootMarkers = strings(t.project_root_markers);
+  const history = table(t.history);
+  const notify = strings(t.notify);
+  const maxBytes = num(history, "max_bytes");
+
   return {
     codexHome: home,
     cwd,
-    model: input.model ?? optional(table, "model", "string", file) ?? DEFAULT_MODEL,
+    model: str(t, "model") ?? DEFAULT_MODEL,
     modelProviderId,
     provider,
-    approvalPolicy: input.approvalPolicy ?? oneOf(table, "approval_policy", APPROVAL_POLICIES, file) ?? "on-request",
+    approvalPolicy: oneOf(t, "approval_policy", APPROVAL_POLICIES) ?? "on-request",
     sandboxMode,
     sandboxPolicy,
-    reasoningEffort: oneOf(table, "model_reasoning_effort", REASONING_EFFORTS, file) ?? null,
-    reasoningSummary: oneOf(table, "model_reasoning_summary", REASONING_SUMMARIES, file) ?? null,
-    verbosity: oneOf(table, "model_verbosity", ["low", "medium", "high"] as const, file) ?? null,
-    developerInstructions: optional(table, "developer_instructions", "string", file) ?? null,
-    baseInstructionsOverride: instructionsFile ? readInstructions(resolve(home, instructionsFile)) : null,
+    reasoningEffort: oneOf(t, "model_reasoning_effort", REASONING_EFFORTS) ?? null,
+    reasoningSummary: oneOf(t, "model_reasoning_summary", REASONING_SUMMARIES) ?? null,
+    verbosity: oneOf(t, "model_verbosity", ["low", "medium", "high"] as const) ?? null,
+    developerInstructions: str(t, "developer_instructions") ?? null,
+    baseInstructionsOverride: instructionsFile ? readText(instructionsFile, `${where([instructionsKey])}: ${instructionsKey}`) : null,
     userInstructions: loadAgentsMd({
       codexHome: home,
       cwd,
-      maxBytes: optional(table, "project_doc_max_bytes", "number", file) ?? DEFAULT_PROJECT_DOC_MAX_BYTES,
-      fallbackFilenames: stringList(table, "project_doc_fallback_filenames", file),
-      rootMarkers: table.project_root_markers === undefined ? [".git"] : stringList(table, "project_root_markers", file),
+      maxBytes: projectDocMaxBytes,
+      fallbackFilenames: projectDocFallbackFilenames,
+      rootMarkers: projectRootMarkers,
     }),
-    shellEnvironmentPolicy: (table.shell_environment_policy ?? {}) as ShellEnvironmentPolicy,
+    shellEnvironmentPolicy: table(t.shell_environment_policy) as ShellEnvironmentPolicy,
     warnings,
+    profile: profileName,
+    features: resolveFeatures(t),
+    notify: notify.length > 0 ? notify : null,
+    history: {
+      persistence: oneOf(history, "persistence", ["save-all", "none"] as const) ?? "save-all",
+      ...(maxBytes !== undefined ? { max_bytes: maxBytes } : {}),
+    },
+    mcpServers: mcpServersFromToml(t.mcp_servers),
+    projectDocMaxBytes,
+    projectDocFallbackFilenames,
+    projectRootMarkers,
+    projectTrustLevel: project.trustLevel,
+    configFiles: [...(user ? [user.name] : []), ...project.layers.map((l) => l.name)],
+    reviewModel: str(t, "review_model") ?? null,
+    modelContextWindow: num(t, "model_context_window") ?? null,
+    modelAutoCompactTokenLimit: num(t, "model_auto_compact_token_limit") ?? null,
+    toolOutputTokenLimit: num(t, "tool_output_token_limit") ?? null,
+    modelSupportsReasoningSummaries: bool(t, "model_supports_reasoning_summaries") ?? null,
+    showRawAgentReasoning: bool(t, "show_raw_agent_reasoning") ?? false,
+    hideAgentReasoning: bool(t, "hide_agent_reasoning") ?? false,
+    suppressUnstableFeaturesWarning: bool(t, "suppress_unstable_features_warning") ?? false,
+    compactPrompt:
+      str(t, "compact_prompt") ??
+      (compactFile ? readText(compactFile, `${where(["experimental_compact_prompt_file"])}: experimental_compact_prompt_file`) : null),
+    ossProvider: str(t, "oss_provider") ?? null,
+    toml: t,
   };
 }
 
-function readToml(file: string): TomlTable {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch {
-    return {};
+/**
+ * The chosen `[profiles.<name>]` table as a layer. Its keys report the line where they are
+ * written (in the user's file or a `-c profiles.<name>.key=…`).
+ */
+function profileLayer(name: string, fromFlag: boolean, early: TomlTable, userLayers: Layer[], userFile: string): Layer {
+  const raw = lookup(early, ["profiles", name]);
+  if (!isTable(raw)) {
+    const problem = `no profile '${name}' is defined (add a [profiles.${formatName(name)}] table to ${userFile})`;
+    throw new ConfigError(fromFlag ? `--profile ${name}: ${problem}` : `${whereSet(userLayers, ["profile"], userFile)}: profile: ${problem}`);
   }
-  try {
-    return parse(text) as TomlTable;
-  } catch (err) {
-    throw new ConfigError(`${file}: ${(err as Error).message}`);
-  }
+  const values: TomlTable = {};
+  for (const [key, value] of Object.entries(raw)) if (PROFILE_KEYS.has(key)) values[key] = value;
+  return fixedLayer(`profile '${name}'`, values, (path) => whereSet(userLayers, ["profiles", name, ...path], userFile));
 }
 
-function readInstructions(path: string): string {
+/** `--model`, `--sandbox`, `--enable`, `--oss`, … as the top layer. */
+function flagsLayer(input: CliConfigInput, below: TomlTable, belowLayers: Layer[]): Layer {
+  const values: TomlTable = {};
+  const labels = new Map<string, string>();
+  const set = (path: string[], value: unknown, label: string): void => {
+    let node = values;
+    for (const part of path.slice(0, -1)) node = (isTable(node[part]) ? node[part] : (node[part] = {})) as TomlTable;
+    node[path[path.length - 1] ?? ""] = value;
+    labels.set(path.join("."), label);
+  };
+  if (input.oss) {
+    const id = input.localProvider ?? str(below, "oss_provider") ?? DEFAULT_OSS_PROVIDER;
+    if (!isOssProvider(id)) {
+      const source = input.localProvider !== undefined ? `--local-provider ${id}` : `${whereSet(belowLayers, ["oss_provider"], "--oss")}: oss_provider`;
+      throw new ConfigError(`${source}: '${id}' is not one of ${OSS_PROVIDERS.join(", ")}`);
+    }
+    const label = input.localProvider !== undefined ? `--oss --local-provider ${id}` : "--oss";
+    set(["model_provider"], id, label);
+    if (input.model === undefined) set(["model"], DEFAULT_OSS_MODELS[id], label);
+  }
+  if (input.model !== undefined) set(["model"], input.model, `--model ${input.model}`);
+  if (input.sandboxMode !== undefined) set(["sandbox_mode"], input.sandboxMode, `--sandbox ${input.sandboxMode}`);
+  if (input.approvalPolicy !== undefined) set(["approval_policy"], input.approvalPolicy, "the approval policy option");
+  for (const name of input.enable ?? []) set(["features", name], true, `--enable ${name}`);
+  for (const name of input.disable ?? []) set(["features", name], false, `--disable ${name}`);
+  return fixedLayer("command-line flags", values, (path) => labels.get(path.join(".")) ?? "command-line flags");
+}
+
+function providerFromToml(id: string, t: TomlTable): ModelProvider {
+  const retries = (key: string, fallback: number): number => Math.min(MAX_RETRIES_CAP, Math.max(0, num(t, key) ?? fallback));
+  return {
+    id,
+    name: str(t, "name") ?? id,
+    baseUrl: str(t, "base_url") ?? OPENAI_DEFAULT_BASE_URL,
+    envKey: str(t, "env_key") ?? null,
+    envKeyInstructions: str(t, "env_key_instructions") ?? null,
+    wireApi: oneOf(t, "wire_api", ["responses", "chat"] as const) ?? "responses",
+    queryParams: stringMap(t.query_params),
+    httpHeaders: stringMap(t.http_headers),
+    envHttpHeaders: stringMap(t.env_http_headers),
+    requestMaxRetries: retries("request_max_retries", DEFAULT_REQUEST_MAX_RETRIES),
+    streamMaxRetries: retries("stream_max_retries", DEFAULT_STREAM_MAX_RETRIES),
+    streamIdleTimeoutMs: num(t, "stream_idle_timeout_ms") ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS,
+  };
+}
+
+function readText(path: string, what: string): string {
   try {
     return readFileSync(path, "utf8");
   } catch (err) {
-    throw new ConfigError(`model_instructions_file ${path}: ${(err as Error).message}`);
+    throw new ConfigError(`${what}: cannot read ${path}: ${(err as Error).message}`);
   }
 }
 
-type Kind = { string: string; number: number; boolean: boolean };
-
-function optional<K extends keyof Kind>(table: TomlTable, key: string, kind: K, file: string): Kind[K] | undefined {
-  const value = table[key];
-  if (value === undefined) return undefined;
-  if (typeof value !== kind) throw new ConfigError(`${file}: ${key}: expected a ${kind}, got ${JSON.stringify(value)}`);
-  return value as Kind[K];
+function formatName(name: string): string {
+  return /^[A-Za-z0-9_-]+$/.test(name) ? name : JSON.stringify(name);
 }
 
-function oneOf<T extends string>(table: TomlTable, key: string, allowed: readonly T[], file: string): T | undefined {
-  const value = optional(table, key, "string", file);
-  if (value === undefined) return undefined;
-  if (!allowed.includes(value as T)) {
-    throw new ConfigError(`${file}: ${key}: '${value}' is not one of ${allowed.join(", ")}`);
-  }
-  return value as T;
+// Readers for the merged table. Every layer was validated, so these only narrow the types.
+
+function table(value: unknown): TomlTable {
+  return isTable(value) ? value : {};
 }
 
-function stringList(table: TomlTable, key: string, file: string): string[] {
-  const value = table[key];
-  if (value === undefined) return [];
-  if (!Array.isArray(value) || value.some((v) => typeof v !== "string")) {
-    throw new ConfigError(`${file}: ${key}: expected an array of strings`);
-  }
-  return value as string[];
+function str(t: TomlTable, key: string): string | undefined {
+  const value = t[key];
+  return typeof value === "string" ? value : undefined;
 }
 
-function stringMap(table: TomlTable, key: string, file: string): Record<string, string> {
-  const value = table[key];
-  if (value === undefined) return {};
-  if (typeof value !== "object" || value === null || Object.values(value).some((v) => typeof v !== "string")) {
-    throw new ConfigError(`${file}: ${key}: expected a table of strings`);
-  }
-  return value as Record<string, string>;
+function num(t: TomlTable, key: string): number | undefined {
+  const value = t[key];
+  return typeof value === "number" ? value : undefined;
 }
 
-function providerFromToml(id: string, raw: unknown, file: string): ModelProvider {
-  if (!raw || typeof raw !== "object") throw new ConfigError(`${file}: model_providers.${id}: expected a table`);
-  const t = raw as TomlTable;
-  const where = `${file}: model_providers.${id}`;
-  const baseUrl = optional(t, "base_url", "string", where);
-  if (!baseUrl) throw new ConfigError(`${where}: base_url is required`);
-  const wireApi = oneOf(t, "wire_api", ["responses", "chat"] as const, where) ?? "responses";
-  const retries = (key: string, fallback: number): number =>
-    Math.min(MAX_RETRIES_CAP, Math.max(0, optional(t, key, "number", where) ?? fallback));
-  return {
-    id,
-    name: optional(t, "name", "string", where) ?? id,
-    baseUrl,
-    envKey: optional(t, "env_key", "string", where) ?? null,
-    envKeyInstructions: optional(t, "env_key_instructions", "string", where) ?? null,
-    wireApi: wireApi as WireApi,
-    queryParams: stringMap(t, "query_params", where),
-    httpHeaders: stringMap(t, "http_headers", where),
-    envHttpHeaders: stringMap(t, "env_http_headers", where),
-    requestMaxRetries: retries("request_max_retries", 4),
-    streamMaxRetries: retries("stream_max_retries", 5),
-    streamIdleTimeoutMs: optional(t, "stream_idle_timeout_ms", "number", where) ?? 300_000,
-  };
+function bool(t: TomlTable, key: string): boolean | undefined {
+  const value = t[key];
+  return typeof value === "boolean" ? value : undefined;
+}
+
+function oneOf<T extends string>(t: TomlTable, key: string, allowed: readonly T[]): T | undefined {
+  const value = t[key];
+  return typeof value === "string" && (allowed as readonly string[]).includes(value) ? (value as T) : undefined;
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
+}
+
+function stringMap(value: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(table(value))) if (typeof v === "string") out[k] = v;
+  return out;
 }

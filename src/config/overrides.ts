@@ -20,11 +20,11 @@ export interface ConfigOverride {
 }
 
 export function parseOverride(raw: string): ConfigOverride {
-  const eq = raw.indexOf("=");
-  if (eq <= 0) throw new ConfigError(`invalid -c override '${raw}': expected key=value`);
+  const eq = keyEnd(raw);
+  if (eq <= 0) throw new ConfigError(`-c ${raw}: expected key=value`);
   const key = raw.slice(0, eq).trim();
   const path = splitDottedKey(key);
-  if (path.length === 0 || path.some((p) => p === "")) throw new ConfigError(`invalid -c override '${raw}': empty key`);
+  if (path.length === 0 || path.some((p) => p === "")) throw new ConfigError(`-c ${raw}: empty key or key part`);
   const text = raw.slice(eq + 1).trim();
   let value: unknown;
   try {
@@ -33,6 +33,22 @@ export function parseOverride(raw: string): ConfigOverride {
     value = text.replace(/^(['"])(.*)\1$/s, "$2");
   }
   return { path, value };
+}
+
+/** Index of the `=` ending the key: the first one outside quotes, or -1. */
+function keyEnd(raw: string): number {
+  let quote: string | null = null;
+  for (let i = 0; i < raw.length; i++) {
+    const ch = raw[i];
+    if (quote) {
+      if (ch === quote) quote = null;
+    } else if (ch === '"' || ch === "'") {
+      quote = ch;
+    } else if (ch === "=") {
+      return i;
+    }
+  }
+  return -1;
 }
 
 /** Splits `a.b."c.d"` into ["a", "b", "c.d"], honouring quoted segments. */

@@ -32,4 +32,6 @@ export interface SessionOptions {
   threadId?: string;
   /** Emitted as warning events right after session_configured. */
   startupWarnings?: string[];
+  /** `notify` from config: a program told (with one JSON argument) about each completed turn. */
+  notify?: readonly string[] | null;
 }

@@ -14,6 +14,7 @@ import { ToolError } from "../tools/types.js";
 import { UnifiedExecManager } from "../exec/unified-exec.js";
 import { PendingApprovals } from "./approvals.js";
 import { ApprovalStore } from "./approval-store.js";
+import { notifyTurnComplete, userTextMessages } from "./notify.js";
 import { AsyncQueue } from "./async-queue.js";
 import { ConversationHistory } from "./history.js";
 import { uuidv7 } from "./ids.js";
@@ -190,7 +191,19 @@ export class Session {
       controller.signal,
       emit,
     ).then(
-      (last) => emit({ type: "task_complete", last_agent_message: last }),
+      (last) => {
+        emit({ type: "task_complete", last_agent_message: last });
+        // The user's notifier hears about turns that completed (not failed or aborted ones).
+        if (!task.aborted) {
+          notifyTurnComplete(this.options.notify, {
+            threadId: this.threadId,
+            turnId: subId,
+            cwd: turn.cwd,
+            inputMessages: userTextMessages(items),
+            lastAssistantMessage: last,
+          });
+        }
+      },
       (err: unknown) => {
         if (task.aborted) return;
         const { message, info } = describeTurnError(err);

@@ -55,6 +55,8 @@ export interface ModelRequestBody {
 export interface RecordedRequest {
   method: string;
   path: string;
+  /** The query string without its `?` ("" when none), e.g. Azure's `api-version=…`. */
+  query: string;
   headers: Record<string, string | string[] | undefined>;
   body: ModelRequestBody;
   rawBody: string;
@@ -429,7 +431,7 @@ export async function startModelServer(turns: ScriptedTurn[] = []): Promise<Mode
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const rawBody = await readBody(req);
-    const path = (req.url ?? "/").split("?")[0] ?? "/";
+    const [path = "/", query = ""] = (req.url ?? "/").split("?");
     const wire = req.method !== "POST" ? "other"
       : path === `${BASE_PATH}/responses` ? "responses"
       : path === `${BASE_PATH}/chat/completions` ? "chat" : "other";
@@ -443,7 +445,7 @@ export async function startModelServer(turns: ScriptedTurn[] = []): Promise<Mode
       parseProblem = "body is not valid JSON";
     }
     const record: RecordedRequest = {
-      method: req.method ?? "", path, headers: { ...req.headers }, body, rawBody, receivedAt: Date.now(), wire, turnIndex: -1,
+      method: req.method ?? "", path, query, headers: { ...req.headers }, body, rawBody, receivedAt: Date.now(), wire, turnIndex: -1,
     };
     if (wire === "other") {
       unhandled.push(record);

@@ -1,6 +1,6 @@
 /**
- * Drives the core through its seam (Ops in, Events out) against the real Responses client and
- * the scripted model server, for tests that need more than `exec` shows.
+ * Drives the core through its seam (Ops in, Events out) against a real model client (Responses
+ * by default) and the scripted model server, for tests that need more than `exec` shows.
  */
 import assert from "node:assert/strict";
 import { mkdtempSync } from "node:fs";
@@ -11,12 +11,25 @@ import { ResponsesClient } from "../../src/model/responses-client.js";
 import { builtinProviders } from "../../src/model/provider.js";
 import type { Event, EventType } from "../../src/protocol/events.js";
 import { sandboxPolicyFor } from "../../src/protocol/policy.js";
+import type { SessionOptions, SessionSettings } from "../../src/core/session-options.js";
 import { startModelServer, type ModelServer, type ScriptedTurn } from "./model-server.js";
 
-export function newSession(server: ModelServer): Session {
+/** Session options a test may replace; `settings` fields are merged into the defaults. */
+export type SessionOverrides = Omit<Partial<SessionOptions>, "settings"> & { settings?: Partial<SessionSettings> };
+
+/** A session on the Responses client unless `overrides.client` (e.g. a ChatClient) is given. */
+export function newSession(server: ModelServer, overrides: SessionOverrides = {}): Session {
   const provider = { ...builtinProviders(server.url).openai!, requestMaxRetries: 0 };
   const cwd = mkdtempSync(join(tmpdir(), "codex-ts-session-"));
+  const { settings, ...rest } = overrides;
   return new Session({
+    client: new ResponsesClient(provider, { apiKey: "sk-test", originator: "codex_exec", userAgent: "test", env: {} }),
+    streamMaxRetries: 0,
+    developerInstructions: null,
+    userInstructions: null,
+    baseInstructionsOverride: null,
+    shellEnvironmentPolicy: {},
+    ...rest,
     settings: {
       model: "gpt-5.5",
       modelProviderId: "openai",
@@ -26,13 +39,8 @@ export function newSession(server: ModelServer): Session {
       reasoningEffort: null,
       reasoningSummary: null,
       verbosity: null,
+      ...settings,
     },
-    client: new ResponsesClient(provider, { apiKey: "sk-test", originator: "codex_exec", userAgent: "test", env: {} }),
-    streamMaxRetries: 0,
-    developerInstructions: null,
-    userInstructions: null,
-    baseInstructionsOverride: null,
-    shellEnvironmentPolicy: {},
   });
 }
 
@@ -46,9 +54,14 @@ export async function until(session: Session, id: string, type: EventType, seen:
   }
 }
 
-export async function withSession(turns: ScriptedTurn[], body: (session: Session, server: ModelServer) => Promise<void>): Promise<void> {
+/** `overrides` may be a function of the server, for clients that need its URL. */
+export async function withSession(
+  turns: ScriptedTurn[],
+  body: (session: Session, server: ModelServer) => Promise<void>,
+  overrides: SessionOverrides | ((server: ModelServer) => SessionOverrides) = {},
+): Promise<void> {
   const server = await startModelServer(turns);
-  const session = newSession(server);
+  const session = newSession(server, typeof overrides === "function" ? overrides(server) : overrides);
   try {
     await body(session, server);
     assert.deepEqual(server.violations, []);

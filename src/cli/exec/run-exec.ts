@@ -1,13 +1,15 @@
 /**
  * `codex-ts exec`: run one task headless. Builds the config, starts a Session, submits the
  * prompt as a user turn, and renders events (human text on stderr, or JSONL on stdout) until
- * the turn ends. Exit code 0 when the turn completed, 1 when it failed or could not start.
+ * the turn ends. Exit code 0 when the turn completed, 1 when it failed or could not start, 2 when
+ * the configuration is invalid.
  */
 import { readFileSync, writeFileSync, existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { loadConfig, type Config } from "../../config/load-config.js";
 import { findProjectRoot } from "../../config/project-root.js";
 import { ConfigError } from "../../config/overrides.js";
+import { checkLocalProvider } from "../../config/oss.js";
 import { providerNeedsKey, resolveApiKey } from "../../config/api-key.js";
 import { ResponsesClient } from "../../model/responses-client.js";
 import type { ModelClient } from "../../model/prompt.js";
@@ -36,6 +38,12 @@ export interface ExecOptions {
   ephemeral?: boolean;
   fullAuto?: boolean;
   dangerouslyBypassApprovalsAndSandbox?: boolean;
+  /** Use a local provider (`--local-provider`, else `oss_provider`, else ollama). */
+  oss?: boolean;
+  localProvider?: string;
+  /** Feature flags to turn on / off for this run (`features.NAME = true/false`). */
+  enable?: string[];
+  disable?: string[];
 }
 
 const fail = (message: string): number => {
@@ -61,10 +69,21 @@ export async function runExec(promptArg: string | undefined, opts: ExecOptions):
       // Nobody is there to answer approval prompts in exec: failures go back to the model.
       approvalPolicy: "never" satisfies AskForApproval,
       addDirs: opts.addDir,
+      oss: opts.oss,
+      localProvider: opts.localProvider,
+      enable: opts.enable,
+      disable: opts.disable,
     });
   } catch (err) {
-    if (err instanceof ConfigError) return fail(`Error loading config: ${err.message}`);
+    if (err instanceof ConfigError) {
+      process.stderr.write(`Error loading config: ${err.message}\n`);
+      return 2;
+    }
     throw err;
+  }
+  if (opts.oss) {
+    const problem = await checkLocalProvider(config.provider);
+    if (problem) return fail(problem);
   }
 
   const apiKey = resolveApiKey(config.provider, config.codexHome, process.env, true);
@@ -73,10 +92,6 @@ export async function runExec(promptArg: string | undefined, opts: ExecOptions):
       `No API key found for provider '${config.provider.id}'. Set CODEX_API_KEY or ${config.provider.envKey}, or run \`codex-ts login --with-api-key\`.`,
     );
   }
-  if (config.provider.wireApi === "chat") {
-    return fail(`Provider '${config.provider.id}' uses wire_api = "chat", which this build does not support yet; use a Responses API provider.`);
-  }
-
   let outputSchema: unknown;
   if (opts.outputSchema) {
     try {
@@ -96,12 +111,17 @@ export async function runExec(promptArg: string | undefined, opts: ExecOptions):
 
   const json = opts.json === true || opts.experimentalJson === true;
   const version = packageVersion();
-  const client: ModelClient = new ResponsesClient(config.provider, {
+  const identity = {
     apiKey,
     originator: process.env.CODEX_INTERNAL_ORIGINATOR_OVERRIDE ?? "codex_exec",
     userAgent: `codex_exec/${version} (${process.platform}; ${process.arch}) node/${process.versions.node}`,
     env: process.env,
-  });
+  };
+  // The Chat Completions client is only loaded for providers that speak that wire.
+  const client: ModelClient =
+    config.provider.wireApi === "chat"
+      ? new (await import("../../model/chat-client.js")).ChatClient(config.provider, identity)
+      : new ResponsesClient(config.provider, identity);
   const session = new Session({
     settings: {
       model: config.model,
@@ -120,6 +140,7 @@ export async function runExec(promptArg: string | undefined, opts: ExecOptions):
     baseInstructionsOverride: config.baseInstructionsOverride,
     shellEnvironmentPolicy: config.shellEnvironmentPolicy,
     startupWarnings: config.warnings,
+    notify: config.notify,
   });
 
   const items: UserInput[] = [...opts.image.map((path): UserInput => ({ type: "local_image", path: resolve(cwd, path) })), { type: "text", text: prompt }];

@@ -1,0 +1,119 @@
+/**
+ * `[mcp_servers.<name>]` tables: a stdio server (`command`, `args`, `env`, `env_vars`, `cwd`)
+ * or a streamable HTTP server (`url`, `bearer_token_env_var`, `http_headers`,
+ * `env_http_headers`, `scopes`), plus the settings both share. The schema has already checked
+ * every value's type; `shapeProblem` checks the combination, `mcpServersFromToml` fills in the
+ * defaults.
+ */
+import type { TomlTable } from "./overrides.js";
+
+export const DEFAULT_MCP_STARTUP_TIMEOUT_SEC = 10;
+export const DEFAULT_MCP_TOOL_TIMEOUT_SEC = 60;
+
+interface McpCommon {
+  /** false: configured but not started. */
+  enabled: boolean;
+  /** true: the session fails to start when this server cannot be initialised. */
+  required: boolean;
+  startup_timeout_sec: number;
+  tool_timeout_sec: number;
+  /** Only these tools are offered (all when absent); `disabled_tools` applies after it. */
+  enabled_tools: string[] | null;
+  disabled_tools: string[];
+}
+
+export interface McpStdioServer extends McpCommon {
+  transport: "stdio";
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  /** Names of variables passed through from the user's environment. */
+  env_vars: string[];
+  cwd: string | null;
+}
+
+export interface McpHttpServer extends McpCommon {
+  transport: "streamable_http";
+  url: string;
+  bearer_token_env_var: string | null;
+  http_headers: Record<string, string>;
+  /** Header name → environment variable holding its value. */
+  env_http_headers: Record<string, string>;
+  scopes: string[];
+}
+
+export type McpServerConfig = McpStdioServer | McpHttpServer;
+
+const STDIO_ONLY = ["args", "env", "env_vars", "cwd"];
+const HTTP_ONLY = ["bearer_token_env_var", "http_headers", "env_http_headers", "scopes"];
+
+/** What is wrong with the combination of keys in one server table, or null. */
+export function shapeProblem(server: TomlTable): string | null {
+  const has = (key: string): boolean => server[key] !== undefined;
+  if (has("bearer_token")) return "bearer_token is not supported; put the token in an environment variable and name it in bearer_token_env_var";
+  if (has("command") && has("url")) return "has both command (a stdio server) and url (an HTTP server); keep one";
+  if (!has("command") && !has("url")) return "needs command (a stdio server) or url (a streamable HTTP server)";
+  const wrong = has("url") ? STDIO_ONLY.filter(has) : HTTP_ONLY.filter(has);
+  if (wrong.length > 0) {
+    const kind = has("url") ? "stdio servers (with command)" : "HTTP servers (with url)";
+    return `${wrong.join(", ")} ${wrong.length > 1 ? "apply" : "applies"} only to ${kind}`;
+  }
+  return null;
+}
+
+export function mcpServersFromToml(raw: unknown): Record<string, McpServerConfig> {
+  const servers: Record<string, McpServerConfig> = {};
+  if (!isTable(raw)) return servers;
+  for (const [name, value] of Object.entries(raw)) {
+    if (!isTable(value)) continue;
+    const startupMs = num(value.startup_timeout_ms);
+    const common: McpCommon = {
+      enabled: value.enabled !== false,
+      required: value.required === true,
+      startup_timeout_sec: num(value.startup_timeout_sec) ?? (startupMs !== undefined ? startupMs / 1000 : DEFAULT_MCP_STARTUP_TIMEOUT_SEC),
+      tool_timeout_sec: num(value.tool_timeout_sec) ?? DEFAULT_MCP_TOOL_TIMEOUT_SEC,
+      enabled_tools: Array.isArray(value.enabled_tools) ? strings(value.enabled_tools) : null,
+      disabled_tools: strings(value.disabled_tools),
+    };
+    if (typeof value.url === "string") {
+      servers[name] = {
+        ...common,
+        transport: "streamable_http",
+        url: value.url,
+        bearer_token_env_var: typeof value.bearer_token_env_var === "string" ? value.bearer_token_env_var : null,
+        http_headers: stringMap(value.http_headers),
+        env_http_headers: stringMap(value.env_http_headers),
+        scopes: strings(value.scopes),
+      };
+    } else if (typeof value.command === "string") {
+      servers[name] = {
+        ...common,
+        transport: "stdio",
+        command: value.command,
+        args: strings(value.args),
+        env: stringMap(value.env),
+        env_vars: strings(value.env_vars),
+        cwd: typeof value.cwd === "string" ? value.cwd : null,
+      };
+    }
+  }
+  return servers;
+}
+
+function isTable(value: unknown): value is TomlTable {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date);
+}
+
+function num(value: unknown): number | undefined {
+  return typeof value === "number" ? value : undefined;
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
+}
+
+function stringMap(value: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (isTable(value)) for (const [k, v] of Object.entries(value)) if (typeof v === "string") out[k] = v;
+  return out;
+}

@@ -1,0 +1,84 @@
+/**
+ * End-to-end: config errors and layering as a user of `codex-ts exec` sees them: exit status 2
+ * with `file:line: key: problem` for a bad value, warnings for unknown keys, trusted project
+ * files, and `--oss` refusing to start without a local server.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { text, turn } from "../support/model-server.js";
+import { exec, makeWorkspace, runCli, withServer } from "../support/cli.js";
+
+void test("a wrong value in config.toml stops exec with status 2 and file:line: key: what is wrong", async () => {
+  const ws = makeWorkspace({ config: '# mine\nmodel = 5\nsandbox_mode = "workspace"\n' });
+  const r = await runCli(["exec", "hi"], { cwd: ws.dir, home: ws.home });
+  assert.equal(r.code, 2, r.stderr);
+  const file = join(ws.home, "config.toml");
+  assert.ok(r.stderr.includes(`${file}:2: model: expected a string, got integer 5`), r.stderr);
+  assert.ok(r.stderr.includes(`${file}:3: sandbox_mode: 'workspace' is not one of read-only, workspace-write, danger-full-access`), r.stderr);
+  assert.equal(r.stdout, "");
+});
+
+void test("a bad -c value names the override; a TOML syntax error names line and column; both exit 2", async () => {
+  const ws = makeWorkspace();
+  const c = await runCli(["exec", "-c", "model_verbosity=loud", "hi"], { cwd: ws.dir, home: ws.home });
+  assert.equal(c.code, 2, c.stderr);
+  assert.match(c.stderr, /-c model_verbosity=loud: model_verbosity: 'loud' is not one of low, medium, high/);
+
+  const broken = makeWorkspace({ config: 'model = "a"\n[profiles\n' });
+  const s = await runCli(["exec", "hi"], { cwd: broken.dir, home: broken.home });
+  assert.equal(s.code, 2, s.stderr);
+  assert.ok(s.stderr.includes(`${join(broken.home, "config.toml")}:2:`), s.stderr);
+  assert.match(s.stderr, /invalid TOML/);
+});
+
+void test("unknown keys only warn, and a trusted project's .codex/config.toml applies", async () => {
+  const ws = makeWorkspace();
+  const dir = realpathSync(ws.dir);
+  writeFileSync(join(ws.home, "config.toml"), `modle = "typo"\n[projects.${JSON.stringify(dir)}]\ntrust_level = "trusted"\n`);
+  mkdirSync(join(dir, ".codex"));
+  writeFileSync(join(dir, ".codex", "config.toml"), 'model = "project-model"\n[sandbox_workspace_write]\nnetwork = true\n');
+  await withServer([turn(text("ok"))], async (server) => {
+    const r = await exec(server, ["hi"], { cwd: ws.dir, home: ws.home });
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(r.stderr.includes(`${join(ws.home, "config.toml")}:1: unknown config key 'modle' is ignored`), r.stderr);
+    assert.ok(r.stderr.includes(`${join(dir, ".codex", "config.toml")}:3: unknown config key 'sandbox_workspace_write.network' is ignored`), r.stderr);
+    assert.equal(server.requests[0]?.body.model, "project-model");
+  });
+});
+
+const help = await runCli(["exec", "--help"], { cwd: process.cwd(), home: process.cwd() });
+const hasOss = help.stdout.includes("--oss");
+const hasEnable = help.stdout.includes("--enable");
+
+void test("--oss without a running local server exits 1 with a hint", { skip: hasOss ? false : "exec has no --oss option yet" }, async () => {
+  const port = await freePort();
+  const ws = makeWorkspace();
+  const r = await runCli(["exec", "--oss", "hi"], { cwd: ws.dir, home: ws.home, env: { CODEX_OSS_PORT: String(port) } });
+  assert.equal(r.code, 1, r.stderr);
+  assert.ok(r.stderr.includes(`No Ollama server is answering at http://localhost:${port}/v1. Start it with \`ollama serve\``), r.stderr);
+});
+
+void test("--enable with an unknown feature warns and runs", { skip: hasEnable ? false : "exec has no --enable option yet" }, async () => {
+  const ws = makeWorkspace();
+  await withServer([turn(text("ok"))], async (server) => {
+    const r = await exec(server, ["--enable", "no_such_feature", "hi"], { cwd: ws.dir, home: ws.home });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /--enable no_such_feature: unknown feature 'no_such_feature'/);
+  });
+});
+
+/** A port nothing listens on (bound, then released). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
