@@ -17,10 +17,19 @@ export interface AgentsMdOptions {
   rootMarkers: string[];
 }
 
+/** Between the global file and the project's files, as the reference joins them. */
+export const PROJECT_DOC_SEPARATOR = "\n\n--- project-doc ---\n\n";
+
 export function loadAgentsMd(opts: AgentsMdOptions): string | null {
-  const parts: string[] = [];
   const global = firstReadable(opts.codexHome, GLOBAL_CANDIDATES);
-  if (global) parts.push(global);
+  const project = projectDocs(opts);
+  if (global && project) return `${global}${PROJECT_DOC_SEPARATOR}${project}`;
+  return global ?? project;
+}
+
+/** The project's files, root first, joined by blank lines and capped at maxBytes in total. */
+function projectDocs(opts: AgentsMdOptions): string | null {
+  const parts: string[] = [];
   if (opts.maxBytes > 0) {
     let budget = opts.maxBytes;
     for (const dir of projectDirs(opts.cwd, opts.rootMarkers)) {
