@@ -2,6 +2,7 @@
 import { Command, Option } from "commander";
 import { SANDBOX_MODES, type SandboxMode } from "../protocol/policy.js";
 import type { ExecOptions } from "./exec/run-exec.js";
+import type { ThreadTarget } from "../rollout/open-thread.js";
 import { packageVersion } from "./version.js";
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
@@ -15,7 +16,7 @@ export async function runCli(argv: string[]): Promise<number> {
     .showHelpAfterError()
     .enablePositionalOptions();
 
-  program
+  const exec = program
     .command("exec")
     .alias("e")
     .description("Run one task without the interactive UI and print the agent's final message.")
@@ -49,6 +50,37 @@ export async function runCli(argv: string[]): Promise<number> {
     .action(async (prompt: string | undefined, opts: ExecOptions) => {
       const { runExec } = await import("./exec/run-exec.js");
       exitCode = await runExec(prompt, opts);
+    });
+  // "help" stays a prompt like any other word; --help shows the help.
+  exec.helpCommand(false);
+  for (const kind of ["resume", "fork"] as const) {
+    threadCommand(exec, kind, async (prompt, opts, target) => {
+      const { runExec } = await import("./exec/run-exec.js");
+      exitCode = await runExec(prompt, opts, target);
+    });
+  }
+
+  program
+    .command("sessions")
+    .description("List recorded sessions, most recently active first (those of the current directory unless --all).")
+    .option("--all", "list the sessions of every directory")
+    .option("--json", "print a JSON array (id, path, created_at, updated_at, cwd, first_user_message, …)")
+    .option("-n, --limit <count>", "show at most this many (0: all)", "20")
+    .action(async (opts: { all?: boolean; json?: boolean; limit?: string }) => {
+      const { runSessionsCommand } = await import("../rollout/commands.js");
+      exitCode = runSessionsCommand(opts);
+    });
+
+  program
+    .command("fork")
+    .description("Copy a recorded session into a new one (new id; the original is untouched) and print the new id.")
+    .argument("[session_id]", "the session to fork (see `codex-ts sessions`)")
+    .option("--last", "fork the most recently active session of the current directory")
+    .option("--all", "with --last, consider sessions of every directory")
+    .addHelpText("after", '\nExample:\n  codex-ts exec resume "$(codex-ts fork 0199a213-81c0-7800-8aa1-bbab2a035a53)" "try the other approach"')
+    .action(async (sessionId: string | undefined, opts: { last?: boolean; all?: boolean }) => {
+      const { runForkCommand } = await import("../rollout/commands.js");
+      exitCode = runForkCommand(sessionId, opts);
     });
 
   program
@@ -100,6 +132,61 @@ export async function runCli(argv: string[]): Promise<number> {
       exitCode = await runLogout();
     });
 
+  const mcp = program
+    .command("mcp")
+    .description("Manage the MCP servers codex-ts starts: the [mcp_servers] tables of $CODEX_HOME/config.toml.");
+  mcp
+    .command("add")
+    .description("Add a global MCP server (replacing one of that name): a stdio command after --, or --url for a streamable HTTP server.")
+    .argument("<name>", "the server's name (letters, digits, '-' and '_')")
+    .argument("[command...]", "stdio: the program to start and its arguments, after --")
+    .option("--env <KEY=VALUE>", "stdio: an environment variable to set for the server (repeatable)", collect, [])
+    .option("--url <url>", "the URL of a streamable HTTP server")
+    .option("--bearer-token-env-var <var>", "with --url: the environment variable that holds a bearer token")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  codex-ts mcp add docs --env API_KEY=secret -- npx -y @example/docs-mcp\n  codex-ts mcp add remote --url https://mcp.example.com/mcp --bearer-token-env-var EXAMPLE_TOKEN",
+    )
+    .action(async (name: string, command: string[], opts: { env: string[]; url?: string; bearerTokenEnvVar?: string }) => {
+      const { runMcpAdd } = await import("../mcp-cli/commands.js");
+      exitCode = await runMcpAdd(name, command, opts);
+    });
+  mcp
+    .command("list")
+    .description("List the configured MCP servers.")
+    .option("--json", "print them as JSON")
+    .option("-c, --config <key=value>", "override a config.toml value; value parsed as TOML (repeatable)", collect, [])
+    .action(async (opts: { json?: boolean; config: string[] }) => {
+      const { runMcpList } = await import("../mcp-cli/commands.js");
+      exitCode = await runMcpList(opts);
+    });
+  mcp
+    .command("get")
+    .description("Show one configured MCP server.")
+    .argument("<name>", "the server's name")
+    .option("--json", "print it as JSON")
+    .option("-c, --config <key=value>", "override a config.toml value; value parsed as TOML (repeatable)", collect, [])
+    .action(async (name: string, opts: { json?: boolean; config: string[] }) => {
+      const { runMcpGet } = await import("../mcp-cli/commands.js");
+      exitCode = await runMcpGet(name, opts);
+    });
+  mcp
+    .command("remove")
+    .description("Remove a global MCP server.")
+    .argument("<name>", "the server's name")
+    .action(async (name: string) => {
+      const { runMcpRemove } = await import("../mcp-cli/commands.js");
+      exitCode = await runMcpRemove(name);
+    });
+
+  program
+    .command("mcp-server")
+    .description("Run codex-ts as an MCP server on stdin/stdout, offering the tools codex (start a thread) and codex-reply (continue one).")
+    .action(async () => {
+      const { runMcpServer } = await import("../mcp-server/server.js");
+      exitCode = await runMcpServer();
+    });
+
   program.action(() => {
     process.stderr.write("The interactive UI is not available yet. Use `codex-ts exec \"<task>\"`; see `codex-ts --help`.\n");
     exitCode = 2;
@@ -107,4 +194,55 @@ export async function runCli(argv: string[]): Promise<number> {
 
   await program.parseAsync(argv);
   return exitCode;
+}
+
+type ThreadRun = (prompt: string | undefined, opts: ExecOptions, target: ThreadTarget) => Promise<void>;
+
+/** Options `exec` accepts and its subcommands accept again after their name, as the reference's global ones. */
+interface SubcommandOptions extends Partial<ExecOptions> {
+  last?: boolean;
+  all?: boolean;
+}
+
+/**
+ * `exec resume` and `exec fork`: `[SESSION_ID] [PROMPT]` or `--last [PROMPT]`. Options given
+ * before the subcommand's name belong to exec and still apply; the common ones may also follow it.
+ */
+function threadCommand(exec: Command, kind: ThreadTarget["kind"], run: ThreadRun): void {
+  const description =
+    kind === "resume"
+      ? "Continue a recorded session: the model sees its history, and new items are appended to its file."
+      : "Continue a copy of a recorded session under a new id, leaving the original untouched.";
+  exec
+    .command(kind)
+    .description(description)
+    .argument("[session_id]", "the session's id (see `codex-ts sessions`); with --last, the prompt")
+    .argument("[prompt]", "what to do next; '-' or nothing reads it from stdin")
+    .option("--last", "the most recently active session of the current directory")
+    .option("--all", "with --last, consider sessions of every directory")
+    .option("-i, --image <file>", "attach image(s) to the prompt (repeatable or comma-separated)", collectList, [])
+    .option("--json", "print events to stdout as JSON Lines")
+    .addOption(new Option("--experimental-json", "alias of --json").hideHelp())
+    .option("-o, --output-last-message <file>", "write the agent's final message to this file")
+    .option("-m, --model <model>", "model to use")
+    .option("-c, --config <key=value>", "override a config.toml value (repeatable)", collect, [])
+    .option("--skip-git-repo-check", "allow running outside a Git repository")
+    .option("--ephemeral", "read the session but write nothing")
+    .option("--full-auto", "let the agent write in the workspace (same as --sandbox workspace-write)")
+    .option("--dangerously-bypass-approvals-and-sandbox", "run every command unconfined and without asking")
+    .action(async (first: string | undefined, second: string | undefined, sub: SubcommandOptions, cmd: Command) => {
+      const parent = cmd.parent?.opts<ExecOptions>() ?? ({ addDir: [], config: [], image: [], color: "auto" } as ExecOptions);
+      const { last, all, image, config, ...rest } = sub;
+      if (last && second !== undefined) cmd.error("error: give either a session id or --last, not both", { exitCode: 2 });
+      // With --last the one positional is the prompt, as in the reference.
+      const [sessionId, prompt] = last ? [undefined, first] : [first, second];
+      const given = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) as Partial<ExecOptions>;
+      const opts: ExecOptions = {
+        ...parent,
+        ...given,
+        image: [...parent.image, ...(image ?? [])],
+        config: [...parent.config, ...(config ?? [])],
+      };
+      await run(prompt, opts, { kind, sessionId, last: last === true, all: all === true });
+    });
 }

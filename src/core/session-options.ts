@@ -2,6 +2,8 @@
 import type { ModelClient } from "../model/prompt.js";
 import type { ShellEnvironmentPolicy } from "../exec/env.js";
 import type { AskForApproval, ReasoningEffort, ReasoningSummary, SandboxPolicy } from "../protocol/policy.js";
+import type { RolloutRecorder } from "../rollout/recorder.js";
+import type { RecordedThread } from "../rollout/reconstruct.js";
 
 /** Settings a user turn can change; the session keeps the latest. */
 export interface SessionSettings {
@@ -34,4 +36,15 @@ export interface SessionOptions {
   startupWarnings?: string[];
   /** `notify` from config: a program told (with one JSON argument) about each completed turn. */
   notify?: readonly string[] | null;
+  /** Writes the session's rollout file; absent or null: nothing is recorded (`--ephemeral`). */
+  recorder?: RolloutRecorder | null;
+  /** A recorded thread to continue instead of starting a new one. */
+  resume?: ResumeOptions;
+}
+
+export interface ResumeOptions {
+  /** Its history is resent as recorded and not recorded again; its id is kept unless `threadId` is set. */
+  thread: RecordedThread;
+  /** Warn when the last recorded turn used another model (a resume does; a fork does not). */
+  warnOnModelChange: boolean;
 }

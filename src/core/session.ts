@@ -3,13 +3,22 @@
  * Ops are handled one at a time in arrival order; a user turn starts a task that runs beside
  * the op loop, so interrupts and approvals reach it while it works. At most one task runs: input
  * that arrives meanwhile joins the running turn at its next model request.
+ *
+ * With a recorder, the session is written down as it happens: every history append and every
+ * event the rollout policy keeps goes to the rollout file at once, and a turn_context line opens
+ * each user turn. A resumed session starts from a recorded thread's history instead of a fresh
+ * initial context, and only tells the model what changed since its last recorded turn.
  */
 import { modelInfoFor } from "../model/catalog.js";
 import { ModelError, errorInfo } from "../model/errors.js";
 import type { CodexErrorInfo, Event, EventMsg, TokenUsage, TokenUsageInfo } from "../protocol/events.js";
 import type { Op, TurnOverrides, UserInput } from "../protocol/ops.js";
 import type { ResponseItem } from "../protocol/items.js";
+import type { RolloutRecorder } from "../rollout/recorder.js";
+import type { TurnContextPayload } from "../rollout/format.js";
+import type { RecordedThread } from "../rollout/reconstruct.js";
 import { buildTools } from "../tools/registry.js";
+import { outputItem } from "../tools/router.js";
 import { ToolError } from "../tools/types.js";
 import { UnifiedExecManager } from "../exec/unified-exec.js";
 import { PendingApprovals } from "./approvals.js";
@@ -20,13 +29,15 @@ import { ConversationHistory } from "./history.js";
 import { uuidv7 } from "./ids.js";
 import { initialContext, settingsUpdateItems } from "./initial-context.js";
 import { baseInstructions } from "./prompts.js";
-import { runTurn } from "./turn.js";
+import { ABORTED_OUTPUT, runTurn } from "./turn.js";
 import type { TurnContext } from "./turn-context.js";
 import { inputText, userMessageFrom } from "./user-input.js";
 import type { SessionOptions, SessionSettings } from "./session-options.js";
 
 interface ActiveTask {
   subId: string;
+  /** Unique across processes (submission ids restart at "0"): names the turn in the rollout. */
+  turnId: string;
   controller: AbortController;
   pending: ResponseItem[];
   done: Promise<void>;
@@ -36,7 +47,10 @@ interface ActiveTask {
 export class Session {
   readonly threadId: string;
   private readonly events = new AsyncQueue<Event>();
-  private readonly history = new ConversationHistory();
+  private readonly recorder: RolloutRecorder | null;
+  private readonly history: ConversationHistory;
+  /** A resumed thread's recorded base instructions: resending them keeps the request prefix. */
+  private readonly recordedBaseInstructions: string | null = null;
   private readonly approvals = new PendingApprovals();
   private readonly approvalStore = new ApprovalStore();
   private readonly unifiedExec = new UnifiedExecManager();
@@ -49,7 +63,10 @@ export class Session {
   private closed = false;
 
   constructor(private readonly options: SessionOptions) {
-    this.threadId = options.threadId ?? uuidv7();
+    const resumed = options.resume?.thread;
+    this.threadId = options.threadId ?? resumed?.threadId ?? uuidv7();
+    this.recorder = options.recorder ?? null;
+    this.history = new ConversationHistory((items) => this.recorder?.recordItems(items));
     this.settings = { ...options.settings };
     this.lastTurnSettings = this.settings;
     this.send("", {
@@ -63,10 +80,47 @@ export class Session {
       reasoning_effort: this.settings.reasoningEffort,
       history_log_id: 0,
       history_entry_count: 0,
-      rollout_path: null,
+      rollout_path: this.recorder?.path ?? null,
     });
     for (const message of options.startupWarnings ?? []) this.send("", { type: "warning", message });
-    this.history.append(...initialContext(this.settings, options));
+    if (resumed) {
+      this.recordedBaseInstructions = resumed.baseInstructions;
+      this.restore(resumed, options.resume?.warnOnModelChange === true);
+    } else {
+      this.history.append(...initialContext(this.settings, options));
+    }
+  }
+
+  /** Continues a recorded thread: its history, its token totals, and what changed since. */
+  private restore(thread: RecordedThread, warnOnModelChange: boolean): void {
+    for (const message of thread.warnings) this.send("", { type: "warning", message });
+    const recorded = thread.lastModel;
+    if (warnOnModelChange && recorded !== null && recorded !== this.settings.model) {
+      const current = this.settings.model;
+      this.send("", {
+        type: "warning",
+        message: `This session was recorded with model \`${recorded}\` but is resuming with \`${current}\`. Consider switching back to \`${recorded}\` as it may affect Codex performance.`,
+      });
+    }
+    this.history.restore(thread.history);
+    // Calls the previous process never answered get the answer an interrupt would have given,
+    // recorded like any other output so the file and the next request agree.
+    this.history.append(...thread.unanswered.map((call) => outputItem(call, ABORTED_OUTPUT)));
+    this.totalUsage = thread.tokenInfo?.total_token_usage ?? null;
+    const last = thread.lastTurn;
+    if (last === null) {
+      // No readable baseline: the model gets the whole initial context again.
+      this.history.append(...initialContext(this.settings, this.options));
+      return;
+    }
+    // The first turn then adds permissions / environment messages only for what differs.
+    const samePolicy = JSON.stringify(last.sandboxPolicy) === JSON.stringify(this.settings.sandboxPolicy);
+    this.lastTurnSettings = {
+      ...this.settings,
+      cwd: last.cwd,
+      approvalPolicy: last.approvalPolicy,
+      sandboxPolicy: samePolicy ? this.settings.sandboxPolicy : last.sandboxPolicy,
+    };
   }
 
   /** Queues an op; returns its submission id ("0", "1", …), which its events will carry. */
@@ -89,6 +143,7 @@ export class Session {
 
   private send(id: string, msg: EventMsg): void {
     this.events.push({ id, msg });
+    this.recorder?.recordEvent(msg, this.active?.subId === id ? this.active.turnId : null);
   }
 
   private async handle(id: string, op: Op): Promise<void> {
@@ -118,6 +173,7 @@ export class Session {
       case "shutdown":
         await this.abortActive("interrupted");
         this.unifiedExec.terminateAll();
+        this.recorder?.close();
         this.closed = true;
         this.send(id, { type: "shutdown_complete" });
         this.events.close();
@@ -137,10 +193,9 @@ export class Session {
       this.send(id, { type: "task_complete", last_agent_message: null });
       return;
     }
-    this.history.append(...settingsUpdateItems(this.lastTurnSettings, this.settings));
-    this.lastTurnSettings = this.settings;
-    this.history.append(message);
-    this.startTask(id, this.turnContext(id, outputSchema), items);
+    // A new thread's file appears with its first turn: session_meta, then what waited in memory.
+    this.recorder?.persist();
+    this.startTask(this.turnContext(id, outputSchema), items, message);
   }
 
   private turnContext(subId: string, outputSchema: unknown): TurnContext {
@@ -165,15 +220,21 @@ export class Session {
     };
   }
 
-  private startTask(subId: string, turn: TurnContext, items: UserInput[]): void {
+  private startTask(turn: TurnContext, items: UserInput[], message: ResponseItem): void {
+    const subId = turn.subId;
     const controller = new AbortController();
-    const task: ActiveTask = { subId, controller, pending: [], aborted: false, done: Promise.resolve() };
+    const task: ActiveTask = { subId, turnId: uuidv7(), controller, pending: [], aborted: false, done: Promise.resolve() };
+    this.active = task;
     // Once a task is aborted its late events are dropped: turn_aborted is the last word.
     const emit = (msg: EventMsg): void => {
       if (!task.aborted) this.send(subId, msg);
     };
     const { specs, router } = buildTools(turn.model);
     emit({ type: "task_started", model_context_window: turn.model.contextWindow });
+    this.recorder?.recordTurnContext(turnContextLine(task.turnId, this.settings, turn.outputSchema));
+    this.history.append(...settingsUpdateItems(this.lastTurnSettings, this.settings));
+    this.lastTurnSettings = this.settings;
+    this.history.append(message);
     emit({ type: "user_message", message: inputText(items), images: null });
     task.done = runTurn(
       turn,
@@ -182,7 +243,7 @@ export class Session {
         history: this.history,
         router,
         tools: specs,
-        baseInstructions: this.options.baseInstructionsOverride ?? baseInstructions(turn.model),
+        baseInstructions: this.options.baseInstructionsOverride ?? this.recordedBaseInstructions ?? baseInstructions(turn.model),
         threadId: this.threadId,
         streamMaxRetries: this.options.streamMaxRetries,
         takePendingInput: () => task.pending.splice(0),
@@ -215,7 +276,6 @@ export class Session {
       this.history.append(...task.pending.splice(0));
       if (this.active === task) this.active = null;
     });
-    this.active = task;
   }
 
   private async abortActive(reason: "interrupted" | "replaced"): Promise<void> {
@@ -251,6 +311,20 @@ export class Session {
       model_context_window: turn.model.contextWindow,
     };
   }
+}
+
+function turnContextLine(turnId: string, s: SessionSettings, outputSchema: unknown): TurnContextPayload {
+  return {
+    turn_id: turnId,
+    cwd: s.cwd,
+    approval_policy: s.approvalPolicy,
+    sandbox_policy: s.sandboxPolicy,
+    model: s.model,
+    ...(s.reasoningEffort !== null ? { effort: s.reasoningEffort } : {}),
+    // The reference requires a summary setting; "auto" is what an unset one means.
+    summary: s.reasoningSummary ?? "auto",
+    ...(outputSchema !== null && outputSchema !== undefined ? { final_output_json_schema: outputSchema } : {}),
+  };
 }
 
 function applyOverrides(settings: SessionSettings, o: TurnOverrides): SessionSettings {

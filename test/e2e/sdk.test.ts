@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { Codex } from "@openai/codex-sdk";
 import type { ThreadEvent, ThreadItem, ThreadOptions } from "@openai/codex-sdk";
 import { CLI_PATH } from "../support/cli.js";
+import { readLines, rolloutFiles } from "../support/rollout.js";
 import { errorTurn, fnCall, startModelServer, text, turn } from "../support/model-server.js";
 import type { ModelServer, ScriptedTurn } from "../support/model-server.js";
 
@@ -25,6 +26,8 @@ interface Harness {
   /** Thread options every test uses: a scratch directory that is not a git repository. */
   threadOptions: ThreadOptions;
   workDir: string;
+  /** The CODEX_HOME the CLI runs with (session files land under its sessions/). */
+  codexHome: string;
 }
 
 /**
@@ -50,7 +53,7 @@ async function harness(turns: ScriptedTurn[]): Promise<Harness> {
     env: { CODEX_HOME: codexHome, HOME: home, PATH: process.env.PATH ?? "/usr/bin:/bin", NO_COLOR: "1" },
   });
   const threadOptions: ThreadOptions = { workingDirectory: workDir, skipGitRepoCheck: true };
-  return { server, codex, threadOptions, workDir };
+  return { server, codex, threadOptions, workDir, codexHome };
 }
 
 /** Closes the server and checks the histories our CLI sent were well formed. */
@@ -218,6 +221,37 @@ void test("a model error makes run() reject with the provider's message", async 
     });
     // A 400 is not retried.
     assert.equal(h.server.requests.length, 1);
+  } finally {
+    await finish(h);
+  }
+});
+
+void test("resumeThread() continues the recorded thread: same id, same file, the model sees the earlier turn", async () => {
+  const h = await harness([turn(text("First answer.")), turn(text("Second answer."))]);
+  try {
+    const first = h.codex.startThread(h.threadOptions);
+    await first.run("remember the word teal");
+    const id = first.id;
+    assert.ok(id);
+
+    const resumed = h.codex.resumeThread(id, h.threadOptions);
+    const result = await resumed.run("which word?");
+    assert.equal(result.finalResponse, "Second answer.");
+    assert.equal(resumed.id, id);
+
+    const [one, two] = h.server.requests;
+    const before = JSON.stringify(one?.body.input);
+    assert.ok(JSON.stringify(two?.body.input).startsWith(before.slice(0, -1)), "the resumed request extends the first one");
+    const input = two?.body.input ?? [];
+    assert.ok(input.some((item) => isUserMessageWith(item, "remember the word teal")));
+    assert.deepEqual(input.at(-2), { type: "message", role: "assistant", content: [{ type: "output_text", text: "First answer." }] });
+    assert.ok(isUserMessageWith(input.at(-1) ?? {}, "which word?"));
+    assert.equal(two?.body.prompt_cache_key, id);
+
+    const files = rolloutFiles(h.codexHome);
+    assert.equal(files.length, 1);
+    assert.ok(files[0]?.endsWith(`-${id}.jsonl`));
+    assert.equal(readLines(files[0] ?? "").filter((l) => l.type === "turn_context").length, 2);
   } finally {
     await finish(h);
   }

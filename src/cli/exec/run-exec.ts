@@ -2,7 +2,9 @@
  * `codex-ts exec`: run one task headless. Builds the config, starts a Session, submits the
  * prompt as a user turn, and renders events (human text on stderr, or JSONL on stdout) until
  * the turn ends. Exit code 0 when the turn completed, 1 when it failed or could not start, 2 when
- * the configuration is invalid.
+ * the configuration is invalid. `exec resume` / `exec fork` run the task on a recorded thread
+ * instead of a new one; either way the session is recorded under $CODEX_HOME/sessions unless
+ * --ephemeral (see docs/sessions.md).
  */
 import { readFileSync, writeFileSync, existsSync } from "node:fs";
 import { resolve } from "node:path";
@@ -14,6 +16,9 @@ import { providerNeedsKey, resolveApiKey } from "../../config/api-key.js";
 import { ResponsesClient } from "../../model/responses-client.js";
 import type { ModelClient } from "../../model/prompt.js";
 import { Session } from "../../core/session.js";
+import { baseInstructions } from "../../core/prompts.js";
+import { modelInfoFor } from "../../model/catalog.js";
+import { openThread, ThreadNotFoundError, type OpenedThread, type ThreadTarget } from "../../rollout/open-thread.js";
 import type { UserInput } from "../../protocol/ops.js";
 import type { AskForApproval, SandboxMode } from "../../protocol/policy.js";
 import { HumanOutput, palette } from "./human-output.js";
@@ -51,7 +56,7 @@ const fail = (message: string): number => {
   return 1;
 };
 
-export async function runExec(promptArg: string | undefined, opts: ExecOptions): Promise<number> {
+export async function runExec(promptArg: string | undefined, opts: ExecOptions, target: ThreadTarget | null = null): Promise<number> {
   const cwd = resolve(opts.cd ?? process.cwd());
   if (!existsSync(cwd)) return fail(`--cd ${opts.cd}: no such directory`);
   if (!opts.skipGitRepoCheck && findProjectRoot(cwd, [".git"]) === null) {
@@ -117,6 +122,23 @@ export async function runExec(promptArg: string | undefined, opts: ExecOptions):
     userAgent: `codex_exec/${version} (${process.platform}; ${process.arch}) node/${process.versions.node}`,
     env: process.env,
   };
+  let thread: OpenedThread;
+  try {
+    thread = openThread({
+      target,
+      ephemeral: opts.ephemeral === true,
+      codexHome: config.codexHome,
+      cwd: config.cwd,
+      modelProvider: config.modelProviderId,
+      originator: identity.originator,
+      cliVersion: version,
+      baseInstructions: config.baseInstructionsOverride ?? baseInstructions(modelInfoFor(config.model)),
+    });
+  } catch (err) {
+    if (err instanceof ThreadNotFoundError) return fail(err.message);
+    return fail(`Could not open the session: ${(err as Error).message}`);
+  }
+  for (const notice of thread.notices) process.stderr.write(`${notice}\n`);
   // The Chat Completions client is only loaded for providers that speak that wire.
   const client: ModelClient =
     config.provider.wireApi === "chat"
@@ -141,6 +163,9 @@ export async function runExec(promptArg: string | undefined, opts: ExecOptions):
     shellEnvironmentPolicy: config.shellEnvironmentPolicy,
     startupWarnings: config.warnings,
     notify: config.notify,
+    threadId: thread.threadId,
+    recorder: thread.recorder,
+    resume: thread.resume,
   });
 
   const items: UserInput[] = [...opts.image.map((path): UserInput => ({ type: "local_image", path: resolve(cwd, path) })), { type: "text", text: prompt }];

@@ -1,0 +1,330 @@
+/**
+ * `codex-ts mcp-server`: the agent as an MCP server (stdio), following the reference's
+ * codex-rs/mcp-server. Two tools: `codex` starts a thread (a core Session) and runs one turn,
+ * `codex-reply` runs another turn on a thread by id. While a turn runs, every core Event is sent
+ * to the client as a `codex/event` notification whose params are the event (`{id, msg}`) plus
+ * `_meta: {requestId, threadId}` (requestId: the `tools/call` being answered). Approvals become
+ * `elicitation/create` requests carrying the reference's `codex_*` fields; the client's answer
+ * (`action: accept` → approved, `decline`/`cancel` → denied, or a reference-style `decision`)
+ * goes back to the session as an exec_approval / patch_approval op. The tool result is the
+ * turn's last agent message: text content plus `structuredContent: {threadId, content}`.
+ * Threads live until the server exits; cancelling a `tools/call` interrupts its turn.
+ */
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  ResultSchema,
+  type CallToolResult,
+  type Notification,
+  type Request,
+  type RequestId,
+  type Result,
+  type ServerNotification,
+  type ServerRequest,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import { ConfigError } from "../config/overrides.js";
+import type { Session } from "../core/session.js";
+import type { Event, EventMsg } from "../protocol/events.js";
+import type { ReviewDecision } from "../protocol/policy.js";
+import { shellJoin } from "../cli/shell-quote.js";
+import { packageVersion } from "../cli/version.js";
+import { startSession, type SessionEnvironment } from "./start-session.js";
+import { CODEX_REPLY_TOOL, CODEX_TOOL, ParamsError, parseCodexParams, parseReplyParams, type CodexToolParams } from "./tools.js";
+
+/** `codex/event`: one core Event, with the MCP request it belongs to. */
+interface CodexEventNotification extends Notification {
+  method: "codex/event";
+  params: { _meta: { requestId?: RequestId; threadId: string }; id: string; msg: EventMsg };
+}
+
+type CodexServer = Server<Request, CodexEventNotification, Result>;
+type Extra = RequestHandlerExtra<ServerRequest | Request, ServerNotification | CodexEventNotification>;
+
+export interface McpServerOptions extends Partial<SessionEnvironment> {
+  /** Makes the Session for a `codex` call; defaults to the config-driven one (start-session.ts). */
+  startSession?: (params: CodexToolParams, where: SessionEnvironment) => Promise<Session>;
+}
+
+/** How long a client may take to answer an approval (a person may be deciding): a day. */
+const ELICITATION_TIMEOUT_MS = 24 * 60 * 60 * 1000;
+/** After an error event, how long to wait for the turn's end before another turn may start. */
+const ERROR_SETTLE_MS = 2000;
+
+function textResult(text: string, isError?: boolean): CallToolResult {
+  return { content: [{ type: "text", text }], ...(isError ? { isError: true } : {}) };
+}
+
+function threadResult(threadId: string, text: string, isError?: boolean): CallToolResult {
+  return { ...textResult(text, isError), structuredContent: { threadId, content: text } };
+}
+
+/** A decision from the client's elicitation answer; anything unrecognised denies. */
+export function decisionFromElicitResult(result: Record<string, unknown>): ReviewDecision {
+  const decisions: readonly string[] = ["approved", "approved_for_session", "denied", "abort"];
+  const content = result.content;
+  const explicit = result.decision ?? (typeof content === "object" && content !== null ? (content as Record<string, unknown>).decision : undefined);
+  if (typeof explicit === "string" && decisions.includes(explicit)) return explicit as ReviewDecision;
+  return result.action === "accept" ? "approved" : "denied";
+}
+
+interface Call {
+  requestId: RequestId;
+  extra: Extra;
+  subId: string;
+  done: boolean;
+  resolve: (result: CallToolResult) => void;
+  /** Resolves when the turn has ended (task_complete / turn_aborted), so the next may start. */
+  ended: () => void;
+}
+
+/** One thread: a Session, the calls that ran turns on it, and the pump forwarding its events. */
+class CodexThread {
+  readonly threadId: string;
+  private readonly calls = new Map<string, Call>();
+  private current: Call | null = null;
+  private queue: Promise<void> = Promise.resolve();
+  private pumping = false;
+  private closed = false;
+
+  constructor(
+    readonly session: Session,
+    private readonly server: CodexServer,
+  ) {
+    this.threadId = session.threadId;
+  }
+
+  /** Runs one turn with `prompt`; turns on one thread run one after another. */
+  runTurn(prompt: string, extra: Extra): Promise<CallToolResult> {
+    let ended!: () => void;
+    const turnEnded = new Promise<void>((r) => (ended = r));
+    const previous = this.queue;
+    this.queue = turnEnded;
+    return previous.then(
+      () =>
+        new Promise<CallToolResult>((resolveResult) => {
+          if (this.closed) {
+            ended();
+            resolveResult(threadResult(this.threadId, "Codex session ended", true));
+            return;
+          }
+          const call: Call = { requestId: extra.requestId, extra, subId: "", done: false, resolve: resolveResult, ended };
+          this.current = call;
+          call.subId = this.session.submit({ type: "user_input", items: [{ type: "text", text: prompt }] });
+          this.calls.set(call.subId, call);
+          extra.signal.addEventListener("abort", () => {
+            if (!call.done) this.session.submit({ type: "interrupt" });
+          });
+          if (!this.pumping) {
+            this.pumping = true;
+            void this.pump();
+          }
+        }),
+    );
+  }
+
+  shutdown(): void {
+    this.session.submit({ type: "shutdown" });
+  }
+
+  private async pump(): Promise<void> {
+    for (;;) {
+      const event = await this.session.nextEvent();
+      if (!event) break;
+      const call = this.calls.get(event.id) ?? this.current;
+      await this.notify(event, call);
+      if (!call) continue;
+      this.handle(event, call);
+    }
+    this.closed = true;
+    for (const call of this.calls.values()) {
+      this.finish(call, "Codex session ended", true);
+      call.ended();
+    }
+  }
+
+  private async notify(event: Event, call: Call | null): Promise<void> {
+    const params = { _meta: { ...(call ? { requestId: call.requestId } : {}), threadId: this.threadId }, id: event.id, msg: event.msg };
+    const notification: CodexEventNotification = { method: "codex/event", params };
+    try {
+      if (call && !call.done) await call.extra.sendNotification(notification);
+      else await this.server.notification(notification);
+    } catch {
+      // The client went away; the turn still finishes and its result is dropped.
+    }
+  }
+
+  private handle(event: Event, call: Call): void {
+    const msg = event.msg;
+    const own = event.id === call.subId;
+    switch (msg.type) {
+      case "exec_approval_request":
+        void this.askExec(msg, event.id, call);
+        return;
+      case "apply_patch_approval_request":
+        void this.askPatch(msg, event.id, call);
+        return;
+      case "error":
+        if (!own) return;
+        this.finish(call, msg.message, true);
+        // The task_complete that follows a failed turn releases the thread; this is the backstop.
+        setTimeout(call.ended, ERROR_SETTLE_MS).unref();
+        return;
+      case "task_complete":
+        if (!own) return;
+        this.finish(call, msg.last_agent_message ?? "");
+        this.calls.delete(call.subId);
+        call.ended();
+        return;
+      case "turn_aborted":
+        if (!own) return;
+        this.finish(call, `Turn aborted (${msg.reason}).`, true);
+        this.calls.delete(call.subId);
+        call.ended();
+        return;
+      default:
+        return;
+    }
+  }
+
+  private finish(call: Call, text: string, isError?: boolean): void {
+    if (call.done) return;
+    call.done = true;
+    if (this.current === call) this.current = null;
+    call.resolve(threadResult(this.threadId, text, isError));
+  }
+
+  private async askExec(msg: Extract<EventMsg, { type: "exec_approval_request" }>, eventId: string, call: Call): Promise<void> {
+    const params = {
+      message: `Allow Codex to run \`${shellJoin(msg.command)}\` in \`${msg.cwd}\`?`,
+      requestedSchema: { type: "object" as const, properties: {} },
+      threadId: this.threadId,
+      codex_elicitation: "exec-approval",
+      codex_mcp_tool_call_id: String(call.requestId),
+      codex_event_id: eventId,
+      codex_call_id: msg.call_id,
+      codex_command: msg.command,
+      codex_cwd: msg.cwd,
+      codex_parsed_cmd: msg.parsed_cmd,
+    };
+    const decision = await this.elicit(params, call);
+    this.session.submit({ type: "exec_approval", id: msg.call_id, decision });
+  }
+
+  private async askPatch(msg: Extract<EventMsg, { type: "apply_patch_approval_request" }>, eventId: string, call: Call): Promise<void> {
+    const lines = [...(msg.reason !== undefined ? [msg.reason] : []), "Allow Codex to apply proposed code changes?"];
+    const params = {
+      message: lines.join("\n"),
+      requestedSchema: { type: "object" as const, properties: {} },
+      threadId: this.threadId,
+      codex_elicitation: "patch-approval",
+      codex_mcp_tool_call_id: String(call.requestId),
+      codex_event_id: eventId,
+      codex_call_id: msg.call_id,
+      ...(msg.reason !== undefined ? { codex_reason: msg.reason } : {}),
+      ...(msg.grant_root !== undefined ? { codex_grant_root: msg.grant_root } : {}),
+      codex_changes: msg.changes,
+    };
+    const decision = await this.elicit(params, call);
+    this.session.submit({ type: "patch_approval", id: msg.call_id, decision });
+  }
+
+  /** Asks the client; a client without elicitation support, an error or a timeout denies. */
+  private async elicit(params: { message: string; requestedSchema: { type: "object"; properties: Record<string, never> } }, call: Call): Promise<ReviewDecision> {
+    if (!this.server.getClientCapabilities()?.elicitation) return "denied";
+    try {
+      const result = await call.extra.sendRequest({ method: "elicitation/create", params }, ResultSchema, { timeout: ELICITATION_TIMEOUT_MS });
+      return decisionFromElicitResult(result);
+    } catch {
+      return "denied";
+    }
+  }
+}
+
+export interface CodexMcpServer {
+  server: CodexServer;
+  /** Shuts down every thread's session. */
+  close(): Promise<void>;
+}
+
+export function createMcpServer(options: McpServerOptions = {}): CodexMcpServer {
+  const where: SessionEnvironment = { env: options.env ?? process.env, cwd: options.cwd ?? process.cwd() };
+  const start = options.startSession ?? startSession;
+  const server: CodexServer = new Server<Request, CodexEventNotification, Result>(
+    { name: "codex-mcp-server", title: "Codex", version: packageVersion() },
+    { capabilities: { tools: { listChanged: true } } },
+  );
+  const threads = new Map<string, CodexThread>();
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [CODEX_TOOL, CODEX_REPLY_TOOL] }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const { name, arguments: args } = request.params;
+    if (name === "codex") {
+      let params: CodexToolParams;
+      try {
+        params = parseCodexParams(args);
+      } catch (err) {
+        if (err instanceof ParamsError) return textResult(`Failed to parse configuration for Codex tool: ${err.message}`, true);
+        throw err;
+      }
+      let session: Session;
+      try {
+        session = await start(params, where);
+      } catch (err) {
+        const prefix = err instanceof ConfigError ? "Failed to load Codex configuration from overrides" : "Failed to start Codex session";
+        return textResult(`${prefix}: ${(err as Error).message}`, true);
+      }
+      const thread = new CodexThread(session, server);
+      threads.set(thread.threadId, thread);
+      return thread.runTurn(params.prompt, extra);
+    }
+    if (name === "codex-reply") {
+      let params: { threadId: string; prompt: string };
+      try {
+        params = parseReplyParams(args);
+      } catch (err) {
+        if (err instanceof ParamsError) return textResult(`Failed to parse configuration for Codex tool: ${err.message}`, true);
+        throw err;
+      }
+      const thread = threads.get(params.threadId);
+      if (!thread) {
+        // With structuredContent matching the output schema, which clients check even on errors.
+        return threadResult(params.threadId, `Session not found for thread_id: ${params.threadId}`, true);
+      }
+      return thread.runTurn(params.prompt, extra);
+    }
+    return textResult(`Unknown tool '${name}'`, true);
+  });
+
+  return {
+    server,
+    close: async () => {
+      for (const thread of threads.values()) thread.shutdown();
+      threads.clear();
+      await server.close();
+    },
+  };
+}
+
+/** Serves on `transport` until it closes; resolves then (after shutting the sessions down). */
+export async function serveMcp(transport: Transport, options: McpServerOptions = {}): Promise<void> {
+  const mcp = createMcpServer(options);
+  const closed = new Promise<void>((resolveClosed) => {
+    mcp.server.onclose = () => resolveClosed();
+  });
+  await mcp.server.connect(transport);
+  await closed;
+  await mcp.close();
+}
+
+/** `codex-ts mcp-server`: serves on stdin/stdout until stdin ends. Diagnostics go to stderr. */
+export async function runMcpServer(): Promise<number> {
+  const transport = new StdioServerTransport();
+  process.stdin.on("end", () => void transport.close());
+  await serveMcp(transport);
+  return 0;
+}

@@ -1,0 +1,333 @@
+/**
+ * All configured MCP servers of a session. `start` returns at once: every enabled server is
+ * spawned or dialled concurrently in the background, each reporting `mcp_startup_update`
+ * (starting, then ready or failed with a hint) and, once all have settled, one
+ * `mcp_startup_complete`. Nothing waits for a server unless it has to: a call to a tool waits for
+ * that tool's server only, `waitForRequired` for the `required` ones, and `tools()` (what a turn
+ * offers the model) for all of them, as the reference builds each turn's tool list only after
+ * start-up has settled, each server bounded by its own `startup_timeout_sec`.
+ *
+ *   start ─┬─ server a: connect ─ initialize ─ tools/list ─▶ ready ──┐
+ *          ├─ server b: connect ─ ✗ ───────────────────────▶ failed ─┼─▶ mcp_startup_complete
+ *          └─ server c: … (slow) ─────────────────────────▶ ready ───┘
+ */
+import { readFileSync } from "node:fs";
+import type { ReadResourceResult, Resource, ResourceTemplate, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { McpServerConfig } from "../config/mcp.js";
+import { McpServerConnection, collectPages, type PageResult } from "./connection.js";
+import type { McpCallToolResult, McpStartupEventMsg, McpStartupFailure } from "./events.js";
+import { withContext } from "./errors.js";
+import { qualifyTools } from "./names.js";
+import { McpStartupError, startupFailureDisplay, startupFailureRaw } from "./startup-errors.js";
+
+export interface McpManagerOptions {
+  /** The session's working directory (a stdio server's default cwd). */
+  cwd: string;
+  /** Source of `env_vars`, bearer tokens and `env_http_headers` values; defaults to process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Start-up events; they belong to session start-up (event id ""). */
+  onEvent: (msg: McpStartupEventMsg) => void;
+  /** Sent as clientInfo.version in `initialize`; defaults to the package version. */
+  clientVersion?: string;
+}
+
+/** A tool the model can call: its qualified name and where it goes. */
+export interface McpToolInfo {
+  qualifiedName: string;
+  server: string;
+  /** The tool's own name, sent back to the server. */
+  tool: string;
+  definition: Tool;
+}
+
+export type McpServerStatus = "starting" | "ready" | "failed" | "cancelled";
+
+type Outcome = { ok: true; connection: McpServerConnection } | { ok: false; error: McpStartupError };
+
+/** `enabled_tools` (when set) then `disabled_tools`, as the reference filters. */
+export function toolAllowed(config: McpServerConfig, tool: string): boolean {
+  if (config.enabled_tools !== null && !config.enabled_tools.includes(tool)) return false;
+  return !config.disabled_tools.includes(tool);
+}
+
+class ManagedServer {
+  status: McpServerStatus = "starting";
+  outcome: Outcome | null = null;
+  readonly settled: Promise<Outcome>;
+
+  constructor(
+    readonly name: string,
+    readonly config: McpServerConfig,
+    connect: () => Promise<McpServerConnection>,
+  ) {
+    this.settled = connect().then(
+      (connection): Outcome => ({ ok: true, connection }),
+      (err: unknown): Outcome => ({
+        ok: false,
+        error: err instanceof McpStartupError ? err : new McpStartupError(err instanceof Error ? err.message : String(err)),
+      }),
+    );
+  }
+
+  /** The live connection, or an error saying why there is none. */
+  async connection(): Promise<McpServerConnection> {
+    const outcome = await this.settled;
+    if (outcome.ok) return outcome.connection;
+    throw withContext("failed to get client", new Error(`MCP startup failed: ${startupFailureRaw(outcome.error)}`));
+  }
+}
+
+/** The package version (dist/src/mcp → the package root), as the reference sends its crate version. */
+function defaultClientVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { version?: unknown };
+    return typeof pkg.version === "string" ? pkg.version : "0.0.0";
+  } catch {
+    return "0.0.0";
+  }
+}
+
+export class McpConnectionManager {
+  private readonly servers = new Map<string, ManagedServer>();
+  private readonly shutdownController = new AbortController();
+  private qualified = new Map<string, McpToolInfo>();
+  private readonly allSettled: Promise<void>;
+
+  private constructor(configs: Record<string, McpServerConfig>, opts: McpManagerOptions) {
+    const env = opts.env ?? process.env;
+    const clientVersion = opts.clientVersion ?? defaultClientVersion();
+    const enabled = Object.entries(configs).filter(([, config]) => config.enabled);
+    for (const [name, config] of enabled) {
+      opts.onEvent({ type: "mcp_startup_update", server: name, status: { state: "starting" } });
+      const connect = (): Promise<McpServerConnection> =>
+        McpServerConnection.connect(name, config, { cwd: opts.cwd, env, clientVersion, signal: this.shutdownController.signal });
+      this.servers.set(name, new ManagedServer(name, config, connect));
+    }
+    const summary = { ready: [] as string[], failed: [] as McpStartupFailure[], cancelled: [] as string[] };
+    const settledAll = [...this.servers.values()].map((server) =>
+      server.settled.then((outcome) => this.settle(server, outcome, summary, opts.onEvent)),
+    );
+    this.allSettled = Promise.all(settledAll).then(() => {
+      if (this.servers.size > 0) opts.onEvent({ type: "mcp_startup_complete", ...summary });
+    });
+  }
+
+  /** Starts every enabled server in the background; returns immediately. */
+  static start(servers: Record<string, McpServerConfig>, opts: McpManagerOptions): McpConnectionManager {
+    return new McpConnectionManager(servers, opts);
+  }
+
+  private settle(
+    server: ManagedServer,
+    outcome: Outcome,
+    summary: { ready: string[]; failed: McpStartupFailure[]; cancelled: string[] },
+    onEvent: (msg: McpStartupEventMsg) => void,
+  ): void {
+    server.outcome = outcome;
+    if (outcome.ok && this.shutdownController.signal.aborted) {
+      // Shut down while it was connecting: it never counts as ready.
+      void outcome.connection.close();
+      server.status = "cancelled";
+      server.outcome = { ok: false, error: new McpStartupError("MCP startup cancelled", "cancelled") };
+      summary.cancelled.push(server.name);
+      return;
+    }
+    if (outcome.ok) {
+      server.status = "ready";
+      this.requalify();
+      onEvent({ type: "mcp_startup_update", server: server.name, status: { state: "ready" } });
+      summary.ready.push(server.name);
+      return;
+    }
+    if (outcome.error.kind === "cancelled") {
+      server.status = "cancelled";
+      summary.cancelled.push(server.name);
+      return;
+    }
+    server.status = "failed";
+    const error = startupFailureDisplay(server.name, server.config, outcome.error);
+    onEvent({ type: "mcp_startup_update", server: server.name, status: { state: "failed", error } });
+    summary.failed.push({ server: server.name, error });
+  }
+
+  /** Recomputes qualified names over every ready server, servers in name order, so names do not depend on who answered first. */
+  private requalify(): void {
+    const candidates: McpToolInfo[] = [];
+    for (const name of [...this.servers.keys()].sort()) {
+      const server = this.servers.get(name);
+      if (server?.status !== "ready" || !server.outcome?.ok) continue;
+      for (const definition of server.outcome.connection.tools) {
+        if (!toolAllowed(server.config, definition.name)) continue;
+        candidates.push({ qualifiedName: "", server: name, tool: definition.name, definition });
+      }
+    }
+    const qualified = new Map<string, McpToolInfo>();
+    for (const [qualifiedName, info] of qualifyTools(candidates)) qualified.set(qualifiedName, { ...info, qualifiedName });
+    this.qualified = qualified;
+  }
+
+  /** Whether any server is enabled (the reference offers the resource tools only then). */
+  get hasServers(): boolean {
+    return this.servers.size > 0;
+  }
+
+  serverNames(): string[] {
+    return [...this.servers.keys()];
+  }
+
+  status(server: string): McpServerStatus | undefined {
+    return this.servers.get(server)?.status;
+  }
+
+  /** Resolves once every server has settled (ready, failed or cancelled). */
+  whenSettled(): Promise<void> {
+    return this.allSettled;
+  }
+
+  /** Waits for one server; false when it failed, is unknown, or `timeoutMs` passed first. */
+  async waitForServer(server: string, timeoutMs?: number): Promise<boolean> {
+    const managed = this.servers.get(server);
+    if (!managed) return false;
+    if (timeoutMs === undefined) return (await managed.settled).ok;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+    try {
+      return await Promise.race([managed.settled.then((o) => o.ok), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
+   * Resolves once every enabled `required` server is ready; rejects, naming each one that is not
+   * and why, as the reference fails session start-up.
+   */
+  async waitForRequired(): Promise<void> {
+    const required = [...this.servers.values()].filter((s) => s.config.required);
+    const outcomes = await Promise.all(required.map(async (s) => ({ name: s.name, outcome: await s.settled })));
+    const failures = outcomes.flatMap(({ name, outcome }) => (outcome.ok ? [] : [`${name}: ${startupFailureRaw(outcome.error)}`]));
+    if (failures.length > 0) throw new Error(`required MCP servers failed to initialize: ${failures.join("; ")}`);
+  }
+
+  /** Tools of the servers ready now, sorted by qualified name. */
+  readyTools(): McpToolInfo[] {
+    return [...this.qualified.values()].sort((a, b) => (a.qualifiedName < b.qualifiedName ? -1 : a.qualifiedName > b.qualifiedName ? 1 : 0));
+  }
+
+  /** All tools, once every server has settled. */
+  async tools(): Promise<McpToolInfo[]> {
+    await this.allSettled;
+    return this.readyTools();
+  }
+
+  /** Which server and tool a qualified name stands for (servers not ready yet resolve nothing). */
+  resolveTool(qualifiedName: string): McpToolInfo | undefined {
+    return this.qualified.get(qualifiedName);
+  }
+
+  /** Calls a tool by its qualified name; see `callServerTool`. */
+  callTool(qualifiedName: string, args: unknown, signal?: AbortSignal): Promise<McpCallToolResult> {
+    const info = this.resolveTool(qualifiedName);
+    if (!info) return Promise.reject(new Error(`unknown MCP tool '${qualifiedName}'`));
+    return this.callServerTool(info.server, info.tool, args, signal);
+  }
+
+  /**
+   * Calls `tool` on `server` (waiting for that server if it is still starting), bounded by its
+   * `tool_timeout_sec`. Rejects with a context chain ("tool call failed for `srv/tool`" caused by
+   * the timeout or the server's error); a result with `isError` is a result, not a rejection.
+   */
+  async callServerTool(server: string, tool: string, args: unknown, signal?: AbortSignal): Promise<McpCallToolResult> {
+    const managed = this.server(server);
+    const connection = await managed.connection();
+    if (!toolAllowed(managed.config, tool)) throw new Error(`tool '${tool}' is disabled for MCP server '${server}'`);
+    try {
+      return await connection.callTool(tool, args, signal);
+    } catch (err) {
+      throw withContext(`tool call failed for \`${server}/${tool}\``, err);
+    }
+  }
+
+  async listResources(server: string, cursor?: string, signal?: AbortSignal): Promise<{ resources: Resource[]; nextCursor?: string }> {
+    const connection = await this.server(server).connection();
+    try {
+      const page = await connection.listResources(cursor, signal);
+      return page.nextCursor === undefined ? { resources: page.items } : { resources: page.items, nextCursor: page.nextCursor };
+    } catch (err) {
+      throw withContext(`resources/list failed for \`${server}\``, err);
+    }
+  }
+
+  async listResourceTemplates(
+    server: string,
+    cursor?: string,
+    signal?: AbortSignal,
+  ): Promise<{ resourceTemplates: ResourceTemplate[]; nextCursor?: string }> {
+    const connection = await this.server(server).connection();
+    try {
+      const page = await connection.listResourceTemplates(cursor, signal);
+      return page.nextCursor === undefined
+        ? { resourceTemplates: page.items }
+        : { resourceTemplates: page.items, nextCursor: page.nextCursor };
+    } catch (err) {
+      throw withContext(`resources/templates/list failed for \`${server}\``, err);
+    }
+  }
+
+  async readResource(server: string, uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
+    const connection = await this.server(server).connection();
+    try {
+      return await connection.readResource(uri, signal);
+    } catch (err) {
+      throw withContext(`resources/read failed for \`${server}\` (${uri})`, err);
+    }
+  }
+
+  /** Every resource of every server that started, all pages, keyed by server in name order; a server that fails to list is left out. */
+  listAllResources(signal?: AbortSignal): Promise<Map<string, Resource[]>> {
+    return this.collectFromAll((c) => collectPages((cursor) => c.listResources(cursor, signal), "resources/list"));
+  }
+
+  listAllResourceTemplates(signal?: AbortSignal): Promise<Map<string, ResourceTemplate[]>> {
+    return this.collectFromAll((c) =>
+      collectPages((cursor): Promise<PageResult<ResourceTemplate>> => c.listResourceTemplates(cursor, signal), "resources/templates/list"),
+    );
+  }
+
+  private async collectFromAll<T>(list: (c: McpServerConnection) => Promise<T[]>): Promise<Map<string, T[]>> {
+    const names = [...this.servers.keys()].sort();
+    const results = await Promise.all(
+      names.map(async (name) => {
+        const outcome = await this.servers.get(name)?.settled;
+        if (!outcome?.ok) return null;
+        try {
+          return [name, await list(outcome.connection)] as const;
+        } catch {
+          return null;
+        }
+      }),
+    );
+    const out = new Map<string, T[]>();
+    for (const entry of results) if (entry) out.set(entry[0], entry[1]);
+    return out;
+  }
+
+  /** Cancels servers still starting and closes (for stdio: ends) every connection. */
+  async shutdown(): Promise<void> {
+    this.shutdownController.abort(new Error("MCP startup cancelled"));
+    await this.allSettled;
+    await Promise.all(
+      [...this.servers.values()].map(async (server) => {
+        const outcome = server.outcome;
+        if (outcome?.ok) await outcome.connection.close();
+      }),
+    );
+    this.qualified = new Map();
+  }
+
+  private server(name: string): ManagedServer {
+    const managed = this.servers.get(name);
+    if (!managed) throw new Error(`unknown MCP server '${name}'`);
+    return managed;
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * `codex-ts sessions` (list recorded threads) and `codex-ts fork` (copy one into a new thread).
+ * Neither loads config or talks to a model: they only read (and, for fork, write) session files.
+ */
+import { join, resolve } from "node:path";
+import { codexHome } from "../config/codex-home.js";
+import { packageVersion } from "../cli/version.js";
+import { SESSIONS_SUBDIR } from "./format.js";
+import { forkThread } from "./fork.js";
+import { listThreads, type ThreadSummary } from "./list.js";
+import { ThreadNotFoundError, resolveTarget } from "./open-thread.js";
+
+export interface SessionsOptions {
+  all?: boolean;
+  json?: boolean;
+  limit?: string;
+}
+
+export function runSessionsCommand(opts: SessionsOptions): number {
+  const limit = opts.limit === undefined ? 20 : Number(opts.limit);
+  if (!Number.isInteger(limit) || limit < 0) {
+    process.stderr.write(`--limit ${opts.limit}: expected a whole number (0 for no limit)\n`);
+    return 2;
+  }
+  const cwd = resolve(process.cwd());
+  const threads = listThreads(codexHome(), { cwd: opts.all ? undefined : cwd, limit });
+  if (opts.json) {
+    process.stdout.write(`${JSON.stringify(threads.map(jsonSummary), null, 2)}\n`);
+    return 0;
+  }
+  if (threads.length === 0) {
+    const where = opts.all ? `under ${join(codexHome(), SESSIONS_SUBDIR)}` : `for ${cwd} (--all lists every directory's)`;
+    process.stderr.write(`No recorded sessions ${where}.\n`);
+    return 0;
+  }
+  const rows = threads.map((t) => [t.id, localTime(t.updatedAt), ...(opts.all ? [t.cwd ?? "?"] : []), oneLine(t.firstPrompt)]);
+  const header = ["SESSION ID", "UPDATED", ...(opts.all ? ["DIRECTORY"] : []), "FIRST PROMPT"];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (i === header.length - 1 ? 0 : (r[i] ?? "").length))));
+  const line = (cells: string[]): string => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join("  ");
+  process.stdout.write(`${[line(header), ...rows.map(line)].join("\n")}\n`);
+  return 0;
+}
+
+export interface ForkOptions {
+  last?: boolean;
+  all?: boolean;
+}
+
+/** Forks a recorded thread; prints the new thread's id on stdout (for `exec resume`). */
+export function runForkCommand(sessionId: string | undefined, opts: ForkOptions): number {
+  const home = codexHome();
+  const cwd = resolve(process.cwd());
+  try {
+    const path = resolveTarget({ codexHome: home, cwd }, { kind: "fork", sessionId, last: opts.last === true, all: opts.all === true });
+    if (path === null) {
+      process.stderr.write(`No recorded session${opts.all ? "" : ` in ${cwd}`} to fork.\n`);
+      return 1;
+    }
+    const fork = forkThread({
+      codexHome: home,
+      sourcePath: path,
+      cwd,
+      originator: process.env.CODEX_INTERNAL_ORIGINATOR_OVERRIDE ?? "codex_cli_ts",
+      cliVersion: packageVersion(),
+      source: "cli",
+    });
+    for (const warning of fork.warnings) process.stderr.write(`warning: ${warning}\n`);
+    process.stderr.write(`Forked session ${fork.parentId} into ${fork.threadId} (${fork.path}).\nContinue it with: codex-ts exec resume ${fork.threadId} "<prompt>"\n`);
+    process.stdout.write(`${fork.threadId}\n`);
+    return 0;
+  } catch (err) {
+    process.stderr.write(`${err instanceof ThreadNotFoundError ? err.message : `Could not fork: ${(err as Error).message}`}\n`);
+    return 1;
+  }
+}
+
+/** Field names as the reference's thread listings spell them. */
+function jsonSummary(t: ThreadSummary): Record<string, unknown> {
+  return {
+    id: t.id,
+    path: t.path,
+    created_at: t.createdAt,
+    updated_at: t.updatedAt,
+    cwd: t.cwd,
+    first_user_message: t.firstPrompt,
+    model_provider: t.modelProvider,
+    forked_from_id: t.forkedFromId,
+    source: t.source,
+  };
+}
+
+function localTime(iso: string): string {
+  const d = new Date(iso);
+  const p = (n: number): string => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
+}
+
+function oneLine(text: string | null, max = 80): string {
+  if (text === null) return "(no prompt recorded)";
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}

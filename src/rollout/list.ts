@@ -1,0 +1,214 @@
+/**
+ * Finding recorded threads under `$CODEX_HOME/sessions`: by id (from file names alone), the
+ * newest one for a directory (`--last`), or a listing. Listing stays cheap however long the
+ * sessions are: files are ordered by modification time, and only the head of each (session_meta
+ * and the first prompt) is read, plus a small tail look when a thread moved to another directory.
+ */
+import { readdirSync, realpathSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { SESSIONS_SUBDIR, isThreadId, parseRolloutFileName } from "./format.js";
+import { scanRollout, tailLines } from "./read.js";
+import { isContextText } from "./reconstruct.js";
+
+export interface RolloutFile {
+  path: string;
+  threadId: string;
+  /** Last write: resumed threads move up. */
+  mtimeMs: number;
+}
+
+export interface ThreadSummary {
+  id: string;
+  path: string;
+  /** session_meta's timestamp (UTC), else null. */
+  createdAt: string | null;
+  /** The file's modification time, ISO 8601 UTC. */
+  updatedAt: string;
+  cwd: string | null;
+  /** The first thing the user asked, or null if the head holds none. */
+  firstPrompt: string | null;
+  modelProvider: string | null;
+  forkedFromId: string | null;
+  source: string | null;
+}
+
+export interface ListOptions {
+  /** Only threads recorded in (or last resumed in) this directory. */
+  cwd?: string;
+  /** Only threads recorded with this model provider (those that name none match any). */
+  provider?: string;
+  /** At most this many (all when absent or 0). */
+  limit?: number;
+}
+
+const HEAD_BYTES = 1 << 20;
+const HEAD_CHUNK = 64 * 1024;
+
+/**
+ * Visits rollout files (sessions/YYYY/MM/DD/, and the flat layout of early versions) by name,
+ * newest directory first, until `visit` returns true. Names only: nothing is opened or stat'ed.
+ */
+function walkRollouts(codexHome: string, visit: (path: string, threadId: string) => boolean): void {
+  const walk = (dir: string, depth: number): boolean => {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return false;
+    }
+    entries.sort((a, b) => (a.name < b.name ? 1 : a.name > b.name ? -1 : 0));
+    for (const entry of entries) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (depth < 3 && walk(path, depth + 1)) return true;
+        continue;
+      }
+      const parsed = parseRolloutFileName(entry.name);
+      if (parsed && visit(path, parsed.threadId)) return true;
+    }
+    return false;
+  };
+  walk(join(codexHome, SESSIONS_SUBDIR), 0);
+}
+
+/** Every rollout file, most recently written first. */
+export function rolloutFiles(codexHome: string): RolloutFile[] {
+  const files: RolloutFile[] = [];
+  walkRollouts(codexHome, (path, threadId) => {
+    try {
+      files.push({ path, threadId, mtimeMs: statSync(path).mtimeMs });
+    } catch {
+      // deleted while we looked
+    }
+    return false;
+  });
+  return files.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.path < b.path ? 1 : -1));
+}
+
+/** The file of thread `id`, found by name; null when there is none (or `id` is not a thread id). */
+export function findThreadPath(codexHome: string, id: string): string | null {
+  if (!isThreadId(id)) return null;
+  const wanted = id.toLowerCase();
+  let found: string | null = null;
+  walkRollouts(codexHome, (path, threadId) => {
+    if (threadId === wanted) found = path;
+    return found !== null;
+  });
+  return found;
+}
+
+/** What the head of a rollout file says about its thread. */
+export function readSummary(file: RolloutFile): ThreadSummary {
+  const summary: ThreadSummary = {
+    id: file.threadId,
+    path: file.path,
+    createdAt: null,
+    updatedAt: new Date(file.mtimeMs).toISOString(),
+    cwd: null,
+    firstPrompt: null,
+    modelProvider: null,
+    forkedFromId: null,
+    source: null,
+  };
+  let metaSeen = false;
+  // Some writers log no prompt event; then the first typed user message stands in.
+  const found: { fallback: string | null } = { fallback: null };
+  try {
+    scanRollout(
+      file.path,
+      (line) => {
+        // Events that cannot hold the prompt are passed over without parsing them.
+        const kind = line.type === "event_msg" ? line.payloadType : undefined;
+        if (kind !== undefined && kind !== "user_message" && kind !== "item_completed") return true;
+        const p = isObject(line.payload) ? line.payload : {};
+        if (line.type === "session_meta" && !metaSeen) {
+          metaSeen = true;
+          if (typeof p.id === "string") summary.id = p.id;
+          summary.createdAt = str(p.timestamp);
+          summary.cwd = str(p.cwd);
+          summary.modelProvider = str(p.model_provider);
+          summary.forkedFromId = str(p.forked_from_id);
+          summary.source = typeof p.source === "string" ? p.source : p.source === undefined ? null : JSON.stringify(p.source);
+        } else if (line.type === "event_msg") {
+          summary.firstPrompt ??= promptFromEvent(p);
+        } else if (line.type === "response_item") {
+          found.fallback ??= promptFromItem(p);
+        }
+        return !(metaSeen && summary.firstPrompt !== null);
+      },
+      { maxBytes: HEAD_BYTES, chunkBytes: HEAD_CHUNK },
+    );
+  } catch {
+    // unreadable: listed with what its name says
+  }
+  summary.firstPrompt ??= found.fallback;
+  return summary;
+}
+
+/** Threads newest first, filtered; reads heads only until `limit` matches are found. */
+export function listThreads(codexHome: string, options: ListOptions = {}): ThreadSummary[] {
+  const out: ThreadSummary[] = [];
+  const cwd = options.cwd === undefined ? undefined : canonical(options.cwd);
+  for (const file of rolloutFiles(codexHome)) {
+    if (options.limit && out.length >= options.limit) break;
+    const summary = readSummary(file);
+    if (options.provider && summary.modelProvider && summary.modelProvider !== options.provider) continue;
+    if (cwd !== undefined && !inDirectory(summary, cwd)) continue;
+    out.push(summary);
+  }
+  return out;
+}
+
+/** The thread `--last` picks: most recently written, recorded in `cwd` unless `cwd` is undefined. */
+export function latestThread(codexHome: string, options: Omit<ListOptions, "limit">): ThreadSummary | null {
+  return listThreads(codexHome, { ...options, limit: 1 })[0] ?? null;
+}
+
+/**
+ * As the reference decides: the directory the thread was started in, or the one its last turn
+ * ran in (a thread resumed with `-C elsewhere` belongs there too). The last turn_context is
+ * looked for in the file's tail only, so this stays cheap.
+ */
+function inDirectory(summary: ThreadSummary, cwd: string): boolean {
+  if (summary.cwd !== null && canonical(summary.cwd) === cwd) return true;
+  try {
+    for (const raw of tailLines(summary.path)) {
+      if (!raw.includes('"turn_context"')) continue;
+      const line = JSON.parse(raw) as { type?: unknown; payload?: { cwd?: unknown } };
+      if (line.type !== "turn_context") continue;
+      return typeof line.payload?.cwd === "string" && canonical(line.payload.cwd) === cwd;
+    }
+  } catch {
+    // an unreadable tail decides nothing
+  }
+  return false;
+}
+
+function canonical(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return resolve(dir);
+  }
+}
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | null => (typeof v === "string" ? v : null);
+
+/** `user_message` (ours, older reference) or `item_completed` of a UserMessage (reference 0.16x). */
+function promptFromEvent(p: Json): string | null {
+  if (p.type === "user_message") return str(p.message);
+  if (p.type === "item_completed" && isObject(p.item) && p.item.type === "UserMessage" && Array.isArray(p.item.content)) {
+    const text = p.item.content.map((c) => (isObject(c) && typeof c.text === "string" ? c.text : "")).join("");
+    return text || null;
+  }
+  return null;
+}
+
+/** A user message response item typed by a person (not harness context), as a last resort. */
+function promptFromItem(p: Json): string | null {
+  if (p.type !== "message" || p.role !== "user" || !Array.isArray(p.content)) return null;
+  const text = p.content.map((c) => (isObject(c) && c.type === "input_text" && typeof c.text === "string" ? c.text : "")).join("");
+  return text && !isContextText(text) && !text.startsWith("<") ? text : null;
+}

@@ -1,0 +1,118 @@
+/**
+ * Decides which thread a run works on and how it is recorded: a new thread (file created at its
+ * first turn), a resumed one (appending to its file), or a fork (a new file copied from the
+ * parent, then resumed). `--ephemeral` reads but never writes.
+ */
+import { join } from "node:path";
+import { uuidv7 } from "../core/ids.js";
+import type { ResumeOptions } from "../core/session-options.js";
+import { SESSIONS_SUBDIR, isThreadId } from "./format.js";
+import { forkThread } from "./fork.js";
+import { findThreadPath, latestThread } from "./list.js";
+import { loadThread } from "./reconstruct.js";
+import { RolloutRecorder } from "./recorder.js";
+
+/** `exec resume` / `exec fork`: which recorded thread to continue. */
+export interface ThreadTarget {
+  kind: "resume" | "fork";
+  sessionId?: string;
+  /** The most recently active thread (recorded in the working directory unless `all`). */
+  last: boolean;
+  all: boolean;
+}
+
+export interface OpenThreadRequest {
+  target: ThreadTarget | null;
+  ephemeral: boolean;
+  codexHome: string;
+  cwd: string;
+  modelProvider: string;
+  originator: string;
+  cliVersion: string;
+  /** Recorded in a new thread's session_meta. */
+  baseInstructions: string;
+}
+
+export interface OpenedThread {
+  threadId?: string;
+  recorder: RolloutRecorder | null;
+  resume?: ResumeOptions;
+  /** Said to the user on stderr before the run. */
+  notices: string[];
+}
+
+/** The thread the user named does not exist (or was not named); nothing was started. */
+export class ThreadNotFoundError extends Error {}
+
+export function openThread(req: OpenThreadRequest): OpenedThread {
+  if (req.target === null) return newThread(req, []);
+  const path = resolveTarget(req, req.target);
+  if (path === null) {
+    // As the reference does, `--last` with nothing to continue starts afresh.
+    const where = req.target.all ? "" : ` in ${req.cwd}`;
+    return newThread(req, [`No recorded session${where} to ${req.target.kind}; starting a new one.`]);
+  }
+  if (req.target.kind === "resume") {
+    const thread = loadThread(path);
+    return {
+      recorder: req.ephemeral ? null : RolloutRecorder.append(path),
+      resume: { thread, warnOnModelChange: true },
+      notices: [],
+    };
+  }
+  if (req.ephemeral) {
+    // A fork that writes nothing: the parent's history under a new id, in memory only.
+    return { threadId: uuidv7(), recorder: null, resume: { thread: loadThread(path), warnOnModelChange: false }, notices: [] };
+  }
+  const fork = forkThread({
+    codexHome: req.codexHome,
+    sourcePath: path,
+    cwd: req.cwd,
+    originator: req.originator,
+    cliVersion: req.cliVersion,
+    source: "exec",
+    modelProvider: req.modelProvider,
+  });
+  const thread = loadThread(fork.path);
+  thread.warnings.unshift(...fork.warnings);
+  return {
+    recorder: RolloutRecorder.append(fork.path),
+    resume: { thread, warnOnModelChange: false },
+    notices: [`Forked session ${fork.parentId} into ${fork.threadId}.`],
+  };
+}
+
+function newThread(req: OpenThreadRequest, notices: string[]): OpenedThread {
+  const threadId = uuidv7();
+  const recorder = req.ephemeral
+    ? null
+    : RolloutRecorder.create({
+        codexHome: req.codexHome,
+        threadId,
+        cwd: req.cwd,
+        originator: req.originator,
+        cliVersion: req.cliVersion,
+        source: "exec",
+        modelProvider: req.modelProvider,
+        baseInstructions: req.baseInstructions,
+      });
+  return { threadId, recorder, notices };
+}
+
+/** The rollout file the target names; null only for `--last` finding nothing. */
+export function resolveTarget(
+  req: { codexHome: string; cwd: string; modelProvider?: string },
+  target: ThreadTarget,
+): string | null {
+  const sessions = join(req.codexHome, SESSIONS_SUBDIR);
+  if (target.sessionId !== undefined) {
+    if (!isThreadId(target.sessionId)) {
+      throw new ThreadNotFoundError(`'${target.sessionId}' is not a session id (a UUID such as those \`codex-ts sessions\` lists).`);
+    }
+    const path = findThreadPath(req.codexHome, target.sessionId);
+    if (path === null) throw new ThreadNotFoundError(`No recorded session ${target.sessionId} in ${sessions}. \`codex-ts sessions --all\` lists them.`);
+    return path;
+  }
+  if (!target.last) throw new ThreadNotFoundError(`Name the session to ${target.kind} (its id), or pass --last for the most recent one.`);
+  return latestThread(req.codexHome, { cwd: target.all ? undefined : req.cwd, provider: req.modelProvider })?.path ?? null;
+}

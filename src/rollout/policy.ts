@@ -1,0 +1,23 @@
+/**
+ * Which events a rollout keeps. Like the reference's "limited" persistence mode, only events a
+ * reader needs to replay the conversation are written (messages, reasoning, token counts, turn
+ * boundaries, applied patches); deltas, command output and begin/end chatter would multiply the
+ * file's size for nothing, since the response items already hold what the model saw.
+ */
+import type { EventMsg } from "../protocol/events.js";
+
+export function isPersistedEvent(msg: EventMsg): boolean {
+  switch (msg.type) {
+    case "user_message":
+    case "agent_message":
+    case "agent_reasoning":
+    case "token_count":
+    case "patch_apply_end":
+    case "turn_aborted":
+    case "task_started":
+    case "task_complete":
+      return true;
+    default:
+      return false;
+  }
+}

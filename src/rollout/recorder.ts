@@ -1,0 +1,181 @@
+/**
+ * Writes a session's rollout file as the session runs. Every record call appends its lines with
+ * one synchronous write on a descriptor opened for appending, so once a call returns its lines
+ * are in the kernel's hands: a process killed with SIGKILL a moment later leaves them on disk.
+ * (There is no fsync: surviving a power cut is not the goal, surviving the process is.)
+ *
+ * A new thread's file is created lazily, as the reference does: lines recorded before the first
+ * user turn wait in memory, and `persist()` (called when that turn starts) creates the file with
+ * session_meta first. A thread that never gets a turn leaves nothing behind. A resumed thread
+ * appends to its existing file and never writes session_meta again.
+ */
+import { closeSync, fstatSync, ftruncateSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
+import { dirname } from "node:path";
+import type { EventMsg } from "../protocol/events.js";
+import type { ResponseItem } from "../protocol/items.js";
+import { rolloutPath, serializeLine, utcTimestamp, type SessionMetaPayload, type TurnContextPayload } from "./format.js";
+import { gitInfo } from "./git-info.js";
+import { isPersistedEvent } from "./policy.js";
+
+export interface NewRolloutParams {
+  codexHome: string;
+  threadId: string;
+  cwd: string;
+  originator: string;
+  cliVersion: string;
+  source: string;
+  modelProvider: string;
+  baseInstructions: string;
+  /** Told about write failures; recording then stops, the session goes on. */
+  onError?: (message: string) => void;
+}
+
+/** Events that carry the id of the turn they belong to, as the reference's do. */
+const TURN_EVENTS = new Set<EventMsg["type"]>(["task_started", "task_complete", "turn_aborted"]);
+
+export class RolloutRecorder {
+  private fd: number | null = null;
+  private pending: string[] = [];
+  private failed = false;
+
+  private constructor(
+    readonly path: string,
+    private readonly meta: (() => SessionMetaPayload) | null,
+    private readonly onError: (message: string) => void,
+  ) {}
+
+  /** A recorder for a new thread; its file appears at the first `persist()`. */
+  static create(params: NewRolloutParams): RolloutRecorder {
+    const started = new Date();
+    const meta = (): SessionMetaPayload => {
+      const payload: SessionMetaPayload = {
+        id: params.threadId,
+        timestamp: utcTimestamp(started),
+        cwd: params.cwd,
+        originator: params.originator,
+        cli_version: params.cliVersion,
+        source: params.source,
+        model_provider: params.modelProvider,
+        base_instructions: { text: params.baseInstructions },
+      };
+      const git = gitInfo(params.cwd);
+      if (git) payload.git = git;
+      return payload;
+    };
+    return new RolloutRecorder(rolloutPath(params.codexHome, params.threadId, started), meta, params.onError ?? defaultOnError);
+  }
+
+  /**
+   * A recorder appending to an existing file. A torn last line (a write cut short) is cut off
+   * first, so the next line starts on a line of its own and the file stays valid JSON Lines.
+   * The file is opened at once: a resumed thread's lines go straight to disk.
+   */
+  static append(path: string, onError: (message: string) => void = defaultOnError): RolloutRecorder {
+    const recorder = new RolloutRecorder(path, null, onError);
+    const fd = openSync(path, "r+");
+    try {
+      endWithNewline(fd);
+    } finally {
+      closeSync(fd);
+    }
+    recorder.fd = openSync(path, "a");
+    return recorder;
+  }
+
+  get persisted(): boolean {
+    return this.fd !== null;
+  }
+
+  /** Creates the file (session_meta, then whatever was recorded so far). Idempotent. */
+  persist(): void {
+    if (this.fd !== null || this.failed) return;
+    try {
+      mkdirSync(dirname(this.path), { recursive: true });
+      this.fd = openSync(this.path, "a", 0o600);
+    } catch (err) {
+      return this.fail(err);
+    }
+    const lines = this.meta ? [serializeLine("session_meta", this.meta()), ...this.pending] : this.pending;
+    this.pending = [];
+    this.write(lines.join(""));
+  }
+
+  recordItems(items: readonly ResponseItem[]): void {
+    if (items.length > 0) this.add(items.map((item) => serializeLine("response_item", item)).join(""));
+  }
+
+  /** Records the event if the persistence policy keeps it; turn events get their turn's id. */
+  recordEvent(msg: EventMsg, turnId: string | null): void {
+    if (!isPersistedEvent(msg)) return;
+    const payload = turnId !== null && TURN_EVENTS.has(msg.type) ? { ...msg, turn_id: turnId } : msg;
+    this.add(serializeLine("event_msg", payload));
+  }
+
+  recordTurnContext(context: TurnContextPayload): void {
+    this.add(serializeLine("turn_context", context));
+  }
+
+  close(): void {
+    if (this.fd === null) return;
+    closeSync(this.fd);
+    this.fd = null;
+    this.failed = true; // nothing more may be written after close
+  }
+
+  private add(lines: string): void {
+    if (this.failed) return;
+    if (this.fd === null) this.pending.push(lines);
+    else this.write(lines);
+  }
+
+  private write(text: string): void {
+    if (this.fd === null || text === "") return;
+    try {
+      const bytes = Buffer.from(text, "utf8");
+      for (let off = 0; off < bytes.length; ) off += writeSync(this.fd, bytes, off);
+    } catch (err) {
+      this.fail(err);
+    }
+  }
+
+  private fail(err: unknown): void {
+    this.failed = true;
+    this.onError(`could not write the session file ${this.path}: ${(err as Error).message}; this session will not be resumable from here on`);
+  }
+}
+
+function defaultOnError(message: string): void {
+  process.stderr.write(`warning: ${message}\n`);
+}
+
+/**
+ * Makes the file end with a newline. A last line that is complete JSON just lacked its newline
+ * and gets one; anything else is a write cut short, useless to every reader, and is cut off.
+ */
+function endWithNewline(fd: number): void {
+  const size = fstatSync(fd).size;
+  let lineStart = 0;
+  const chunk = Buffer.allocUnsafe(Math.min(size, 64 * 1024));
+  for (let end = size; end > 0; ) {
+    const start = Math.max(0, end - chunk.length);
+    const n = readSync(fd, chunk, 0, end - start, start);
+    if (end === size && chunk[n - 1] === 10) return;
+    const nl = chunk.subarray(0, n).lastIndexOf(10);
+    if (nl !== -1) {
+      lineStart = start + nl + 1;
+      break;
+    }
+    end = start;
+  }
+  if (lineStart === size) return;
+  const tail = Buffer.allocUnsafe(size - lineStart);
+  readSync(fd, tail, 0, tail.length, lineStart);
+  let complete = true;
+  try {
+    JSON.parse(tail.toString("utf8"));
+  } catch {
+    complete = false;
+  }
+  if (complete) writeSync(fd, "\n", size);
+  else ftruncateSync(fd, lineStart);
+}
