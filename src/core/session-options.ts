@@ -2,6 +2,7 @@
 import type { ModelClient } from "../model/prompt.js";
 import type { ShellEnvironmentPolicy } from "../exec/env.js";
 import type { AskForApproval, ReasoningEffort, ReasoningSummary, SandboxPolicy } from "../protocol/policy.js";
+import type { HistorySettings } from "../config/load-config.js";
 import type { RolloutRecorder } from "../rollout/recorder.js";
 import type { RecordedThread } from "../rollout/reconstruct.js";
 
@@ -40,6 +41,8 @@ export interface SessionOptions {
   recorder?: RolloutRecorder | null;
   /** A recorded thread to continue instead of starting a new one. */
   resume?: ResumeOptions;
+  /** Where prompt history lives ($CODEX_HOME) and how it is kept; absent: no prompt history. */
+  promptHistory?: { codexHome: string; settings: HistorySettings };
 }
 
 export interface ResumeOptions {

@@ -24,6 +24,7 @@ import { UnifiedExecManager } from "../exec/unified-exec.js";
 import { PendingApprovals } from "./approvals.js";
 import { ApprovalStore } from "./approval-store.js";
 import { notifyTurnComplete, userTextMessages } from "./notify.js";
+import { appendPromptHistory, historyMetadata, lookupHistoryEntry } from "../history/prompt-history.js";
 import { AsyncQueue } from "./async-queue.js";
 import { ConversationHistory } from "./history.js";
 import { uuidv7 } from "./ids.js";
@@ -78,8 +79,7 @@ export class Session {
       sandbox_policy: this.settings.sandboxPolicy,
       cwd: this.settings.cwd,
       reasoning_effort: this.settings.reasoningEffort,
-      history_log_id: 0,
-      history_entry_count: 0,
+      ...promptHistoryMetadata(options),
       rollout_path: this.recorder?.path ?? null,
     });
     for (const message of options.startupWarnings ?? []) this.send("", { type: "warning", message });
@@ -170,6 +170,23 @@ export class Session {
         }
         this.approvals.resolve(op.id, op.decision);
         return;
+      case "add_to_history": {
+        const history = this.options.promptHistory;
+        // History problems never disturb the session; the append reports them as an outcome.
+        if (history) appendPromptHistory(history.codexHome, this.threadId, op.text, history.settings);
+        return;
+      }
+      case "get_history_entry_request": {
+        const history = this.options.promptHistory;
+        const entry = history ? lookupHistoryEntry(history.codexHome, op.log_id, op.offset) : null;
+        this.send(id, {
+          type: "get_history_entry_response",
+          offset: op.offset,
+          log_id: op.log_id,
+          ...(entry ? { entry: { conversation_id: entry.sessionId, ts: entry.ts, text: entry.text } } : {}),
+        });
+        return;
+      }
       case "shutdown":
         await this.abortActive("interrupted");
         this.unifiedExec.terminateAll();
@@ -351,4 +368,11 @@ function describeTurnError(err: unknown): { message: string; info: CodexErrorInf
   }
   if (err instanceof ToolError) return { message: err.message, info: "other" };
   return { message: err instanceof Error ? err.message : String(err), info: "other" };
+}
+
+/** The prompt-history file's id (its inode) and entry count, announced in session_configured. */
+function promptHistoryMetadata(options: SessionOptions): { history_log_id: number; history_entry_count: number } {
+  if (!options.promptHistory) return { history_log_id: 0, history_entry_count: 0 };
+  const { logId, count } = historyMetadata(options.promptHistory.codexHome);
+  return { history_log_id: logId, history_entry_count: count };
 }

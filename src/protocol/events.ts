@@ -111,6 +111,13 @@ export type EventMsg =
   | { type: "patch_apply_begin"; call_id: string; auto_approved: boolean; changes: Record<string, FileChange> }
   | { type: "patch_apply_end"; call_id: string; stdout: string; stderr: string; success: boolean }
   | { type: "turn_diff"; unified_diff: string }
+  | {
+      type: "get_history_entry_response";
+      offset: number;
+      log_id: number;
+      /** Absent when there is no such entry. */
+      entry?: { conversation_id: string; ts: number; text: string };
+    }
   | { type: "plan_update"; explanation: string | null; plan: PlanItem[] }
   | { type: "token_count"; info: TokenUsageInfo | null; rate_limits: null }
   | { type: "stream_error"; message: string; codex_error_info: CodexErrorInfo | null; additional_details: string | null }

@@ -28,6 +28,10 @@ export type Op =
   /** `id` is the call id of the tool call awaiting approval. */
   | { type: "exec_approval"; id: string; decision: ReviewDecision }
   | { type: "patch_approval"; id: string; decision: ReviewDecision }
+  /** Appends a prompt to $CODEX_HOME/history.jsonl (front ends send it when the user submits). */
+  | { type: "add_to_history"; text: string }
+  /** Asks for one prompt-history entry (Up-arrow recall); answered by get_history_entry_response. */
+  | { type: "get_history_entry_request"; offset: number; log_id: number }
   | { type: "shutdown" };
 
 export interface Submission {

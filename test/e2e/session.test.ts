@@ -5,6 +5,9 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { mkdtempSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Event } from "../../src/protocol/events.js";
 import { startModelServer, text, fnCall, turn, errorTurn } from "../support/model-server.js";
 import { newSession, types, until, withSession } from "../support/session.js";
@@ -90,5 +93,37 @@ void test("shutdown ends the stream with shutdown_complete", async () => {
   const events: Event[] = [];
   for (let e = await session.nextEvent(); e; e = await session.nextEvent()) events.push(e);
   assert.deepEqual(events.at(-1), { id, msg: { type: "shutdown_complete" } });
+  await server.close();
+});
+
+void test("prompt history: add_to_history appends to history.jsonl and get_history_entry_request reads it back", async () => {
+  const codexHome = mkdtempSync(join(tmpdir(), "codex-ts-history-"));
+  const server = await startModelServer([]);
+  const promptHistory = { codexHome, settings: { persistence: "save-all" as const } };
+  const first = newSession(server, { promptHistory });
+  const configured = await first.nextEvent();
+  assert.ok(configured?.msg.type === "session_configured");
+  const threadId = configured.msg.session_id;
+  assert.deepEqual([configured.msg.history_log_id, configured.msg.history_entry_count], [0, 0]);
+  first.submit({ type: "add_to_history", text: "fix the build" });
+  first.submit({ type: "add_to_history", text: "now run the tests" });
+  const ask = first.submit({ type: "get_history_entry_request", offset: 1, log_id: 0 });
+  const [answer] = (await until(first, ask, "get_history_entry_response")).slice(-1);
+  assert.ok(answer?.msg.type === "get_history_entry_response");
+  assert.equal(answer.msg.entry?.text, "now run the tests");
+  assert.equal(answer.msg.entry?.conversation_id, threadId);
+  assert.equal(statSync(join(codexHome, "history.jsonl")).mode & 0o777, 0o600);
+  first.submit({ type: "shutdown" });
+
+  // A later session sees the file's id and entry count, and a missing entry has no `entry`.
+  const second = newSession(server, { promptHistory });
+  const again = await second.nextEvent();
+  assert.ok(again?.msg.type === "session_configured");
+  assert.equal(again.msg.history_entry_count, 2);
+  assert.equal(again.msg.history_log_id, statSync(join(codexHome, "history.jsonl")).ino);
+  const missing = second.submit({ type: "get_history_entry_request", offset: 9, log_id: again.msg.history_log_id });
+  const [none] = (await until(second, missing, "get_history_entry_response")).slice(-1);
+  assert.deepEqual(none?.msg, { type: "get_history_entry_response", offset: 9, log_id: again.msg.history_log_id });
+  second.submit({ type: "shutdown" });
   await server.close();
 });
