@@ -5,6 +5,7 @@ import type { AskForApproval, ReasoningEffort, ReasoningSummary, SandboxPolicy }
 import type { HistorySettings } from "../config/load-config.js";
 import type { RolloutRecorder } from "../rollout/recorder.js";
 import type { RecordedThread } from "../rollout/reconstruct.js";
+import type { McpServerConfig } from "../config/mcp.js";
 
 /** Settings a user turn can change; the session keeps the latest. */
 export interface SessionSettings {
@@ -43,6 +44,11 @@ export interface SessionOptions {
   resume?: ResumeOptions;
   /** Where prompt history lives ($CODEX_HOME) and how it is kept; absent: no prompt history. */
   promptHistory?: { codexHome: string; settings: HistorySettings };
+  /**
+   * `[mcp_servers]` from config: started in the background when the session starts, their tools
+   * offered from the first turn on. Absent or without enabled servers: no MCP code is loaded.
+   */
+  mcpServers?: Record<string, McpServerConfig>;
 }
 
 export interface ResumeOptions {

@@ -8,6 +8,11 @@
  * event the rollout policy keeps goes to the rollout file at once, and a turn_context line opens
  * each user turn. A resumed session starts from a recorded thread's history instead of a fresh
  * initial context, and only tells the model what changed since its last recorded turn.
+ *
+ * MCP servers from config start in the background as the session starts (their progress comes
+ * as mcp_startup_* events with id ""); each turn offers their tools once every server has
+ * settled, and shutdown ends them before shutdown_complete. A session without servers never
+ * loads the MCP code.
  */
 import { modelInfoFor } from "../model/catalog.js";
 import { ModelError, errorInfo } from "../model/errors.js";
@@ -16,6 +21,9 @@ import type { Op, TurnOverrides, UserInput } from "../protocol/ops.js";
 import type { ResponseItem } from "../protocol/items.js";
 import type { RolloutRecorder } from "../rollout/recorder.js";
 import type { TurnContextPayload } from "../rollout/format.js";
+import type { McpServerConfig } from "../config/mcp.js";
+import type { McpConnectionManager } from "../mcp/manager.js";
+import type { McpToolset } from "../mcp/toolset.js";
 import type { RecordedThread } from "../rollout/reconstruct.js";
 import { buildTools } from "../tools/registry.js";
 import { outputItem } from "../tools/router.js";
@@ -34,6 +42,13 @@ import { ABORTED_OUTPUT, runTurn } from "./turn.js";
 import type { TurnContext } from "./turn-context.js";
 import { inputText, userMessageFrom } from "./user-input.js";
 import type { SessionOptions, SessionSettings } from "./session-options.js";
+
+/** A session's MCP servers, once the MCP code is loaded. */
+interface McpRuntime {
+  manager: McpConnectionManager;
+  /** The MCP tools for one turn; waits until every server has settled, as the reference does. */
+  toolset(): Promise<McpToolset>;
+}
 
 interface ActiveTask {
   subId: string;
@@ -62,6 +77,8 @@ export class Session {
   private active: ActiveTask | null = null;
   private totalUsage: TokenUsage | null = null;
   private closed = false;
+  /** null: no MCP servers configured. Never rejects (a load failure is a warning and null). */
+  private readonly mcp: Promise<McpRuntime | null> | null;
 
   constructor(private readonly options: SessionOptions) {
     const resumed = options.resume?.thread;
@@ -89,6 +106,23 @@ export class Session {
     } else {
       this.history.append(...initialContext(this.settings, options));
     }
+    const servers = options.mcpServers ?? {};
+    this.mcp = Object.values(servers).some((s) => s.enabled)
+      ? startMcp(servers, this.settings.cwd, (msg) => this.send("", msg)).catch((err: unknown) => {
+          this.send("", { type: "warning", message: `MCP servers could not be started: ${(err as Error).message}` });
+          return null;
+        })
+      : null;
+  }
+
+  /**
+   * Resolves once every `required` MCP server is ready (at once without servers); rejects with
+   * "required MCP servers failed to initialize: <server>: <why>; …" when one is not, which a front
+   * end should treat as a failed start, as the reference does.
+   */
+  async mcpReady(): Promise<void> {
+    const runtime = await this.mcp;
+    await runtime?.manager.waitForRequired();
   }
 
   /** Continues a recorded thread: its history, its token totals, and what changed since. */
@@ -190,6 +224,8 @@ export class Session {
       case "shutdown":
         await this.abortActive("interrupted");
         this.unifiedExec.terminateAll();
+        // Stdio servers are our children: end them, or they keep the front end's process alive.
+        await (await this.mcp)?.manager.shutdown();
         this.recorder?.close();
         this.closed = true;
         this.send(id, { type: "shutdown_complete" });
@@ -246,29 +282,35 @@ export class Session {
     const emit = (msg: EventMsg): void => {
       if (!task.aborted) this.send(subId, msg);
     };
-    const { specs, router } = buildTools(turn.model);
     emit({ type: "task_started", model_context_window: turn.model.contextWindow });
     this.recorder?.recordTurnContext(turnContextLine(task.turnId, this.settings, turn.outputSchema));
     this.history.append(...settingsUpdateItems(this.lastTurnSettings, this.settings));
     this.lastTurnSettings = this.settings;
     this.history.append(message);
     emit({ type: "user_message", message: inputText(items), images: null });
-    task.done = runTurn(
-      turn,
-      {
-        client: this.options.client,
-        history: this.history,
-        router,
-        tools: specs,
-        baseInstructions: this.options.baseInstructionsOverride ?? this.recordedBaseInstructions ?? baseInstructions(turn.model),
-        threadId: this.threadId,
-        streamMaxRetries: this.options.streamMaxRetries,
-        takePendingInput: () => task.pending.splice(0),
-        recordUsage: (usage) => emit({ type: "token_count", info: this.addUsage(usage, turn), rate_limits: null }),
-      },
-      controller.signal,
-      emit,
-    ).then(
+    const run = (mcpTools?: McpToolset): Promise<string | null> => {
+      const { specs, router } = buildTools(turn.model, mcpTools);
+      return runTurn(
+        turn,
+        {
+          client: this.options.client,
+          history: this.history,
+          router,
+          tools: specs,
+          baseInstructions: this.options.baseInstructionsOverride ?? this.recordedBaseInstructions ?? baseInstructions(turn.model),
+          threadId: this.threadId,
+          streamMaxRetries: this.options.streamMaxRetries,
+          takePendingInput: () => task.pending.splice(0),
+          recordUsage: (usage) => emit({ type: "token_count", info: this.addUsage(usage, turn), rate_limits: null }),
+        },
+        controller.signal,
+        emit,
+      );
+    };
+    // With MCP servers, the first request waits for them to settle (an interrupt stops the wait).
+    const mcp = this.mcp;
+    const turnResult = mcp ? untilAborted(mcp.then((runtime) => runtime?.toolset()), controller.signal).then(run) : run();
+    task.done = turnResult.then(
       (last) => {
         emit({ type: "task_complete", last_agent_message: last });
         // The user's notifier hears about turns that completed (not failed or aborted ones).
@@ -368,6 +410,33 @@ function describeTurnError(err: unknown): { message: string; info: CodexErrorInf
   }
   if (err instanceof ToolError) return { message: err.message, info: "other" };
   return { message: err instanceof Error ? err.message : String(err), info: "other" };
+}
+
+/** Loads the MCP code and starts every enabled server in the background. */
+async function startMcp(
+  servers: Record<string, McpServerConfig>,
+  cwd: string,
+  onEvent: Parameters<typeof McpConnectionManager.start>[1]["onEvent"],
+): Promise<McpRuntime> {
+  const [{ McpConnectionManager }, { mcpToolset }, { McpApprovalMemory }] = await Promise.all([
+    import("../mcp/manager.js"),
+    import("../mcp/tools.js"),
+    import("../mcp/approval.js"),
+  ]);
+  const manager = McpConnectionManager.start(servers, { cwd, onEvent });
+  // "Allow for this session" answers outlive the turn that gave them.
+  const approvalMemory = new McpApprovalMemory();
+  return { manager, toolset: () => mcpToolset(manager, { approvalMemory }) };
+}
+
+/** `work`, or a rejection as soon as `signal` aborts. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason as Error);
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
 }
 
 /** The prompt-history file's id (its inode) and entry count, announced in session_configured. */

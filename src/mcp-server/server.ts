@@ -87,7 +87,7 @@ class CodexThread {
   private readonly calls = new Map<string, Call>();
   private current: Call | null = null;
   private queue: Promise<void> = Promise.resolve();
-  private pumping = false;
+  private pumping: Promise<void> | null = null;
   private closed = false;
 
   constructor(
@@ -118,16 +118,16 @@ class CodexThread {
           extra.signal.addEventListener("abort", () => {
             if (!call.done) this.session.submit({ type: "interrupt" });
           });
-          if (!this.pumping) {
-            this.pumping = true;
-            void this.pump();
-          }
+          this.pumping ??= this.pump();
         }),
     );
   }
 
-  shutdown(): void {
+  /** Resolves once the session has shut down (its MCP servers ended with it). */
+  shutdown(): Promise<void> {
     this.session.submit({ type: "shutdown" });
+    this.pumping ??= this.pump();
+    return this.pumping;
   }
 
   private async pump(): Promise<void> {
@@ -303,9 +303,10 @@ export function createMcpServer(options: McpServerOptions = {}): CodexMcpServer 
   return {
     server,
     close: async () => {
-      for (const thread of threads.values()) thread.shutdown();
+      const closing = [...threads.values()].map((thread) => thread.shutdown());
       threads.clear();
       await server.close();
+      await Promise.all(closing);
     },
   };
 }

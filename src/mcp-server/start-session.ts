@@ -3,7 +3,8 @@
  * Responses or Chat client by `wire_api`), with the call's arguments as the highest layer:
  * `model`, `profile`, `cwd`, `approval-policy`, `sandbox` as flags, `config` entries as
  * `-c key=value` overrides (JSON values written as TOML), and `base-instructions` /
- * `developer-instructions` replacing the configured ones.
+ * `developer-instructions` replacing the configured ones. The configured MCP servers start with
+ * the session, as in exec.
  */
 import { resolve } from "node:path";
 import { providerNeedsKey, resolveApiKey } from "../config/api-key.js";
@@ -63,7 +64,7 @@ export async function startSession(params: CodexToolParams, where: SessionEnviro
     config.provider.wireApi === "chat"
       ? new (await import("../model/chat-client.js")).ChatClient(config.provider, identity)
       : new ResponsesClient(config.provider, identity);
-  return new Session({
+  const session = new Session({
     settings: {
       model: config.model,
       modelProviderId: config.modelProviderId,
@@ -82,5 +83,18 @@ export async function startSession(params: CodexToolParams, where: SessionEnviro
     shellEnvironmentPolicy: config.shellEnvironmentPolicy,
     startupWarnings: config.warnings,
     notify: config.notify,
+    mcpServers: config.mcpServers,
   });
+  // As in exec: a `required` MCP server that did not start fails the session's start.
+  try {
+    await session.mcpReady();
+  } catch (err) {
+    session.submit({ type: "shutdown" });
+    // Drained until shutdown_complete, so its servers have ended before the error goes back.
+    while ((await session.nextEvent()) !== null) {
+      // Nobody sees this session's events.
+    }
+    throw new SessionStartError((err as Error).message);
+  }
+  return session;
 }

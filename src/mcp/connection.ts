@@ -22,6 +22,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { McpHttpServer, McpServerConfig, McpStdioServer } from "../config/mcp.js";
 import type { McpCallToolResult } from "./events.js";
+import { collectPages, type PageResult } from "./pages.js";
 import { McpStartupError, spawnErrorMessage } from "./startup-errors.js";
 import { formatDuration, McpTimeoutError, sdkTimeoutMs, secondsToMs, withDeadline } from "./time.js";
 
@@ -52,10 +53,7 @@ export interface ConnectOptions {
   signal: AbortSignal;
 }
 
-export interface PageResult<T> {
-  items: T[];
-  nextCursor?: string;
-}
+export { collectPages, type PageResult } from "./pages.js";
 
 export function stdioServerEnv(config: McpStdioServer, source: NodeJS.ProcessEnv): Record<string, string> {
   const env: Record<string, string> = {};
@@ -197,19 +195,6 @@ function toolsOf(page: Record<string, unknown>): Tool[] {
     }
     return tool as Tool;
   });
-}
-
-/** Every page of a listing, following cursors (a repeated cursor is an error, not a loop). */
-export async function collectPages<T>(page: (cursor: string | undefined) => Promise<PageResult<T>>, label: string): Promise<T[]> {
-  const items: T[] = [];
-  let cursor: string | undefined;
-  for (;;) {
-    const result = await page(cursor);
-    items.push(...result.items);
-    if (result.nextCursor === undefined) return items;
-    if (result.nextCursor === cursor) throw new Error(`${label} returned duplicate cursor`);
-    cursor = result.nextCursor;
-  }
 }
 
 function createTransport(name: string, config: McpServerConfig, opts: ConnectOptions): Transport {

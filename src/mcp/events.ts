@@ -1,8 +1,8 @@
 /**
  * The MCP events a session emits, in the reference's `EventMsg` shapes (snake_case, tagged by
  * `type`): per-server start-up progress, a start-up summary, and a begin/end pair around each
- * MCP tool call (the resource tools report through the same pair). These are meant to join the
- * `EventMsg` union in src/protocol/events.ts; until then `emitMcpEvent` bridges the types.
+ * MCP tool call (the resource tools report through the same pair). They are members of the
+ * `EventMsg` union in src/protocol/events.ts.
  */
 import type { EventMsg } from "../protocol/events.js";
 
@@ -69,10 +69,7 @@ export function isSuccessfulOutcome(result: McpToolCallOutcome): boolean {
   return "Ok" in result && result.Ok.isError !== true;
 }
 
-/**
- * Sends an MCP event through a tool invocation's `emit`. The cast exists only until `McpEventMsg`
- * is part of `EventMsg`; afterwards it changes nothing.
- */
+/** Sends an MCP event through a tool invocation's `emit`. */
 export function emitMcpEvent(emit: (msg: EventMsg) => void, msg: McpEventMsg): void {
-  emit(msg as unknown as EventMsg);
+  emit(msg);
 }

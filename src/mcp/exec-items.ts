@@ -5,18 +5,10 @@
  * server sent none) or the error message. A result flagged `isError` still carries its result;
  * only its status says failed.
  */
+import type { McpToolCallThreadItem } from "../protocol/thread-events.js";
 import { isSuccessfulOutcome, type McpInvocation, type McpToolCallEventMsg } from "./events.js";
 
-export interface McpToolCallThreadItem {
-  id: string;
-  type: "mcp_tool_call";
-  server: string;
-  tool: string;
-  arguments: unknown;
-  result: { content: unknown[]; structured_content: unknown } | null;
-  error: { message: string } | null;
-  status: "in_progress" | "completed" | "failed";
-}
+export type { McpToolCallThreadItem } from "../protocol/thread-events.js";
 
 export type McpItemEvent =
   | { type: "item.started"; item: McpToolCallThreadItem }

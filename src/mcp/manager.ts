@@ -14,7 +14,9 @@
 import { readFileSync } from "node:fs";
 import type { ReadResourceResult, Resource, ResourceTemplate, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServerConfig } from "../config/mcp.js";
-import { McpServerConnection, collectPages, type PageResult } from "./connection.js";
+// Only the type: connection.ts (and with it the MCP SDK) is loaded when a server is started.
+import type { McpServerConnection } from "./connection.js";
+import { collectPages, type PageResult } from "./pages.js";
 import type { McpCallToolResult, McpStartupEventMsg, McpStartupFailure } from "./events.js";
 import { withContext } from "./errors.js";
 import { qualifyTools } from "./names.js";
@@ -99,8 +101,10 @@ export class McpConnectionManager {
     const enabled = Object.entries(configs).filter(([, config]) => config.enabled);
     for (const [name, config] of enabled) {
       opts.onEvent({ type: "mcp_startup_update", server: name, status: { state: "starting" } });
-      const connect = (): Promise<McpServerConnection> =>
-        McpServerConnection.connect(name, config, { cwd: opts.cwd, env, clientVersion, signal: this.shutdownController.signal });
+      const connect = async (): Promise<McpServerConnection> => {
+        const { McpServerConnection } = await import("./connection.js");
+        return McpServerConnection.connect(name, config, { cwd: opts.cwd, env, clientVersion, signal: this.shutdownController.signal });
+      };
       this.servers.set(name, new ManagedServer(name, config, connect));
     }
     const summary = { ready: [] as string[], failed: [] as McpStartupFailure[], cancelled: [] as string[] };

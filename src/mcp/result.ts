@@ -7,28 +7,21 @@
  * `isError: true` makes the output unsuccessful. Failures that never reached the server (bad
  * arguments, timeouts, a dead server) become a one-text-block error result.
  */
+import { functionOutputText, IMAGE_OMITTED_TEXT, type FunctionCallOutputContentItem, type ImageDetail } from "../protocol/items.js";
 import type { ToolOutput } from "../tools/types.js";
 import type { McpCallToolResult } from "./events.js";
 
-export type ImageDetail = "auto" | "low" | "high" | "original";
-
-/** The Responses API's function_call_output content item, as the reference sends it. */
-export type FunctionCallOutputContentItem =
-  | { type: "input_text"; text: string }
-  | { type: "input_image"; image_url: string; detail?: ImageDetail };
+export { IMAGE_OMITTED_TEXT, type FunctionCallOutputContentItem, type ImageDetail } from "../protocol/items.js";
 
 /**
- * A tool output that may carry content items. `text` is always set: it is what a wire that only
- * takes strings (Chat Completions) sends, and what history shows when items are not supported.
+ * A tool output that may carry content items (see ToolOutput). `text` is always set: it is what
+ * a wire that only takes strings (Chat Completions) sends.
  */
-export interface McpToolOutput extends ToolOutput {
-  contentItems?: FunctionCallOutputContentItem[];
-}
+export type McpToolOutput = ToolOutput;
 
 const DEFAULT_IMAGE_DETAIL: ImageDetail = "high";
 const IMAGE_DETAIL_META_KEY = "codex/imageDetail";
 const IMAGE_DETAILS: readonly string[] = ["auto", "low", "high", "original"];
-export const IMAGE_OMITTED_TEXT = "<image content omitted because you do not support image input>";
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -86,8 +79,7 @@ export function contentItems(content: unknown[]): FunctionCallOutputContentItem[
 
 /** Text segments joined by newlines, for wires that cannot carry images (Chat Completions). */
 export function itemsText(items: FunctionCallOutputContentItem[]): string {
-  const texts = items.flatMap((i) => (i.type === "input_text" && i.text.trim() !== "" ? [i.text] : []));
-  return texts.length > 0 ? texts.join("\n") : JSON.stringify(items);
+  return functionOutputText(items);
 }
 
 export function toolOutputFromResult(result: McpCallToolResult): McpToolOutput {

@@ -26,6 +26,9 @@ import type { McpConnectionManager, McpToolInfo } from "./manager.js";
 import { errorResult, toolOutputFromResult, withoutImages, type McpToolOutput } from "./result.js";
 import { toolParameters } from "./schema.js";
 import { listResourceTemplatesTool, listResourcesTool, readResourceTool, RESOURCE_TOOL_NAMES } from "./resource-tools.js";
+import type { McpToolset } from "./toolset.js";
+
+export { withMcpToolSpecs, type McpToolset } from "./toolset.js";
 
 export interface McpToolOptions {
   /** Whether the turn's model takes image input; without it image blocks become a note. Default: yes. */
@@ -34,15 +37,6 @@ export interface McpToolOptions {
   approve?: McpApprovalHook;
   /** Session-wide "allow for this session" answers; pass the same instance for every turn. */
   approvalMemory?: McpApprovalMemory;
-}
-
-export interface McpToolset {
-  /** list_mcp_resources, list_mcp_resource_templates, read_mcp_resource (empty without servers). */
-  resourceSpecs: ToolSpec[];
-  /** One function tool per server tool, sorted by name. */
-  toolSpecs: ToolSpec[];
-  /** Handlers for every spec above, by tool name. */
-  handlers: Map<string, ToolHandler>;
 }
 
 /** The model-facing spec of one server tool. */
@@ -78,20 +72,6 @@ export async function mcpToolset(manager: McpConnectionManager, opts: McpToolOpt
 /** The tools of the servers ready right now, without waiting for the others. */
 export function mcpToolsetSnapshot(manager: McpConnectionManager, opts: McpToolOptions = {}): McpToolset {
   return buildToolset(manager, manager.readyTools(), opts);
-}
-
-const COMMAND_TOOLS = new Set(["exec_command", "write_stdin", "shell", "shell_command", "local_shell"]);
-
-/**
- * The built-in specs with the MCP ones placed where the reference puts them: resource tools after
- * the last command tool (or first when there is none), server tools at the end.
- */
-export function withMcpToolSpecs(builtin: ToolSpec[], toolset: McpToolset): ToolSpec[] {
-  let insertAt = 0;
-  builtin.forEach((spec, i) => {
-    if (spec.type !== "web_search" && COMMAND_TOOLS.has(spec.name)) insertAt = i + 1;
-  });
-  return [...builtin.slice(0, insertAt), ...toolset.resourceSpecs, ...builtin.slice(insertAt), ...toolset.toolSpecs];
 }
 
 function schemaObject(properties: Record<string, JsonSchema>, required?: string[]): JsonSchema {

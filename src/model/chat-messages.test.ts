@@ -160,3 +160,26 @@ void test("an assistant message with no text at all is sent as empty content, an
     { role: "assistant", content: "" },
   ]);
 });
+
+void test("an output with images (an MCP tool's) is sent as its text parts: tool messages only take text", () => {
+  const input: ResponseItem[] = [
+    userText("look"),
+    call("m1", "mcp__fx__image", "{}"),
+    {
+      type: "function_call_output",
+      call_id: "m1",
+      output: [
+        { type: "input_text", text: "a tiny image" },
+        { type: "input_image", image_url: "data:image/png;base64,AA==", detail: "high" },
+        { type: "input_text", text: "and a caption" },
+      ],
+    },
+    call("m2", "mcp__fx__image", "{}"),
+    { type: "function_call_output", call_id: "m2", output: [{ type: "input_image", image_url: "data:image/png;base64,AA==" }] },
+  ];
+  const tools = toChatMessages(input).filter((m) => m.role === "tool");
+  assert.deepEqual(tools, [
+    { role: "tool", tool_call_id: "m1", content: "a tiny image\nand a caption" },
+    { role: "tool", tool_call_id: "m2", content: "<image content omitted because you do not support image input>" },
+  ]);
+});

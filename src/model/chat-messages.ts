@@ -19,7 +19,7 @@
  *   output gets "aborted" (servers reject unanswered calls); an output without a call is dropped
  *   (servers reject that too, and it tells the model nothing).
  */
-import type { ContentItem, ResponseItem } from "../protocol/items.js";
+import { functionOutputText, type ContentItem, type ResponseItem } from "../protocol/items.js";
 
 export type ChatContentPart = { type: "text"; text: string } | { type: "image_url"; image_url: { url: string } };
 
@@ -76,7 +76,8 @@ export function toChatMessages(input: readonly ResponseItem[]): ChatMessage[] {
   const outputs = new Map<string, string>();
   for (const item of input) {
     if ((item.type === "function_call_output" || item.type === "custom_tool_call_output") && !outputs.has(item.call_id)) {
-      outputs.set(item.call_id, item.output);
+      // A tool message is text only: an output with images sends its text parts.
+      outputs.set(item.call_id, functionOutputText(item.output));
     }
   }
 

@@ -5,6 +5,7 @@
  * session start-up).
  */
 import type { AskForApproval, ReasoningEffort, SandboxPolicy } from "./policy.js";
+import type { McpEventMsg } from "../mcp/events.js";
 
 export interface TokenUsage {
   input_tokens: number;
@@ -123,7 +124,9 @@ export type EventMsg =
   | { type: "stream_error"; message: string; codex_error_info: CodexErrorInfo | null; additional_details: string | null }
   | { type: "warning"; message: string }
   | { type: "error"; message: string; codex_error_info: CodexErrorInfo | null }
-  | { type: "shutdown_complete" };
+  | { type: "shutdown_complete" }
+  /** MCP server start-up progress and MCP tool calls (see src/mcp/events.ts). */
+  | McpEventMsg;
 
 export type EventType = EventMsg["type"];
 

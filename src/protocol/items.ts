@@ -9,6 +9,19 @@ export type ContentItem =
   | { type: "input_image"; image_url: string }
   | { type: "output_text"; text: string };
 
+export type ImageDetail = "auto" | "low" | "high" | "original";
+
+/**
+ * One part of a function call's output when it is more than text (an MCP tool that answered with
+ * images): the Responses API takes a list of these in place of the output string.
+ */
+export type FunctionCallOutputContentItem =
+  | { type: "input_text"; text: string }
+  | { type: "input_image"; image_url: string; detail?: ImageDetail };
+
+/** A function call's output: text, or content items (text and images). */
+export type FunctionCallOutput = string | FunctionCallOutputContentItem[];
+
 export type ReasoningSummaryPart = { type: "summary_text"; text: string };
 export type ReasoningContentPart = { type: "reasoning_text" | "text"; text: string };
 
@@ -22,7 +35,7 @@ export type ResponseItem =
       encrypted_content?: string | null;
     }
   | { type: "function_call"; id?: string; name: string; arguments: string; call_id: string }
-  | { type: "function_call_output"; call_id: string; output: string }
+  | { type: "function_call_output"; call_id: string; output: FunctionCallOutput }
   | { type: "custom_tool_call"; id?: string; name: string; input: string; call_id: string }
   | { type: "custom_tool_call_output"; call_id: string; output: string }
   | { type: "web_search_call"; id?: string; status?: string; action?: { type: string; query?: string } };
@@ -42,4 +55,19 @@ export function developerText(text: string): ResponseItem {
 export function assistantText(item: ResponseItem): string | undefined {
   if (item.type !== "message" || item.role !== "assistant") return undefined;
   return item.content.map((c) => (c.type === "output_text" ? c.text : "")).join("");
+}
+
+/** What a reader that cannot take images gets in their place (the reference's wording). */
+export const IMAGE_OMITTED_TEXT = "<image content omitted because you do not support image input>";
+
+/**
+ * The text form of a function call's output, for wires and readers that only take strings (Chat
+ * Completions): content items become their non-blank text parts joined by newlines; images
+ * alone become a note that they were left out (their data would only waste the context).
+ */
+export function functionOutputText(output: FunctionCallOutput): string {
+  if (typeof output === "string") return output;
+  const texts = output.flatMap((i) => (i.type === "input_text" && i.text.trim() !== "" ? [i.text] : []));
+  if (texts.length > 0) return texts.join("\n");
+  return output.some((i) => i.type === "input_image") ? IMAGE_OMITTED_TEXT : "";
 }

@@ -11,6 +11,18 @@ export interface Usage {
   reasoning_output_tokens: number;
 }
 
+/** A call to an MCP tool: result and error stay null until it ends (a failed call may carry either). */
+export interface McpToolCallThreadItem {
+  id: string;
+  type: "mcp_tool_call";
+  server: string;
+  tool: string;
+  arguments: unknown;
+  result: { content: unknown[]; structured_content: unknown } | null;
+  error: { message: string } | null;
+  status: "in_progress" | "completed" | "failed";
+}
+
 export type ThreadItem =
   | { id: string; type: "agent_message"; text: string }
   | { id: string; type: "reasoning"; text: string }
@@ -28,16 +40,7 @@ export type ThreadItem =
       changes: Array<{ path: string; kind: "add" | "delete" | "update" }>;
       status: "in_progress" | "completed" | "failed";
     }
-  | {
-      id: string;
-      type: "mcp_tool_call";
-      server: string;
-      tool: string;
-      arguments: unknown;
-      result?: { content: unknown[]; structured_content: unknown };
-      error?: { message: string };
-      status: "in_progress" | "completed" | "failed";
-    }
+  | McpToolCallThreadItem
   | { id: string; type: "web_search"; query: string }
   | { id: string; type: "todo_list"; items: Array<{ text: string; completed: boolean }> }
   | { id: string; type: "error"; message: string };

@@ -1,8 +1,9 @@
 /**
  * Which events a rollout keeps. Like the reference's "limited" persistence mode, only events a
  * reader needs to replay the conversation are written (messages, reasoning, token counts, turn
- * boundaries, applied patches); deltas, command output and begin/end chatter would multiply the
- * file's size for nothing, since the response items already hold what the model saw.
+ * boundaries, applied patches, finished MCP tool calls); deltas, command output, begin/end
+ * chatter and MCP start-up progress would multiply the file's size for nothing, since the
+ * response items already hold what the model saw.
  */
 import type { EventMsg } from "../protocol/events.js";
 
@@ -13,6 +14,7 @@ export function isPersistedEvent(msg: EventMsg): boolean {
     case "agent_reasoning":
     case "token_count":
     case "patch_apply_end":
+    case "mcp_tool_call_end":
     case "turn_aborted":
     case "task_started":
     case "task_complete":

@@ -37,11 +37,35 @@ void test("our own items come back byte for byte", () => {
   for (const item of items) assert.equal(JSON.stringify(responseItemFromRollout(item)), JSON.stringify(item));
 });
 
-void test("content-list tool outputs keep their text; kinds that cannot be resent, or malformed items, give null", () => {
+void test("content-list outputs: function calls keep their text and image parts, custom calls their text", () => {
+  const parts = [
+    { type: "input_text", text: "a" },
+    { type: "input_image", image_url: "data:image/png;base64,AA==", detail: "high" },
+    { type: "input_text", text: "b" },
+  ];
+  const ours = { type: "function_call_output", call_id: "f", output: parts };
+  assert.equal(JSON.stringify(responseItemFromRollout(ours)), JSON.stringify(ours));
   assert.deepEqual(
-    responseItemFromRollout({ type: "function_call_output", call_id: "f", output: [{ type: "input_text", text: "a" }, { type: "input_image", image_url: "x" }, { type: "input_text", text: "b" }] }),
-    { type: "function_call_output", call_id: "f", output: "a\nb" },
+    responseItemFromRollout({
+      type: "function_call_output",
+      call_id: "f",
+      output: [{ type: "input_text", text: "a", extra: 1 }, { type: "input_image", image_url: "x", detail: "weird" }, { type: "input_file", file_id: "q" }],
+    }),
+    { type: "function_call_output", call_id: "f", output: [{ type: "input_text", text: "a" }, { type: "input_image", image_url: "x" }] },
   );
+  assert.deepEqual(responseItemFromRollout({ type: "function_call_output", call_id: "f", output: [{ type: "output_text", text: "t" }] }), {
+    type: "function_call_output",
+    call_id: "f",
+    output: "t",
+  });
+  assert.deepEqual(responseItemFromRollout({ type: "custom_tool_call_output", call_id: "c", output: parts }), {
+    type: "custom_tool_call_output",
+    call_id: "c",
+    output: "a\nb",
+  });
+});
+
+void test("kinds that cannot be resent, or malformed items, give null", () => {
   assert.equal(responseItemFromRollout({ type: "ghost_snapshot", ghost_commit: {} }), null);
   assert.equal(responseItemFromRollout({ type: "local_shell_call", call_id: "x" }), null);
   assert.equal(responseItemFromRollout({ type: "function_call", name: "f", call_id: "x" }), null);

@@ -50,15 +50,44 @@ function arrayOf(clean: Clean, nonEmpty = false): Clean {
   };
 }
 
-/** Tool output: a string, or (newer writers) a list of content parts whose text we keep. */
-const toolOutput: Clean = (v) => {
+/** `{"content": "..."}`: how some writers wrap a text output. */
+const wrappedText: Clean = (v) => (isObject(v) && typeof v.content === "string" ? v.content : undefined);
+
+/** Content-list parts' text, joined: for outputs that must be strings (custom tool calls). */
+const toolOutputText: Clean = (v) => {
   if (typeof v === "string") return v;
-  if (isObject(v) && typeof v.content === "string") return v.content;
+  const wrapped = wrappedText(v);
+  if (wrapped !== undefined) return wrapped;
   if (!Array.isArray(v)) return undefined;
   return (v as unknown[])
     .map((p) => (isObject(p) && typeof p.text === "string" ? p.text : ""))
     .filter(Boolean)
     .join("\n");
+};
+
+const IMAGE_DETAILS = ["auto", "low", "high", "original"];
+
+/** An `input_image` output part; `detail` kept when it is one the API knows. */
+const outputImagePart: Clean = (v) => {
+  if (!isObject(v) || v.type !== "input_image" || typeof v.image_url !== "string") return undefined;
+  const detail = typeof v.detail === "string" && IMAGE_DETAILS.includes(v.detail) ? v.detail : undefined;
+  if (keyCount(v) === (detail === undefined ? 2 : 3)) return v;
+  return detail === undefined ? { type: v.type, image_url: v.image_url } : { type: v.type, image_url: v.image_url, detail };
+};
+const outputPart: Clean = (v) => part(["input_text"], "text")(v) ?? outputImagePart(v);
+
+/**
+ * A function call's output: a string, or a list of text and image parts (an MCP tool's images),
+ * kept as a list so a resumed request resends the images; parts of kinds we do not know are
+ * dropped, and a list left with none becomes its text.
+ */
+const functionOutput: Clean = (v) => {
+  if (typeof v === "string") return v;
+  const wrapped = wrappedText(v);
+  if (wrapped !== undefined) return wrapped;
+  const parts = arrayOf(outputPart)(v);
+  if (Array.isArray(parts) && parts.length > 0) return parts;
+  return toolOutputText(v);
 };
 
 const ROLES = ["user", "assistant", "developer", "system"];
@@ -82,9 +111,9 @@ const SHAPES: Record<string, Shape> = {
     required: ["summary"],
   },
   function_call: { fields: { name: string, arguments: string, call_id: string }, required: ["name", "arguments", "call_id"] },
-  function_call_output: { fields: { call_id: string, output: toolOutput }, required: ["call_id", "output"] },
+  function_call_output: { fields: { call_id: string, output: functionOutput }, required: ["call_id", "output"] },
   custom_tool_call: { fields: { name: string, input: string, call_id: string }, required: ["name", "input", "call_id"] },
-  custom_tool_call_output: { fields: { call_id: string, output: toolOutput }, required: ["call_id", "output"] },
+  custom_tool_call_output: { fields: { call_id: string, output: toolOutputText }, required: ["call_id", "output"] },
   web_search_call: {
     fields: {
       status: string,

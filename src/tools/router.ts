@@ -3,7 +3,7 @@
  * model expects (function_call_output for function tools, custom_tool_call_output for freeform
  * ones). A tool the model names but we do not offer gets a plain explanation, so it can adapt.
  */
-import type { ResponseItem, ToolCallItem } from "../protocol/items.js";
+import type { FunctionCallOutputContentItem, ResponseItem, ToolCallItem } from "../protocol/items.js";
 import type { EventMsg } from "../protocol/events.js";
 import type { TurnContext } from "../core/turn-context.js";
 import type { TurnDiffTracker } from "../patch/turn-diff.js";
@@ -27,6 +27,7 @@ export class ToolRouter {
         : ({ kind: "custom", input: call.input } as const);
     const handler = this.handlers.get(call.name);
     let text: string;
+    let items: FunctionCallOutputContentItem[] | undefined;
     if (!handler) {
       text = `unsupported call: ${call.name}`;
     } else if (handler.payloadKind !== "any" && handler.payloadKind !== payload.kind) {
@@ -34,18 +35,24 @@ export class ToolRouter {
     } else {
       const invocation: ToolInvocation = { callId: call.call_id, name: call.name, payload, ...ctx };
       try {
-        text = (await handler.handle(invocation)).text;
+        const output = await handler.handle(invocation);
+        text = output.text;
+        items = output.contentItems;
       } catch (err) {
         if (err instanceof ToolError && err.fatal) throw err;
         text = err instanceof Error ? err.message : String(err);
       }
     }
-    return outputItem(call, text);
+    return outputItem(call, text, items);
   }
 }
 
-export function outputItem(call: ToolCallItem, text: string): ResponseItem {
+/**
+ * The output item answering `call`. A function call's output is `items` when given (text and
+ * images, as the Responses API takes them), else the text; a custom call's is always the text.
+ */
+export function outputItem(call: ToolCallItem, text: string, items?: FunctionCallOutputContentItem[]): ResponseItem {
   return call.type === "function_call"
-    ? { type: "function_call_output", call_id: call.call_id, output: text }
+    ? { type: "function_call_output", call_id: call.call_id, output: items ?? text }
     : { type: "custom_tool_call_output", call_id: call.call_id, output: text };
 }

@@ -5,6 +5,7 @@
  * fatal=false, or just a failing output), and fatal ones that end the turn.
  */
 import type { EventMsg } from "../protocol/events.js";
+import type { FunctionCallOutputContentItem } from "../protocol/items.js";
 import type { TurnContext } from "../core/turn-context.js";
 import type { TurnDiffTracker } from "../patch/turn-diff.js";
 
@@ -22,8 +23,11 @@ export interface ToolInvocation {
 }
 
 export interface ToolOutput {
+  /** What the model reads; for a function call with `contentItems`, what text-only wires send instead. */
   text: string;
   success: boolean;
+  /** Text and images (an MCP tool's image result): sent in place of `text` where the wire takes them. */
+  contentItems?: FunctionCallOutputContentItem[];
 }
 
 export class ToolError extends Error {

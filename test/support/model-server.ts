@@ -320,6 +320,17 @@ function pairUp(label: string, callKind: string, outputKind: string, seen: Seen,
   for (const id of outputs.keys()) if (!calls.has(id)) note(`${outputKind} call_id # has no matching ${callKind}`, id);
 }
 
+/** A function call's output as the Responses API takes it: a string, or input_text / input_image parts. */
+function isFunctionOutput(output: unknown): boolean {
+  if (typeof output === "string") return true;
+  if (!Array.isArray(output) || output.length === 0) return false;
+  return output.every(
+    (p) =>
+      isObject(p) &&
+      ((p.type === "input_text" && typeof p.text === "string") || (p.type === "input_image" && typeof p.image_url === "string")),
+  );
+}
+
 /** Checks a request's history: streaming requested, and every tool call paired with its output. */
 function checkBody(wire: "responses" | "chat", body: ModelRequestBody, label: string): string[] {
   const problems: string[] = [];
@@ -335,9 +346,14 @@ function checkBody(wire: "responses" | "chat", body: ModelRequestBody, label: st
       for (const call of calls) if (isObject(call)) fn.calls.push([String(call.id), pos]);
       if (entry.role === "tool") fn.outputs.push([String(entry.tool_call_id), pos]);
     } else if (entry.type === "function_call") fn.calls.push([String(entry.call_id), pos]);
-    else if (entry.type === "function_call_output") fn.outputs.push([String(entry.call_id), pos]);
-    else if (entry.type === "custom_tool_call") custom.calls.push([String(entry.call_id), pos]);
-    else if (entry.type === "custom_tool_call_output") custom.outputs.push([String(entry.call_id), pos]);
+    else if (entry.type === "function_call_output") {
+      fn.outputs.push([String(entry.call_id), pos]);
+      if (!isFunctionOutput(entry.output)) problems.push(`${label}: function_call_output ${String(entry.call_id)} has a malformed output`);
+    } else if (entry.type === "custom_tool_call") custom.calls.push([String(entry.call_id), pos]);
+    else if (entry.type === "custom_tool_call_output") {
+      custom.outputs.push([String(entry.call_id), pos]);
+      if (typeof entry.output !== "string") problems.push(`${label}: custom_tool_call_output ${String(entry.call_id)} output is not a string`);
+    }
   });
   if (wire === "chat") {
     pairUp(label, "assistant tool_call", "tool message", fn, problems);

@@ -3,6 +3,8 @@
  * goes to stdout, so `codex-ts exec "…" > answer.txt` captures just the answer.
  */
 import type { Event } from "../../protocol/events.js";
+import { isSuccessfulOutcome, type EventDuration, type McpStartupStatus } from "../../mcp/events.js";
+import { formatMcpInvocation } from "../../mcp/exec-items.js";
 import { shellJoin } from "../shell-quote.js";
 
 export interface Palette {
@@ -11,11 +13,12 @@ export interface Palette {
   red(s: string): string;
   green(s: string): string;
   magenta(s: string): string;
+  cyan(s: string): string;
 }
 
 export function palette(enabled: boolean): Palette {
   const wrap = (code: number) => (s: string) => (enabled ? `\x1b[${code}m${s}\x1b[0m` : s);
-  return { bold: wrap(1), dim: wrap(2), red: wrap(31), green: wrap(32), magenta: wrap(35) };
+  return { bold: wrap(1), dim: wrap(2), red: wrap(31), green: wrap(32), magenta: wrap(35), cyan: wrap(36) };
 }
 
 const MAX_OUTPUT_LINES = 20;
@@ -76,6 +79,29 @@ export class HumanOutput {
       case "patch_apply_end":
         this.err(msg.success ? c.green("patch applied") : c.red(`patch failed: ${msg.stderr.trim()}`));
         break;
+      case "mcp_startup_update":
+        this.err(`${c.cyan("mcp:")} ${msg.server} ${startupStatusText(msg.status)}`);
+        break;
+      case "mcp_startup_complete": {
+        const parts = [
+          ...(msg.ready.length > 0 ? [`ready: ${msg.ready.join(", ")}`] : []),
+          ...(msg.failed.length > 0 ? [`failed: ${msg.failed.map((f) => f.server).join(", ")}`] : []),
+          ...(msg.cancelled.length > 0 ? [`cancelled: ${msg.cancelled.join(", ")}`] : []),
+        ];
+        this.err(`${c.cyan("mcp startup:")} ${parts.length > 0 ? parts.join("; ") : "no servers"}`);
+        break;
+      }
+      case "mcp_tool_call_begin":
+        this.err(`${c.magenta("tool")} ${c.bold(formatMcpInvocation(msg.invocation))}`);
+        break;
+      case "mcp_tool_call_end": {
+        const success = isSuccessfulOutcome(msg.result);
+        const title = `${formatMcpInvocation(msg.invocation)} ${success ? "success" : "failed"} in ${formatElapsed(msg.duration)}:`;
+        this.err(success ? c.green(title) : c.red(title));
+        // The server's result as pretty JSON (an error message is in the title's place already).
+        if ("Ok" in msg.result) this.err(c.dim(clip(JSON.stringify(msg.result.Ok, null, 2))));
+        break;
+      }
       case "plan_update":
         this.err(
           `${c.bold(c.magenta("plan"))}\n${msg.plan.map((p) => `${p.status === "completed" ? "✔" : p.status === "in_progress" ? "→" : "□"} ${p.step}`).join("\n")}`,
@@ -103,6 +129,18 @@ export class HumanOutput {
         break;
     }
   }
+}
+
+function startupStatusText(status: McpStartupStatus): string {
+  return status.state === "failed" ? `failed: ${status.error}` : status.state;
+}
+
+/** 850ms, 1.50s, 2m 05s: how the reference prints a call's duration. */
+export function formatElapsed(duration: EventDuration): string {
+  const ms = Math.floor(duration.secs * 1000 + duration.nanos / 1e6);
+  if (ms < 1000) return `${ms}ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(2)}s`;
+  return `${Math.floor(ms / 60_000)}m ${String(Math.floor((ms % 60_000) / 1000)).padStart(2, "0")}s`;
 }
 
 function clip(output: string): string {

@@ -167,11 +167,10 @@ export async function runExec(promptArg: string | undefined, opts: ExecOptions, 
     threadId: thread.threadId,
     recorder: thread.recorder,
     resume: thread.resume,
+    mcpServers: config.mcpServers,
   });
 
-  const items: UserInput[] = [...opts.image.map((path): UserInput => ({ type: "local_image", path: resolve(cwd, path) })), { type: "text", text: prompt }];
-  const turnId = session.submit({ type: "user_turn", items, final_output_json_schema: outputSchema });
-
+  let turnId: string | null = null;
   let interrupts = 0;
   const onSigint = (): void => {
     if (++interrupts > 1) process.exit(130);
@@ -184,21 +183,42 @@ export async function runExec(promptArg: string | undefined, opts: ExecOptions, 
   let lastMessage: string | null = null;
   let turnFailed = false;
   let turnEnded = false;
-  for (;;) {
-    const event = await session.nextEvent();
-    if (!event) break;
-    if (mapper) for (const line of mapper.map(event)) process.stdout.write(`${JSON.stringify(line)}\n`);
-    else human?.render(event);
-    if (event.id !== turnId) continue;
-    const msg = event.msg;
-    if (msg.type === "error" || msg.type === "turn_aborted") turnFailed = true;
-    if (msg.type === "task_complete") lastMessage = msg.last_agent_message;
-    if ((msg.type === "task_complete" || msg.type === "turn_aborted") && !turnEnded) {
-      turnEnded = true;
-      session.submit({ type: "shutdown" });
+  // Events are shown as they come, MCP start-up progress included, while the turn waits below.
+  const rendered = (async (): Promise<void> => {
+    for (;;) {
+      const event = await session.nextEvent();
+      if (!event) break;
+      if (mapper) for (const line of mapper.map(event)) process.stdout.write(`${JSON.stringify(line)}\n`);
+      else human?.render(event);
+      if (turnId === null || event.id !== turnId) continue;
+      const msg = event.msg;
+      if (msg.type === "error" || msg.type === "turn_aborted") turnFailed = true;
+      if (msg.type === "task_complete") lastMessage = msg.last_agent_message;
+      if ((msg.type === "task_complete" || msg.type === "turn_aborted") && !turnEnded) {
+        turnEnded = true;
+        session.submit({ type: "shutdown" });
+      }
     }
+  })();
+
+  // A `required` MCP server that did not start fails the run before the model is asked anything.
+  let startupError: string | null = null;
+  try {
+    await session.mcpReady();
+  } catch (err) {
+    startupError = (err as Error).message;
   }
+  if (startupError === null && interrupts === 0) {
+    const items: UserInput[] = [...opts.image.map((path): UserInput => ({ type: "local_image", path: resolve(cwd, path) })), { type: "text", text: prompt }];
+    turnId = session.submit({ type: "user_turn", items, final_output_json_schema: outputSchema });
+  } else {
+    session.submit({ type: "shutdown" });
+  }
+  await rendered;
   process.off("SIGINT", onSigint);
+  if (startupError !== null) return fail(`Error: ${startupError}`);
+  // Interrupted while waiting for MCP servers: the turn never started.
+  if (turnId === null) return fail("turn interrupted");
 
   if (opts.outputLastMessage) writeLastMessage(opts.outputLastMessage, lastMessage);
   if (!json && lastMessage !== null && !turnFailed) process.stdout.write(`${lastMessage}\n`);
