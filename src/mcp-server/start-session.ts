@@ -10,8 +10,7 @@ import { resolve } from "node:path";
 import { providerNeedsKey, resolveApiKey } from "../config/api-key.js";
 import { loadConfig } from "../config/load-config.js";
 import { Session } from "../core/session.js";
-import type { ModelClient } from "../model/prompt.js";
-import { ResponsesClient } from "../model/responses-client.js";
+import { modelClientFor, sessionOptionsFromConfig } from "../core/session-from-config.js";
 import { packageVersion } from "../cli/version.js";
 import { tomlString, tomlValue } from "../mcp-cli/toml-text.js";
 import type { CodexToolParams } from "./tools.js";
@@ -60,30 +59,11 @@ export async function startSession(params: CodexToolParams, where: SessionEnviro
     userAgent: `codex_cli_rs/${version} (${process.platform}; ${process.arch}) node/${process.versions.node}`,
     env: where.env,
   };
-  const client: ModelClient =
-    config.provider.wireApi === "chat"
-      ? new (await import("../model/chat-client.js")).ChatClient(config.provider, identity)
-      : new ResponsesClient(config.provider, identity);
+  const base = sessionOptionsFromConfig(config, await modelClientFor(config.provider, identity));
   const session = new Session({
-    settings: {
-      model: config.model,
-      modelProviderId: config.modelProviderId,
-      cwd: config.cwd,
-      approvalPolicy: config.approvalPolicy,
-      sandboxPolicy: config.sandboxPolicy,
-      reasoningEffort: config.reasoningEffort,
-      reasoningSummary: config.reasoningSummary,
-      verbosity: config.verbosity,
-    },
-    client,
-    streamMaxRetries: config.provider.streamMaxRetries,
+    ...base,
     developerInstructions: params.developerInstructions ?? config.developerInstructions,
-    userInstructions: config.userInstructions,
     baseInstructionsOverride: params.baseInstructions ?? config.baseInstructionsOverride,
-    shellEnvironmentPolicy: config.shellEnvironmentPolicy,
-    startupWarnings: config.warnings,
-    notify: config.notify,
-    mcpServers: config.mcpServers,
   });
   // As in exec: a `required` MCP server that did not start fails the session's start.
   try {

@@ -106,34 +106,37 @@ function failure(prefix: string, err: unknown): Error {
 }
 
 export function listResourcesTool(manager: McpConnectionManager): ToolHandler {
-  return resourceHandler(RESOURCE_TOOL_NAMES.list, (args, signal) => {
-    const server = optionalString(args, "server");
-    const cursor = optionalString(args, "cursor");
-    if (server === undefined) {
-      if (cursor !== undefined) throw new RespondToModel("cursor can only be used when a server is specified");
-      return {
-        server: "codex",
-        run: async () => {
-          const all = await manager.listAllResources(signal);
-          return { resources: [...all].flatMap(([name, items]) => items.map((r) => ({ server: name, ...r }))) };
-        },
-      };
-    }
-    return {
-      server,
-      run: async () => {
-        const page = await manager.listResources(server, cursor, signal).catch((err: unknown) => {
-          throw failure("resources/list failed", err);
-        });
-        const resources = page.resources.map((r) => ({ server, ...r }));
-        return page.nextCursor === undefined ? { server, resources } : { server, resources, nextCursor: page.nextCursor };
-      },
-    };
+  return listingTool(RESOURCE_TOOL_NAMES.list, "resources", "resources/list failed", {
+    all: (signal) => manager.listAllResources(signal),
+    page: async (server, cursor, signal) => {
+      const page = await manager.listResources(server, cursor, signal);
+      return { items: page.resources, nextCursor: page.nextCursor };
+    },
   });
 }
 
 export function listResourceTemplatesTool(manager: McpConnectionManager): ToolHandler {
-  return resourceHandler(RESOURCE_TOOL_NAMES.templates, (args, signal) => {
+  return listingTool(RESOURCE_TOOL_NAMES.templates, "resourceTemplates", "resources/templates/list failed", {
+    all: (signal) => manager.listAllResourceTemplates(signal),
+    page: async (server, cursor, signal) => {
+      const page = await manager.listResourceTemplates(server, cursor, signal);
+      return { items: page.resourceTemplates, nextCursor: page.nextCursor };
+    },
+  });
+}
+
+/** How one listing tool reads from the servers: every server's whole list, or one page of one. */
+interface Listing<T extends object> {
+  all: (signal: AbortSignal) => Promise<ReadonlyMap<string, readonly T[]>>;
+  page: (server: string, cursor: string | undefined, signal: AbortSignal) => Promise<{ items: readonly T[]; nextCursor?: string }>;
+}
+
+/**
+ * The two listing tools behave alike: without a server every server's complete list (tagged
+ * with its server; a cursor makes no sense then), with one a page of it and the next cursor.
+ */
+function listingTool<T extends object>(name: string, key: string, failurePrefix: string, listing: Listing<T>): ToolHandler {
+  return resourceHandler(name, (args, signal) => {
     const server = optionalString(args, "server");
     const cursor = optionalString(args, "cursor");
     if (server === undefined) {
@@ -141,19 +144,19 @@ export function listResourceTemplatesTool(manager: McpConnectionManager): ToolHa
       return {
         server: "codex",
         run: async () => {
-          const all = await manager.listAllResourceTemplates(signal);
-          return { resourceTemplates: [...all].flatMap(([name, items]) => items.map((t) => ({ server: name, ...t }))) };
+          const all = await listing.all(signal);
+          return { [key]: [...all].flatMap(([name, items]) => items.map((item) => ({ server: name, ...item }))) };
         },
       };
     }
     return {
       server,
       run: async () => {
-        const page = await manager.listResourceTemplates(server, cursor, signal).catch((err: unknown) => {
-          throw failure("resources/templates/list failed", err);
+        const page = await listing.page(server, cursor, signal).catch((err: unknown) => {
+          throw failure(failurePrefix, err);
         });
-        const resourceTemplates = page.resourceTemplates.map((t) => ({ server, ...t }));
-        return page.nextCursor === undefined ? { server, resourceTemplates } : { server, resourceTemplates, nextCursor: page.nextCursor };
+        const items = page.items.map((item) => ({ server, ...item }));
+        return page.nextCursor === undefined ? { server, [key]: items } : { server, [key]: items, nextCursor: page.nextCursor };
       },
     };
   });

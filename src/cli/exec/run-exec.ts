@@ -13,9 +13,8 @@ import { findProjectRoot } from "../../config/project-root.js";
 import { ConfigError } from "../../config/overrides.js";
 import { checkLocalProvider } from "../../config/oss.js";
 import { providerNeedsKey, resolveApiKey } from "../../config/api-key.js";
-import { ResponsesClient } from "../../model/responses-client.js";
-import type { ModelClient } from "../../model/prompt.js";
 import { Session } from "../../core/session.js";
+import { modelClientFor, sessionOptionsFromConfig } from "../../core/session-from-config.js";
 import { baseInstructions } from "../../core/prompts.js";
 import { modelInfoFor } from "../../model/catalog.js";
 import { openThread, ThreadNotFoundError, type OpenedThread, type ThreadTarget } from "../../rollout/open-thread.js";
@@ -139,35 +138,11 @@ export async function runExec(promptArg: string | undefined, opts: ExecOptions, 
     return fail(`Could not open the session: ${(err as Error).message}`);
   }
   for (const notice of thread.notices) process.stderr.write(`${notice}\n`);
-  // The Chat Completions client is only loaded for providers that speak that wire.
-  const client: ModelClient =
-    config.provider.wireApi === "chat"
-      ? new (await import("../../model/chat-client.js")).ChatClient(config.provider, identity)
-      : new ResponsesClient(config.provider, identity);
   const session = new Session({
-    settings: {
-      model: config.model,
-      modelProviderId: config.modelProviderId,
-      cwd: config.cwd,
-      approvalPolicy: config.approvalPolicy,
-      sandboxPolicy: config.sandboxPolicy,
-      reasoningEffort: config.reasoningEffort,
-      reasoningSummary: config.reasoningSummary,
-      verbosity: config.verbosity,
-    },
-    client,
-    streamMaxRetries: config.provider.streamMaxRetries,
-    developerInstructions: config.developerInstructions,
-    userInstructions: config.userInstructions,
-    baseInstructionsOverride: config.baseInstructionsOverride,
-    shellEnvironmentPolicy: config.shellEnvironmentPolicy,
-    startupWarnings: config.warnings,
-    notify: config.notify,
-    promptHistory: { codexHome: config.codexHome, settings: config.history },
+    ...sessionOptionsFromConfig(config, await modelClientFor(config.provider, identity)),
     threadId: thread.threadId,
     recorder: thread.recorder,
     resume: thread.resume,
-    mcpServers: config.mcpServers,
   });
 
   let turnId: string | null = null;

@@ -1,0 +1,42 @@
+/**
+ * What every front end that starts a session from config shares (exec, the MCP server): the
+ * model client for the provider's wire, and the session options the config determines. Front
+ * ends add what is theirs (recording, resume, instruction overrides).
+ */
+import type { Config } from "../config/load-config.js";
+import type { ModelProvider } from "../model/provider.js";
+import type { ModelClient } from "../model/prompt.js";
+import { ResponsesClient, type ClientIdentity } from "../model/responses-client.js";
+import type { SessionOptions } from "./session-options.js";
+
+/** The Responses client, or (loaded only when needed) the Chat Completions one. */
+export async function modelClientFor(provider: ModelProvider, identity: ClientIdentity): Promise<ModelClient> {
+  if (provider.wireApi !== "chat") return new ResponsesClient(provider, identity);
+  const { ChatClient } = await import("../model/chat-client.js");
+  return new ChatClient(provider, identity);
+}
+
+export function sessionOptionsFromConfig(config: Config, client: ModelClient): SessionOptions {
+  return {
+    settings: {
+      model: config.model,
+      modelProviderId: config.modelProviderId,
+      cwd: config.cwd,
+      approvalPolicy: config.approvalPolicy,
+      sandboxPolicy: config.sandboxPolicy,
+      reasoningEffort: config.reasoningEffort,
+      reasoningSummary: config.reasoningSummary,
+      verbosity: config.verbosity,
+    },
+    client,
+    streamMaxRetries: config.provider.streamMaxRetries,
+    developerInstructions: config.developerInstructions,
+    userInstructions: config.userInstructions,
+    baseInstructionsOverride: config.baseInstructionsOverride,
+    shellEnvironmentPolicy: config.shellEnvironmentPolicy,
+    startupWarnings: config.warnings,
+    notify: config.notify,
+    promptHistory: { codexHome: config.codexHome, settings: config.history },
+    mcpServers: config.mcpServers,
+  };
+}
