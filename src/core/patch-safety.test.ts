@@ -1,5 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { sandboxPolicyFor } from "../protocol/policy.js";
 import { OUTSIDE_PROJECT_REASON, assessPatchSafety } from "./patch-safety.js";
 
@@ -28,4 +31,18 @@ void test("other writes go to the user, or are refused when the user is never as
   assert.deepEqual(assessPatchSafety(outside, "never", write, cwd, ["/nonexistent/elsewhere"]), { kind: "auto" });
   assert.deepEqual(assessPatchSafety(outside, "never", write, cwd), { kind: "reject", reason: OUTSIDE_PROJECT_REASON });
   assert.deepEqual(assessPatchSafety(inside, "never", sandboxPolicyFor("read-only"), cwd), { kind: "reject", reason: OUTSIDE_PROJECT_REASON });
+});
+
+void test("a granted folder obeys the same rules as the sandbox's roots: no symlink escapes, .git and .codex stay protected", () => {
+  const root = mkdtempSync(join(tmpdir(), "codex-ts-grant-"));
+  const granted = join(root, "granted");
+  const elsewhere = join(root, "elsewhere");
+  mkdirSync(granted);
+  mkdirSync(elsewhere);
+  symlinkSync(elsewhere, join(granted, "link"));
+  const readOnly = sandboxPolicyFor("read-only");
+  assert.deepEqual(assessPatchSafety([join(granted, "ok.txt")], "on-request", readOnly, cwd, [granted]), { kind: "auto" });
+  assert.equal(assessPatchSafety([join(granted, "link/x.txt")], "on-request", readOnly, cwd, [granted]).kind, "ask");
+  assert.equal(assessPatchSafety([join(granted, ".git/hooks/pre-commit")], "on-request", readOnly, cwd, [granted]).kind, "ask");
+  assert.equal(assessPatchSafety([join(granted, ".codex/config.toml")], "on-request", readOnly, cwd, [granted]).kind, "ask");
 });

@@ -6,7 +6,7 @@
  */
 import { dirname, resolve } from "node:path";
 import type { AskForApproval, SandboxPolicy } from "../protocol/policy.js";
-import { canWritePath, isUnder } from "../sandbox/writable-roots.js";
+import { canWritePath } from "../sandbox/writable-roots.js";
 
 /**
  * `grantRoot`: when the patch writes outside the allowed places, the folder the user is asked
@@ -26,9 +26,7 @@ export function assessPatchSafety(
   if (writtenPaths.length === 0) return { kind: "reject", reason: "empty patch" };
   // Under "untrusted" only known-safe reads run unasked, and a patch is never one.
   if (approvalPolicy === "untrusted") return { kind: "ask", grantRoot: null };
-  const allowed = (path: string): boolean =>
-    canWritePath(sandboxPolicy, cwd, path) || grantedRoots.some((root) => isUnder(root, resolve(cwd, path)));
-  const offending = writtenPaths.find((path) => !allowed(path));
+  const offending = writtenPaths.find((path) => !canWritePath(sandboxPolicy, cwd, path, grantedRoots));
   if (offending === undefined) return { kind: "auto" };
   if (approvalPolicy === "never") return { kind: "reject", reason: OUTSIDE_PROJECT_REASON };
   return { kind: "ask", grantRoot: dirname(resolve(cwd, offending)) };

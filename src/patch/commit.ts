@@ -40,9 +40,10 @@ export async function commitPlan(plan: PatchPlan): Promise<void> {
     throw err;
   }
   const done: Array<{ outcome: PathOutcome; target: string }> = [];
+  const stagedFor = new Map(staged.map((write) => [write.outcome, write]));
   try {
     for (const outcome of outcomes) {
-      const write = staged.find((s) => s.outcome === outcome);
+      const write = stagedFor.get(outcome);
       if (write) {
         await rename(write.temp, write.target).catch((err: unknown) => {
           throw new PatchIoError(`Failed to write file ${outcome.path}`, err);
@@ -55,7 +56,8 @@ export async function commitPlan(plan: PatchPlan): Promise<void> {
     }
   } catch (err) {
     await restore(done);
-    await discard(staged.filter((s) => !done.some((d) => d.outcome === s.outcome)), createdDirs);
+    const finished = new Set(done.map((d) => d.outcome));
+    await discard(staged.filter((s) => !finished.has(s.outcome)), createdDirs);
     throw err;
   }
 }

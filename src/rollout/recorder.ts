@@ -89,13 +89,15 @@ export class RolloutRecorder {
   /** Creates the file (session_meta, then whatever was recorded so far). Idempotent. */
   persist(): void {
     if (this.fd !== null || this.failed) return;
+    let lines: string[];
     try {
+      // Building the meta line reads .git; a failure there must not abort the user's turn.
+      lines = this.meta ? [serializeLine("session_meta", this.meta()), ...this.pending] : this.pending;
       mkdirSync(dirname(this.path), { recursive: true });
       this.fd = openSync(this.path, "a", 0o600);
     } catch (err) {
       return this.fail(err);
     }
-    const lines = this.meta ? [serializeLine("session_meta", this.meta()), ...this.pending] : this.pending;
     this.pending = [];
     this.write(lines.join(""));
   }

@@ -178,6 +178,9 @@ export async function bwrapStatus(cwd: string = process.cwd(), pathEnv: string |
     probes.set(path, probe);
   }
   const problem = await probe;
+  // Only success is remembered: a probe that failed (a timeout on a loaded machine, say) is
+  // tried again for the next command instead of disabling the sandbox for the whole run.
+  if (problem !== null) probes.delete(path);
   return problem === null ? { path } : { path: null, reason: `${path} cannot create a sandbox: ${problem}` };
 }
 

@@ -255,8 +255,12 @@ let cached: Promise<LandlockStatus> | undefined;
 
 /** Checks once per process that python3 exists and the helper can confine itself. */
 export function landlockStatus(): Promise<LandlockStatus> {
-  cached ??= probeLandlock();
-  return cached;
+  const probe = (cached ??= probeLandlock());
+  // As for bwrap, a failed probe is not remembered: the next command probes again.
+  void probe.then((status) => {
+    if (!status.available && cached === probe) cached = undefined;
+  });
+  return probe;
 }
 
 export async function landlockAvailable(): Promise<boolean> {

@@ -24,18 +24,14 @@ export function writableRoots(policy: WorkspaceWrite, cwd: string, env: NodeJS.P
  * True when the policy lets a write land on `path`. Both the path as written and the path with
  * symlinks resolved must be allowed, so a link inside the workspace cannot lead a write out.
  */
-export function canWritePath(policy: SandboxPolicy, cwd: string, path: string): boolean {
-  switch (policy.type) {
-    case "danger-full-access":
-      return true;
-    case "read-only":
-      return false;
-    case "workspace-write": {
-      const roots = writableRoots(policy, cwd).flatMap((root) => [root, resolveExistingPrefix(root)]);
-      const candidates = [resolve(cwd, path), resolveExistingPrefix(resolve(cwd, path))];
-      return candidates.every((candidate) => roots.some((root) => isUnder(root, candidate)) && !isProtected(roots, candidate));
-    }
-  }
+export function canWritePath(policy: SandboxPolicy, cwd: string, path: string, extraRoots: readonly string[] = []): boolean {
+  if (policy.type === "danger-full-access") return true;
+  // Folders the user granted for the session count as roots, under the same rules as the others.
+  const granted = extraRoots.map((root) => resolve(cwd, root));
+  const declared = policy.type === "workspace-write" ? [...writableRoots(policy, cwd), ...granted] : granted;
+  const roots = declared.flatMap((root) => [root, resolveExistingPrefix(root)]);
+  const candidates = [resolve(cwd, path), resolveExistingPrefix(resolve(cwd, path))];
+  return candidates.every((candidate) => roots.some((root) => isUnder(root, candidate)) && !isProtected(roots, candidate));
 }
 
 /**

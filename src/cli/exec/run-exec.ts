@@ -175,6 +175,9 @@ export async function runExec(promptArg: string | undefined, opts: ExecOptions, 
       }
     }
   })();
+  // Nothing awaits the renderer until the turn is submitted; keep a failure for then instead of
+  // letting it surface as an unhandled rejection while MCP servers start.
+  rendered.catch(() => undefined);
 
   // A `required` MCP server that did not start fails the run before the model is asked anything.
   let startupError: string | null = null;
