@@ -42,12 +42,13 @@ import { ABORTED_OUTPUT, runTurn } from "./turn.js";
 import type { TurnContext } from "./turn-context.js";
 import { inputText, userMessageFrom } from "./user-input.js";
 import type { SessionOptions, SessionSettings } from "./session-options.js";
+import type { AskForApproval } from "../protocol/policy.js";
 
 /** A session's MCP servers, once the MCP code is loaded. */
 interface McpRuntime {
   manager: McpConnectionManager;
   /** The MCP tools for one turn; waits until every server has settled, as the reference does. */
-  toolset(): Promise<McpToolset>;
+  toolset(approvalPolicy: AskForApproval): Promise<McpToolset>;
 }
 
 interface ActiveTask {
@@ -309,7 +310,7 @@ export class Session {
     };
     // With MCP servers, the first request waits for them to settle (an interrupt stops the wait).
     const mcp = this.mcp;
-    const turnResult = mcp ? untilAborted(mcp.then((runtime) => runtime?.toolset()), controller.signal).then(run) : run();
+    const turnResult = mcp ? untilAborted(mcp.then((runtime) => runtime?.toolset(turn.approvalPolicy)), controller.signal).then(run) : run();
     task.done = turnResult.then(
       (last) => {
         emit({ type: "task_complete", last_agent_message: last });
@@ -426,7 +427,13 @@ async function startMcp(
   const manager = McpConnectionManager.start(servers, { cwd, onEvent });
   // "Allow for this session" answers outlive the turn that gave them.
   const approvalMemory = new McpApprovalMemory();
-  return { manager, toolset: () => mcpToolset(manager, { approvalMemory }) };
+  return {
+    manager,
+    // No front end can answer an MCP approval yet. Under "untrusted" a call whose annotations
+    // need approval is therefore refused rather than run unasked; other policies let it run.
+    toolset: (approvalPolicy) =>
+      mcpToolset(manager, approvalPolicy === "untrusted" ? { approvalMemory, approve: () => Promise.resolve("decline") } : { approvalMemory }),
+  };
 }
 
 /** `work`, or a rejection as soon as `signal` aborts. */

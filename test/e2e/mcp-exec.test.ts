@@ -259,3 +259,35 @@ void test("a session: the turn waits for a slow server, an interrupt ends the wa
     { mcpServers: { slow } },
   );
 });
+
+void test("under 'untrusted' an MCP tool annotated as destructive is refused (nobody can approve it yet); a read-only one runs", async () => {
+  const fx: McpStdioServer = {
+    enabled: true,
+    required: false,
+    startup_timeout_sec: 30,
+    tool_timeout_sec: 60,
+    enabled_tools: null,
+    disabled_tools: [],
+    transport: "stdio",
+    command: process.execPath,
+    args: [STDIO_SERVER_PATH, "--name", "fx"],
+    env: {},
+    env_vars: [],
+    cwd: null,
+  };
+  await withSession(
+    [turn(fnCall("mcp__fx__delete_everything", {}, "d"), fnCall("mcp__fx__peek", {}, "p")), turn(text("ok"))],
+    async (session, server) => {
+      const id = session.submit({ type: "user_turn", items: [{ type: "text", text: "go" }], approval_policy: "untrusted" });
+      await until(session, id, "task_complete");
+      const outputs = new Map(
+        (server.requests[1]?.body.input ?? [])
+          .filter((i) => i.type === "function_call_output")
+          .map((i) => [(i as { call_id: string }).call_id, String((i as { output: unknown }).output)]),
+      );
+      assert.match(outputs.get("d") ?? "", /user rejected MCP tool call/);
+      assert.doesNotMatch(outputs.get("p") ?? "", /rejected/);
+    },
+    { mcpServers: { fx } },
+  );
+});
