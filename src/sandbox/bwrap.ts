@@ -12,9 +12,9 @@
  */
 import { spawn } from "node:child_process";
 import { accessSync, constants, lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { delimiter, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { delimiter, dirname, isAbsolute, join, resolve, sep } from "node:path";
 import type { SandboxPolicy } from "../protocol/policy.js";
-import { PROTECTED_SUBPATHS, writableRoots } from "./writable-roots.js";
+import { PROTECTED_SUBPATHS, isUnder, writableRoots } from "./writable-roots.js";
 
 export interface BwrapOptions {
   policy: SandboxPolicy;
@@ -120,12 +120,6 @@ export function readGitdirFile(gitFile: string): string | null {
   return resolve(dirname(gitFile), match[1]);
 }
 
-/** True when `path` is `dir` or lies beneath it. */
-export function isInside(dir: string, path: string): boolean {
-  const rel = relative(dir, path);
-  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
-}
-
 /**
  * Looks `name` up on PATH, skipping relative PATH entries and any candidate inside `cwd`: a
  * workspace must not be able to plant the program that is supposed to confine it.
@@ -141,7 +135,7 @@ export function findOnPath(name: string, cwd: string, pathEnv: string | undefine
     } catch {
       continue;
     }
-    if (isInside(workspace, canonical(candidate)) || isInside(resolve(cwd), candidate)) continue;
+    if (isUnder(workspace, canonical(candidate)) || isUnder(resolve(cwd), candidate)) continue;
     return candidate;
   }
   return null;
