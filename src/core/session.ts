@@ -42,13 +42,14 @@ import { ABORTED_OUTPUT, runTurn } from "./turn.js";
 import type { TurnContext } from "./turn-context.js";
 import { inputText, userMessageFrom } from "./user-input.js";
 import type { SessionOptions, SessionSettings } from "./session-options.js";
-import type { AskForApproval } from "../protocol/policy.js";
+import { mcpApprovalHook } from "./mcp-approval.js";
+import type { McpApprovalHook } from "../mcp/approval.js";
 
 /** A session's MCP servers, once the MCP code is loaded. */
 interface McpRuntime {
   manager: McpConnectionManager;
   /** The MCP tools for one turn; waits until every server has settled, as the reference does. */
-  toolset(approvalPolicy: AskForApproval): Promise<McpToolset>;
+  toolset(approve: McpApprovalHook | undefined): Promise<McpToolset>;
 }
 
 interface ActiveTask {
@@ -310,7 +311,7 @@ export class Session {
     };
     // With MCP servers, the first request waits for them to settle (an interrupt stops the wait).
     const mcp = this.mcp;
-    const turnResult = mcp ? untilAborted(mcp.then((runtime) => runtime?.toolset(turn.approvalPolicy)), controller.signal).then(run) : run();
+    const turnResult = mcp ? untilAborted(mcp.then((runtime) => runtime?.toolset(mcpApprovalHook(turn, emit, this.approvals))), controller.signal).then(run) : run();
     task.done = turnResult.then(
       (last) => {
         emit({ type: "task_complete", last_agent_message: last });
@@ -429,10 +430,7 @@ async function startMcp(
   const approvalMemory = new McpApprovalMemory();
   return {
     manager,
-    // No front end can answer an MCP approval yet. Under "untrusted" a call whose annotations
-    // need approval is therefore refused rather than run unasked; other policies let it run.
-    toolset: (approvalPolicy) =>
-      mcpToolset(manager, approvalPolicy === "untrusted" ? { approvalMemory, approve: () => Promise.resolve("decline") } : { approvalMemory }),
+    toolset: (approve) => mcpToolset(manager, approve ? { approvalMemory, approve } : { approvalMemory }),
   };
 }
 

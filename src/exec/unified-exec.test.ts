@@ -97,7 +97,8 @@ void test("terminateAll kills every live process group", async () => {
   assert.ok(isAlive(pid));
   manager.terminateAll();
   assert.deepEqual(manager.sessionIds, []);
-  const deadline = Date.now() + 2000;
+  // Generous: a loaded machine can take a while to deliver the kill and update /proc.
+  const deadline = Date.now() + 10_000;
   while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   assert.equal(isAlive(pid), false);
   await assert.rejects(manager.writeStdin({ sessionId: a.sessionId, chars: "" }), UnifiedExecError);

@@ -260,7 +260,7 @@ void test("a session: the turn waits for a slow server, an interrupt ends the wa
   );
 });
 
-void test("under 'untrusted' an MCP tool annotated as destructive is refused (nobody can approve it yet); a read-only one runs", async () => {
+void test("an MCP tool annotated as destructive waits for the user's answer; a read-only one runs unasked", async () => {
   const fx: McpStdioServer = {
     enabled: true,
     required: false,
@@ -278,8 +278,16 @@ void test("under 'untrusted' an MCP tool annotated as destructive is refused (no
   await withSession(
     [turn(fnCall("mcp__fx__delete_everything", {}, "d"), fnCall("mcp__fx__peek", {}, "p")), turn(text("ok"))],
     async (session, server) => {
-      const id = session.submit({ type: "user_turn", items: [{ type: "text", text: "go" }], approval_policy: "untrusted" });
-      await until(session, id, "task_complete");
+      const id = session.submit({ type: "user_turn", items: [{ type: "text", text: "go" }], approval_policy: "on-request" });
+      const asked = await until(session, id, "exec_approval_request");
+      const request = asked.at(-1)?.msg;
+      assert.ok(request?.type === "exec_approval_request");
+      assert.equal(request.call_id, "d");
+      assert.deepEqual(request.command, ["mcp", "fx", "delete_everything"]);
+      assert.match(request.reason ?? "", /fx/);
+      session.submit({ type: "exec_approval", id: "d", decision: "denied" });
+      const events = await until(session, id, "task_complete", asked);
+      assert.equal(events.filter((e) => e.msg.type === "exec_approval_request").length, 1, "the read-only tool is not asked about");
       const outputs = new Map(
         (server.requests[1]?.body.input ?? [])
           .filter((i) => i.type === "function_call_output")

@@ -68,7 +68,8 @@ void test("a patch inside the workspace applies without asking; .git stays prote
       assert.equal(existsSync(join(cwd, ".git/hooks/pre-commit")), false);
       const outputs = server.requests[1]?.body.input?.filter((i) => i.type === "custom_tool_call_output") ?? [];
       assert.deepEqual(
-        outputs.map((o) => (o as { output: string }).output),
+        // Under load the apply can round up to 0.1 seconds; the layout is what matters here.
+        outputs.map((o) => (o as { output: string }).output.replace(/^Wall time: [\d.]+ seconds$/m, "Wall time: 0 seconds")),
         [
           "Exit code: 0\nWall time: 0 seconds\nOutput:\nSuccess. Updated the following files:\nA a.txt\n",
           "patch rejected: writing outside of the project; rejected by user approval settings",
