@@ -8,7 +8,7 @@
 import { basename } from "node:path";
 import type { TokenUsage, TokenUsageInfo } from "../protocol/events.js";
 import { userText, type ResponseItem, type ToolCallItem } from "../protocol/items.js";
-import { APPROVAL_POLICIES, type AskForApproval, type SandboxPolicy } from "../protocol/policy.js";
+import { APPROVAL_POLICIES, SANDBOX_MODES, sandboxPolicyFor, type AskForApproval, type SandboxMode, type SandboxPolicy } from "../protocol/policy.js";
 import { parseRolloutFileName } from "./format.js";
 import { scanRollout, type RolloutLine } from "./read.js";
 import { responseItemFromRollout } from "./response-items.js";
@@ -188,23 +188,17 @@ function turnSettings(p: Json): RecordedTurnSettings | null {
 
 /** Lenient about fields newer writers leave out (the reference 0.169 omits empty writable_roots). */
 function sandboxPolicy(v: unknown): SandboxPolicy | null {
-  if (!isObject(v)) return null;
-  switch (v.type) {
-    case "danger-full-access":
-      return { type: "danger-full-access" };
-    case "read-only":
-      return { type: "read-only" };
-    case "workspace-write":
-      return {
-        type: "workspace-write",
-        writable_roots: Array.isArray(v.writable_roots) ? v.writable_roots.filter((r): r is string => typeof r === "string") : [],
-        network_access: v.network_access === true,
-        exclude_tmpdir_env_var: v.exclude_tmpdir_env_var === true,
-        exclude_slash_tmp: v.exclude_slash_tmp === true,
-      };
-    default:
-      return null;
+  if (!isObject(v) || !SANDBOX_MODES.includes(v.type as SandboxMode)) return null;
+  const policy = sandboxPolicyFor(
+    v.type as SandboxMode,
+    Array.isArray(v.writable_roots) ? v.writable_roots.filter((r): r is string => typeof r === "string") : [],
+  );
+  if (policy.type === "workspace-write") {
+    policy.network_access = v.network_access === true;
+    policy.exclude_tmpdir_env_var = v.exclude_tmpdir_env_var === true;
+    policy.exclude_slash_tmp = v.exclude_slash_tmp === true;
   }
+  return policy;
 }
 
 function usage(v: unknown): TokenUsage {

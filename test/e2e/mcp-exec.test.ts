@@ -221,20 +221,7 @@ void test("server-everything through exec: one of its tools and list_mcp_resourc
 });
 
 void test("a session: the turn waits for a slow server, an interrupt ends the wait, shutdown ends the servers", async () => {
-  const slow: McpStdioServer = {
-    enabled: true,
-    required: false,
-    startup_timeout_sec: 30,
-    tool_timeout_sec: 60,
-    enabled_tools: null,
-    disabled_tools: [],
-    transport: "stdio",
-    command: process.execPath,
-    args: [STDIO_SERVER_PATH, "--name", "slow", "--delay-init", "20000"],
-    env: {},
-    env_vars: [],
-    cwd: null,
-  };
+  const slow = stdioFixtureServer(["--name", "slow", "--delay-init", "20000"]);
   await withSession(
     [turn(text("unused"))],
     async (session, server) => {
@@ -261,20 +248,7 @@ void test("a session: the turn waits for a slow server, an interrupt ends the wa
 });
 
 void test("an MCP tool annotated as destructive waits for the user's answer; a read-only one runs unasked", async () => {
-  const fx: McpStdioServer = {
-    enabled: true,
-    required: false,
-    startup_timeout_sec: 30,
-    tool_timeout_sec: 60,
-    enabled_tools: null,
-    disabled_tools: [],
-    transport: "stdio",
-    command: process.execPath,
-    args: [STDIO_SERVER_PATH, "--name", "fx"],
-    env: {},
-    env_vars: [],
-    cwd: null,
-  };
+  const fx = stdioFixtureServer(["--name", "fx"]);
   await withSession(
     [turn(fnCall("mcp__fx__delete_everything", {}, "d"), fnCall("mcp__fx__peek", {}, "p")), turn(text("ok"))],
     async (session, server) => {
@@ -299,3 +273,21 @@ void test("an MCP tool annotated as destructive waits for the user's answer; a r
     { mcpServers: { fx } },
   );
 });
+
+/** The stdio fixture as a session's `mcpServers` entry, with these extra arguments. */
+function stdioFixtureServer(args: string[]): McpStdioServer {
+  return {
+    enabled: true,
+    required: false,
+    startup_timeout_sec: 30,
+    tool_timeout_sec: 60,
+    enabled_tools: null,
+    disabled_tools: [],
+    transport: "stdio",
+    command: process.execPath,
+    args: [STDIO_SERVER_PATH, ...args],
+    env: {},
+    env_vars: [],
+    cwd: null,
+  };
+}
