@@ -13,6 +13,7 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { gnuTimePath } from "./gnu-time.mjs";
 import { median } from "./stats.mjs";
+import { requireBuilt } from "./built.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CLI = join(ROOT, "dist/src/cli/main.js");
@@ -160,12 +161,7 @@ function printBreakdown(ok) {
 
 async function main() {
   const { runs, realHome } = parseArgs(process.argv.slice(2));
-  for (const f of [CLI, SERVER]) {
-    if (!existsSync(f)) {
-      console.error(`${f} is missing: run \`npm run build\` first.`);
-      process.exit(2);
-    }
-  }
+  requireBuilt(CLI, SERVER);
   const m = await import(SERVER);
   const timePath = gnuTimePath();
 

@@ -15,6 +15,7 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { gnuTimePath } from "./gnu-time.mjs";
 import { median, parseRuns } from "./stats.mjs";
+import { requireBuilt } from "./built.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CLI = join(ROOT, "dist/src/cli/main.js");
@@ -129,12 +130,7 @@ async function main() {
   const argv = process.argv.slice(2);
   const runs = parseRuns(argv, 7);
   const items = parseItems(argv);
-  for (const f of [CLI, SERVER]) {
-    if (!existsSync(f)) {
-      console.error(`${f} is missing: run \`npm run build\` first.`);
-      process.exit(2);
-    }
-  }
+  requireBuilt(CLI, SERVER);
   const m = await import(SERVER);
   const timePath = gnuTimePath();
   const root = mkdtempSync(join(tmpdir(), "codex-ts-bench-resume-"));

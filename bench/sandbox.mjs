@@ -14,6 +14,7 @@ import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseRuns, percentile } from "./stats.mjs";
+import { requireBuilt } from "./built.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DIST = process.env.CODEX_TS_DIST ? resolve(process.env.CODEX_TS_DIST) : join(ROOT, "dist");
@@ -31,10 +32,7 @@ function runOnce(argv, cwd, env) {
 
 async function main() {
   const runs = parseRuns(process.argv.slice(2), 30);
-  if (!existsSync(LAUNCHER)) {
-    console.error(`${LAUNCHER} is missing: run \`npm run build\` first.`);
-    process.exit(2);
-  }
+  requireBuilt(LAUNCHER);
   const { sandboxCommand, SandboxUnavailableError } = await import(pathToFileURL(LAUNCHER).href);
   const scratch = mkdtempSync(join(tmpdir(), "codex-ts-bench-sandbox-"));
   const cwd = join(scratch, "work");

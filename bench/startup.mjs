@@ -4,13 +4,14 @@
 // peak RSS (via GNU time, when installed), and codex-ts / node ratios. Nothing here asserts on
 // timings; it only reports them. Usage: node bench/startup.mjs [--runs N]
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { gnuTimePath } from "./gnu-time.mjs";
 import { parseRuns, percentile } from "./stats.mjs";
+import { requireBuilt } from "./built.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CLI = join(ROOT, "dist/src/cli/main.js");
@@ -35,10 +36,7 @@ function rssOnce(timePath, argv, scratch) {
 
 function main() {
   const runs = parseRuns(process.argv.slice(2), 20);
-  if (!existsSync(CLI)) {
-    console.error(`${CLI} is missing: run \`npm run build\` first.`);
-    process.exit(2);
-  }
+  requireBuilt(CLI);
   const cases = [
     { label: "node -e 0", argv: [process.execPath, "-e", "0"] },
     { label: "codex-ts --version", argv: [process.execPath, CLI, "--version"] },

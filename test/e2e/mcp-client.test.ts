@@ -23,7 +23,7 @@ import type { McpToolOutput } from "../../src/mcp/result.js";
 import { mcpToolset, mcpToolsetSnapshot, withMcpToolSpecs, type McpToolOptions } from "../../src/mcp/tools.js";
 import { STDIO_SERVER_PATH } from "../fixtures/mcp/stdio-server.js";
 import { startHttpFixture } from "../fixtures/mcp/http-server.js";
-import { TINY_PNG_BASE64 } from "../fixtures/mcp/fixture-server.js";
+import { FX_QUALIFIED_TOOL_NAMES, TINY_PNG_BASE64 } from "../fixtures/mcp/fixture-server.js";
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -128,19 +128,7 @@ void test("a stdio server starts in the background, reports starting â†’ ready â
       { type: "mcp_startup_complete", ready: ["fx"], failed: [], cancelled: [] },
     ]);
     assert.deepEqual(names(toolset.resourceSpecs), ["list_mcp_resources", "list_mcp_resource_templates", "read_mcp_resource"]);
-    assert.deepEqual(names(toolset.toolSpecs), [
-      "mcp__fx__add",
-      "mcp__fx__delete_everything",
-      "mcp__fx__echo",
-      "mcp__fx__env",
-      "mcp__fx__fail",
-      "mcp__fx__image",
-      "mcp__fx__messy_schema",
-      "mcp__fx__peek",
-      "mcp__fx__sleep",
-      "mcp__fx__tool_with_dots",
-      "mcp__fx__whoami",
-    ]);
+    assert.deepEqual(names(toolset.toolSpecs), FX_QUALIFIED_TOOL_NAMES);
     const echo = toolset.toolSpecs.find((s) => s.type === "function" && s.name === "mcp__fx__echo");
     assert.deepEqual(echo, {
       type: "function",

@@ -15,22 +15,9 @@ import { exec, jsonLines, makeWorkspace, withServer } from "../support/cli.js";
 import { readLines, responseItems, rolloutFileOf, threadIdOf } from "../support/rollout.js";
 import { until, withSession } from "../support/session.js";
 import { STDIO_SERVER_PATH } from "../fixtures/mcp/stdio-server.js";
-import { TINY_PNG_BASE64 } from "../fixtures/mcp/fixture-server.js";
+import { FX_QUALIFIED_TOOL_NAMES, TINY_PNG_BASE64 } from "../fixtures/mcp/fixture-server.js";
 import type { McpStdioServer } from "../../src/config/mcp.js";
 
-const FIXTURE_TOOLS = [
-  "mcp__fx__add",
-  "mcp__fx__delete_everything",
-  "mcp__fx__echo",
-  "mcp__fx__env",
-  "mcp__fx__fail",
-  "mcp__fx__image",
-  "mcp__fx__messy_schema",
-  "mcp__fx__peek",
-  "mcp__fx__sleep",
-  "mcp__fx__tool_with_dots",
-  "mcp__fx__whoami",
-];
 const RESOURCE_TOOLS = ["list_mcp_resources", "list_mcp_resource_templates", "read_mcp_resource"];
 const MISSING_BINARY = "/nonexistent/mcp-server-binary";
 
@@ -65,7 +52,7 @@ void test("exec offers a server's tools (resource tools after the command tools,
   await withServer([turn(fnCall("mcp__fx__echo", { text: "hi" }, "call_1")), turn(text("Echoed."))], async (server) => {
     const r = await exec(server, ["--json", "echo hi"], { cwd: ws.dir, home: ws.home });
     assert.equal(r.code, 0, r.stderr);
-    assert.deepEqual(toolNames(server), ["exec_command", "write_stdin", ...RESOURCE_TOOLS, "request_user_input", "apply_patch", "view_image", ...FIXTURE_TOOLS]);
+    assert.deepEqual(toolNames(server), ["exec_command", "write_stdin", ...RESOURCE_TOOLS, "request_user_input", "apply_patch", "view_image", ...FX_QUALIFIED_TOOL_NAMES]);
     const echo = server.requests[0]?.body.tools?.find((t) => t.name === "mcp__fx__echo");
     assert.deepEqual(echo, {
       type: "function",
