@@ -8,7 +8,7 @@
  * node-pty is a native module; it is loaded on the first PTY spawn only, and a load failure
  * becomes a rejected spawn with a readable message instead of a crash.
  */
-import { constants } from "node:fs";
+import { constants, readSync } from "node:fs";
 import { access, stat } from "node:fs/promises";
 import path from "node:path";
 import type { IPty, IPtyForkOptions } from "@lydell/node-pty";
@@ -29,9 +29,36 @@ export type PtyModuleLoader = () => Promise<PtyModule>;
 /** Used when the child's environment has no PATH (what execvp falls back to, roughly). */
 const FALLBACK_PATH = "/usr/local/bin:/usr/bin:/bin";
 
-/** The runtime object is an event emitter; its typings only expose onData/onExit. */
-interface PtyErrorEvents {
-  on?: (event: "error", listener: (err: Error) => void) => void;
+/**
+ * The runtime object is an event emitter over the master side's socket, and keeps the master fd;
+ * its typings only expose onData/onExit.
+ */
+interface PtyInternals {
+  on?: (event: "error" | "end", listener: (err?: Error) => void) => void;
+  _fd?: number;
+}
+
+/**
+ * Reads what is left on the terminal's master side once the socket reported end of output.
+ * libuv ends a stream when the other side hung up right after a short read, but a pseudo-terminal
+ * hands the last bytes the child wrote to the master asynchronously, so they can still be in
+ * flight at that moment; a direct read waits for them (the kernel flushes before reporting EIO).
+ * The fd is non-blocking and the slave side is gone, so this cannot block.
+ */
+function readLeftover(fd: number): Buffer {
+  const chunks: Buffer[] = [];
+  const buffer = Buffer.alloc(64 * 1024);
+  for (;;) {
+    let read: number;
+    try {
+      read = readSync(fd, buffer);
+    } catch {
+      break; // EIO once drained (or EAGAIN, EBADF): nothing more to take.
+    }
+    if (read <= 0) break;
+    chunks.push(Buffer.from(buffer.subarray(0, read)));
+  }
+  return Buffer.concat(chunks);
 }
 
 class PtyProcess implements ExecProcess {
@@ -46,9 +73,15 @@ class PtyProcess implements ExecProcess {
   ) {
     // node-pty rethrows unexpected read errors unless someone else listens; report them as the
     // end of output instead (the exit event still follows).
-    (term as unknown as PtyErrorEvents).on?.("error", () => undefined);
+    const internals = term as unknown as PtyInternals;
+    internals.on?.("error", () => undefined);
     term.onData((data) => {
       if (!this.outputClosed) spec.onOutput("stdout", Buffer.from(data, "utf8"));
+    });
+    internals.on?.("end", () => {
+      if (internals._fd === undefined || this.outputClosed) return;
+      const leftover = readLeftover(internals._fd);
+      if (leftover.length > 0) spec.onOutput("stdout", leftover);
     });
     term.onExit(({ exitCode, signal }) => {
       this.exitCode = signal !== undefined && signal > 0 ? EXIT_CODE_SIGNAL_BASE + signal : exitCode;
