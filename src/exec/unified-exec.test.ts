@@ -36,13 +36,14 @@ void test("a slow command yields a session id; polling later returns the rest an
   assert.equal(first.exitCode, null);
   assert.ok(first.sessionId !== null);
   assert.ok(first.wallTimeSeconds >= 0.24);
-  assert.equal(first.output, "begin\n");
+  // On a loaded machine bash may not have printed yet; what matters is that nothing is lost or repeated.
+  assert.ok(["", "begin\n"].includes(first.output), JSON.stringify(first.output));
   assert.match(formatUnifiedExecResponse(first), new RegExp(`\nProcess running with session ID ${first.sessionId}\n`));
 
   const started = Date.now();
   const second = await manager.writeStdin({ sessionId: first.sessionId, chars: "" });
   assert.ok(Date.now() - started < 3000, "a poll returns as soon as the process exits");
-  assert.equal(second.output, "end\n");
+  assert.equal(first.output + second.output, "begin\nend\n");
   assert.equal(second.exitCode, 0);
   assert.equal(second.sessionId, null);
   await assert.rejects(manager.writeStdin({ sessionId: first.sessionId }), /Unknown process id/);
