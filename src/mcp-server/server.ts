@@ -8,7 +8,9 @@
  * (`action: accept` → approved, `decline`/`cancel` → denied, or a reference-style `decision`)
  * goes back to the session as an exec_approval / patch_approval op. The tool result is the
  * turn's last agent message: text content plus `structuredContent: {threadId, content}`.
- * Threads live until the server exits; cancelling a `tools/call` interrupts its turn.
+ * Threads live until the server exits; cancelling a `tools/call` interrupts its turn. Threads are
+ * recorded as rollouts, so `codex-reply` also continues a recorded thread this process does not
+ * hold (after a restart, or one `exec` started).
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
@@ -32,7 +34,7 @@ import type { Event, EventMsg } from "../protocol/events.js";
 import type { ReviewDecision } from "../protocol/policy.js";
 import { shellJoin } from "../cli/shell-quote.js";
 import { packageVersion } from "../cli/version.js";
-import { startSession, type SessionEnvironment } from "./start-session.js";
+import { resumeRecordedSession, startSession, type SessionEnvironment } from "./start-session.js";
 import { CODEX_REPLY_TOOL, CODEX_TOOL, ParamsError, parseCodexParams, parseReplyParams, type CodexToolParams } from "./tools.js";
 
 /** `codex/event`: one core Event, with the MCP request it belongs to. */
@@ -258,6 +260,27 @@ export function createMcpServer(options: McpServerOptions = {}): CodexMcpServer 
     { capabilities: { tools: { listChanged: true } } },
   );
   const threads = new Map<string, CodexThread>();
+  /** Recorded threads being brought back, so two replies at once share one session. */
+  const resuming = new Map<string, Promise<CodexThread | null>>();
+
+  /** The live thread, else the recorded one resumed from its rollout file, else null. */
+  const threadFor = (threadId: string): Promise<CodexThread | null> => {
+    const live = threads.get(threadId);
+    if (live) return Promise.resolve(live);
+    let pending = resuming.get(threadId);
+    if (!pending) {
+      pending = resumeRecordedSession(threadId, where)
+        .then((session) => {
+          if (session === null) return null;
+          const thread = new CodexThread(session, server);
+          threads.set(thread.threadId, thread);
+          return thread;
+        })
+        .finally(() => resuming.delete(threadId));
+      resuming.set(threadId, pending);
+    }
+    return pending;
+  };
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [CODEX_TOOL, CODEX_REPLY_TOOL] }));
 
@@ -290,7 +313,13 @@ export function createMcpServer(options: McpServerOptions = {}): CodexMcpServer 
         if (err instanceof ParamsError) return textResult(`Failed to parse configuration for Codex tool: ${err.message}`, true);
         throw err;
       }
-      const thread = threads.get(params.threadId);
+      let thread: CodexThread | null;
+      try {
+        thread = await threadFor(params.threadId);
+      } catch (err) {
+        const prefix = err instanceof ConfigError ? "Failed to load Codex configuration" : "Failed to resume Codex session";
+        return threadResult(params.threadId, `${prefix}: ${(err as Error).message}`, true);
+      }
       if (!thread) {
         // With structuredContent matching the output schema, which clients check even on errors.
         return threadResult(params.threadId, `Session not found for thread_id: ${params.threadId}`, true);

@@ -4,14 +4,24 @@
  * `model`, `profile`, `cwd`, `approval-policy`, `sandbox` as flags, `config` entries as
  * `-c key=value` overrides (JSON values written as TOML), and `base-instructions` /
  * `developer-instructions` replacing the configured ones. The configured MCP servers start with
- * the session, as in exec.
+ * the session, as in exec. Threads are recorded like exec's (source `mcp`), so they can be listed,
+ * resumed and forked, and `codex-reply` can continue one this process did not start.
  */
+import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { providerNeedsKey, resolveApiKey } from "../config/api-key.js";
-import { loadConfig } from "../config/load-config.js";
+import { codexHome } from "../config/codex-home.js";
+import { loadConfig, type Config } from "../config/load-config.js";
+import { baseInstructions } from "../core/prompts.js";
 import { Session } from "../core/session.js";
 import { modelClientFor, sessionOptionsFromConfig } from "../core/session-from-config.js";
 import { packageVersion } from "../cli/version.js";
+import { modelInfoFor } from "../model/catalog.js";
+import { isThreadId } from "../rollout/format.js";
+import { findThreadPath } from "../rollout/list.js";
+import { openThread, type OpenedThread } from "../rollout/open-thread.js";
+import { loadThread } from "../rollout/reconstruct.js";
+import { RolloutRecorder } from "../rollout/recorder.js";
 import { tomlString, tomlValue } from "../mcp-cli/toml-text.js";
 import type { CodexToolParams } from "./tools.js";
 
@@ -46,6 +56,66 @@ export async function startSession(params: CodexToolParams, where: SessionEnviro
     approvalPolicy: params.approvalPolicy,
     env: where.env,
   });
+  const thread = (): OpenedThread =>
+    openThread({
+      target: null,
+      ephemeral: false,
+      codexHome: config.codexHome,
+      cwd: config.cwd,
+      modelProvider: config.modelProviderId,
+      originator: originator(where),
+      cliVersion: packageVersion(),
+      source: ROLLOUT_SOURCE,
+      baseInstructions: params.baseInstructions ?? config.baseInstructionsOverride ?? baseInstructions(modelInfoFor(config.model)),
+    });
+  return sessionFor(config, where, thread, params);
+}
+
+/**
+ * `codex-reply` for a thread this process does not hold (the server restarted, or the thread was
+ * started by `exec`): continues it from its rollout file, in the working directory it last ran in
+ * when that still exists, appending to the same file. Null when no such thread is recorded.
+ */
+export async function resumeRecordedSession(threadId: string, where: SessionEnvironment): Promise<Session | null> {
+  if (!isThreadId(threadId)) return null;
+  const path = findThreadPath(codexHome(where.env), threadId);
+  if (path === null) return null;
+  const recorded = loadThread(path);
+  const lastCwd = recorded.lastTurn?.cwd;
+  const cwd = lastCwd !== undefined && isDirectory(lastCwd) ? lastCwd : where.cwd;
+  const config = loadConfig({ cwd, overrides: [], env: where.env });
+  const thread = (): OpenedThread => ({
+    recorder: RolloutRecorder.append(path),
+    resume: { thread: recorded, warnOnModelChange: true },
+    notices: [],
+  });
+  return sessionFor(config, where, thread, {});
+}
+
+const ROLLOUT_SOURCE = "mcp";
+
+function originator(where: SessionEnvironment): string {
+  return where.env.CODEX_INTERNAL_ORIGINATOR_OVERRIDE ?? "codex_cli_rs";
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The Session for a loaded config, recorded as `openThread` decides (called only once the API
+ * key is known to be there, so a refused start leaves no file behind).
+ */
+async function sessionFor(
+  config: Config,
+  where: SessionEnvironment,
+  openThreadForSession: () => OpenedThread,
+  instructions: { developerInstructions?: string; baseInstructions?: string },
+): Promise<Session> {
   const apiKey = resolveApiKey(config.provider, config.codexHome, where.env, false);
   if (!apiKey && providerNeedsKey(config.provider)) {
     throw new SessionStartError(
@@ -55,15 +125,24 @@ export async function startSession(params: CodexToolParams, where: SessionEnviro
   const version = packageVersion();
   const identity = {
     apiKey,
-    originator: where.env.CODEX_INTERNAL_ORIGINATOR_OVERRIDE ?? "codex_cli_rs",
+    originator: originator(where),
     userAgent: `codex_cli_rs/${version} (${process.platform}; ${process.arch}) node/${process.versions.node}`,
     env: where.env,
   };
-  const base = sessionOptionsFromConfig(config, await modelClientFor(config.provider, identity));
+  const client = await modelClientFor(config.provider, identity);
+  let thread: OpenedThread;
+  try {
+    thread = openThreadForSession();
+  } catch (err) {
+    throw new SessionStartError(`Could not open the session's rollout file: ${(err as Error).message}`);
+  }
   const session = new Session({
-    ...base,
-    developerInstructions: params.developerInstructions ?? config.developerInstructions,
-    baseInstructionsOverride: params.baseInstructions ?? config.baseInstructionsOverride,
+    ...sessionOptionsFromConfig(config, client),
+    developerInstructions: instructions.developerInstructions ?? config.developerInstructions,
+    baseInstructionsOverride: instructions.baseInstructions ?? config.baseInstructionsOverride,
+    threadId: thread.threadId,
+    recorder: thread.recorder,
+    resume: thread.resume,
   });
   // As in exec: a `required` MCP server that did not start fails the session's start.
   try {

@@ -29,6 +29,8 @@ export interface OpenThreadRequest {
   modelProvider: string;
   originator: string;
   cliVersion: string;
+  /** The front end, as session_meta's `source` names it: `exec`, `mcp`. */
+  source: string;
   /** Recorded in a new thread's session_meta. */
   baseInstructions: string;
 }
@@ -70,7 +72,7 @@ export function openThread(req: OpenThreadRequest): OpenedThread {
     cwd: req.cwd,
     originator: req.originator,
     cliVersion: req.cliVersion,
-    source: "exec",
+    source: req.source,
     modelProvider: req.modelProvider,
   });
   const thread = loadThread(fork.path);
@@ -92,7 +94,7 @@ function newThread(req: OpenThreadRequest, notices: string[]): OpenedThread {
         cwd: req.cwd,
         originator: req.originator,
         cliVersion: req.cliVersion,
-        source: "exec",
+        source: req.source,
         modelProvider: req.modelProvider,
         baseInstructions: req.baseInstructions,
       });

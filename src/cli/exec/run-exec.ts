@@ -131,6 +131,7 @@ export async function runExec(promptArg: string | undefined, opts: ExecOptions, 
       modelProvider: config.modelProviderId,
       originator: identity.originator,
       cliVersion: version,
+      source: "exec",
       baseInstructions: config.baseInstructionsOverride ?? baseInstructions(modelInfoFor(config.model)),
     });
   } catch (err) {
