@@ -23,7 +23,7 @@ import type { McpToolOutput } from "../../src/mcp/result.js";
 import { mcpToolset, mcpToolsetSnapshot, withMcpToolSpecs, type McpToolOptions } from "../../src/mcp/tools.js";
 import { STDIO_SERVER_PATH } from "../fixtures/mcp/stdio-server.js";
 import { startHttpFixture } from "../fixtures/mcp/http-server.js";
-import { FX_QUALIFIED_TOOL_NAMES, TINY_PNG_BASE64 } from "../fixtures/mcp/fixture-server.js";
+import { FX_ECHO_TOOL_SPEC, FX_QUALIFIED_TOOL_NAMES, TINY_PNG_BASE64 } from "../fixtures/mcp/fixture-server.js";
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -130,13 +130,7 @@ void test("a stdio server starts in the background, reports starting â†’ ready â
     assert.deepEqual(names(toolset.resourceSpecs), ["list_mcp_resources", "list_mcp_resource_templates", "read_mcp_resource"]);
     assert.deepEqual(names(toolset.toolSpecs), FX_QUALIFIED_TOOL_NAMES);
     const echo = toolset.toolSpecs.find((s) => s.type === "function" && s.name === "mcp__fx__echo");
-    assert.deepEqual(echo, {
-      type: "function",
-      name: "mcp__fx__echo",
-      description: "Echo the text back.",
-      strict: false,
-      parameters: { type: "object", properties: { text: { type: "string", description: "What to echo." } }, required: ["text"] },
-    });
+    assert.deepEqual(echo, FX_ECHO_TOOL_SPEC);
     const messy = toolset.toolSpecs.find((s) => s.type === "function" && s.name === "mcp__fx__messy_schema");
     assert.ok(messy?.type === "function");
     assert.deepEqual(messy.parameters.properties?.nested, { type: "object", properties: { deep: { type: "number" } } });

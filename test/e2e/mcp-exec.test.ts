@@ -15,7 +15,7 @@ import { exec, jsonLines, makeWorkspace, withServer } from "../support/cli.js";
 import { readLines, responseItems, rolloutFileOf, threadIdOf } from "../support/rollout.js";
 import { until, withSession } from "../support/session.js";
 import { STDIO_SERVER_PATH } from "../fixtures/mcp/stdio-server.js";
-import { FX_QUALIFIED_TOOL_NAMES, TINY_PNG_BASE64 } from "../fixtures/mcp/fixture-server.js";
+import { FX_ECHO_TOOL_SPEC, FX_QUALIFIED_TOOL_NAMES, TINY_PNG_BASE64 } from "../fixtures/mcp/fixture-server.js";
 import type { McpStdioServer } from "../../src/config/mcp.js";
 
 const RESOURCE_TOOLS = ["list_mcp_resources", "list_mcp_resource_templates", "read_mcp_resource"];
@@ -54,13 +54,7 @@ void test("exec offers a server's tools (resource tools after the command tools,
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(toolNames(server), ["exec_command", "write_stdin", ...RESOURCE_TOOLS, "request_user_input", "apply_patch", "view_image", ...FX_QUALIFIED_TOOL_NAMES]);
     const echo = server.requests[0]?.body.tools?.find((t) => t.name === "mcp__fx__echo");
-    assert.deepEqual(echo, {
-      type: "function",
-      name: "mcp__fx__echo",
-      description: "Echo the text back.",
-      strict: false,
-      parameters: { type: "object", properties: { text: { type: "string", description: "What to echo." } }, required: ["text"] },
-    });
+    assert.deepEqual(echo, FX_ECHO_TOOL_SPEC);
     assert.equal(outputOf(server, 1, "call_1"), '[{"type":"text","text":"echo: hi"}]');
     // The second request offers the same tools, byte for byte.
     assert.deepEqual(server.requests[1]?.body.tools, server.requests[0]?.body.tools);
