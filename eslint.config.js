@@ -1,6 +1,32 @@
 // Lint rules for codex-ts: typed rules for the sources, no `any`, no floating promises.
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
+import boundaries from "eslint-plugin-boundaries";
+
+/**
+ * The layers of src/ (docs/ARCHITECTURE.md): each folder may import only the folders listed for
+ * it, which are all lower in the stack, so no import circle can form between folders. A new
+ * upward import fails `npm test`.
+ */
+const LAYERS = {
+  protocol: [],
+  util: [],
+  patch: ["protocol", "util", "shell"],
+  exec: ["protocol", "util"],
+  sandbox: ["protocol", "util", "exec"],
+  shell: ["protocol", "util"],
+  safety: ["protocol", "util", "shell"],
+  model: ["protocol", "util"],
+  rollout: ["protocol", "util", "patch", "model"],
+  history: ["protocol", "util"],
+  approval: ["protocol", "util", "sandbox", "safety", "exec"],
+  config: ["protocol", "util", "exec", "sandbox", "model", "history", "rollout"],
+  tools: ["protocol", "util", "patch", "exec", "sandbox", "safety", "shell", "model", "approval", "config"],
+  mcp: ["protocol", "util", "exec", "model", "approval", "config", "tools"],
+  core: ["protocol", "util", "patch", "exec", "sandbox", "safety", "shell", "model", "rollout", "history", "approval", "config", "tools", "mcp"],
+  cli: ["mcp-server", "protocol", "util", "patch", "exec", "sandbox", "safety", "shell", "model", "rollout", "history", "approval", "config", "tools", "mcp", "core"],
+  "mcp-server": ["protocol", "util", "model", "rollout", "config", "core"],
+};
 
 export default tseslint.config(
   { ignores: ["dist/**", "node_modules/**"] },
@@ -17,6 +43,27 @@ export default tseslint.config(
       // A `default` branch counts as handling the rest; without one every case must be listed.
       "@typescript-eslint/switch-exhaustiveness-check": ["error", { considerDefaultExhaustiveForUnions: true }],
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", ignoreRestSiblings: true }],
+    },
+  },
+  {
+    files: ["src/**/*.ts"],
+    ignores: ["src/**/*.test.ts"],
+    plugins: { boundaries },
+    settings: {
+      "import/resolver": { typescript: { project: "tsconfig.json" } },
+      "boundaries/elements": Object.keys(LAYERS).map((folder) => ({ type: folder, pattern: `src/${folder}` })),
+    },
+    rules: {
+      "boundaries/dependencies": [
+        "error",
+        {
+          default: "disallow",
+          policies: Object.entries(LAYERS).map(([folder, allowed]) => ({
+            from: { element: { type: folder } },
+            allow: { to: { element: { types: { anyOf: [folder, ...allowed] } } } },
+          })),
+        },
+      ],
     },
   },
   {

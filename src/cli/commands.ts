@@ -2,8 +2,8 @@
 import { Command, Option } from "commander";
 import { SANDBOX_MODES, type SandboxMode } from "../protocol/policy.js";
 import type { ExecOptions } from "./exec/run-exec.js";
-import type { ThreadTarget } from "../rollout/open-thread.js";
-import { packageVersion } from "./version.js";
+import type { ThreadTarget } from "../core/open-thread.js";
+import { packageVersion } from "../util/version.js";
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 const collectList = (value: string, previous: string[]): string[] => [...previous, ...value.split(",").filter(Boolean)];
@@ -67,7 +67,7 @@ export async function runCli(argv: string[]): Promise<number> {
     .option("--json", "print a JSON array (id, path, created_at, updated_at, cwd, first_user_message, …)")
     .option("-n, --limit <count>", "show at most this many (0: all)", "20")
     .action(async (opts: { all?: boolean; json?: boolean; limit?: string }) => {
-      const { runSessionsCommand } = await import("../rollout/commands.js");
+      const { runSessionsCommand } = await import("./sessions-command.js");
       exitCode = runSessionsCommand(opts);
     });
 
@@ -79,7 +79,7 @@ export async function runCli(argv: string[]): Promise<number> {
     .option("--all", "with --last, consider sessions of every directory")
     .addHelpText("after", '\nExample:\n  codex-ts exec resume "$(codex-ts fork 0199a213-81c0-7800-8aa1-bbab2a035a53)" "try the other approach"')
     .action(async (sessionId: string | undefined, opts: { last?: boolean; all?: boolean }) => {
-      const { runForkCommand } = await import("../rollout/commands.js");
+      const { runForkCommand } = await import("./sessions-command.js");
       exitCode = runForkCommand(sessionId, opts);
     });
 
@@ -148,7 +148,7 @@ export async function runCli(argv: string[]): Promise<number> {
       "\nExamples:\n  codex-ts mcp add docs --env API_KEY=secret -- npx -y @example/docs-mcp\n  codex-ts mcp add remote --url https://mcp.example.com/mcp --bearer-token-env-var EXAMPLE_TOKEN",
     )
     .action(async (name: string, command: string[], opts: { env: string[]; url?: string; bearerTokenEnvVar?: string }) => {
-      const { runMcpAdd } = await import("../mcp-cli/commands.js");
+      const { runMcpAdd } = await import("./mcp/commands.js");
       exitCode = await runMcpAdd(name, command, opts);
     });
   mcp
@@ -157,7 +157,7 @@ export async function runCli(argv: string[]): Promise<number> {
     .option("--json", "print them as JSON")
     .option("-c, --config <key=value>", "override a config.toml value; value parsed as TOML (repeatable)", collect, [])
     .action(async (opts: { json?: boolean; config: string[] }) => {
-      const { runMcpList } = await import("../mcp-cli/commands.js");
+      const { runMcpList } = await import("./mcp/commands.js");
       exitCode = await runMcpList(opts);
     });
   mcp
@@ -167,7 +167,7 @@ export async function runCli(argv: string[]): Promise<number> {
     .option("--json", "print it as JSON")
     .option("-c, --config <key=value>", "override a config.toml value; value parsed as TOML (repeatable)", collect, [])
     .action(async (name: string, opts: { json?: boolean; config: string[] }) => {
-      const { runMcpGet } = await import("../mcp-cli/commands.js");
+      const { runMcpGet } = await import("./mcp/commands.js");
       exitCode = await runMcpGet(name, opts);
     });
   mcp
@@ -175,7 +175,7 @@ export async function runCli(argv: string[]): Promise<number> {
     .description("Remove a global MCP server.")
     .argument("<name>", "the server's name")
     .action(async (name: string) => {
-      const { runMcpRemove } = await import("../mcp-cli/commands.js");
+      const { runMcpRemove } = await import("./mcp/commands.js");
       exitCode = await runMcpRemove(name);
     });
 

@@ -20,6 +20,7 @@ import {
   type SandboxPolicy,
 } from "../protocol/policy.js";
 import type { ShellEnvironmentPolicy } from "../exec/env.js";
+import type { HistorySettings } from "../history/prompt-history.js";
 import {
   DEFAULT_REQUEST_MAX_RETRIES,
   DEFAULT_STREAM_IDLE_TIMEOUT_MS,
@@ -60,13 +61,6 @@ export interface CliConfigInput {
   disable?: string[];
 }
 
-export type HistoryPersistence = "save-all" | "none";
-
-export interface HistorySettings {
-  persistence: HistoryPersistence;
-  /** Size at which the oldest entries are dropped; unset: no limit. */
-  max_bytes?: number;
-}
 
 export interface Config {
   codexHome: string;

@@ -6,9 +6,9 @@
  * there to ask, and calls proceed.
  */
 import type { EventMsg } from "../protocol/events.js";
-import type { McpApprovalDecision, McpApprovalHook } from "../mcp/approval.js";
-import type { PendingApprovals } from "./approvals.js";
-import type { TurnContext } from "./turn-context.js";
+import type { McpApprovalDecision, McpApprovalHook } from "../approval/mcp-tool-approval.js";
+import type { PendingApprovals } from "../approval/pending-approvals.js";
+import type { TurnContext } from "../tools/turn-context.js";
 
 export function mcpApprovalHook(turn: TurnContext, emit: (msg: EventMsg) => void, approvals: PendingApprovals): McpApprovalHook | undefined {
   if (turn.approvalPolicy === "never") return undefined;

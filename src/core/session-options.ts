@@ -2,7 +2,7 @@
 import type { ModelClient } from "../model/prompt.js";
 import type { ShellEnvironmentPolicy } from "../exec/env.js";
 import type { AskForApproval, ReasoningEffort, ReasoningSummary, SandboxPolicy } from "../protocol/policy.js";
-import type { HistorySettings } from "../config/load-config.js";
+import type { HistorySettings } from "../history/prompt-history.js";
 import type { RolloutRecorder } from "../rollout/recorder.js";
 import type { RecordedThread } from "../rollout/reconstruct.js";
 import type { McpServerConfig } from "../config/mcp.js";

@@ -23,27 +23,27 @@ import type { RolloutRecorder } from "../rollout/recorder.js";
 import type { TurnContextPayload } from "../rollout/format.js";
 import type { McpServerConfig } from "../config/mcp.js";
 import type { McpConnectionManager } from "../mcp/manager.js";
-import type { McpToolset } from "../mcp/toolset.js";
+import { withMcpToolSpecs, type McpToolset } from "../mcp/toolset.js";
 import type { RecordedThread } from "../rollout/reconstruct.js";
 import { buildTools } from "../tools/registry.js";
 import { outputItem } from "../tools/router.js";
 import { ToolError } from "../tools/types.js";
 import { UnifiedExecManager } from "../exec/unified-exec.js";
-import { PendingApprovals } from "./approvals.js";
-import { ApprovalStore } from "./approval-store.js";
+import { PendingApprovals } from "../approval/pending-approvals.js";
+import { ApprovalStore } from "../approval/approval-store.js";
 import { notifyTurnComplete, userTextMessages } from "./notify.js";
 import { appendPromptHistory, historyMetadata, lookupHistoryEntry } from "../history/prompt-history.js";
 import { AsyncQueue } from "./async-queue.js";
 import { ConversationHistory } from "./history.js";
-import { uuidv7 } from "./ids.js";
+import { uuidv7 } from "../util/ids.js";
 import { initialContext, settingsUpdateItems } from "./initial-context.js";
 import { baseInstructions } from "./prompts.js";
 import { ABORTED_OUTPUT, runTurn } from "./turn.js";
-import type { TurnContext } from "./turn-context.js";
+import type { TurnContext } from "../tools/turn-context.js";
 import { inputText, userMessageFrom } from "./user-input.js";
 import type { SessionOptions, SessionSettings } from "./session-options.js";
 import { mcpApprovalHook } from "./mcp-approval.js";
-import type { McpApprovalHook } from "../mcp/approval.js";
+import type { McpApprovalHook } from "../approval/mcp-tool-approval.js";
 
 /** A session's MCP servers, once the MCP code is loaded. */
 interface McpRuntime {
@@ -291,7 +291,7 @@ export class Session {
     this.history.append(message);
     emit({ type: "user_message", message: inputText(items), images: null });
     const run = (mcpTools?: McpToolset): Promise<string | null> => {
-      const { specs, router } = buildTools(turn.model, mcpTools);
+      const { specs, router } = buildTools(turn.model, mcpTools && { place: (builtin) => withMcpToolSpecs(builtin, mcpTools), handlers: mcpTools.handlers });
       return runTurn(
         turn,
         {
@@ -423,7 +423,7 @@ async function startMcp(
   const [{ McpConnectionManager }, { mcpToolset }, { McpApprovalMemory }] = await Promise.all([
     import("../mcp/manager.js"),
     import("../mcp/tools.js"),
-    import("../mcp/approval.js"),
+    import("../approval/mcp-tool-approval.js"),
   ]);
   const manager = McpConnectionManager.start(servers, { cwd, onEvent });
   // "Allow for this session" answers outlive the turn that gave them.

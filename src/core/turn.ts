@@ -9,12 +9,12 @@
 import type { ModelClient } from "../model/prompt.js";
 import type { EventMsg, TokenUsage } from "../protocol/events.js";
 import { developerText, type ResponseItem, type ToolCallItem } from "../protocol/items.js";
-import type { ToolSpec } from "../tools/specs.js";
+import type { ToolSpec } from "../protocol/tool-spec.js";
 import type { DispatchContext, ToolRouter } from "../tools/router.js";
 import { outputItem } from "../tools/router.js";
 import type { ConversationHistory } from "./history.js";
 import { sampleWithRetries } from "./sampling.js";
-import type { TurnContext } from "./turn-context.js";
+import type { TurnContext } from "../tools/turn-context.js";
 import { TurnDiffTracker } from "../patch/turn-diff.js";
 
 export interface TurnDeps {

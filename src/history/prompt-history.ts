@@ -63,9 +63,16 @@ import {
 } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import type { HistorySettings } from "../config/load-config.js";
 
-export type { HistorySettings };
+
+/** `[history]` from config.toml: whether prompts are kept, and how large the file may grow. */
+export type HistoryPersistence = "save-all" | "none";
+
+export interface HistorySettings {
+  persistence: HistoryPersistence;
+  /** Size at which the oldest entries are dropped; unset: no limit. */
+  max_bytes?: number;
+}
 
 export const HISTORY_FILENAME = "history.jsonl";
 const LOCK_SUFFIX = ".lock";

@@ -32,8 +32,8 @@ import { ConfigError } from "../config/overrides.js";
 import type { Session } from "../core/session.js";
 import type { Event, EventMsg } from "../protocol/events.js";
 import type { ReviewDecision } from "../protocol/policy.js";
-import { shellJoin } from "../cli/shell-quote.js";
-import { packageVersion } from "../cli/version.js";
+import { shellJoin } from "../util/shell-quote.js";
+import { packageVersion } from "../util/version.js";
 import { resumeRecordedSession, startSession, type SessionEnvironment } from "./start-session.js";
 import { CODEX_REPLY_TOOL, CODEX_TOOL, ParamsError, parseCodexParams, parseReplyParams, type CodexToolParams } from "./tools.js";
 

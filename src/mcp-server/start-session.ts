@@ -15,14 +15,14 @@ import { loadConfig, type Config } from "../config/load-config.js";
 import { baseInstructions } from "../core/prompts.js";
 import { Session } from "../core/session.js";
 import { modelClientFor, sessionOptionsFromConfig } from "../core/session-from-config.js";
-import { packageVersion } from "../cli/version.js";
+import { packageVersion } from "../util/version.js";
 import { modelInfoFor } from "../model/catalog.js";
 import { isThreadId } from "../rollout/format.js";
 import { findThreadPath } from "../rollout/list.js";
-import { openThread, type OpenedThread } from "../rollout/open-thread.js";
+import { openThread, type OpenedThread } from "../core/open-thread.js";
 import { loadThread } from "../rollout/reconstruct.js";
 import { RolloutRecorder } from "../rollout/recorder.js";
-import { tomlString, tomlValue } from "../mcp-cli/toml-text.js";
+import { tomlString, tomlValue } from "../util/toml-text.js";
 import type { CodexToolParams } from "./tools.js";
 
 export interface SessionEnvironment {

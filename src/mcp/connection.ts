@@ -21,7 +21,7 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { McpHttpServer, McpServerConfig, McpStdioServer } from "../config/mcp.js";
-import type { McpCallToolResult } from "./events.js";
+import type { McpCallToolResult } from "../protocol/mcp-events.js";
 import { collectPages, type PageResult } from "./pages.js";
 import { McpStartupError, spawnErrorMessage } from "./startup-errors.js";
 import { formatDuration, McpTimeoutError, sdkTimeoutMs, secondsToMs, withDeadline } from "./time.js";

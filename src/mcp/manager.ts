@@ -17,7 +17,7 @@ import type { McpServerConfig } from "../config/mcp.js";
 // Only the type: connection.ts (and with it the MCP SDK) is loaded when a server is started.
 import type { McpServerConnection } from "./connection.js";
 import { collectPages, type PageResult } from "./pages.js";
-import type { McpCallToolResult, McpStartupEventMsg, McpStartupFailure } from "./events.js";
+import type { McpCallToolResult, McpStartupEventMsg, McpStartupFailure } from "../protocol/mcp-events.js";
 import { withContext } from "./errors.js";
 import { qualifyTools } from "./names.js";
 import { McpStartupError, startupFailureDisplay, startupFailureRaw } from "./startup-errors.js";

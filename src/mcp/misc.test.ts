@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { McpHttpServer, McpStdioServer } from "../config/mcp.js";
-import { isFullAccessMode, requiresMcpToolApproval } from "./approval.js";
+import { isFullAccessMode, requiresMcpToolApproval } from "../approval/mcp-tool-approval.js";
 import { httpServerHeaders, stdioServerEnv } from "./connection.js";
 import { chainDebug, chainText, withContext } from "./errors.js";
 import { eventDuration } from "./events.js";

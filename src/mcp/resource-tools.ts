@@ -10,7 +10,8 @@
 import { performance } from "node:perf_hooks";
 import type { ToolHandler, ToolInvocation } from "../tools/types.js";
 import { chainText } from "./errors.js";
-import { emitMcpEvent, eventDuration, type McpInvocation, type McpToolCallOutcome } from "./events.js";
+import { emitMcpEvent, eventDuration } from "./events.js";
+import type { McpInvocation, McpToolCallOutcome } from "../protocol/mcp-events.js";
 import type { McpConnectionManager } from "./manager.js";
 
 export const RESOURCE_TOOL_NAMES = {

@@ -9,7 +9,7 @@
  */
 import { functionOutputText, IMAGE_OMITTED_TEXT, type FunctionCallOutputContentItem, type ImageDetail } from "../protocol/items.js";
 import type { ToolOutput } from "../tools/types.js";
-import type { McpCallToolResult } from "./events.js";
+import type { McpCallToolResult } from "../protocol/mcp-events.js";
 
 export { IMAGE_OMITTED_TEXT, type FunctionCallOutputContentItem, type ImageDetail } from "../protocol/items.js";
 

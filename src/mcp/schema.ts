@@ -8,7 +8,7 @@
  * the keywords the subset knows. Property names come out sorted, as the reference's ordered map
  * emits them.
  */
-import type { JsonSchema } from "../tools/specs.js";
+import type { JsonSchema } from "../protocol/tool-spec.js";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };

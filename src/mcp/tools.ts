@@ -7,8 +7,8 @@
  * server tools last, sorted by qualified name so requests stay byte-stable across turns.
  */
 import { performance } from "node:perf_hooks";
-import type { TurnContext } from "../core/turn-context.js";
-import type { JsonSchema, ToolSpec } from "../tools/specs.js";
+import type { TurnContext } from "../tools/turn-context.js";
+import type { JsonSchema, ToolSpec } from "../protocol/tool-spec.js";
 import { ToolError, type ToolHandler, type ToolInvocation } from "../tools/types.js";
 import {
   approvalQuestion,
@@ -19,9 +19,10 @@ import {
   requiresMcpToolApproval,
   toolAnnotations,
   type McpApprovalHook,
-} from "./approval.js";
+} from "../approval/mcp-tool-approval.js";
 import { chainDebug } from "./errors.js";
-import { emitMcpEvent, eventDuration, type McpInvocation, type McpToolCallOutcome } from "./events.js";
+import { emitMcpEvent, eventDuration } from "./events.js";
+import type { McpInvocation, McpToolCallOutcome } from "../protocol/mcp-events.js";
 import type { McpConnectionManager, McpToolInfo } from "./manager.js";
 import { errorResult, toolOutputFromResult, withoutImages, type McpToolOutput } from "./result.js";
 import { toolParameters } from "./schema.js";

@@ -3,7 +3,7 @@
  * handlers (tools.ts) so the tool registry can place MCP tools without loading any MCP code:
  * sessions without servers never import the rest of src/mcp.
  */
-import type { ToolSpec } from "../tools/specs.js";
+import type { ToolSpec } from "../protocol/tool-spec.js";
 import type { ToolHandler } from "../tools/types.js";
 
 export interface McpToolset {

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { userText } from "../protocol/items.js";
-import { APPLY_PATCH_LARK_GRAMMAR, type ToolSpec } from "../tools/specs.js";
+import { APPLY_PATCH_LARK_GRAMMAR, type ToolSpec } from "../protocol/tool-spec.js";
 import { chatRequestBody, freeformToolNames, parseChatStream, type ChatStreamOptions } from "./chat-client.js";
 import { ModelError } from "./errors.js";
 import type { ModelStreamEvent, Prompt } from "./prompt.js";

@@ -12,8 +12,8 @@
 import { randomUUID } from "node:crypto";
 import type { ResponseItem } from "../protocol/items.js";
 import type { TokenUsage } from "../protocol/events.js";
-import type { ToolSpec } from "../tools/specs.js";
-import { toChatTools } from "../tools/specs.js";
+import type { ToolSpec } from "../protocol/tool-spec.js";
+import { toChatTools } from "./chat-tools.js";
 import { toChatMessages } from "./chat-messages.js";
 import { ModelError, classifyServerError } from "./errors.js";
 import { postWithRetries } from "./http.js";

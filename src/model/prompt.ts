@@ -6,7 +6,7 @@
 import type { ReasoningEffort, ReasoningSummary } from "../protocol/policy.js";
 import type { ResponseItem } from "../protocol/items.js";
 import type { TokenUsage } from "../protocol/events.js";
-import type { ToolSpec } from "../tools/specs.js";
+import type { ToolSpec } from "../protocol/tool-spec.js";
 import type { ModelError } from "./errors.js";
 
 export interface Prompt {

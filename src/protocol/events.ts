@@ -5,7 +5,7 @@
  * session start-up).
  */
 import type { AskForApproval, ReasoningEffort, SandboxPolicy } from "./policy.js";
-import type { McpEventMsg } from "../mcp/events.js";
+import type { McpEventMsg } from "./mcp-events.js";
 
 export interface TokenUsage {
   input_tokens: number;

@@ -7,7 +7,7 @@
  */
 import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
-import { uuidv7 } from "../core/ids.js";
+import { uuidv7 } from "../util/ids.js";
 import { rolloutPath, serializeLine, utcTimestamp, type SessionMetaPayload } from "./format.js";
 import { gitInfo } from "./git-info.js";
 import { scanRollout } from "./read.js";

@@ -12,11 +12,11 @@
  * "Approved for the session" covers the same command in the same directory from then on.
  */
 import type { ReviewDecision } from "../protocol/policy.js";
-import { commandApprovalKey } from "../core/approval-store.js";
-import { looksLikeSandboxDenial } from "../core/sandbox-denial.js";
+import { commandApprovalKey } from "../approval/approval-store.js";
+import { looksLikeSandboxDenial } from "../approval/sandbox-denial.js";
 import { SandboxUnavailableError, sandboxCommand, type SandboxType } from "../sandbox/launcher.js";
 import { isKnownSafeCommand } from "../safety/known-safe.js";
-import { shellJoin } from "../cli/shell-quote.js";
+import { shellJoin } from "../util/shell-quote.js";
 import type { ToolInvocation } from "./types.js";
 
 export type SandboxPermissions = "use_default" | "require_escalated";

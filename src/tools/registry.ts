@@ -1,18 +1,18 @@
 /**
  * Pairs the tool specs a model is offered with their handlers. The spec list decides what the
  * model sees; a spec without a handler here would be a promise we cannot keep, so building
- * fails loudly in tests if the two drift apart. A session's MCP tools (server tools and the
- * resource tools) join the built-in ones when it has servers.
+ * fails loudly in tests if the two drift apart. Tools from elsewhere (a session's MCP servers)
+ * join through an extension that places its specs among the built-in ones.
  */
 import type { ModelInfo } from "../model/catalog.js";
-import { buildToolSpecs, type ToolSpec } from "./specs.js";
+import type { ToolSpec } from "../protocol/tool-spec.js";
+import { buildToolSpecs } from "./specs.js";
 import { ToolRouter } from "./router.js";
 import type { ToolHandler } from "./types.js";
 import { shellCommandHandler, shellHandler } from "./handlers/shell.js";
 import { execCommandHandler, writeStdinHandler } from "./handlers/unified-exec.js";
 import { updatePlanHandler } from "./handlers/update-plan.js";
 import { applyPatchHandler } from "./handlers/apply-patch.js";
-import { withMcpToolSpecs, type McpToolset } from "../mcp/toolset.js";
 
 const HANDLERS: Record<string, ToolHandler> = {
   shell: shellHandler,
@@ -23,8 +23,14 @@ const HANDLERS: Record<string, ToolHandler> = {
   apply_patch: applyPatchHandler,
 };
 
-/** The turn's tools: the model's built-in ones, plus `mcp`'s (placed as the reference does). */
-export function buildTools(model: ModelInfo, mcp?: McpToolset): { specs: ToolSpec[]; router: ToolRouter } {
+/** Tools a turn offers beyond the built-in ones, and where their specs go among them. */
+export interface ToolExtension {
+  place(builtin: ToolSpec[]): ToolSpec[];
+  handlers: ReadonlyMap<string, ToolHandler>;
+}
+
+/** The turn's tools: the model's built-in ones, plus an extension's (which never shadow them). */
+export function buildTools(model: ModelInfo, extension?: ToolExtension): { specs: ToolSpec[]; router: ToolRouter } {
   const builtin = buildToolSpecs(model);
   const handlers = new Map<string, ToolHandler>();
   for (const spec of builtin) {
@@ -32,8 +38,7 @@ export function buildTools(model: ModelInfo, mcp?: McpToolset): { specs: ToolSpe
     const handler = HANDLERS[spec.name];
     if (handler) handlers.set(spec.name, handler);
   }
-  if (!mcp) return { specs: builtin, router: new ToolRouter(handlers) };
-  // A server tool never shadows a built-in one (qualified names start with mcp__ anyway).
-  for (const [name, handler] of mcp.handlers) if (!handlers.has(name)) handlers.set(name, handler);
-  return { specs: withMcpToolSpecs(builtin, mcp), router: new ToolRouter(handlers) };
+  if (!extension) return { specs: builtin, router: new ToolRouter(handlers) };
+  for (const [name, handler] of extension.handlers) if (!handlers.has(name)) handlers.set(name, handler);
+  return { specs: extension.place(builtin), router: new ToolRouter(handlers) };
 }

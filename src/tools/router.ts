@@ -5,7 +5,7 @@
  */
 import type { FunctionCallOutputContentItem, ResponseItem, ToolCallItem } from "../protocol/items.js";
 import type { EventMsg } from "../protocol/events.js";
-import type { TurnContext } from "../core/turn-context.js";
+import type { TurnContext } from "./turn-context.js";
 import type { TurnDiffTracker } from "../patch/turn-diff.js";
 import { ToolError, type ToolHandler, type ToolInvocation } from "./types.js";
 

@@ -3,7 +3,9 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { modelInfoFor } from "../model/catalog.js";
-import { APPLY_PATCH_LARK_GRAMMAR, buildToolSpecs, toChatTools, type ToolSpec } from "./specs.js";
+import { buildToolSpecs } from "./specs.js";
+import { APPLY_PATCH_LARK_GRAMMAR, type ToolSpec } from "../protocol/tool-spec.js";
+import { toChatTools } from "../model/chat-tools.js";
 
 const REFERENCE = path.resolve(process.cwd(), "../shared/spec/wire/codex-0.169-tools.json");
 /** Tools in the reference file we deliberately do not implement. */

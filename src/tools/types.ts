@@ -6,7 +6,7 @@
  */
 import type { EventMsg } from "../protocol/events.js";
 import type { FunctionCallOutputContentItem } from "../protocol/items.js";
-import type { TurnContext } from "../core/turn-context.js";
+import type { TurnContext } from "./turn-context.js";
 import type { TurnDiffTracker } from "../patch/turn-diff.js";
 
 export type ToolPayload = { kind: "function"; arguments: string } | { kind: "custom"; input: string };

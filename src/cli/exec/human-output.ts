@@ -3,9 +3,10 @@
  * goes to stdout, so `codex-ts exec "…" > answer.txt` captures just the answer.
  */
 import type { Event } from "../../protocol/events.js";
-import { isSuccessfulOutcome, type EventDuration, type McpStartupStatus } from "../../mcp/events.js";
+import type { EventDuration, McpStartupStatus } from "../../protocol/mcp-events.js";
+import { isSuccessfulOutcome } from "../../mcp/events.js";
 import { formatMcpInvocation } from "../../mcp/exec-items.js";
-import { shellJoin } from "../shell-quote.js";
+import { shellJoin } from "../../util/shell-quote.js";
 
 export interface Palette {
   bold(s: string): string;

@@ -6,7 +6,7 @@
  */
 import type { Event, EventMsg, FileChange, TokenUsage } from "../../protocol/events.js";
 import type { ThreadEvent, ThreadItem, Usage } from "../../protocol/thread-events.js";
-import { shellJoin } from "../shell-quote.js";
+import { shellJoin } from "../../util/shell-quote.js";
 import { McpItemMapper } from "../../mcp/exec-items.js";
 
 type CommandItem = Extract<ThreadItem, { type: "command_execution" }>;

@@ -17,13 +17,13 @@ import { Session } from "../../core/session.js";
 import { modelClientFor, sessionOptionsFromConfig } from "../../core/session-from-config.js";
 import { baseInstructions } from "../../core/prompts.js";
 import { modelInfoFor } from "../../model/catalog.js";
-import { openThread, ThreadNotFoundError, type OpenedThread, type ThreadTarget } from "../../rollout/open-thread.js";
+import { openThread, ThreadNotFoundError, type OpenedThread, type ThreadTarget } from "../../core/open-thread.js";
 import type { UserInput } from "../../protocol/ops.js";
 import type { AskForApproval, SandboxMode } from "../../protocol/policy.js";
 import { HumanOutput, palette } from "./human-output.js";
 import { JsonlMapper } from "./jsonl-mapper.js";
 import { PromptError, readPrompt } from "./read-prompt.js";
-import { packageVersion } from "../version.js";
+import { packageVersion } from "../../util/version.js";
 
 export interface ExecOptions {
   json?: boolean;

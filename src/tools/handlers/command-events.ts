@@ -5,7 +5,7 @@
  */
 import { createCommandEnv } from "../../exec/env.js";
 import type { EventMsg } from "../../protocol/events.js";
-import { shellJoin } from "../../cli/shell-quote.js";
+import { shellJoin } from "../../util/shell-quote.js";
 import type { ToolInvocation } from "../types.js";
 
 export function commandEnv(invocation: ToolInvocation): Record<string, string> {

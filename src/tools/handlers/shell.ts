@@ -5,7 +5,7 @@
 import { basename } from "node:path";
 import { runCommand } from "../../exec/run-command.js";
 import { formatFreeformOutput, formatShellJsonOutput } from "../../exec/format.js";
-import { resolveWorkdir } from "../../core/turn-context.js";
+import { resolveWorkdir } from "../turn-context.js";
 import { ToolError, parseArguments, type ToolHandler, type ToolInvocation, type ToolOutput } from "../types.js";
 import { interceptApplyPatch, type PatchOutputFormat } from "./apply-patch.js";
 import { commandEnv, emitBegin, emitEnd, emitRefusal, outputDeltaEmitter } from "./command-events.js";

@@ -6,7 +6,7 @@
  */
 import { formatFreeformOutput, formatUnifiedExecResponse } from "../../exec/format.js";
 import { UnifiedExecError, type UnifiedExecManager, type UnifiedExecResult } from "../../exec/unified-exec.js";
-import { resolveWorkdir } from "../../core/turn-context.js";
+import { resolveWorkdir } from "../turn-context.js";
 import { ToolError, parseArguments, type ToolHandler, type ToolInvocation, type ToolOutput } from "../types.js";
 import { OutputCapture } from "../../exec/output-capture.js";
 import { interceptApplyPatch } from "./apply-patch.js";

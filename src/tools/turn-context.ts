@@ -7,8 +7,8 @@ import type { ModelInfo } from "../model/catalog.js";
 import type { AskForApproval, ReasoningEffort, ReasoningSummary, SandboxPolicy } from "../protocol/policy.js";
 import type { ShellEnvironmentPolicy } from "../exec/env.js";
 import type { UnifiedExecManager } from "../exec/unified-exec.js";
-import type { PendingApprovals } from "./approvals.js";
-import type { ApprovalStore } from "./approval-store.js";
+import type { PendingApprovals } from "../approval/pending-approvals.js";
+import type { ApprovalStore } from "../approval/approval-store.js";
 
 export interface TurnServices {
   unifiedExec: UnifiedExecManager;

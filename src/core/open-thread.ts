@@ -4,13 +4,13 @@
  * parent, then resumed). `--ephemeral` reads but never writes.
  */
 import { join } from "node:path";
-import { uuidv7 } from "../core/ids.js";
-import type { ResumeOptions } from "../core/session-options.js";
-import { SESSIONS_SUBDIR, isThreadId } from "./format.js";
-import { forkThread } from "./fork.js";
-import { findThreadPath, latestThread } from "./list.js";
-import { loadThread } from "./reconstruct.js";
-import { RolloutRecorder } from "./recorder.js";
+import { uuidv7 } from "../util/ids.js";
+import type { ResumeOptions } from "./session-options.js";
+import { SESSIONS_SUBDIR, isThreadId } from "../rollout/format.js";
+import { forkThread } from "../rollout/fork.js";
+import { findThreadPath, latestThread } from "../rollout/list.js";
+import { loadThread } from "../rollout/reconstruct.js";
+import { RolloutRecorder } from "../rollout/recorder.js";
 
 /** `exec resume` / `exec fork`: which recorded thread to continue. */
 export interface ThreadTarget {

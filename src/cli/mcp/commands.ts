@@ -8,10 +8,10 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { codexHome } from "../config/codex-home.js";
-import { loadConfig } from "../config/load-config.js";
-import type { McpServerConfig } from "../config/mcp.js";
-import { ConfigError, type TomlTable } from "../config/overrides.js";
+import { codexHome } from "../../config/codex-home.js";
+import { loadConfig } from "../../config/load-config.js";
+import type { McpServerConfig } from "../../config/mcp.js";
+import { ConfigError, type TomlTable } from "../../config/overrides.js";
 import { addServer, ConfigEditError, parseConfigText, removeServer, type NewServer } from "./config-edit.js";
 
 export interface McpIo {

@@ -4,11 +4,11 @@
  */
 import { join, resolve } from "node:path";
 import { codexHome } from "../config/codex-home.js";
-import { packageVersion } from "../cli/version.js";
-import { SESSIONS_SUBDIR } from "./format.js";
-import { forkThread } from "./fork.js";
-import { listThreads, type ThreadSummary } from "./list.js";
-import { ThreadNotFoundError, resolveTarget } from "./open-thread.js";
+import { packageVersion } from "../util/version.js";
+import { SESSIONS_SUBDIR } from "../rollout/format.js";
+import { forkThread } from "../rollout/fork.js";
+import { listThreads, type ThreadSummary } from "../rollout/list.js";
+import { ThreadNotFoundError, resolveTarget } from "../core/open-thread.js";
 
 export interface SessionsOptions {
   all?: boolean;

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { parse as parseToml } from "smol-toml";
 import { addServer, removeServer, serverBlock } from "./config-edit.js";
-import { tomlString, tomlValue } from "./toml-text.js";
+import { tomlString, tomlValue } from "../../util/toml-text.js";
 
 /** smol-toml's tables have no prototype; compare as plain JSON data. */
 const parse = (text: string): unknown => JSON.parse(JSON.stringify(parseToml(text))) as unknown;

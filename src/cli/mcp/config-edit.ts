@@ -14,7 +14,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { parse as parseToml } from "smol-toml";
 import { parse as patchParse, parseDocument, patch } from "@decimalturn/toml-patch";
-import { tomlKey, tomlString } from "./toml-text.js";
+import { tomlKey, tomlString } from "../../util/toml-text.js";
 
 export type NewServer =
   | { transport: "stdio"; command: string; args: string[]; env: Record<string, string> }

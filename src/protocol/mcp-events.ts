@@ -1,0 +1,59 @@
+/**
+ * The MCP events a session emits, in the reference's `EventMsg` shapes (snake_case, tagged by
+ * `type`): per-server start-up progress, a start-up summary, and a begin/end pair around each
+ * MCP tool call (the resource tools report through the same pair). They are members of the
+ * `EventMsg` union in events.ts.
+ */
+
+/** A tool result as the reference's protocol carries it (camelCase, absent fields left out). */
+export interface McpCallToolResult {
+  content: unknown[];
+  structuredContent?: unknown;
+  isError?: boolean;
+  _meta?: unknown;
+}
+
+export interface McpInvocation {
+  /** The server's name as configured (the `[mcp_servers.<name>]` key). */
+  server: string;
+  /** The tool's name as the server gave it (not the qualified name the model used). */
+  tool: string;
+  /** The parsed arguments; null when the model sent none. */
+  arguments: unknown;
+}
+
+/** A Rust `Duration` as serde writes it, matching exec_command_end's `duration`. */
+export interface EventDuration {
+  secs: number;
+  nanos: number;
+}
+
+/** Serde's encoding of `Result<CallToolResult, String>`. */
+export type McpToolCallOutcome = { Ok: McpCallToolResult } | { Err: string };
+
+export type McpStartupStatus =
+  | { state: "starting" }
+  | { state: "ready" }
+  | { state: "failed"; error: string }
+  | { state: "cancelled" };
+
+export interface McpStartupFailure {
+  server: string;
+  error: string;
+}
+
+export type McpStartupEventMsg =
+  | { type: "mcp_startup_update"; server: string; status: McpStartupStatus }
+  | { type: "mcp_startup_complete"; ready: string[]; failed: McpStartupFailure[]; cancelled: string[] };
+
+export type McpToolCallEventMsg =
+  | { type: "mcp_tool_call_begin"; call_id: string; invocation: McpInvocation }
+  | {
+      type: "mcp_tool_call_end";
+      call_id: string;
+      invocation: McpInvocation;
+      duration: EventDuration;
+      result: McpToolCallOutcome;
+    };
+
+export type McpEventMsg = McpStartupEventMsg | McpToolCallEventMsg;
