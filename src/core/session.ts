@@ -18,6 +18,7 @@ import { modelInfoFor } from "../model/catalog.js";
 import { ModelError, errorInfo } from "../model/errors.js";
 import type { CodexErrorInfo, Event, EventMsg, TokenUsage, TokenUsageInfo } from "../protocol/events.js";
 import type { Op, TurnOverrides, UserInput } from "../protocol/ops.js";
+import type { ElicitationAnswer, McpElicitation, McpElicitationHandler } from "../mcp/elicitation.js";
 import type { ResponseItem } from "../protocol/items.js";
 import type { RolloutRecorder } from "../rollout/recorder.js";
 import type { TurnContextPayload } from "../rollout/format.js";
@@ -33,14 +34,18 @@ import { PendingApprovals } from "../approval/pending-approvals.js";
 import { ApprovalStore } from "../approval/approval-store.js";
 import { notifyTurnComplete, userTextMessages } from "./notify.js";
 import { appendPromptHistory, historyMetadata, lookupHistoryEntry } from "../history/prompt-history.js";
-import { AsyncQueue } from "./async-queue.js";
+import { EventBus, type EventSubscription } from "./event-bus.js";
 import { ConversationHistory } from "./history.js";
 import { uuidv7 } from "../util/ids.js";
 import { initialContext, settingsUpdateItems } from "./initial-context.js";
 import { baseInstructions } from "./prompts.js";
-import { ABORTED_OUTPUT, runTurn } from "./turn.js";
+import { ABORTED_OUTPUT } from "./turn.js";
 import type { TurnContext } from "../tools/turn-context.js";
 import { inputText, userMessageFrom } from "./user-input.js";
+import { PendingElicitations } from "./pending-elicitations.js";
+import type { SessionTask, TaskContext, TaskKind } from "./tasks/task.js";
+import { RegularTask } from "./tasks/regular-task.js";
+import { UserShellTask } from "./tasks/user-shell-task.js";
 import type { SessionOptions, SessionSettings } from "./session-options.js";
 import { mcpApprovalHook } from "./mcp-approval.js";
 import type { McpApprovalHook } from "../approval/mcp-tool-approval.js";
@@ -54,8 +59,10 @@ interface McpRuntime {
 
 interface ActiveTask {
   subId: string;
-  /** Unique across processes (submission ids restart at "0"): names the turn in the rollout. */
+  kind: TaskKind;
+  /** Unique across processes (submission ids restart at "0"): names the turn in its events and the rollout. */
   turnId: string;
+  emit: (msg: EventMsg) => void;
   controller: AbortController;
   pending: ResponseItem[];
   done: Promise<void>;
@@ -64,12 +71,15 @@ interface ActiveTask {
 
 export class Session {
   readonly threadId: string;
-  private readonly events = new AsyncQueue<Event>();
+  private readonly bus = new EventBus();
+  /** What `nextEvent` reads: subscribed before the first event, so simple callers miss nothing. */
+  private readonly firstReader: EventSubscription;
   private readonly recorder: RolloutRecorder | null;
   private readonly history: ConversationHistory;
   /** A resumed thread's recorded base instructions: resending them keeps the request prefix. */
   private readonly recordedBaseInstructions: string | null = null;
   private readonly approvals = new PendingApprovals();
+  private readonly elicitations = new PendingElicitations();
   private readonly approvalStore = new ApprovalStore();
   private readonly unifiedExec = new UnifiedExecManager();
   private settings: SessionSettings;
@@ -85,7 +95,10 @@ export class Session {
   constructor(private readonly options: SessionOptions) {
     const resumed = options.resume?.thread;
     this.threadId = options.threadId ?? resumed?.threadId ?? uuidv7();
+    this.firstReader = this.bus.subscribe();
     this.recorder = options.recorder ?? null;
+    // The core never writes to the terminal: a failing session file is a warning event.
+    this.recorder?.reportErrorsTo((message) => this.send("", { type: "warning", message }));
     this.history = new ConversationHistory((items) => this.recorder?.recordItems(items));
     this.settings = { ...options.settings };
     this.lastTurnSettings = this.settings;
@@ -100,6 +113,7 @@ export class Session {
       reasoning_effort: this.settings.reasoningEffort,
       ...promptHistoryMetadata(options),
       rollout_path: this.recorder?.path ?? null,
+      ...(resumed ? { initial_messages: resumed.initialMessages } : {}),
     });
     for (const message of options.startupWarnings ?? []) this.send("", { type: "warning", message });
     if (resumed) {
@@ -110,7 +124,7 @@ export class Session {
     }
     const servers = options.mcpServers ?? {};
     this.mcp = Object.values(servers).some((s) => s.enabled)
-      ? startMcp(servers, this.settings.cwd, (msg) => this.send("", msg)).catch((err: unknown) => {
+      ? startMcp(servers, this.settings.cwd, (msg) => this.send("", msg), (server, request) => this.elicit(server, request)).catch((err: unknown) => {
           this.send("", { type: "warning", message: `MCP servers could not be started: ${(err as Error).message}` });
           return null;
         })
@@ -168,18 +182,34 @@ export class Session {
     return id;
   }
 
-  /** The next event, or null after shutdown_complete has been read. */
+  /**
+   * The next event, or null after shutdown_complete has been read. This reader sees every event
+   * from the session's start; other readers use `subscribe`.
+   */
   nextEvent(): Promise<Event | null> {
-    return this.events.next();
+    return this.firstReader.next();
   }
 
   [Symbol.asyncIterator](): AsyncIterator<Event> {
-    return this.events[Symbol.asyncIterator]();
+    return this.firstReader[Symbol.asyncIterator]();
+  }
+
+  /**
+   * Another reader of the session's events: it receives every event from now on, in order,
+   * independently of the others (a UI and a logger, say). Ends after shutdown_complete.
+   */
+  subscribe(): EventSubscription {
+    return this.bus.subscribe();
+  }
+
+  /** The settings the next turn would run with. */
+  get currentSettings(): Readonly<SessionSettings> {
+    return this.settings;
   }
 
   private send(id: string, msg: EventMsg): void {
-    this.events.push({ id, msg });
-    this.recorder?.recordEvent(msg, this.active?.subId === id ? this.active.turnId : null);
+    this.bus.publish({ id, msg });
+    this.recorder?.recordEvent(msg);
   }
 
   private async handle(id: string, op: Op): Promise<void> {
@@ -200,11 +230,20 @@ export class Session {
         return this.abortActive("interrupted");
       case "exec_approval":
       case "patch_approval":
+      case "mcp_tool_call_approval":
         if (op.decision === "abort") {
           this.approvals.resolve(op.id, "denied");
           return this.abortActive("interrupted");
         }
         this.approvals.resolve(op.id, op.decision);
+        return;
+      case "resolve_elicitation":
+        this.elicitations.resolve(op.server_name, op.request_id, { action: op.decision, ...(op.content ? { content: op.content } : {}) });
+        return;
+      case "run_user_shell_command":
+        // As any new task does, it replaces one still running.
+        await this.abortActive("replaced");
+        this.spawnTask(this.turnContext(id, null), new UserShellTask(op.command, `user-shell-${id}`));
         return;
       case "add_to_history": {
         const history = this.options.promptHistory;
@@ -225,13 +264,14 @@ export class Session {
       }
       case "shutdown":
         await this.abortActive("interrupted");
+        this.elicitations.cancelAll();
         this.unifiedExec.terminateAll();
         // Stdio servers are our children: end them, or they keep the front end's process alive.
         await (await this.mcp)?.manager.shutdown();
         this.recorder?.close();
         this.closed = true;
         this.send(id, { type: "shutdown_complete" });
-        this.events.close();
+        this.bus.close();
         return;
     }
   }
@@ -239,24 +279,36 @@ export class Session {
   private async userTurn(id: string, items: UserInput[], overrides: TurnOverrides, outputSchema: unknown): Promise<void> {
     this.settings = applyOverrides(this.settings, overrides);
     const message = await userMessageFrom(items, this.settings.cwd);
-    if (this.active) {
-      // Steering: the running turn picks this up at its next request.
-      this.active.pending.push(message);
+    const active = this.active;
+    if (active?.kind === "regular" && !active.aborted) {
+      // Steering: the running turn picks this up at its next request, and the UI shows it now.
+      active.pending.push(message);
+      active.emit({ type: "user_message", message: inputText(items), images: null });
       return;
     }
     if (items.length === 0) {
-      this.send(id, { type: "task_complete", last_agent_message: null });
+      this.send(id, { type: "task_complete", turn_id: uuidv7(), last_agent_message: null });
       return;
     }
+    // Any other kind of task still running (a user's shell command) gives way to the turn.
+    await this.abortActive("replaced");
     // A new thread's file appears with its first turn: session_meta, then what waited in memory.
     this.recorder?.persist();
-    this.startTask(this.turnContext(id, outputSchema), items, message);
+    const turn = this.turnContext(id, outputSchema);
+    this.spawnTask(turn, new RegularTask(), () => {
+      this.recorder?.recordTurnContext(turnContextLine(turn.turnId, this.settings, turn.outputSchema));
+      this.history.append(...settingsUpdateItems(this.lastTurnSettings, this.settings));
+      this.lastTurnSettings = this.settings;
+      this.history.append(message);
+      return { type: "user_message", message: inputText(items), images: null };
+    }, items);
   }
 
   private turnContext(subId: string, outputSchema: unknown): TurnContext {
     const s = this.settings;
     return {
       subId,
+      turnId: uuidv7(),
       cwd: s.cwd,
       model: modelInfoFor(s.model),
       approvalPolicy: s.approvalPolicy,
@@ -275,74 +327,103 @@ export class Session {
     };
   }
 
-  private startTask(turn: TurnContext, items: UserInput[], message: ResponseItem): void {
-    const subId = turn.subId;
+  /**
+   * Runs a task as the session's only one: task_started, the task's own work, then
+   * task_complete (or error then task_complete; an abort says turn_aborted instead, once).
+   * `opening` records what the task starts from (a user turn's message) after task_started.
+   */
+  private spawnTask(turn: TurnContext, task: SessionTask, opening?: () => EventMsg, items: UserInput[] = []): void {
+    const { subId, turnId } = turn;
     const controller = new AbortController();
-    const task: ActiveTask = { subId, turnId: uuidv7(), controller, pending: [], aborted: false, done: Promise.resolve() };
-    this.active = task;
-    // Once a task is aborted its late events are dropped: turn_aborted is the last word.
-    const emit = (msg: EventMsg): void => {
-      if (!task.aborted) this.send(subId, msg);
+    const active: ActiveTask = {
+      subId,
+      kind: task.kind,
+      turnId,
+      controller,
+      pending: [],
+      aborted: false,
+      done: Promise.resolve(),
+      // Once a task is aborted its late events are dropped: turn_aborted is the last word.
+      emit: (msg) => {
+        if (!active.aborted) this.send(subId, msg);
+      },
     };
-    emit({ type: "task_started", model_context_window: turn.model.contextWindow });
-    this.recorder?.recordTurnContext(turnContextLine(task.turnId, this.settings, turn.outputSchema));
-    this.history.append(...settingsUpdateItems(this.lastTurnSettings, this.settings));
-    this.lastTurnSettings = this.settings;
-    this.history.append(message);
-    emit({ type: "user_message", message: inputText(items), images: null });
-    const run = (mcpTools?: McpToolset): Promise<string | null> => {
-      const { specs, router } = buildTools(turn.model, mcpTools && { place: (builtin) => withMcpToolSpecs(builtin, mcpTools), handlers: mcpTools.handlers });
-      return runTurn(
-        turn,
-        {
-          client: this.options.client,
-          history: this.history,
-          router,
-          tools: specs,
-          baseInstructions: this.options.baseInstructionsOverride ?? this.recordedBaseInstructions ?? baseInstructions(turn.model),
-          threadId: this.threadId,
-          streamMaxRetries: this.options.streamMaxRetries,
-          takePendingInput: () => task.pending.splice(0),
-          recordUsage: (usage) => emit({ type: "token_count", info: this.addUsage(usage, turn), rate_limits: null }),
-        },
-        controller.signal,
-        emit,
-      );
+    const emit = active.emit;
+    this.active = active;
+    emit({ type: "task_started", turn_id: turnId, model_context_window: turn.model.contextWindow });
+    if (opening) emit(opening());
+    const ctx: TaskContext = {
+      turn,
+      signal: controller.signal,
+      emit,
+      history: this.history,
+      client: this.options.client,
+      threadId: this.threadId,
+      streamMaxRetries: this.options.streamMaxRetries,
+      baseInstructions: this.options.baseInstructionsOverride ?? this.recordedBaseInstructions ?? baseInstructions(turn.model),
+      tools: () => this.turnTools(turn, emit, controller.signal),
+      takePendingInput: () => active.pending.splice(0),
+      recordUsage: (usage) => emit({ type: "token_count", info: this.addUsage(usage, turn), rate_limits: null }),
     };
-    // With MCP servers, the first request waits for them to settle (an interrupt stops the wait).
-    const mcp = this.mcp;
-    const turnResult = mcp ? untilAborted(mcp.then((runtime) => runtime?.toolset(mcpApprovalHook(turn, emit, this.approvals))), controller.signal).then(run) : run();
-    task.done = turnResult.then(
+    active.done = task.run(ctx).then(
       (last) => {
-        emit({ type: "task_complete", last_agent_message: last });
-        // The user's notifier hears about turns that completed (not failed or aborted ones).
-        if (!task.aborted) {
-          notifyTurnComplete(this.options.notify, {
-            threadId: this.threadId,
-            turnId: subId,
-            cwd: turn.cwd,
-            inputMessages: userTextMessages(items),
-            lastAssistantMessage: last,
-          });
+        emit({ type: "task_complete", turn_id: turnId, last_agent_message: last });
+        // The user's notifier hears about user turns that completed (not failed or aborted ones).
+        if (!active.aborted && task.kind === "regular") {
+          notifyTurnComplete(
+            this.options.notify,
+            {
+              threadId: this.threadId,
+              turnId,
+              cwd: turn.cwd,
+              inputMessages: userTextMessages(items),
+              lastAssistantMessage: last,
+            },
+            { onError: (message) => this.send(subId, { type: "warning", message }) },
+          );
         }
       },
       (err: unknown) => {
-        if (task.aborted) return;
+        if (active.aborted) return;
         const { message, info } = describeTurnError(err);
         emit({ type: "error", message, codex_error_info: info });
-        emit({ type: "task_complete", last_agent_message: null });
+        emit({ type: "task_complete", turn_id: turnId, last_agent_message: null });
       },
     ).finally(() => {
       // Input that arrived too late for the model is not lost: it stays in history.
-      this.history.append(...task.pending.splice(0));
-      if (this.active === task) this.active = null;
+      this.history.append(...active.pending.splice(0));
+      if (this.active === active) this.active = null;
     });
+  }
+
+  /** The turn's tools; with MCP servers, the first request waits for them to settle (an interrupt stops the wait). */
+  private async turnTools(turn: TurnContext, emit: (msg: EventMsg) => void, signal: AbortSignal): Promise<ReturnType<typeof buildTools>> {
+    const mcp = this.mcp;
+    const mcpTools = mcp ? await untilAborted(mcp.then((runtime) => runtime?.toolset(mcpApprovalHook(turn, emit, this.approvals))), signal) : undefined;
+    return buildTools(turn.model, mcpTools && { place: (builtin) => withMcpToolSpecs(builtin, mcpTools), handlers: mcpTools.handlers });
+  }
+
+  /**
+   * An MCP server's question for the user: shown as an elicitation_request and answered by a
+   * resolve_elicitation op. Nobody answers under `never` (exec), so it is declined at once.
+   */
+  private elicit(server: string, request: McpElicitation): Promise<ElicitationAnswer> {
+    if (this.settings.approvalPolicy === "never") return Promise.resolve({ action: "decline" });
+    const answer = this.elicitations.wait(server, request.id);
+    this.send(this.active?.subId ?? "", {
+      type: "elicitation_request",
+      server_name: server,
+      id: request.id,
+      message: request.message,
+      ...(request.requestedSchema !== undefined ? { requested_schema: request.requestedSchema } : {}),
+    });
+    return answer;
   }
 
   private async abortActive(reason: "interrupted" | "replaced"): Promise<void> {
     const task = this.active;
     if (!task || task.aborted) return;
-    this.send(task.subId, { type: "turn_aborted", reason });
+    this.send(task.subId, { type: "turn_aborted", turn_id: task.turnId, reason });
     task.aborted = true;
     task.controller.abort(new Error("turn aborted"));
     this.approvals.denyAll();
@@ -419,13 +500,14 @@ async function startMcp(
   servers: Record<string, McpServerConfig>,
   cwd: string,
   onEvent: Parameters<typeof McpConnectionManager.start>[1]["onEvent"],
+  onElicitation: McpElicitationHandler,
 ): Promise<McpRuntime> {
   const [{ McpConnectionManager }, { mcpToolset }, { McpApprovalMemory }] = await Promise.all([
     import("../mcp/manager.js"),
     import("../mcp/tools.js"),
     import("../approval/mcp-tool-approval.js"),
   ]);
-  const manager = McpConnectionManager.start(servers, { cwd, onEvent });
+  const manager = McpConnectionManager.start(servers, { cwd, onEvent, onElicitation });
   // "Allow for this session" answers outlive the turn that gave them.
   const approvalMemory = new McpApprovalMemory();
   return {

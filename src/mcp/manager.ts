@@ -11,6 +11,7 @@
  *          ├─ server b: connect ─ ✗ ───────────────────────▶ failed ─┼─▶ mcp_startup_complete
  *          └─ server c: … (slow) ─────────────────────────▶ ready ───┘
  */
+import type { McpElicitationHandler } from "./elicitation.js";
 import { readFileSync } from "node:fs";
 import type { ReadResourceResult, Resource, ResourceTemplate, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServerConfig } from "../config/mcp.js";
@@ -29,6 +30,8 @@ export interface McpManagerOptions {
   env?: NodeJS.ProcessEnv;
   /** Start-up events; they belong to session start-up (event id ""). */
   onEvent: (msg: McpStartupEventMsg) => void;
+  /** Answers servers' elicitation requests; without it they are declined. */
+  onElicitation?: McpElicitationHandler;
   /** Sent as clientInfo.version in `initialize`; defaults to the package version. */
   clientVersion?: string;
 }

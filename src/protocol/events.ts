@@ -50,6 +50,8 @@ export type CodexErrorInfo =
   | { response_stream_disconnected: { http_status_code: number | null } }
   | { http_connection_failed: { http_status_code: number | null } };
 
+export type ExecCommandSource = "agent" | "user_shell";
+
 export type TurnAbortReason = "interrupted" | "replaced" | "review_ended";
 
 export type EventMsg =
@@ -65,17 +67,31 @@ export type EventMsg =
       history_log_id: number;
       history_entry_count: number;
       rollout_path: string | null;
+      /**
+       * A resumed or forked thread's conversation so far, as the events a front end draws it
+       * from (user and agent messages, reasoning, commands, patches, plans); absent for a new one.
+       */
+      initial_messages?: EventMsg[];
     }
-  | { type: "task_started"; model_context_window: number | null }
-  | { type: "task_complete"; last_agent_message: string | null }
-  | { type: "turn_aborted"; reason: TurnAbortReason }
+  /** `turn_id` names the user turn in every event of it, in approval requests and in the rollout. */
+  | { type: "task_started"; turn_id: string; model_context_window: number | null }
+  | { type: "task_complete"; turn_id: string; last_agent_message: string | null }
+  | { type: "turn_aborted"; turn_id: string; reason: TurnAbortReason }
   | { type: "user_message"; message: string; images: string[] | null }
   | { type: "agent_message_delta"; delta: string }
   | { type: "agent_message"; message: string }
   | { type: "agent_reasoning_delta"; delta: string }
   | { type: "agent_reasoning"; text: string }
   | { type: "agent_reasoning_section_break" }
-  | { type: "exec_command_begin"; call_id: string; command: string[]; cwd: string; parsed_cmd: ParsedCommand[] }
+  | {
+      type: "exec_command_begin";
+      call_id: string;
+      command: string[];
+      cwd: string;
+      parsed_cmd: ParsedCommand[];
+      /** Who asked for the command: absent for the model's, `user_shell` for one the user typed (`!cmd`). */
+      source?: ExecCommandSource;
+    }
   | { type: "exec_command_output_delta"; call_id: string; stream: "stdout" | "stderr"; chunk: string }
   | {
       type: "exec_command_end";
@@ -88,6 +104,7 @@ export type EventMsg =
       exit_code: number;
       duration: { secs: number; nanos: number };
       formatted_output: string;
+      source?: ExecCommandSource;
     }
   | {
       type: "exec_approval_request";
@@ -108,6 +125,29 @@ export type EventMsg =
       reason?: string;
       /** A folder the patch asks to write under for the rest of the session; absent if none. */
       grant_root?: string;
+    }
+  | {
+      /**
+       * An MCP tool call whose annotations say it may change things, waiting for the user
+       * (answered by an `mcp_tool_call_approval` op keyed by `call_id`).
+       */
+      type: "mcp_tool_call_approval_request";
+      call_id: string;
+      turn_id: string;
+      server: string;
+      tool: string;
+      arguments: unknown;
+      /** The question to show, e.g. `Allow the docs MCP server to run tool "search"?` */
+      question: string;
+    }
+  | {
+      /** An MCP server asks the user for input (answered by a `resolve_elicitation` op). */
+      type: "elicitation_request";
+      server_name: string;
+      id: string | number;
+      message: string;
+      /** The form the server wants filled in (a flat JSON Schema object); absent for a plain confirmation. */
+      requested_schema?: unknown;
     }
   | { type: "patch_apply_begin"; call_id: string; auto_approved: boolean; changes: Record<string, FileChange> }
   | { type: "patch_apply_end"; call_id: string; stdout: string; stderr: string; success: boolean }

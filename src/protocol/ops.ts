@@ -20,6 +20,8 @@ export interface TurnOverrides {
   summary?: ReasoningSummary;
 }
 
+export type ElicitationAction = "accept" | "decline" | "cancel";
+
 export type Op =
   | { type: "user_input"; items: UserInput[]; final_output_json_schema?: unknown }
   | ({ type: "user_turn"; items: UserInput[]; final_output_json_schema?: unknown } & TurnOverrides)
@@ -28,6 +30,11 @@ export type Op =
   /** `id` is the call id of the tool call awaiting approval. */
   | { type: "exec_approval"; id: string; decision: ReviewDecision }
   | { type: "patch_approval"; id: string; decision: ReviewDecision }
+  | { type: "mcp_tool_call_approval"; id: string; decision: ReviewDecision }
+  /** Answers an `elicitation_request`; `content` holds the form's values when accepted. */
+  | { type: "resolve_elicitation"; server_name: string; request_id: string | number; decision: ElicitationAction; content?: Record<string, unknown> }
+  /** Runs a command the user typed (`!cmd` in a UI) under the session's sandbox, as its own task. */
+  | { type: "run_user_shell_command"; command: string }
   /** Appends a prompt to $CODEX_HOME/history.jsonl (front ends send it when the user submits). */
   | { type: "add_to_history"; text: string }
   /** Asks for one prompt-history entry (Up-arrow recall); answered by get_history_entry_response. */

@@ -6,7 +6,8 @@
  * line (events, unknown kinds such as the reference's `world_state`) only informs.
  */
 import { basename } from "node:path";
-import type { TokenUsage, TokenUsageInfo } from "../protocol/events.js";
+import type { EventMsg, TokenUsage, TokenUsageInfo } from "../protocol/events.js";
+import { InitialMessages, isRedrawnEvent } from "./initial-messages.js";
 import { userText, type ResponseItem, type ToolCallItem } from "../protocol/items.js";
 import { APPROVAL_POLICIES, SANDBOX_MODES, sandboxPolicyFor, type AskForApproval, type SandboxMode, type SandboxPolicy } from "../protocol/policy.js";
 import { parseRolloutFileName } from "./format.js";
@@ -41,6 +42,8 @@ export interface RecordedThread {
   tokenInfo: TokenUsageInfo | null;
   /** Problems that did not stop loading (torn last line, items we cannot resend). */
   warnings: string[];
+  /** What a front end draws the conversation so far from (session_configured's initial_messages). */
+  initialMessages: EventMsg[];
 }
 
 type Json = Record<string, unknown>;
@@ -68,6 +71,7 @@ interface ReplayState {
   /** Recorded item kinds we cannot resend, with counts. */
   dropped: Map<string, number>;
   lines: number;
+  messages: InitialMessages;
 }
 
 export function loadThread(path: string): RecordedThread {
@@ -80,6 +84,7 @@ export function loadThread(path: string): RecordedThread {
     lastTokenCount: null,
     dropped: new Map(),
     lines: 0,
+    messages: new InitialMessages(),
   };
   const scan = scanRollout(path, (line) => replay(state, line));
   if (state.lines === 0 && scan.warnings.length === 0) throw new Error(`${path}: empty session file`);
@@ -104,6 +109,7 @@ export function loadThread(path: string): RecordedThread {
     lastTurn: turn && !state.contextDropped ? turnSettings(turn) : null,
     tokenInfo: tokenInfo(parsePayload(state.lastTokenCount)),
     warnings,
+    initialMessages: state.messages.messages,
   };
 }
 
@@ -137,7 +143,8 @@ function replay(state: ReplayState, line: RolloutLine): void {
       if (kind === "token_count" && !NO_INFO.test(line.raw)) state.lastTokenCount = line.raw;
       else if (kind === "thread_rolled_back" && isObject(line.payload)) {
         state.history = dropLastUserTurns(state.history, num(line.payload.num_turns));
-      }
+        state.messages.rollback(num(line.payload.num_turns));
+      } else if (isRedrawnEvent(kind)) state.messages.addEvent(parsePayload(line.raw));
       return;
     }
     default:
@@ -156,7 +163,10 @@ function replay(state: ReplayState, line: RolloutLine): void {
       break;
     case "response_item": {
       const item = responseItemFromRollout(p);
-      if (item) state.history.push(item);
+      if (item) {
+        state.history.push(item);
+        state.messages.addItem(item);
+      }
       else {
         const kind = isObject(p) ? (str(p.type) ?? "?") : "?";
         state.dropped.set(kind, (state.dropped.get(kind) ?? 0) + 1);

@@ -9,7 +9,7 @@ import { RolloutRecorder } from "./recorder.js";
 const ID = "01a20039-0605-7f82-bb57-0384ad2af383";
 
 function newRecorder(codexHome: string, onError?: (m: string) => void): RolloutRecorder {
-  return RolloutRecorder.create({
+  const recorder = RolloutRecorder.create({
     codexHome,
     threadId: ID,
     cwd: "/nowhere/at/all",
@@ -18,8 +18,9 @@ function newRecorder(codexHome: string, onError?: (m: string) => void): RolloutR
     source: "exec",
     modelProvider: "openai",
     baseInstructions: "base",
-    onError,
   });
+  if (onError) recorder.reportErrorsTo(onError);
+  return recorder;
 }
 
 const types = (path: string): string[] =>
@@ -35,12 +36,12 @@ void test("a new thread's file appears at persist(), session_meta first, then wh
   const home = mkdtempSync(join(tmpdir(), "codex-ts-rec-"));
   const r = newRecorder(home);
   r.recordItems([userText("context")]);
-  r.recordEvent({ type: "agent_message_delta", delta: "not kept" }, null);
-  r.recordEvent({ type: "warning", message: "not kept either" }, null);
+  r.recordEvent({ type: "agent_message_delta", delta: "not kept" });
+  r.recordEvent({ type: "warning", message: "not kept either" });
   assert.equal(existsSync(r.path), false);
   r.persist();
   r.persist();
-  r.recordEvent({ type: "task_started", model_context_window: 1 }, "turn-1");
+  r.recordEvent({ type: "task_started", turn_id: "turn-1", model_context_window: 1 });
   r.recordItems([userText("hi"), userText("there")]);
   assert.deepEqual(types(r.path), ["session_meta", "response_item", "event:task_started", "response_item", "response_item"]);
   const lines = readFileSync(r.path, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as { payload: Record<string, unknown> });

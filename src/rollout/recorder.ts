@@ -26,23 +26,29 @@ export interface NewRolloutParams {
   source: string;
   modelProvider: string;
   baseInstructions: string;
-  /** Told about write failures; recording then stops, the session goes on. */
-  onError?: (message: string) => void;
 }
-
-/** Events that carry the id of the turn they belong to, as the reference's do. */
-const TURN_EVENTS = new Set<EventMsg["type"]>(["task_started", "task_complete", "turn_aborted"]);
 
 export class RolloutRecorder {
   private fd: number | null = null;
   private pending: string[] = [];
   private failed = false;
+  /** Write failures not yet told to anyone (nobody listens before the session starts). */
+  private unreported: string[] = [];
+  private onError: ((message: string) => void) | null = null;
 
   private constructor(
     readonly path: string,
     private readonly meta: (() => SessionMetaPayload) | null,
-    private readonly onError: (message: string) => void,
   ) {}
+
+  /**
+   * Where write failures are told (recording then stops; the session goes on). The session
+   * turns them into warning events: the recorder never writes to the terminal itself.
+   */
+  reportErrorsTo(listener: (message: string) => void): void {
+    this.onError = listener;
+    for (const message of this.unreported.splice(0)) listener(message);
+  }
 
   /** A recorder for a new thread; its file appears at the first `persist()`. */
   static create(params: NewRolloutParams): RolloutRecorder {
@@ -62,7 +68,7 @@ export class RolloutRecorder {
       if (git) payload.git = git;
       return payload;
     };
-    return new RolloutRecorder(rolloutPath(params.codexHome, params.threadId, started), meta, params.onError ?? defaultOnError);
+    return new RolloutRecorder(rolloutPath(params.codexHome, params.threadId, started), meta);
   }
 
   /**
@@ -70,8 +76,8 @@ export class RolloutRecorder {
    * first, so the next line starts on a line of its own and the file stays valid JSON Lines.
    * The file is opened at once: a resumed thread's lines go straight to disk.
    */
-  static append(path: string, onError: (message: string) => void = defaultOnError): RolloutRecorder {
-    const recorder = new RolloutRecorder(path, null, onError);
+  static append(path: string): RolloutRecorder {
+    const recorder = new RolloutRecorder(path, null);
     const fd = openSync(path, "r+");
     try {
       endWithNewline(fd);
@@ -107,10 +113,9 @@ export class RolloutRecorder {
   }
 
   /** Records the event if the persistence policy keeps it; turn events get their turn's id. */
-  recordEvent(msg: EventMsg, turnId: string | null): void {
+  recordEvent(msg: EventMsg): void {
     if (!isPersistedEvent(msg)) return;
-    const payload = turnId !== null && TURN_EVENTS.has(msg.type) ? { ...msg, turn_id: turnId } : msg;
-    this.add(serializeLine("event_msg", payload));
+    this.add(serializeLine("event_msg", msg));
   }
 
   recordTurnContext(context: TurnContextPayload): void {
@@ -140,15 +145,17 @@ export class RolloutRecorder {
     }
   }
 
+  private report(message: string): void {
+    if (this.onError) this.onError(message);
+    else this.unreported.push(message);
+  }
+
   private fail(err: unknown): void {
     this.failed = true;
-    this.onError(`could not write the session file ${this.path}: ${(err as Error).message}; this session will not be resumable from here on`);
+    this.report(`could not write the session file ${this.path}: ${(err as Error).message}; this session will not be resumable from here on`);
   }
 }
 
-function defaultOnError(message: string): void {
-  process.stderr.write(`warning: ${message}\n`);
-}
 
 /**
  * Makes the file end with a newline. A last line that is complete JSON just lacked its newline

@@ -13,6 +13,7 @@
  */
 import type { ReviewDecision } from "../protocol/policy.js";
 import { commandApprovalKey } from "../approval/approval-store.js";
+import { askUser, isApproval } from "../approval/ask-user.js";
 import { looksLikeSandboxDenial } from "../approval/sandbox-denial.js";
 import { SandboxUnavailableError, sandboxCommand, type SandboxType } from "../sandbox/launcher.js";
 import { isKnownSafeCommand } from "../safety/known-safe.js";
@@ -114,21 +115,17 @@ function looksDenied(outcome: AttemptView): boolean {
   return looksLikeSandboxDenial({ exitCode: outcome.exitCode ?? 0, timedOut: outcome.timedOut, output: outcome.output });
 }
 
-async function ask(invocation: ToolInvocation, request: CommandRequest, reason: string | undefined): Promise<ReviewDecision> {
-  const decision = invocation.turn.services.approvals.wait(invocation.callId);
-  invocation.emit({
+function ask(invocation: ToolInvocation, request: CommandRequest, reason: string | undefined): Promise<ReviewDecision> {
+  return askUser(invocation.turn.services.approvals, invocation.emit, {
     type: "exec_approval_request",
     call_id: invocation.callId,
-    turn_id: invocation.turn.subId,
+    turn_id: invocation.turn.turnId,
     command: request.argv,
     cwd: request.cwd,
     ...(reason ? { reason } : {}),
     parsed_cmd: [{ type: "unknown", cmd: shellJoin(request.argv) }],
   });
-  return decision;
 }
-
-const isApproval = (decision: ReviewDecision): boolean => decision === "approved" || decision === "approved_for_session";
 
 function refused(message: string): { kind: "refused"; message: string } {
   return { kind: "refused", message };

@@ -20,8 +20,10 @@ export interface TurnServices {
 }
 
 export interface TurnContext {
-  /** The submission id that started the turn; events of the turn carry it. */
+  /** The submission id that started the turn; events of the turn carry it as their `id`. */
   subId: string;
+  /** Names the user turn (unique across processes): in approval requests and the rollout. */
+  turnId: string;
   cwd: string;
   model: ModelInfo;
   approvalPolicy: AskForApproval;

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sandboxPolicyFor } from "../../src/protocol/policy.js";
 import { customCall, text, turn } from "../support/model-server.js";
-import { until, withSession } from "../support/session.js";
+import { turnIdIn, until, withSession } from "../support/session.js";
 
 const ADD = "*** Begin Patch\n*** Add File: a.txt\n+hi\n*** End Patch\n";
 
@@ -24,7 +24,7 @@ void test("under 'untrusted' a patch waits for the user: denied writes nothing, 
       assert.deepEqual(asked.at(-1)?.msg, {
         type: "apply_patch_approval_request",
         call_id: "p1",
-        turn_id: first,
+        turn_id: turnIdIn(asked, first),
         changes: { [join(cwd, "a.txt")]: { type: "add", content: "hi\n" } },
       });
       session.submit({ type: "patch_approval", id: "p1", decision: "denied" });

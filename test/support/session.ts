@@ -54,6 +54,12 @@ export async function until(session: Session, id: string, type: EventType, seen:
   }
 }
 
+/** The turn id the task started by submission `id` announced in its task_started event. */
+export function turnIdIn(events: Event[], id: string): string {
+  for (const e of events) if (e.id === id && e.msg.type === "task_started") return e.msg.turn_id;
+  throw new Error(`no task_started for submission ${id}`);
+}
+
 /** `overrides` may be a function of the server, for clients that need its URL. */
 export async function withSession(
   turns: ScriptedTurn[],

@@ -7,6 +7,7 @@
  * failed", so the model can resample); a patch that fails while writing is rolled back and
  * reported as failed, with its error, to both the user and the model.
  */
+import { askUser, isApproval } from "../../approval/ask-user.js";
 import { performance } from "node:perf_hooks";
 import { resolve } from "node:path";
 import type { FileChange } from "../../protocol/events.js";
@@ -84,16 +85,14 @@ async function applyPatch(invocation: ToolInvocation, text: string, cwd: string,
   // auto_approved means no request was shown for this patch.
   const asked = safety.kind === "ask" && !store.covers("patch", written);
   if (safety.kind === "ask" && asked) {
-    const decision = turn.services.approvals.wait(invocation.callId);
-    invocation.emit({
+    const answer = await askUser(turn.services.approvals, invocation.emit, {
       type: "apply_patch_approval_request",
       call_id: invocation.callId,
-      turn_id: turn.subId,
+      turn_id: turn.turnId,
       changes,
       ...(safety.grantRoot ? { reason: grantReason(safety.grantRoot), grant_root: safety.grantRoot } : {}),
     });
-    const answer = await decision;
-    if (answer !== "approved" && answer !== "approved_for_session") return { text: "patch rejected by user", success: false };
+    if (!isApproval(answer)) return { text: "patch rejected by user", success: false };
     if (answer === "approved_for_session") {
       // For the session: the folder asked about opens to later patches, and these paths are
       // not asked about again.

@@ -1,0 +1,40 @@
+/**
+ * A task is what one submission runs while the session is busy: a regular user turn, a command
+ * the user typed (`!cmd`), and later compaction and review. The session owns the lifecycle they
+ * share (task_started, one abort path, task_complete or turn_aborted, at most one task at a
+ * time); a task only does its own work through the context it is given.
+ */
+import type { EventMsg, TokenUsage } from "../../protocol/events.js";
+import type { ResponseItem } from "../../protocol/items.js";
+import type { ToolSpec } from "../../protocol/tool-spec.js";
+import type { ModelClient } from "../../model/prompt.js";
+import type { ToolRouter } from "../../tools/router.js";
+import type { TurnContext } from "../../tools/turn-context.js";
+import type { ConversationHistory } from "../history.js";
+
+export type TaskKind = "regular" | "user_shell" | "compact" | "review";
+
+/** What a running task may use of its session. */
+export interface TaskContext {
+  turn: TurnContext;
+  signal: AbortSignal;
+  /** Sends an event of this task; dropped once the task was aborted. */
+  emit(msg: EventMsg): void;
+  history: ConversationHistory;
+  client: ModelClient;
+  threadId: string;
+  streamMaxRetries: number;
+  /** The instructions every request of this thread starts with. */
+  baseInstructions: string;
+  /** The turn's tools (waits for MCP servers to settle when there are some). */
+  tools(): Promise<{ specs: ToolSpec[]; router: ToolRouter }>;
+  /** Input the user sent while the task was running, taken once. */
+  takePendingInput(): ResponseItem[];
+  recordUsage(usage: TokenUsage | null): void;
+}
+
+export interface SessionTask {
+  readonly kind: TaskKind;
+  /** Does the work; resolves with the last agent message (null when there is none). */
+  run(ctx: TaskContext): Promise<string | null>;
+}
