@@ -169,6 +169,12 @@ class CodexThread {
       case "apply_patch_approval_request":
         void this.askPatch(msg, event.id, call);
         return;
+      case "mcp_tool_call_approval_request":
+        void this.askMcpTool(msg, event.id, call);
+        return;
+      case "elicitation_request":
+        void this.relayElicitation(msg, call);
+        return;
       case "error":
         if (!own) return;
         this.finish(call, msg.message, true);
@@ -234,14 +240,52 @@ class CodexThread {
     this.session.submit({ type: "patch_approval", id: msg.call_id, decision });
   }
 
-  /** Asks the client; a client without elicitation support, an error or a timeout denies. */
+  /** An MCP tool call waiting for approval, asked as a confirmation with our `mcp-tool-call-approval` marker. */
+  private async askMcpTool(msg: Extract<EventMsg, { type: "mcp_tool_call_approval_request" }>, eventId: string, call: Call): Promise<void> {
+    const params = {
+      message: msg.question,
+      requestedSchema: { type: "object" as const, properties: {} },
+      threadId: this.threadId,
+      codex_elicitation: "mcp-tool-call-approval",
+      codex_mcp_tool_call_id: String(call.requestId),
+      codex_event_id: eventId,
+      codex_call_id: msg.call_id,
+      codex_server: msg.server,
+      codex_tool: msg.tool,
+      codex_arguments: msg.arguments,
+    };
+    const decision = await this.elicit(params, call);
+    this.session.submit({ type: "mcp_tool_call_approval", id: msg.call_id, decision });
+  }
+
+  /** A question from one of the thread's own MCP servers, passed on to our client as it was asked. */
+  private async relayElicitation(msg: Extract<EventMsg, { type: "elicitation_request" }>, call: Call): Promise<void> {
+    const requestedSchema = msg.requested_schema ?? { type: "object", properties: {} };
+    const reply = { type: "resolve_elicitation", server_name: msg.server_name, request_id: msg.id } as const;
+    const result = await this.request({ message: msg.message, requestedSchema }, call);
+    const action = result?.action;
+    if (action === "accept" || action === "decline" || action === "cancel") {
+      const content = result?.content;
+      const values = typeof content === "object" && content !== null && !Array.isArray(content) ? (content as Record<string, unknown>) : undefined;
+      this.session.submit({ ...reply, decision: action, ...(values ? { content: values } : {}) });
+    } else {
+      this.session.submit({ ...reply, decision: "decline" });
+    }
+  }
+
+  /** Asks the client for an approval; a client without elicitation support, an error or a timeout denies. */
   private async elicit(params: { message: string; requestedSchema: { type: "object"; properties: Record<string, never> } }, call: Call): Promise<ReviewDecision> {
-    if (!this.server.getClientCapabilities()?.elicitation) return "denied";
+    const result = await this.request(params, call);
+    return result ? decisionFromElicitResult(result) : "denied";
+  }
+
+  /** Sends `elicitation/create`; null when the client cannot answer, fails or times out. */
+  private async request(params: { message: string; requestedSchema: unknown }, call: Call): Promise<Record<string, unknown> | null> {
+    if (!this.server.getClientCapabilities()?.elicitation) return null;
     try {
-      const result = await call.extra.sendRequest({ method: "elicitation/create", params }, ResultSchema, { timeout: ELICITATION_TIMEOUT_MS });
-      return decisionFromElicitResult(result);
+      return await call.extra.sendRequest({ method: "elicitation/create", params }, ResultSchema, { timeout: ELICITATION_TIMEOUT_MS });
     } catch {
-      return "denied";
+      return null;
     }
   }
 }

@@ -9,19 +9,13 @@
  */
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { providerNeedsKey, resolveApiKey } from "../config/api-key.js";
 import { codexHome } from "../config/codex-home.js";
-import { loadConfig, type Config } from "../config/load-config.js";
-import { baseInstructions } from "../core/prompts.js";
-import { Session } from "../core/session.js";
-import { modelClientFor, sessionOptionsFromConfig } from "../core/session-from-config.js";
-import { packageVersion } from "../util/version.js";
-import { modelInfoFor } from "../model/catalog.js";
+import { loadConfig } from "../config/load-config.js";
+import type { Session } from "../core/session.js";
+import { ThreadManager, ThreadStartError, type StartedThread } from "../core/thread-manager.js";
 import { isThreadId } from "../rollout/format.js";
 import { findThreadPath } from "../rollout/list.js";
-import { openThread, type OpenedThread } from "../core/open-thread.js";
 import { loadThread } from "../rollout/reconstruct.js";
-import { RolloutRecorder } from "../rollout/recorder.js";
 import { tomlString, tomlValue } from "../util/toml-text.js";
 import type { CodexToolParams } from "./tools.js";
 
@@ -46,6 +40,24 @@ export function configOverrides(params: CodexToolParams): string[] {
   return overrides;
 }
 
+/** One thread manager per environment (a server process has one). */
+const managers = new WeakMap<NodeJS.ProcessEnv, ThreadManager>();
+
+function threadManager(where: SessionEnvironment): ThreadManager {
+  let manager = managers.get(where.env);
+  if (!manager) {
+    manager = new ThreadManager({
+      env: where.env,
+      source: "mcp",
+      originator: "codex_cli_rs",
+      userAgentProduct: "codex_cli_rs",
+      readCodexApiKey: false,
+    });
+    managers.set(where.env, manager);
+  }
+  return manager;
+}
+
 export async function startSession(params: CodexToolParams, where: SessionEnvironment): Promise<Session> {
   const config = loadConfig({
     cwd: resolve(where.cwd, params.cwd ?? "."),
@@ -56,19 +68,14 @@ export async function startSession(params: CodexToolParams, where: SessionEnviro
     approvalPolicy: params.approvalPolicy,
     env: where.env,
   });
-  const thread = (): OpenedThread =>
-    openThread({
-      target: null,
-      ephemeral: false,
-      codexHome: config.codexHome,
-      cwd: config.cwd,
-      modelProvider: config.modelProviderId,
-      originator: originator(where),
-      cliVersion: packageVersion(),
-      source: ROLLOUT_SOURCE,
-      baseInstructions: params.baseInstructions ?? config.baseInstructionsOverride ?? baseInstructions(modelInfoFor(config.model)),
-    });
-  return sessionFor(config, where, thread, params);
+  const manager = threadManager(where);
+  return ready(manager, () =>
+    manager.startThread({
+      config,
+      ...(params.developerInstructions !== undefined ? { developerInstructions: params.developerInstructions } : {}),
+      ...(params.baseInstructions !== undefined ? { baseInstructions: params.baseInstructions } : {}),
+    }),
+  );
 }
 
 /**
@@ -84,18 +91,20 @@ export async function resumeRecordedSession(threadId: string, where: SessionEnvi
   const lastCwd = recorded.lastTurn?.cwd;
   const cwd = lastCwd !== undefined && isDirectory(lastCwd) ? lastCwd : where.cwd;
   const config = loadConfig({ cwd, overrides: [], env: where.env });
-  const thread = (): OpenedThread => ({
-    recorder: RolloutRecorder.append(path),
-    resume: { thread: recorded, warnOnModelChange: true },
-    notices: [],
-  });
-  return sessionFor(config, where, thread, {});
+  const manager = threadManager(where);
+  return ready(manager, () => manager.resumeRecordedThread(config, recorded));
 }
 
-const ROLLOUT_SOURCE = "mcp";
-
-function originator(where: SessionEnvironment): string {
-  return where.env.CODEX_INTERNAL_ORIGINATOR_OVERRIDE ?? "codex_cli_rs";
+/** Starts the thread and waits for its required MCP servers; failures become SessionStartErrors. */
+async function ready(manager: ThreadManager, start: () => Promise<StartedThread>): Promise<Session> {
+  try {
+    const thread = await start();
+    await manager.waitUntilReady(thread);
+    return thread.session;
+  } catch (err) {
+    if (err instanceof ThreadStartError) throw new SessionStartError(err.message);
+    throw err;
+  }
 }
 
 function isDirectory(path: string): boolean {
@@ -104,56 +113,4 @@ function isDirectory(path: string): boolean {
   } catch {
     return false;
   }
-}
-
-/**
- * The Session for a loaded config, recorded as `openThread` decides (called only once the API
- * key is known to be there, so a refused start leaves no file behind).
- */
-async function sessionFor(
-  config: Config,
-  where: SessionEnvironment,
-  openThreadForSession: () => OpenedThread,
-  instructions: { developerInstructions?: string; baseInstructions?: string },
-): Promise<Session> {
-  const apiKey = resolveApiKey(config.provider, config.codexHome, where.env, false);
-  if (!apiKey && providerNeedsKey(config.provider)) {
-    throw new SessionStartError(
-      `No API key found for provider '${config.provider.id}'. Set ${config.provider.envKey}, or run \`codex-ts login --with-api-key\`.`,
-    );
-  }
-  const version = packageVersion();
-  const identity = {
-    apiKey,
-    originator: originator(where),
-    userAgent: `codex_cli_rs/${version} (${process.platform}; ${process.arch}) node/${process.versions.node}`,
-    env: where.env,
-  };
-  const client = await modelClientFor(config.provider, identity);
-  let thread: OpenedThread;
-  try {
-    thread = openThreadForSession();
-  } catch (err) {
-    throw new SessionStartError(`Could not open the session's rollout file: ${(err as Error).message}`);
-  }
-  const session = new Session({
-    ...sessionOptionsFromConfig(config, client),
-    developerInstructions: instructions.developerInstructions ?? config.developerInstructions,
-    baseInstructionsOverride: instructions.baseInstructions ?? config.baseInstructionsOverride,
-    threadId: thread.threadId,
-    recorder: thread.recorder,
-    resume: thread.resume,
-  });
-  // As in exec: a `required` MCP server that did not start fails the session's start.
-  try {
-    await session.mcpReady();
-  } catch (err) {
-    session.submit({ type: "shutdown" });
-    // Drained until shutdown_complete, so its servers have ended before the error goes back.
-    while ((await session.nextEvent()) !== null) {
-      // Nobody sees this session's events.
-    }
-    throw new SessionStartError((err as Error).message);
-  }
-  return session;
 }

@@ -13,7 +13,7 @@ import { dirname, join } from "node:path";
 import { fnCall, text, turn, type JsonObject, type ModelServer } from "../support/model-server.js";
 import { exec, jsonLines, makeWorkspace, withServer } from "../support/cli.js";
 import { readLines, responseItems, rolloutFileOf, threadIdOf } from "../support/rollout.js";
-import { until, withSession } from "../support/session.js";
+import { turnIdIn, until, withSession } from "../support/session.js";
 import { STDIO_SERVER_PATH } from "../fixtures/mcp/stdio-server.js";
 import { FX_ECHO_TOOL_SPEC, FX_QUALIFIED_TOOL_NAMES, TINY_PNG_BASE64 } from "../fixtures/mcp/fixture-server.js";
 import type { McpStdioServer } from "../../src/config/mcp.js";
@@ -234,15 +234,21 @@ void test("an MCP tool annotated as destructive waits for the user's answer; a r
     [turn(fnCall("mcp__fx__delete_everything", {}, "d"), fnCall("mcp__fx__peek", {}, "p")), turn(text("ok"))],
     async (session, server) => {
       const id = session.submit({ type: "user_turn", items: [{ type: "text", text: "go" }], approval_policy: "on-request" });
-      const asked = await until(session, id, "exec_approval_request");
-      const request = asked.at(-1)?.msg;
-      assert.ok(request?.type === "exec_approval_request");
-      assert.equal(request.call_id, "d");
-      assert.deepEqual(request.command, ["mcp", "fx", "delete_everything"]);
-      assert.match(request.reason ?? "", /fx/);
-      session.submit({ type: "exec_approval", id: "d", decision: "denied" });
+      const asked = await until(session, id, "mcp_tool_call_approval_request");
+      // Its own kind of request: the server, the tool and the arguments, not a pseudo-command.
+      assert.deepEqual(asked.at(-1)?.msg, {
+        type: "mcp_tool_call_approval_request",
+        call_id: "d",
+        turn_id: turnIdIn(asked, id),
+        server: "fx",
+        tool: "delete_everything",
+        arguments: {},
+        question: 'Allow the fx MCP server to run tool "delete_everything"?',
+      });
+      assert.equal(asked.filter((e) => e.msg.type === "exec_approval_request").length, 0);
+      session.submit({ type: "mcp_tool_call_approval", id: "d", decision: "denied" });
       const events = await until(session, id, "task_complete", asked);
-      assert.equal(events.filter((e) => e.msg.type === "exec_approval_request").length, 1, "the read-only tool is not asked about");
+      assert.equal(events.filter((e) => e.msg.type === "mcp_tool_call_approval_request").length, 1, "the read-only tool is not asked about");
       const outputs = new Map(
         (server.requests[1]?.body.input ?? [])
           .filter((i) => i.type === "function_call_output")

@@ -12,12 +12,8 @@ import { loadConfig, type Config } from "../../config/load-config.js";
 import { findProjectRoot } from "../../config/project-root.js";
 import { ConfigError } from "../../config/overrides.js";
 import { checkLocalProvider } from "../../config/oss.js";
-import { providerNeedsKey, resolveApiKey } from "../../config/api-key.js";
-import { Session } from "../../core/session.js";
-import { modelClientFor, sessionOptionsFromConfig } from "../../core/session-from-config.js";
-import { baseInstructions } from "../../core/prompts.js";
-import { modelInfoFor } from "../../model/catalog.js";
-import { openThread, ThreadNotFoundError, type OpenedThread, type ThreadTarget } from "../../core/open-thread.js";
+import { ThreadManager, ThreadStartError, type StartedThread } from "../../core/thread-manager.js";
+import type { ThreadTarget } from "../../core/open-thread.js";
 import type { UserInput } from "../../protocol/ops.js";
 import type { AskForApproval, SandboxMode } from "../../protocol/policy.js";
 import { HumanOutput, palette } from "./human-output.js";
@@ -90,11 +86,18 @@ export async function runExec(promptArg: string | undefined, opts: ExecOptions, 
     if (problem) return fail(problem);
   }
 
-  const apiKey = resolveApiKey(config.provider, config.codexHome, process.env, true);
-  if (!apiKey && providerNeedsKey(config.provider)) {
-    return fail(
-      `No API key found for provider '${config.provider.id}'. Set CODEX_API_KEY or ${config.provider.envKey}, or run \`codex-ts login --with-api-key\`.`,
-    );
+  const threads = new ThreadManager({
+    env: process.env,
+    source: "exec",
+    originator: "codex_exec",
+    userAgentProduct: "codex_exec",
+    readCodexApiKey: true,
+  });
+  try {
+    threads.checkCredentials(config);
+  } catch (err) {
+    if (err instanceof ThreadStartError) return fail(err.message);
+    throw err;
   }
   let outputSchema: unknown;
   if (opts.outputSchema) {
@@ -115,36 +118,15 @@ export async function runExec(promptArg: string | undefined, opts: ExecOptions, 
 
   const json = opts.json === true || opts.experimentalJson === true;
   const version = packageVersion();
-  const identity = {
-    apiKey,
-    originator: process.env.CODEX_INTERNAL_ORIGINATOR_OVERRIDE ?? "codex_exec",
-    userAgent: `codex_exec/${version} (${process.platform}; ${process.arch}) node/${process.versions.node}`,
-    env: process.env,
-  };
-  let thread: OpenedThread;
+  let thread: StartedThread;
   try {
-    thread = openThread({
-      target,
-      ephemeral: opts.ephemeral === true,
-      codexHome: config.codexHome,
-      cwd: config.cwd,
-      modelProvider: config.modelProviderId,
-      originator: identity.originator,
-      cliVersion: version,
-      source: "exec",
-      baseInstructions: config.baseInstructionsOverride ?? baseInstructions(modelInfoFor(config.model)),
-    });
+    thread = await threads.startThread({ config, target, ephemeral: opts.ephemeral === true });
   } catch (err) {
-    if (err instanceof ThreadNotFoundError) return fail(err.message);
-    return fail(`Could not open the session: ${(err as Error).message}`);
+    if (err instanceof ThreadStartError) return fail(err.message);
+    throw err;
   }
+  const session = thread.session;
   for (const notice of thread.notices) process.stderr.write(`${notice}\n`);
-  const session = new Session({
-    ...sessionOptionsFromConfig(config, await modelClientFor(config.provider, identity)),
-    threadId: thread.threadId,
-    recorder: thread.recorder,
-    resume: thread.resume,
-  });
 
   let turnId: string | null = null;
   let interrupts = 0;
@@ -183,14 +165,15 @@ export async function runExec(promptArg: string | undefined, opts: ExecOptions, 
   // A `required` MCP server that did not start fails the run before the model is asked anything.
   let startupError: string | null = null;
   try {
-    await session.mcpReady();
+    await threads.waitUntilReady(thread);
   } catch (err) {
-    startupError = (err as Error).message;
+    if (!(err instanceof ThreadStartError)) throw err;
+    startupError = err.message;
   }
   if (startupError === null && interrupts === 0) {
     const items: UserInput[] = [...opts.image.map((path): UserInput => ({ type: "local_image", path: resolve(cwd, path) })), { type: "text", text: prompt }];
     turnId = session.submit({ type: "user_turn", items, final_output_json_schema: outputSchema });
-  } else {
+  } else if (startupError === null) {
     session.submit({ type: "shutdown" });
   }
   await rendered;

@@ -1,0 +1,193 @@
+/**
+ * Threads as a core service: every front end (exec, the MCP server, the TUI) starts, resumes,
+ * forks, finds and closes threads here instead of assembling sessions itself. The manager owns
+ * what they would otherwise each repeat: the API-key check (one wording), the client identity
+ * sent to the provider, the rollout recorder (new file, appended file or fork) and the wait for
+ * `required` MCP servers.
+ */
+import type { Config } from "../config/load-config.js";
+import { CODEX_API_KEY_ENV_VAR, providerNeedsKey, resolveApiKey } from "../config/api-key.js";
+import type { ModelProvider } from "../model/provider.js";
+import type { ClientIdentity } from "../model/responses-client.js";
+import type { ModelClient } from "../model/prompt.js";
+import { modelInfoFor } from "../model/catalog.js";
+import { packageVersion } from "../util/version.js";
+import { baseInstructions } from "./prompts.js";
+import { Session } from "./session.js";
+import { modelClientFor, sessionOptionsFromConfig } from "./session-from-config.js";
+import { openThread, ThreadNotFoundError, type OpenedThread, type ThreadTarget } from "./open-thread.js";
+import type { RecordedThread } from "../rollout/reconstruct.js";
+import { RolloutRecorder } from "../rollout/recorder.js";
+
+export interface ThreadManagerOptions {
+  env: NodeJS.ProcessEnv;
+  /** The front end, as session_meta's `source` names it: `exec`, `mcp`, `cli`. */
+  source: string;
+  /** Sent as `originator` unless CODEX_INTERNAL_ORIGINATOR_OVERRIDE says otherwise. */
+  originator: string;
+  /** The product in the User-Agent header (`codex_exec`, `codex_cli_rs`). */
+  userAgentProduct: string;
+  /** Whether CODEX_API_KEY is read (the reference reads it in exec only). */
+  readCodexApiKey: boolean;
+}
+
+export interface StartThreadRequest {
+  config: Config;
+  /** Continue or fork a recorded thread instead of starting a new one. */
+  target?: ThreadTarget | null;
+  /** Record nothing (`--ephemeral`). */
+  ephemeral?: boolean;
+  /** Replace the configured instructions for this thread (the MCP server's tool arguments). */
+  developerInstructions?: string;
+  baseInstructions?: string;
+}
+
+export interface StartedThread {
+  threadId: string;
+  session: Session;
+  /** Things to tell the user before the run (a fork's new id, "nothing to resume"). */
+  notices: string[];
+}
+
+export type ThreadStartFailure = "no_api_key" | "thread_not_found" | "rollout" | "mcp_required";
+
+/** A thread could not start; `message` is meant for the user as it is. */
+export class ThreadStartError extends Error {
+  constructor(
+    readonly kind: ThreadStartFailure,
+    message: string,
+  ) {
+    super(message);
+    this.name = "ThreadStartError";
+  }
+}
+
+export class ThreadManager {
+  private readonly threads = new Map<string, Session>();
+
+  constructor(private readonly options: ThreadManagerOptions) {}
+
+  /** A new thread, or a resumed / forked one when `target` names it. */
+  async startThread(req: StartThreadRequest): Promise<StartedThread> {
+    const { config } = req;
+    const client = await this.clientFor(config);
+    const opened = this.open(() =>
+      openThread({
+        target: req.target ?? null,
+        ephemeral: req.ephemeral === true,
+        codexHome: config.codexHome,
+        cwd: config.cwd,
+        modelProvider: config.modelProviderId,
+        originator: this.originator(),
+        cliVersion: packageVersion(),
+        source: this.options.source,
+        baseInstructions: req.baseInstructions ?? config.baseInstructionsOverride ?? baseInstructions(modelInfoFor(config.model)),
+      }),
+    );
+    const session = new Session({
+      ...sessionOptionsFromConfig(config, client),
+      developerInstructions: req.developerInstructions ?? config.developerInstructions,
+      baseInstructionsOverride: req.baseInstructions ?? config.baseInstructionsOverride,
+      threadId: opened.threadId,
+      recorder: opened.recorder,
+      resume: opened.resume,
+    });
+    this.threads.set(session.threadId, session);
+    return { threadId: session.threadId, session, notices: opened.notices };
+  }
+
+  /** Continues a recorded thread (see `loadThread`), appending to its file. */
+  async resumeRecordedThread(config: Config, recorded: RecordedThread): Promise<StartedThread> {
+    const client = await this.clientFor(config);
+    const opened = this.open(() => ({
+      recorder: RolloutRecorder.append(recorded.path),
+      resume: { thread: recorded, warnOnModelChange: true },
+      notices: [],
+    }));
+    const session = new Session({ ...sessionOptionsFromConfig(config, client), recorder: opened.recorder, resume: opened.resume });
+    this.threads.set(session.threadId, session);
+    return { threadId: session.threadId, session, notices: [] };
+  }
+
+  /**
+   * Resolves once every `required` MCP server of the thread is ready. When one is not, the
+   * thread is shut down (its servers ended) and this rejects with the reference's
+   * "required MCP servers failed to initialize: …" message: the run should not start.
+   */
+  async waitUntilReady(thread: StartedThread): Promise<void> {
+    try {
+      await thread.session.mcpReady();
+    } catch (err) {
+      await this.closeThread(thread.threadId);
+      throw new ThreadStartError("mcp_required", (err as Error).message);
+    }
+  }
+
+  /** A live thread of this process, by id. */
+  getThread(threadId: string): Session | undefined {
+    return this.threads.get(threadId);
+  }
+
+  /** Shuts a thread down and waits until it has (its commands and MCP servers ended). */
+  async closeThread(threadId: string): Promise<void> {
+    const session = this.threads.get(threadId);
+    if (!session) return;
+    this.threads.delete(threadId);
+    const events = session.subscribe();
+    session.submit({ type: "shutdown" });
+    while ((await events.next()) !== null) {
+      // Drained until shutdown_complete.
+    }
+  }
+
+  /** Shuts every live thread down. */
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.threads.keys()].map((id) => this.closeThread(id)));
+  }
+
+  /**
+   * Throws the "no API key" start error when the config's provider needs a key and none is
+   * set; front ends call it first to fail before doing anything else.
+   */
+  checkCredentials(config: Config): string | null {
+    const apiKey = resolveApiKey(config.provider, config.codexHome, this.options.env, this.options.readCodexApiKey);
+    if (!apiKey && providerNeedsKey(config.provider)) {
+      throw new ThreadStartError("no_api_key", missingKeyMessage(config.provider, this.options.readCodexApiKey));
+    }
+    return apiKey;
+  }
+
+  /** The model client for the config's provider, once the key it needs is known to be there. */
+  private async clientFor(config: Config): Promise<ModelClient> {
+    return modelClientFor(config.provider, this.identity(this.checkCredentials(config)));
+  }
+
+  private identity(apiKey: string | null): ClientIdentity {
+    const version = packageVersion();
+    return {
+      apiKey,
+      originator: this.originator(),
+      userAgent: `${this.options.userAgentProduct}/${version} (${process.platform}; ${process.arch}) node/${process.versions.node}`,
+      env: this.options.env,
+    };
+  }
+
+  private originator(): string {
+    return this.options.env.CODEX_INTERNAL_ORIGINATOR_OVERRIDE ?? this.options.originator;
+  }
+
+  /** Opens the thread's rollout, turning its failures into start errors. */
+  private open(opener: () => OpenedThread): OpenedThread {
+    try {
+      return opener();
+    } catch (err) {
+      if (err instanceof ThreadNotFoundError) throw new ThreadStartError("thread_not_found", err.message);
+      throw new ThreadStartError("rollout", `Could not open the session: ${(err as Error).message}`);
+    }
+  }
+}
+
+export function missingKeyMessage(provider: ModelProvider, readCodexApiKey: boolean): string {
+  const vars = readCodexApiKey ? `${CODEX_API_KEY_ENV_VAR} or ${provider.envKey}` : `${provider.envKey}`;
+  return `No API key found for provider '${provider.id}'. Set ${vars}, or run \`codex-ts login --with-api-key\`.`;
+}
