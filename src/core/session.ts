@@ -30,6 +30,7 @@ import { outputItem } from "../tools/router.js";
 import { ToolError } from "../tools/types.js";
 import { UnifiedExecManager } from "../exec/unified-exec.js";
 import { PendingApprovals } from "../approval/pending-approvals.js";
+import { PendingUserInput } from "../approval/pending-user-input.js";
 import { ApprovalStore } from "../approval/approval-store.js";
 import { notifyTurnComplete, userTextMessages } from "./notify.js";
 import { appendPromptHistory, historyMetadata, lookupHistoryEntry } from "../history/prompt-history.js";
@@ -70,6 +71,7 @@ export class Session {
   /** A resumed thread's recorded base instructions: resending them keeps the request prefix. */
   private readonly recordedBaseInstructions: string | null = null;
   private readonly approvals = new PendingApprovals();
+  private readonly userInput = new PendingUserInput();
   private readonly approvalStore = new ApprovalStore();
   private readonly unifiedExec = new UnifiedExecManager();
   private settings: SessionSettings;
@@ -206,6 +208,9 @@ export class Session {
         }
         this.approvals.resolve(op.id, op.decision);
         return;
+      case "user_input_answer":
+        this.userInput.resolve(op.id, op.response);
+        return;
       case "add_to_history": {
         const history = this.options.promptHistory;
         // History problems never disturb the session; the append reports them as an outcome.
@@ -270,6 +275,7 @@ export class Session {
         unifiedExec: this.unifiedExec,
         userShell: this.options.userShell ?? process.env.SHELL ?? "/bin/bash",
         approvals: this.approvals,
+        userInput: this.userInput,
         approvalStore: this.approvalStore,
       },
     };
