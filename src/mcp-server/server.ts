@@ -35,6 +35,7 @@ import type { ReviewDecision } from "../protocol/policy.js";
 import { shellJoin } from "../util/shell-quote.js";
 import { packageVersion } from "../util/version.js";
 import { resumeRecordedSession, startSession, type SessionEnvironment } from "./start-session.js";
+import { answersFromElicitResult, questionsElicitation } from "./user-questions.js";
 import { CODEX_REPLY_TOOL, CODEX_TOOL, ParamsError, parseCodexParams, parseReplyParams, type CodexToolParams } from "./tools.js";
 
 /** `codex/event`: one core Event, with the MCP request it belongs to. */
@@ -169,6 +170,9 @@ class CodexThread {
       case "apply_patch_approval_request":
         void this.askPatch(msg, event.id, call);
         return;
+      case "request_user_input":
+        void this.askQuestions(msg, event.id, call);
+        return;
       case "error":
         if (!own) return;
         this.finish(call, msg.message, true);
@@ -232,6 +236,27 @@ class CodexThread {
     };
     const decision = await this.elicit(params, call);
     this.session.submit({ type: "patch_approval", id: msg.call_id, decision });
+  }
+
+  /** Relays request_user_input questions; without an answer from the client they stay unanswered. */
+  private async askQuestions(msg: Extract<EventMsg, { type: "request_user_input" }>, eventId: string, call: Call): Promise<void> {
+    const params = {
+      ...questionsElicitation(msg),
+      threadId: this.threadId,
+      codex_elicitation: "request-user-input",
+      codex_mcp_tool_call_id: String(call.requestId),
+      codex_event_id: eventId,
+      codex_call_id: msg.call_id,
+    };
+    let result: Record<string, unknown> = {};
+    if (this.server.getClientCapabilities()?.elicitation) {
+      try {
+        result = await call.extra.sendRequest({ method: "elicitation/create", params }, ResultSchema, { timeout: ELICITATION_TIMEOUT_MS });
+      } catch {
+        // Treated like a declined form: the model hears that nothing was answered.
+      }
+    }
+    this.session.submit({ type: "user_input_answer", id: msg.call_id, response: answersFromElicitResult(result) });
   }
 
   /** Asks the client; a client without elicitation support, an error or a timeout denies. */
