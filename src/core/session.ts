@@ -31,6 +31,7 @@ import { outputItem } from "../tools/router.js";
 import { ToolError } from "../tools/types.js";
 import { UnifiedExecManager } from "../exec/unified-exec.js";
 import { PendingApprovals } from "../approval/pending-approvals.js";
+import { PendingUserInput } from "../approval/pending-user-input.js";
 import { ApprovalStore } from "../approval/approval-store.js";
 import { notifyTurnComplete, userTextMessages } from "./notify.js";
 import { appendPromptHistory, historyMetadata, lookupHistoryEntry } from "../history/prompt-history.js";
@@ -80,6 +81,7 @@ export class Session {
   private readonly recordedBaseInstructions: string | null = null;
   private readonly approvals = new PendingApprovals();
   private readonly elicitations = new PendingElicitations();
+  private readonly userInput = new PendingUserInput();
   private readonly approvalStore = new ApprovalStore();
   private readonly unifiedExec = new UnifiedExecManager();
   private settings: SessionSettings;
@@ -245,6 +247,9 @@ export class Session {
         await this.abortActive("replaced");
         this.spawnTask(this.turnContext(id, null), new UserShellTask(op.command, `user-shell-${id}`));
         return;
+      case "user_input_answer":
+        this.userInput.resolve(op.id, op.response);
+        return;
       case "add_to_history": {
         const history = this.options.promptHistory;
         // History problems never disturb the session; the append reports them as an outcome.
@@ -322,6 +327,7 @@ export class Session {
         unifiedExec: this.unifiedExec,
         userShell: this.options.userShell ?? process.env.SHELL ?? "/bin/bash",
         approvals: this.approvals,
+        userInput: this.userInput,
         approvalStore: this.approvalStore,
       },
     };

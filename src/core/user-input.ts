@@ -1,16 +1,8 @@
 /** Turns a user's input (text, image URLs, local image files) into one user message item. */
-import { readFile } from "node:fs/promises";
-import { extname } from "node:path";
+import { resolve } from "node:path";
 import type { UserInput } from "../protocol/ops.js";
 import type { ContentItem, ResponseItem } from "../protocol/items.js";
-
-const IMAGE_TYPES: Record<string, string> = {
-  ".png": "image/png",
-  ".jpg": "image/jpeg",
-  ".jpeg": "image/jpeg",
-  ".gif": "image/gif",
-  ".webp": "image/webp",
-};
+import { loadImageFile } from "../util/image-file.js";
 
 export async function userMessageFrom(inputs: UserInput[], cwd: string): Promise<ResponseItem> {
   const content: ContentItem[] = [];
@@ -30,15 +22,13 @@ export async function userMessageFrom(inputs: UserInput[], cwd: string): Promise
   return { type: "message", role: "user", content };
 }
 
-/** Reads an image into a data URL; a missing file becomes a note the model can read. */
+/** Reads an image into a data URL; a file that is missing or no usable image becomes a note the model can read. */
 async function localImage(path: string, cwd: string): Promise<ContentItem> {
-  const absolute = path.startsWith("/") ? path : `${cwd}/${path}`;
-  const mime = IMAGE_TYPES[extname(absolute).toLowerCase()] ?? "application/octet-stream";
   try {
-    const data = await readFile(absolute);
-    return { type: "input_image", image_url: `data:${mime};base64,${data.toString("base64")}` };
+    const image = await loadImageFile(resolve(cwd, path));
+    return { type: "input_image", image_url: image.dataUrl };
   } catch (err) {
-    return { type: "input_text", text: `[image ${path} could not be read: ${(err as Error).message}]` };
+    return { type: "input_text", text: `[image ${path} not attached: ${(err as Error).message}]` };
   }
 }
 

@@ -35,6 +35,7 @@ import type { ReviewDecision } from "../protocol/policy.js";
 import { shellJoin } from "../util/shell-quote.js";
 import { packageVersion } from "../util/version.js";
 import { resumeRecordedSession, startSession, type SessionEnvironment } from "./start-session.js";
+import { answersFromElicitResult, questionsElicitation } from "./user-questions.js";
 import { CODEX_REPLY_TOOL, CODEX_TOOL, ParamsError, parseCodexParams, parseReplyParams, type CodexToolParams } from "./tools.js";
 
 /** `codex/event`: one core Event, with the MCP request it belongs to. */
@@ -175,6 +176,9 @@ class CodexThread {
       case "elicitation_request":
         void this.relayElicitation(msg, call);
         return;
+      case "request_user_input":
+        void this.askQuestions(msg, event.id, call);
+        return;
       case "error":
         if (!own) return;
         this.finish(call, msg.message, true);
@@ -238,6 +242,21 @@ class CodexThread {
     };
     const decision = await this.elicit(params, call);
     this.session.submit({ type: "patch_approval", id: msg.call_id, decision });
+  }
+
+  /** Relays request_user_input questions; without an answer from the client they stay unanswered. */
+  private async askQuestions(msg: Extract<EventMsg, { type: "request_user_input" }>, eventId: string, call: Call): Promise<void> {
+    const params = {
+      ...questionsElicitation(msg),
+      threadId: this.threadId,
+      codex_elicitation: "request-user-input",
+      codex_mcp_tool_call_id: String(call.requestId),
+      codex_event_id: eventId,
+      codex_call_id: msg.call_id,
+    };
+    // No answer is treated like a declined form: the model hears that nothing was answered.
+    const result = (await this.request(params, call)) ?? {};
+    this.session.submit({ type: "user_input_answer", id: msg.call_id, response: answersFromElicitResult(result) });
   }
 
   /** An MCP tool call waiting for approval, asked as a confirmation with our `mcp-tool-call-approval` marker. */

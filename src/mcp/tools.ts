@@ -26,6 +26,7 @@ import type { McpInvocation, McpToolCallOutcome } from "../protocol/mcp-events.j
 import type { McpConnectionManager, McpToolInfo } from "./manager.js";
 import { errorResult, toolOutputFromResult, withoutImages, type McpToolOutput } from "./result.js";
 import { toolParameters } from "./schema.js";
+import { mcpArgumentProblem } from "./argument-schema.js";
 import { listResourceTemplatesTool, listResourcesTool, readResourceTool, RESOURCE_TOOL_NAMES } from "./resource-tools.js";
 import type { McpToolset } from "./toolset.js";
 
@@ -127,6 +128,12 @@ export class McpToolHandler implements ToolHandler {
     private readonly opts: McpToolOptions = {},
   ) {
     this.memory = opts.approvalMemory ?? new McpApprovalMemory();
+  }
+
+  /** Checks against the server's own input schema, not the simplified copy the model was offered. */
+  checkArguments(toolName: string, rawArguments: string): Promise<string | null> {
+    const info = this.manager.resolveTool(toolName);
+    return info ? mcpArgumentProblem(info.definition.inputSchema, rawArguments) : Promise.resolve(null);
   }
 
   async handle(inv: ToolInvocation): Promise<McpToolOutput> {

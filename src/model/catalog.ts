@@ -153,6 +153,9 @@ const FAMILIES: Record<string, Traits> = {
   "openai/gpt-oss": { ...FALLBACK, advertisedWindow: 96_000 },
 };
 
+/** Every slug prefix the catalog knows, e.g. for checks that must cover each family. */
+export const FAMILY_PREFIXES: readonly string[] = Object.keys(FAMILIES);
+
 /** Family names for prefixes that are spelled differently from the family they denote. */
 const FAMILY_ALIASES: Record<string, string> = {
   "openai/gpt-oss": "gpt-oss",

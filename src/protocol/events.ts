@@ -6,6 +6,7 @@
  */
 import type { AskForApproval, ReasoningEffort, SandboxPolicy } from "./policy.js";
 import type { McpEventMsg } from "./mcp-events.js";
+import type { UserQuestion } from "./user-questions.js";
 
 export interface TokenUsage {
   input_tokens: number;
@@ -160,6 +161,10 @@ export type EventMsg =
       entry?: { conversation_id: string; ts: number; text: string };
     }
   | { type: "plan_update"; explanation: string | null; plan: PlanItem[] }
+  /** The model asks the user questions; answered by a `user_input_answer` op. */
+  | { type: "request_user_input"; call_id: string; turn_id: string; questions: UserQuestion[] }
+  /** The model attached a local image to the conversation (`path` is absolute). */
+  | { type: "view_image_tool_call"; call_id: string; path: string }
   | { type: "token_count"; info: TokenUsageInfo | null; rate_limits: null }
   | { type: "stream_error"; message: string; codex_error_info: CodexErrorInfo | null; additional_details: string | null }
   | { type: "warning"; message: string }

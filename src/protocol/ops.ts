@@ -3,6 +3,7 @@
  * reference's `Op` enum serializes, so a submission can cross a process boundary as JSON.
  */
 import type { AskForApproval, ReasoningEffort, ReasoningSummary, ReviewDecision, SandboxPolicy } from "./policy.js";
+import type { UserInputResponse } from "./user-questions.js";
 
 export type UserInput =
   | { type: "text"; text: string }
@@ -35,6 +36,11 @@ export type Op =
   | { type: "resolve_elicitation"; server_name: string; request_id: string | number; decision: ElicitationAction; content?: Record<string, unknown> }
   /** Runs a command the user typed (`!cmd` in a UI) under the session's sandbox, as its own task. */
   | { type: "run_user_shell_command"; command: string }
+  /**
+   * Answers a `request_user_input` event. `id` is the event's `call_id`; the event's `turn_id`
+   * (what the reference keys answers by) is accepted too and answers that turn's oldest question.
+   */
+  | { type: "user_input_answer"; id: string; response: UserInputResponse }
   /** Appends a prompt to $CODEX_HOME/history.jsonl (front ends send it when the user submits). */
   | { type: "add_to_history"; text: string }
   /** Asks for one prompt-history entry (Up-arrow recall); answered by get_history_entry_response. */

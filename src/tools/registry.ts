@@ -13,14 +13,19 @@ import { shellCommandHandler, shellHandler } from "./handlers/shell.js";
 import { execCommandHandler, writeStdinHandler } from "./handlers/unified-exec.js";
 import { updatePlanHandler } from "./handlers/update-plan.js";
 import { applyPatchHandler } from "./handlers/apply-patch.js";
+import { requestUserInputHandler } from "./handlers/request-user-input.js";
+import { viewImageHandler } from "./handlers/view-image.js";
 
-const HANDLERS: Record<string, ToolHandler> = {
+/** Every built-in tool's handler, by tool name (exported for the test that pairs them with the catalog). */
+export const HANDLERS: Readonly<Record<string, ToolHandler>> = {
   shell: shellHandler,
   shell_command: shellCommandHandler,
   exec_command: execCommandHandler,
   write_stdin: writeStdinHandler,
   update_plan: updatePlanHandler,
+  request_user_input: requestUserInputHandler,
   apply_patch: applyPatchHandler,
+  view_image: viewImageHandler,
 };
 
 /** Tools a turn offers beyond the built-in ones, and where their specs go among them. */
@@ -38,7 +43,8 @@ export function buildTools(model: ModelInfo, extension?: ToolExtension): { specs
     const handler = HANDLERS[spec.name];
     if (handler) handlers.set(spec.name, handler);
   }
-  if (!extension) return { specs: builtin, router: new ToolRouter(handlers) };
+  if (!extension) return { specs: builtin, router: new ToolRouter(handlers, builtin) };
   for (const [name, handler] of extension.handlers) if (!handlers.has(name)) handlers.set(name, handler);
-  return { specs: extension.place(builtin), router: new ToolRouter(handlers) };
+  const specs = extension.place(builtin);
+  return { specs, router: new ToolRouter(handlers, specs) };
 }

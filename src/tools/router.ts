@@ -2,11 +2,15 @@
  * Routes the model's tool calls to handlers and wraps what they return in the output item the
  * model expects (function_call_output for function tools, custom_tool_call_output for freeform
  * ones). A tool the model names but we do not offer gets a plain explanation, so it can adapt.
+ * A function call's arguments are checked once, here, against the schema the model was offered:
+ * a call that does not fit gets one error naming the field, and its handler never runs.
  */
 import type { FunctionCallOutputContentItem, ResponseItem, ToolCallItem } from "../protocol/items.js";
 import type { EventMsg } from "../protocol/events.js";
+import type { JsonSchema, ToolSpec } from "../protocol/tool-spec.js";
 import type { TurnContext } from "./turn-context.js";
 import type { TurnDiffTracker } from "../patch/turn-diff.js";
+import { checkFunctionArguments } from "./argument-check.js";
 import { ToolError, type ToolHandler, type ToolInvocation } from "./types.js";
 
 export interface DispatchContext {
@@ -17,7 +21,15 @@ export interface DispatchContext {
 }
 
 export class ToolRouter {
-  constructor(private readonly handlers: ReadonlyMap<string, ToolHandler>) {}
+  /** Parameters schema of each offered function tool, by name. */
+  private readonly schemas = new Map<string, JsonSchema>();
+
+  constructor(
+    private readonly handlers: ReadonlyMap<string, ToolHandler>,
+    offered: readonly ToolSpec[] = [],
+  ) {
+    for (const spec of offered) if (spec.type === "function") this.schemas.set(spec.name, spec.parameters);
+  }
 
   /** Runs one call. Throws only a fatal ToolError; every other failure becomes output text. */
   async dispatch(call: ToolCallItem, ctx: DispatchContext): Promise<ResponseItem> {
@@ -33,17 +45,29 @@ export class ToolRouter {
     } else if (handler.payloadKind !== "any" && handler.payloadKind !== payload.kind) {
       throw new ToolError(`tool ${call.name} invoked with incompatible payload`, true);
     } else {
-      const invocation: ToolInvocation = { callId: call.call_id, name: call.name, payload, ...ctx };
-      try {
-        const output = await handler.handle(invocation);
-        text = output.text;
-        items = output.contentItems;
-      } catch (err) {
-        if (err instanceof ToolError && err.fatal) throw err;
-        text = err instanceof Error ? err.message : String(err);
+      const problem = payload.kind === "function" ? await this.argumentProblem(call.name, handler, payload.arguments) : null;
+      if (problem !== null) {
+        text = problem;
+      } else {
+        const invocation: ToolInvocation = { callId: call.call_id, name: call.name, payload, ...ctx };
+        try {
+          const output = await handler.handle(invocation);
+          text = output.text;
+          items = output.contentItems;
+        } catch (err) {
+          if (err instanceof ToolError && err.fatal) throw err;
+          text = err instanceof Error ? err.message : String(err);
+        }
       }
     }
     return outputItem(call, text, items);
+  }
+
+  /** What is wrong with a function call's arguments, or null (also when the tool was offered without a schema). */
+  private async argumentProblem(name: string, handler: ToolHandler, raw: string): Promise<string | null> {
+    if (handler.checkArguments) return handler.checkArguments(name, raw);
+    const schema = this.schemas.get(name);
+    return schema ? checkFunctionArguments(schema, raw) : null;
   }
 }
 

@@ -177,7 +177,7 @@ function requestUserInputTool(): ToolSpec {
   );
   return fn(
     "request_user_input",
-    "Ask the user one to three short multiple-choice questions and wait for the answers. Only available in Plan mode.",
+    "Ask the user one to three short multiple-choice questions and wait for the answers (returned as JSON keyed by question id). If nobody can answer, you are told so at once: then decide yourself.",
     obj({ questions: arr("The questions to ask; usually one, never more than three.", question) }, ["questions"]),
   );
 }

@@ -8,6 +8,7 @@ import type { AskForApproval, ReasoningEffort, ReasoningSummary, SandboxPolicy }
 import type { ShellEnvironmentPolicy } from "../exec/env.js";
 import type { UnifiedExecManager } from "../exec/unified-exec.js";
 import type { PendingApprovals } from "../approval/pending-approvals.js";
+import type { PendingUserInput } from "../approval/pending-user-input.js";
 import type { ApprovalStore } from "../approval/approval-store.js";
 
 export interface TurnServices {
@@ -15,6 +16,8 @@ export interface TurnServices {
   /** The user's shell, used for shell_command and exec_command scripts. */
   userShell: string;
   approvals: PendingApprovals;
+  /** Questions from request_user_input awaiting the user's answers. */
+  userInput: PendingUserInput;
   /** Session-wide: what the user approved for the session, and folders granted to patches. */
   approvalStore: ApprovalStore;
 }

@@ -44,6 +44,11 @@ export interface ToolHandler {
   /** Which payload shape this tool accepts ("any": both); a call in another shape is a fatal mismatch. */
   readonly payloadKind: ToolPayload["kind"] | "any";
   handle(invocation: ToolInvocation): Promise<ToolOutput>;
+  /**
+   * Checks a function call's raw arguments in place of the router's check against the offered
+   * schema (a tool whose real schema is richer than the one offered); the problem, or null.
+   */
+  checkArguments?(toolName: string, rawArguments: string): Promise<string | null>;
 }
 
 /** Parses a function call's JSON arguments, or explains to the model what was wrong with them. */

@@ -162,3 +162,37 @@ void test("mcp-server records its threads; a restarted server continues one with
   assert.ok(JSON.stringify(server.requests[2]?.body.input ?? []).includes("which word?"));
   await server.close();
 });
+
+void test("mcp-server: request_user_input questions become an elicitation form, and the client's choice reaches the model", async () => {
+  const questions = {
+    questions: [
+      { id: "scope", header: "Scope", question: "How much to change?", options: [{ label: "Parser only", description: "Small." }, { label: "Whole module", description: "Big." }] },
+    ],
+  };
+  const server = await startModelServer([turn(fnCall("request_user_input", questions, "q1")), turn(text("whole module it is"))]);
+  const ws = makeWorkspace();
+  writeFileSync(join(ws.home, "config.toml"), `openai_base_url = "${server.url}"\n`);
+  const { client, elicitations, stderr } = await connectCli(ws);
+  client.setRequestHandler(ElicitRequestSchema, () => ({ action: "accept", content: { scope: "Whole module" } }));
+  try {
+    const result = await callTool(client, "codex", { prompt: "refactor", "approval-policy": "on-request" });
+    assert.equal((result.structuredContent as { content: string }).content, "whole module it is");
+    assert.equal(elicitations.length, 1);
+    const ask = elicitations[0] ?? {};
+    assert.equal(ask.codex_elicitation, "request-user-input");
+    assert.equal(ask.codex_call_id, "q1");
+    assert.equal(ask.message, "How much to change?");
+    assert.deepEqual(ask.requestedSchema, {
+      type: "object",
+      properties: { scope: { type: "string", title: "Scope", description: "How much to change?", enum: ["Parser only", "Whole module"] } },
+    });
+    const output = (server.requests[1]?.body.input ?? []).find((i) => i.type === "function_call_output" && i.call_id === "q1")?.output;
+    assert.equal(output, '{"answers":{"scope":{"answers":["Whole module"]}}}');
+    assert.deepEqual(server.violations, []);
+  } catch (err) {
+    throw new Error(`${(err as Error).message}\nserver stderr:\n${stderr()}`, { cause: err });
+  } finally {
+    await client.close();
+    await server.close();
+  }
+});

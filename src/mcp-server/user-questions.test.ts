@@ -1,0 +1,28 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { answersFromElicitResult, questionsElicitation } from "./user-questions.js";
+
+void test("questions become one string field each; a question without options takes free text", () => {
+  const form = questionsElicitation({
+    type: "request_user_input",
+    call_id: "c",
+    turn_id: "0",
+    questions: [
+      { id: "a", header: "A", question: "Pick one?", isOther: true, isSecret: false, options: [{ label: "x", description: "" }] },
+      { id: "b", header: "B", question: "Anything else?", isOther: true, isSecret: false },
+    ],
+  });
+  assert.equal(form.message, "Pick one?\nAnything else?");
+  assert.deepEqual(form.requestedSchema.properties, {
+    a: { type: "string", title: "A", description: "Pick one?", enum: ["x"] },
+    b: { type: "string", title: "B", description: "Anything else?" },
+  });
+});
+
+void test("only an accepted form answers; empty and non-text fields are left out", () => {
+  assert.deepEqual(answersFromElicitResult({ action: "accept", content: { a: "x", b: "", c: 3, d: ["p", "q"] } }), {
+    answers: { a: { answers: ["x"] }, d: { answers: ["p", "q"] } },
+  });
+  assert.deepEqual(answersFromElicitResult({ action: "decline", content: { a: "x" } }), { answers: {} });
+  assert.deepEqual(answersFromElicitResult({}), { answers: {} });
+});
