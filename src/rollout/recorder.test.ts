@@ -84,3 +84,17 @@ void test("a write failure is reported once and recording stops; the caller carr
   assert.equal(errors.length, 1);
   assert.match(errors[0] ?? "", /could not write the session file/);
 });
+
+void test("a compaction is written as a compacted line, with the replacement history when there is one", () => {
+  const home = mkdtempSync(join(tmpdir(), "codex-ts-rec-"));
+  const r = newRecorder(home);
+  r.persist();
+  r.recordCompaction("summary only");
+  r.recordCompaction("with history", [userText("kept")]);
+  const lines = readFileSync(r.path, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as { type: string; payload: unknown });
+  assert.deepEqual(
+    lines.filter((l) => l.type === "compacted").map((l) => l.payload),
+    [{ message: "summary only" }, { message: "with history", replacement_history: [userText("kept")] }],
+  );
+  r.close();
+});

@@ -118,6 +118,15 @@ export class RolloutRecorder {
     this.add(serializeLine("event_msg", msg));
   }
 
+  /**
+   * A compaction: `message` is the summary; `replacementHistory`, when given, is the whole new
+   * history (what a resume replays instead of rebuilding it from the summary), as the reference
+   * writes its `compacted` lines.
+   */
+  recordCompaction(message: string, replacementHistory?: readonly ResponseItem[]): void {
+    this.add(serializeLine("compacted", replacementHistory ? { message, replacement_history: replacementHistory } : { message }));
+  }
+
   recordTurnContext(context: TurnContextPayload): void {
     this.add(serializeLine("turn_context", context));
   }
