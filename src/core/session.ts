@@ -250,6 +250,11 @@ export class Session {
       case "user_input_answer":
         this.userInput.resolve(op.id, op.response);
         return;
+      case "compact":
+      case "thread_rollback":
+        // Arrives with the long-sessions work (issue 14); until then the op says so.
+        this.send(id, { type: "error", message: `${op.type} is not supported by this version of codex-ts`, codex_error_info: "other" });
+        return;
       case "add_to_history": {
         const history = this.options.promptHistory;
         // History problems never disturb the session; the append reports them as an outcome.

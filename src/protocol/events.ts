@@ -153,6 +153,10 @@ export type EventMsg =
   | { type: "patch_apply_begin"; call_id: string; auto_approved: boolean; changes: Record<string, FileChange> }
   | { type: "patch_apply_end"; call_id: string; stdout: string; stderr: string; success: boolean }
   | { type: "turn_diff"; unified_diff: string }
+  /** The conversation was summarised to free context (automatically or by a `compact` op). */
+  | { type: "context_compacted" }
+  /** A `thread_rollback` dropped this many user turns. */
+  | { type: "thread_rolled_back"; num_turns: number }
   | {
       type: "get_history_entry_response";
       offset: number;

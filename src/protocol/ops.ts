@@ -34,6 +34,10 @@ export type Op =
   | { type: "mcp_tool_call_approval"; id: string; decision: ReviewDecision }
   /** Answers an `elicitation_request`; `content` holds the form's values when accepted. */
   | { type: "resolve_elicitation"; server_name: string; request_id: string | number; decision: ElicitationAction; content?: Record<string, unknown> }
+  /** Summarises the conversation so far to free context; `instructions` says what to keep. */
+  | { type: "compact"; instructions?: string }
+  /** Drops the last `num_turns` user turns from the thread (not while a turn runs). */
+  | { type: "thread_rollback"; num_turns: number }
   /** Runs a command the user typed (`!cmd` in a UI) under the session's sandbox, as its own task. */
   | { type: "run_user_shell_command"; command: string }
   /**
