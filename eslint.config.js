@@ -2,6 +2,7 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import boundaries from "eslint-plugin-boundaries";
+import { readdirSync } from "node:fs";
 
 /**
  * The layers of src/ (docs/ARCHITECTURE.md): each folder may import only the folders listed for
@@ -11,22 +12,28 @@ import boundaries from "eslint-plugin-boundaries";
 const LAYERS = {
   protocol: [],
   util: [],
+  telemetry: ["protocol", "util"],
   patch: ["protocol", "util", "shell"],
   exec: ["protocol", "util"],
   sandbox: ["protocol", "util", "exec"],
   shell: ["protocol", "util"],
   safety: ["protocol", "util", "shell"],
-  model: ["protocol", "util"],
-  rollout: ["protocol", "util", "patch", "model"],
+  model: ["protocol", "util", "telemetry"],
+  rollout: ["protocol", "util", "telemetry", "patch", "model"],
   history: ["protocol", "util"],
-  approval: ["protocol", "util", "sandbox", "safety", "exec"],
-  config: ["protocol", "util", "exec", "sandbox", "model", "history", "rollout"],
-  tools: ["protocol", "util", "patch", "exec", "sandbox", "safety", "shell", "model", "approval", "config"],
-  mcp: ["protocol", "util", "exec", "model", "approval", "config", "tools"],
-  core: ["protocol", "util", "patch", "exec", "sandbox", "safety", "shell", "model", "rollout", "history", "approval", "config", "tools", "mcp"],
-  cli: ["mcp-server", "protocol", "util", "patch", "exec", "sandbox", "safety", "shell", "model", "rollout", "history", "approval", "config", "tools", "mcp", "core"],
-  "mcp-server": ["protocol", "util", "model", "rollout", "config", "core"],
+  approval: ["protocol", "util", "telemetry", "sandbox", "safety", "exec"],
+  config: ["protocol", "util", "telemetry", "exec", "sandbox", "model", "history", "rollout"],
+  tools: ["protocol", "util", "telemetry", "patch", "exec", "sandbox", "safety", "shell", "model", "approval", "config"],
+  mcp: ["protocol", "util", "telemetry", "exec", "model", "approval", "config", "tools"],
+  core: ["protocol", "util", "telemetry", "patch", "exec", "sandbox", "safety", "shell", "model", "rollout", "history", "approval", "config", "tools", "mcp"],
+  cli: ["mcp-server", "protocol", "util", "telemetry", "patch", "exec", "sandbox", "safety", "shell", "model", "rollout", "history", "approval", "config", "tools", "mcp", "core"],
+  "mcp-server": ["protocol", "util", "telemetry", "model", "rollout", "config", "core"],
 };
+
+// A folder without a layer would escape the check: name it in LAYERS first.
+for (const entry of readdirSync(new URL("./src", import.meta.url), { withFileTypes: true })) {
+  if (entry.isDirectory() && !(entry.name in LAYERS)) throw new Error(`eslint.config.js: src/${entry.name} has no layer in LAYERS`);
+}
 
 export default tseslint.config(
   { ignores: ["dist/**", "node_modules/**"] },

@@ -4,9 +4,11 @@
 // answers. Each run is a fresh `codex-ts exec --json` process in a fresh temporary directory
 // against an in-process scripted server. Prints median wall time and peak RSS, the reference
 // figures, and a median breakdown of where the time went. No timing is asserted.
-// Usage: node bench/exec-3-turn.mjs [--runs N] [--real-home]
+// Usage: node bench/exec-3-turn.mjs [--runs N] [--real-home] [--otel]
+// --otel: the runs export OpenTelemetry (OTLP/HTTP protobuf) to a collector the bench runs.
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -36,7 +38,7 @@ function parseArgs(argv) {
       process.exit(2);
     }
   }
-  return { runs, realHome: argv.includes("--real-home") };
+  return { runs, realHome: argv.includes("--real-home"), otel: argv.includes("--otel") };
 }
 
 function script(m) {
@@ -48,12 +50,15 @@ function script(m) {
 }
 
 /** One CLI run; resolves with timings (ms since spawn), RSS and any problems seen. */
-async function runOnce(m, timePath, realHome) {
+async function runOnce(m, timePath, realHome, collector) {
   const root = mkdtempSync(join(tmpdir(), "codex-ts-bench-"));
   const work = join(root, "work");
   const codexHome = join(root, "codex-home");
   const home = join(root, "home");
   for (const d of [work, codexHome, home]) mkdirSync(d);
+  if (collector) {
+    writeFileSync(join(codexHome, "config.toml"), `[otel]\nexporter = { otlp-http = { endpoint = "${collector}", protocol = "binary" } }\n`);
+  }
   const rssFile = join(root, "rss.txt");
   const server = await m.startModelServer(script(m));
   const env = { ...process.env, CODEX_HOME: codexHome, OPENAI_API_KEY: "sk-bench", NO_COLOR: "1" };
@@ -160,7 +165,7 @@ function printBreakdown(ok) {
 }
 
 async function main() {
-  const { runs, realHome } = parseArgs(process.argv.slice(2));
+  const { runs, realHome, otel } = parseArgs(process.argv.slice(2));
   requireBuilt(CLI, SERVER);
   const m = await import(SERVER);
   const timePath = gnuTimePath();
@@ -169,9 +174,15 @@ async function main() {
   console.log("Script: exec_command `echo hello > a.txt && cat a.txt` -> apply_patch (freeform) -> message, as the reference's.");
   console.log(`HOME: ${realHome ? "the real one (login-shell profile is sourced by `bash -lc`)" : "an empty temporary directory (use --real-home to keep yours)"}`);
 
-  for (let i = 0; i < WARMUP; i++) await runOnce(m, timePath, realHome);
+  const collector = otel ? await startCollector() : null;
+  if (collector) console.log(`OpenTelemetry: exported to a local OTLP/HTTP collector (${collector.received()} requests so far)`);
+  for (let i = 0; i < WARMUP; i++) await runOnce(m, timePath, realHome, collector?.endpoint);
   const results = [];
-  for (let i = 0; i < runs; i++) results.push(await runOnce(m, timePath, realHome));
+  for (let i = 0; i < runs; i++) results.push(await runOnce(m, timePath, realHome, collector?.endpoint));
+  if (collector) {
+    console.log(`OpenTelemetry: the collector received ${collector.received()} export requests`);
+    collector.close();
+  }
 
   const failed = results.filter((r) => r.problems.length > 0);
   failed.forEach((r, i) => console.log(`FAILED run ${i + 1}: ${r.problems.join("; ")}`));
@@ -202,6 +213,24 @@ async function main() {
   console.log(`wall: ${verdict(wall, TARGET.ms)}; RSS: ${verdict(rss, TARGET.mib)}`);
   printBreakdown(ok);
   if (failed.length > 0) process.exitCode = 1;
+}
+
+/** A collector that accepts every OTLP/HTTP export and counts them. */
+async function startCollector() {
+  let received = 0;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      received += 1;
+      res.writeHead(200, { "content-type": "application/x-protobuf" }).end();
+    });
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    endpoint: `http://127.0.0.1:${server.address().port}/v1/logs`,
+    received: () => received,
+    close: () => server.close(),
+  };
 }
 
 await main();

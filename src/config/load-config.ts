@@ -21,6 +21,7 @@ import {
 } from "../protocol/policy.js";
 import type { ShellEnvironmentPolicy } from "../exec/env.js";
 import type { HistorySettings } from "../history/prompt-history.js";
+import { otelSettingsFrom, type OtelSettings } from "../telemetry/settings.js";
 import {
   DEFAULT_REQUEST_MAX_RETRIES,
   DEFAULT_STREAM_IDLE_TIMEOUT_MS,
@@ -89,6 +90,8 @@ export interface Config {
   /** `notify`: the program and its leading arguments; null when unset or empty. */
   notify: string[] | null;
   history: HistorySettings;
+  /** `[otel]`: where the OpenTelemetry events go (nowhere by default). */
+  otel: OtelSettings;
   /** `[mcp_servers.<name>]`, checked and with defaults filled in. */
   mcpServers: Record<string, McpServerConfig>;
   projectDocMaxBytes: number;
@@ -225,6 +228,7 @@ export function loadConfig(input: CliConfigInput): Config {
       ...(maxBytes !== undefined ? { max_bytes: maxBytes } : {}),
     },
     mcpServers: mcpServersFromToml(t.mcp_servers),
+    otel: otelSettingsFrom(table(t.otel), env),
     projectDocMaxBytes,
     projectDocFallbackFilenames,
     projectRootMarkers,

@@ -20,6 +20,7 @@ import { DEFAULT_PROJECT_DOC_MAX_BYTES } from "./agents-md.js";
 import { FEATURE_NAMES } from "./features.js";
 import { DEFAULT_MCP_STARTUP_TIMEOUT_SEC, DEFAULT_MCP_TOOL_TIMEOUT_SEC, shapeProblem } from "./mcp.js";
 import { OSS_PROVIDERS } from "./oss.js";
+import { exporterProblem } from "../telemetry/settings.js";
 import type { TomlTable } from "./overrides.js";
 
 export const DEFAULT_MODEL = "gpt-5.5";
@@ -205,7 +206,10 @@ const BASE_SCHEMA: readonly KeySpec[] = [
   { key: "history.persistence", type: "string", values: ["save-all", "none"], default: "save-all", group: "History and notifications", description: "Save every prompt, or none." },
   { key: "history.max_bytes", type: "integer", min: 0, defaultText: "no limit", group: "History and notifications", description: "Size at which the oldest entries are dropped." },
   { key: "notify", type: "string[]", userOnly: true, group: "History and notifications", description: "Program (and arguments) run after each turn with a JSON description of it as the last argument.", example: 'notify = ["python3", "/home/me/.codex-ts/notify.py"]' },
-  { key: "otel", type: "any", userOnly: true, unused: true, group: "History and notifications", description: "OpenTelemetry export settings." },
+  { key: "otel", type: "table", userOnly: true, group: "History and notifications", description: "OpenTelemetry: the `codex.*` events (API requests, stream events, prompts, tool decisions and results) and counters, sent to your OTLP collector. Off unless `exporter` names one." },
+  { key: "otel.environment", type: "string", default: "dev", group: "History and notifications", description: "The `env` resource attribute of every record." },
+  { key: "otel.exporter", type: ["string", "table"], default: "none", check: exporterProblem, group: "History and notifications", description: "`none`, `{ otlp-http = { endpoint, protocol = \"binary\"|\"json\", headers } }` or `{ otlp-grpc = { endpoint, headers } }`; `${VAR}` in a header value is taken from the environment.", example: 'exporter = { otlp-http = { endpoint = "http://localhost:4318/v1/logs", protocol = "binary", headers = { "x-api-key" = "${OTLP_TOKEN}" } } }' },
+  { key: "otel.log_user_prompt", type: "boolean", default: false, group: "History and notifications", description: "Send the prompt text in `codex.user_prompt` (otherwise `[REDACTED]`)." },
 
   // Interface
   { key: "tui", type: "any", unused: true, group: "Interface", description: "Settings of the interactive UI (notifications, animations, alternate screen, …)." },

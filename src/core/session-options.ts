@@ -1,4 +1,5 @@
 /** What a Session is started with: resolved settings (no config parsing happens in core). */
+import type { TelemetryRecorder } from "../telemetry/recorder.js";
 import type { ModelClient } from "../model/prompt.js";
 import type { ShellEnvironmentPolicy } from "../exec/env.js";
 import type { AskForApproval, ReasoningEffort, ReasoningSummary, SandboxPolicy } from "../protocol/policy.js";
@@ -49,6 +50,8 @@ export interface SessionOptions {
    * offered from the first turn on. Absent or without enabled servers: no MCP code is loaded.
    */
   mcpServers?: Record<string, McpServerConfig>;
+  /** Where the `codex.*` OpenTelemetry events go; absent: nowhere. */
+  telemetry?: TelemetryRecorder;
 }
 
 export interface ResumeOptions {

@@ -14,6 +14,7 @@
  * settled, and shutdown ends them before shutdown_complete. A session without servers never
  * loads the MCP code.
  */
+import { noTelemetry, type TelemetryRecorder } from "../telemetry/recorder.js";
 import { modelInfoFor } from "../model/catalog.js";
 import { ModelError, errorInfo } from "../model/errors.js";
 import type { CodexErrorInfo, Event, EventMsg, TokenUsage, TokenUsageInfo } from "../protocol/events.js";
@@ -80,6 +81,8 @@ export class Session {
   /** A resumed thread's recorded base instructions: resending them keeps the request prefix. */
   private readonly recordedBaseInstructions: string | null = null;
   private readonly approvals = new PendingApprovals();
+  /** The `codex.*` OpenTelemetry events of this thread (records nothing without an exporter). */
+  readonly telemetry: TelemetryRecorder;
   private readonly elicitations = new PendingElicitations();
   private readonly userInput = new PendingUserInput();
   private readonly approvalStore = new ApprovalStore();
@@ -98,6 +101,7 @@ export class Session {
     const resumed = options.resume?.thread;
     this.threadId = options.threadId ?? resumed?.threadId ?? uuidv7();
     this.firstReader = this.bus.subscribe();
+    this.telemetry = options.telemetry ?? noTelemetry();
     this.recorder = options.recorder ?? null;
     // The core never writes to the terminal: a failing session file is a warning event.
     this.recorder?.reportErrorsTo((message) => this.send("", { type: "warning", message }));
@@ -204,6 +208,16 @@ export class Session {
     return this.bus.subscribe();
   }
 
+  /**
+   * A warning from a service the session uses (the telemetry exporter, say), shown like its
+   * own; false when the session has shut down and nobody would see it.
+   */
+  reportWarning(message: string): boolean {
+    if (this.closed) return false;
+    this.send("", { type: "warning", message });
+    return true;
+  }
+
   /** The settings the next turn would run with. */
   get currentSettings(): Readonly<SessionSettings> {
     return this.settings;
@@ -288,6 +302,8 @@ export class Session {
 
   private async userTurn(id: string, items: UserInput[], overrides: TurnOverrides, outputSchema: unknown): Promise<void> {
     this.settings = applyOverrides(this.settings, overrides);
+    // Every prompt is reported, also one steered into a running turn.
+    this.telemetry.withModel(this.settings.model).userPrompt(items.flatMap((i) => (i.type === "text" ? [i.text] : [])));
     const message = await userMessageFrom(items, this.settings.cwd);
     const active = this.active;
     if (active?.kind === "regular" && !active.aborted) {
@@ -331,6 +347,7 @@ export class Session {
       services: {
         unifiedExec: this.unifiedExec,
         userShell: this.options.userShell ?? process.env.SHELL ?? "/bin/bash",
+        telemetry: this.telemetry.withModel(s.model),
         approvals: this.approvals,
         userInput: this.userInput,
         approvalStore: this.approvalStore,

@@ -17,6 +17,9 @@ import { Session } from "./session.js";
 import { modelClientFor, sessionOptionsFromConfig } from "./session-from-config.js";
 import { openThread, ThreadNotFoundError, type OpenedThread, type ThreadTarget } from "./open-thread.js";
 import type { RecordedThread } from "../rollout/reconstruct.js";
+import { noTelemetry, TelemetryRecorder } from "../telemetry/recorder.js";
+import type { OtelHandle } from "../telemetry/otel.js";
+import { uuidv7 } from "../util/ids.js";
 import { RolloutRecorder } from "../rollout/recorder.js";
 
 export interface ThreadManagerOptions {
@@ -64,6 +67,13 @@ export class ThreadStartError extends Error {
 
 export class ThreadManager {
   private readonly threads = new Map<string, Session>();
+  /** The OpenTelemetry exporter, started with the first thread whose config names one. */
+  private otel: Promise<OtelHandle | null> | null = null;
+
+  /** Warnings no live thread could show (see `shutdown`). */
+  private readonly lateWarnings: string[] = [];
+  /** Why telemetry could not start, told to the next thread once. */
+  private startupWarning: string | null = null;
 
   constructor(private readonly options: ThreadManagerOptions) {}
 
@@ -84,16 +94,17 @@ export class ThreadManager {
         baseInstructions: req.baseInstructions ?? config.baseInstructionsOverride ?? baseInstructions(modelInfoFor(config.model)),
       }),
     );
+    const threadId = opened.threadId ?? opened.resume?.thread.threadId ?? uuidv7();
     const session = new Session({
       ...sessionOptionsFromConfig(config, client),
       developerInstructions: req.developerInstructions ?? config.developerInstructions,
       baseInstructionsOverride: req.baseInstructions ?? config.baseInstructionsOverride,
-      threadId: opened.threadId,
+      threadId,
       recorder: opened.recorder,
       resume: opened.resume,
+      telemetry: await this.telemetryFor(config, threadId),
     });
-    this.threads.set(session.threadId, session);
-    return { threadId: session.threadId, session, notices: opened.notices };
+    return this.adopt(session, config, opened.notices);
   }
 
   /** Continues a recorded thread (see `loadThread`), appending to its file. */
@@ -104,9 +115,13 @@ export class ThreadManager {
       resume: { thread: recorded, warnOnModelChange: true },
       notices: [],
     }));
-    const session = new Session({ ...sessionOptionsFromConfig(config, client), recorder: opened.recorder, resume: opened.resume });
-    this.threads.set(session.threadId, session);
-    return { threadId: session.threadId, session, notices: [] };
+    const session = new Session({
+      ...sessionOptionsFromConfig(config, client),
+      recorder: opened.recorder,
+      resume: opened.resume,
+      telemetry: await this.telemetryFor(config, recorded.threadId),
+    });
+    return this.adopt(session, config, []);
   }
 
   /**
@@ -143,6 +158,53 @@ export class ThreadManager {
   /** Shuts every live thread down. */
   async closeAll(): Promise<void> {
     await Promise.all([...this.threads.keys()].map((id) => this.closeThread(id)));
+  }
+
+  /**
+   * Shuts every thread down and flushes what the telemetry exporter still holds (waiting at
+   * most a couple of seconds for a slow collector). Front ends call it before exiting and show
+   * the warnings it returns: what went wrong after every thread had ended.
+   */
+  async shutdown(): Promise<string[]> {
+    await this.closeAll();
+    await (await this.otel)?.shutdown();
+    return this.lateWarnings.splice(0);
+  }
+
+  private adopt(session: Session, config: Config, notices: string[]): StartedThread {
+    this.threads.set(session.threadId, session);
+    if (this.startupWarning !== null) session.reportWarning(this.startupWarning);
+    this.startupWarning = null;
+    reportConversationStart(session, config);
+    return { threadId: session.threadId, session, notices };
+  }
+
+  /** The thread's telemetry recorder: one exporter per process, one identity per thread. */
+  private async telemetryFor(config: Config, threadId: string): Promise<TelemetryRecorder> {
+    const exporter = config.otel.exporter;
+    if (exporter.kind === "none") return noTelemetry();
+    this.otel ??= import("../telemetry/otel.js")
+      .then(({ startOtel }) =>
+        startOtel(config.otel, exporter, {
+          version: packageVersion(),
+          onWarning: (message) => {
+            let told = false;
+            for (const session of this.threads.values()) told = session.reportWarning(message) || told;
+            if (!told) this.lateWarnings.push(message);
+          },
+        }),
+      )
+      .catch((err: unknown) => {
+        this.startupWarning = `OpenTelemetry export is off: ${(err as Error).message}`;
+        return null;
+      });
+    const handle = await this.otel;
+    if (!handle) return noTelemetry();
+    return new TelemetryRecorder(
+      handle.sink,
+      { conversationId: threadId, appVersion: packageVersion(), terminalType: terminalType(this.options.env) },
+      config.otel.logUserPrompt,
+    );
   }
 
   /**
@@ -185,6 +247,31 @@ export class ThreadManager {
       throw new ThreadStartError("rollout", `Could not open the session: ${(err as Error).message}`);
     }
   }
+}
+
+/** `codex.conversation_starts`: what the thread runs with. */
+function reportConversationStart(session: Session, config: Config): void {
+  const s = session.currentSettings;
+  session.telemetry.withModel(s.model).conversationStarts({
+    providerName: config.provider.name,
+    reasoningEffort: s.reasoningEffort,
+    reasoningSummary: s.reasoningSummary,
+    contextWindow: config.modelContextWindow ?? modelInfoFor(s.model).contextWindow,
+    autoCompactTokenLimit: config.modelAutoCompactTokenLimit,
+    approvalPolicy: s.approvalPolicy,
+    sandboxPolicy: s.sandboxPolicy.type,
+    mcpServers: Object.entries(config.mcpServers)
+      .filter(([, server]) => server.enabled)
+      .map(([name]) => name),
+    activeProfile: config.profile,
+  });
+}
+
+/** The terminal, as the reference's `terminal.type` names it (the program and its version when known). */
+function terminalType(env: NodeJS.ProcessEnv): string {
+  const program = env.TERM_PROGRAM;
+  if (program) return env.TERM_PROGRAM_VERSION ? `${program}/${env.TERM_PROGRAM_VERSION}` : program;
+  return env.TERM ?? "unknown";
 }
 
 export function missingKeyMessage(provider: ModelProvider, readCodexApiKey: boolean): string {

@@ -57,6 +57,7 @@ export async function runTurn(
         verbosity: turn.model.supportsVerbosity ? (turn.verbosity ?? turn.model.defaultVerbosity) : null,
         outputSchema: turn.outputSchema,
         threadId: deps.threadId,
+        telemetry: turn.services.telemetry,
       },
       streamMaxRetries: deps.streamMaxRetries,
       signal,

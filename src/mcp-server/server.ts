@@ -34,7 +34,7 @@ import type { Event, EventMsg } from "../protocol/events.js";
 import type { ReviewDecision } from "../protocol/policy.js";
 import { shellJoin } from "../util/shell-quote.js";
 import { packageVersion } from "../util/version.js";
-import { resumeRecordedSession, startSession, type SessionEnvironment } from "./start-session.js";
+import { resumeRecordedSession, shutdownThreads, startSession, type SessionEnvironment } from "./start-session.js";
 import { answersFromElicitResult, questionsElicitation } from "./user-questions.js";
 import { CODEX_REPLY_TOOL, CODEX_TOOL, ParamsError, parseCodexParams, parseReplyParams, type CodexToolParams } from "./tools.js";
 
@@ -399,6 +399,7 @@ export function createMcpServer(options: McpServerOptions = {}): CodexMcpServer 
       threads.clear();
       await server.close();
       await Promise.all(closing);
+      await shutdownThreads(where);
     },
   };
 }

@@ -95,6 +95,11 @@ export async function resumeRecordedSession(threadId: string, where: SessionEnvi
   return ready(manager, () => manager.resumeRecordedThread(config, recorded));
 }
 
+/** Ends the threads started for `where` and flushes their telemetry (the server is closing). */
+export async function shutdownThreads(where: SessionEnvironment): Promise<void> {
+  await managers.get(where.env)?.shutdown();
+}
+
 /** Starts the thread and waits for its required MCP servers; failures become SessionStartErrors. */
 async function ready(manager: ThreadManager, start: () => Promise<StartedThread>): Promise<Session> {
   try {

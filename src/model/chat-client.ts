@@ -36,6 +36,7 @@ export class ChatClient implements ModelClient {
       provider: this.provider,
       signal,
       onRetry,
+      telemetry: prompt.telemetry,
     });
     yield* parseChatStream(res.body, this.provider.streamIdleTimeoutMs, signal, {
       freeformTools: freeformToolNames(prompt.tools),

@@ -8,6 +8,7 @@ import type { ModelProvider } from "./provider.js";
 import type { RetryListener } from "./prompt.js";
 import { errorText } from "./sse.js";
 import { httpPost, type HttpResponse } from "./http-post.js";
+import type { TelemetryRecorder } from "../telemetry/recorder.js";
 
 export interface PostOptions {
   url: string;
@@ -17,19 +18,35 @@ export interface PostOptions {
   signal: AbortSignal;
   /** Called before each retry, so the user sees why the turn is waiting. */
   onRetry?: RetryListener;
+  /** Told about every attempt (`codex.api_request`). */
+  telemetry?: TelemetryRecorder;
 }
 
 export async function postWithRetries(opts: PostOptions): Promise<HttpResponse> {
   const max = opts.provider.requestMaxRetries;
   for (let attempt = 0; ; attempt++) {
     let error: ModelError;
+    const started = performance.now();
+    const report = (status?: number, message?: string, cfRay?: unknown): void =>
+      opts.telemetry?.apiRequest({
+        attempt: attempt + 1,
+        durationMs: performance.now() - started,
+        ...(status !== undefined ? { status } : {}),
+        ...(message !== undefined ? { error: message } : {}),
+        ...(typeof cfRay === "string" ? { cfRay } : {}),
+      });
     try {
       const res = await httpPost(opts.url, opts.headers, opts.body, opts.signal);
-      if (res.status >= 200 && res.status < 300) return res;
+      if (res.status >= 200 && res.status < 300) {
+        report(res.status, undefined, res.headers["cf-ray"]);
+        return res;
+      }
       error = await errorFromResponse(res);
+      report(res.status, error.message, res.headers["cf-ray"]);
     } catch (err) {
       if (opts.signal.aborted) throw opts.signal.reason;
       error = new ModelError("retryable", `error sending request to ${opts.url}: ${errorText(err)}`);
+      report(undefined, error.message);
     }
     if (!error.retryable || attempt >= max) throw error;
     const delay = error.options.retryAfterMs ?? backoffMs(attempt + 1);

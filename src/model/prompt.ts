@@ -8,6 +8,7 @@ import type { ResponseItem } from "../protocol/items.js";
 import type { TokenUsage } from "../protocol/events.js";
 import type { ToolSpec } from "../protocol/tool-spec.js";
 import type { ModelError } from "./errors.js";
+import type { TelemetryRecorder } from "../telemetry/recorder.js";
 
 export interface Prompt {
   model: string;
@@ -20,6 +21,8 @@ export interface Prompt {
   outputSchema: unknown;
   /** Also the prompt cache key: requests of one thread share a cache. */
   threadId: string;
+  /** Reports each HTTP attempt and SSE event (`codex.api_request`, `codex.sse_event`); not sent. */
+  telemetry?: TelemetryRecorder;
 }
 
 export type ModelStreamEvent =

@@ -2,6 +2,7 @@
  * The OpenAI Responses API client: builds the request body the reference sends (same fields,
  * same order), streams the SSE answer and turns it into ModelStreamEvents.
  */
+import type { TelemetryRecorder } from "../telemetry/recorder.js";
 import { ModelError, classifyServerError } from "./errors.js";
 import { postWithRetries } from "./http.js";
 import { normalizeOutputItem } from "./output-items.js";
@@ -32,8 +33,9 @@ export class ResponsesClient implements ModelClient {
       provider: this.provider,
       signal,
       onRetry,
+      telemetry: prompt.telemetry,
     });
-    yield* parseResponsesStream(res.body, this.provider.streamIdleTimeoutMs, signal);
+    yield* parseResponsesStream(res.body, this.provider.streamIdleTimeoutMs, signal, prompt.telemetry);
   }
 }
 
@@ -85,15 +87,33 @@ export async function* parseResponsesStream(
   body: ReadableStream<Uint8Array>,
   idleMs: number,
   signal: AbortSignal,
+  telemetry?: TelemetryRecorder,
 ): AsyncGenerator<ModelStreamEvent> {
-  for await (const message of readSse(body, idleMs, signal)) {
+  // Each event's duration is the wait since the previous one (or since the response began).
+  let last = performance.now();
+  const observe = (kind: string, fields: { error?: string; usage?: TokenUsage | null } = {}): void => {
+    if (!telemetry?.enabled) return;
+    const now = performance.now();
+    const u = fields.usage;
+    telemetry.sseEvent({
+      kind,
+      durationMs: now - last,
+      ...(fields.error !== undefined ? { error: fields.error } : {}),
+      ...(u ? { usage: { input: u.input_tokens, output: u.output_tokens, cached: u.cached_input_tokens, reasoning: u.reasoning_output_tokens, tool: 0 } } : {}),
+    });
+    last = now;
+  };
+  for await (const message of readSse(body, idleMs, signal, (err) => observe("idle", { error: err.message }))) {
     let data: Json;
     try {
       data = JSON.parse(message.data) as Json;
     } catch {
-      continue; // Keep-alive comments and malformed frames carry nothing we can use.
+      // Keep-alive comments and malformed frames carry nothing we can use.
+      if (message.event) observe(message.event, { error: `failed to parse ${message.event}` });
+      continue;
     }
     const type = typeof data.type === "string" ? data.type : message.event;
+    if (type !== undefined && type !== "response.completed") observe(type, failureText(type, data));
     switch (type) {
       case "response.created":
         yield { type: "created" };
@@ -122,7 +142,9 @@ export async function* parseResponsesStream(
         break;
       case "response.completed": {
         const response = (data.response ?? {}) as Json;
-        yield { type: "completed", responseId: String(response.id ?? ""), usage: parseUsage(response.usage) };
+        const usage = parseUsage(response.usage);
+        observe(type, { usage });
+        yield { type: "completed", responseId: String(response.id ?? ""), usage };
         return;
       }
       case "response.failed":
@@ -139,6 +161,15 @@ export async function* parseResponsesStream(
     }
   }
   throw new ModelError("retryable", "stream closed before response.completed", { streamDisconnected: true });
+}
+
+/** The error text a failure event carries, for its telemetry record. */
+function failureText(type: string, data: Json): { error?: string } {
+  if (type === "error") return { error: typeof data.message === "string" ? data.message : "error" };
+  if (type !== "response.failed" && type !== "response.incomplete") return {};
+  const response = (data.response ?? {}) as Json;
+  const err = (response.error ?? {}) as Json;
+  return { error: typeof err.message === "string" ? err.message : type };
 }
 
 function failureError(code: unknown, message: unknown): ModelError {

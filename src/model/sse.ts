@@ -9,6 +9,7 @@ export async function* readSse(
   body: ReadableStream<Uint8Array>,
   idleMs: number,
   signal: AbortSignal,
+  onIdle?: (err: ModelError) => void,
 ): AsyncGenerator<EventSourceMessage> {
   const queue: EventSourceMessage[] = [];
   const parser = createParser({ onEvent: (msg) => queue.push(msg) });
@@ -16,7 +17,10 @@ export async function* readSse(
   const decoder = new TextDecoder();
   try {
     for (;;) {
-      const chunk = await readWithTimeout(reader, idleMs, signal);
+      const chunk = await readWithTimeout(reader, idleMs, signal).catch((err: unknown) => {
+        if (err instanceof ModelError && err.message.startsWith("idle timeout")) onIdle?.(err);
+        throw err;
+      });
       if (chunk.done) break;
       parser.feed(decoder.decode(chunk.value, { stream: true }));
       while (queue.length > 0) yield queue.shift() as EventSourceMessage;

@@ -81,6 +81,9 @@ export async function orchestrateCommand<R>(
     if (!isApproval(decision)) return refused(REJECTED_BY_USER);
     if (decision === "approved_for_session") store.remember("exec", [key]);
     approved = true;
+  } else {
+    // Nobody was asked: the policy (or an earlier "for the session") decided.
+    reportDecision(invocation, "approved", "config");
   }
 
   const unsandboxed: CommandLaunch = { argv: request.argv, env: request.env, sandbox: "none" };
@@ -115,8 +118,8 @@ function looksDenied(outcome: AttemptView): boolean {
   return looksLikeSandboxDenial({ exitCode: outcome.exitCode ?? 0, timedOut: outcome.timedOut, output: outcome.output });
 }
 
-function ask(invocation: ToolInvocation, request: CommandRequest, reason: string | undefined): Promise<ReviewDecision> {
-  return askUser(invocation.turn.services.approvals, invocation.emit, {
+async function ask(invocation: ToolInvocation, request: CommandRequest, reason: string | undefined): Promise<ReviewDecision> {
+  const decision = await askUser(invocation.turn.services.approvals, invocation.emit, {
     type: "exec_approval_request",
     call_id: invocation.callId,
     turn_id: invocation.turn.turnId,
@@ -125,6 +128,12 @@ function ask(invocation: ToolInvocation, request: CommandRequest, reason: string
     ...(reason ? { reason } : {}),
     parsed_cmd: [{ type: "unknown", cmd: shellJoin(request.argv) }],
   });
+  reportDecision(invocation, decision, "user");
+  return decision;
+}
+
+function reportDecision(invocation: ToolInvocation, decision: ReviewDecision, source: "config" | "user"): void {
+  invocation.turn.services.telemetry.toolDecision({ toolName: invocation.name, callId: invocation.callId, decision, source });
 }
 
 function refused(message: string): { kind: "refused"; message: string } {

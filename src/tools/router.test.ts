@@ -1,3 +1,4 @@
+import { noTelemetry } from "../telemetry/recorder.js";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -45,7 +46,8 @@ function context(approvalPolicy: AskForApproval = "never", signal = new AbortCon
         userShell: "/bin/bash",
         approvals: new PendingApprovals(),
         userInput,
-        approvalStore: new ApprovalStore(),
+        telemetry: noTelemetry(),
+      approvalStore: new ApprovalStore(),
       },
     },
   };

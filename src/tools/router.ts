@@ -38,8 +38,10 @@ export class ToolRouter {
         ? ({ kind: "function", arguments: call.arguments } as const)
         : ({ kind: "custom", input: call.input } as const);
     const handler = this.handlers.get(call.name);
+    const started = performance.now();
     let text: string;
     let items: FunctionCallOutputContentItem[] | undefined;
+    let success = false;
     if (!handler) {
       text = `unsupported call: ${call.name}`;
     } else if (handler.payloadKind !== "any" && handler.payloadKind !== payload.kind) {
@@ -54,12 +56,21 @@ export class ToolRouter {
           const output = await handler.handle(invocation);
           text = output.text;
           items = output.contentItems;
+          success = output.success;
         } catch (err) {
           if (err instanceof ToolError && err.fatal) throw err;
           text = err instanceof Error ? err.message : String(err);
         }
       }
     }
+    ctx.turn.services.telemetry.toolResult({
+      toolName: call.name,
+      callId: call.call_id,
+      arguments: payload.kind === "function" ? payload.arguments : payload.input,
+      durationMs: performance.now() - started,
+      success,
+      output: text,
+    });
     return outputItem(call, text, items);
   }
 

@@ -2,6 +2,7 @@
  * Everything one turn needs to know, fixed when the turn starts: per-turn overrides (cwd,
  * model, policies, effort) are applied by building a new TurnContext, never by mutating one.
  */
+import type { TelemetryRecorder } from "../telemetry/recorder.js";
 import { resolve } from "node:path";
 import type { ModelInfo } from "../model/catalog.js";
 import type { AskForApproval, ReasoningEffort, ReasoningSummary, SandboxPolicy } from "../protocol/policy.js";
@@ -12,6 +13,8 @@ import type { PendingUserInput } from "../approval/pending-user-input.js";
 import type { ApprovalStore } from "../approval/approval-store.js";
 
 export interface TurnServices {
+  /** The `codex.*` OpenTelemetry events of this turn (a recorder that records nothing without an exporter). */
+  telemetry: TelemetryRecorder;
   unifiedExec: UnifiedExecManager;
   /** The user's shell, used for shell_command and exec_command scripts. */
   userShell: string;

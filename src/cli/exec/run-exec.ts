@@ -178,13 +178,19 @@ export async function runExec(promptArg: string | undefined, opts: ExecOptions, 
   }
   await rendered;
   process.off("SIGINT", onSigint);
-  if (startupError !== null) return fail(`Error: ${startupError}`);
-  // Interrupted while waiting for MCP servers: the turn never started.
-  if (turnId === null) return fail("turn interrupted");
+  const code = finish();
+  // Telemetry still held in memory goes out before the process ends (bounded for a slow collector).
+  for (const warning of await threads.shutdown()) process.stderr.write(`warning: ${warning}\n`);
+  return code;
 
-  if (opts.outputLastMessage) writeLastMessage(opts.outputLastMessage, lastMessage);
-  if (!json && lastMessage !== null && !turnFailed) process.stdout.write(`${lastMessage}\n`);
-  return turnFailed ? 1 : 0;
+  function finish(): number {
+    if (startupError !== null) return fail(`Error: ${startupError}`);
+    // Interrupted while waiting for MCP servers: the turn never started.
+    if (turnId === null) return fail("turn interrupted");
+    if (opts.outputLastMessage) writeLastMessage(opts.outputLastMessage, lastMessage);
+    if (!json && lastMessage !== null && !turnFailed) process.stdout.write(`${lastMessage}\n`);
+    return turnFailed ? 1 : 0;
+  }
 }
 
 function writeLastMessage(path: string, message: string | null): void {

@@ -92,6 +92,7 @@ async function applyPatch(invocation: ToolInvocation, text: string, cwd: string,
       changes,
       ...(safety.grantRoot ? { reason: grantReason(safety.grantRoot), grant_root: safety.grantRoot } : {}),
     });
+    turn.services.telemetry.toolDecision({ toolName: invocation.name, callId: invocation.callId, decision: answer, source: "user" });
     if (!isApproval(answer)) return { text: "patch rejected by user", success: false };
     if (answer === "approved_for_session") {
       // For the session: the folder asked about opens to later patches, and these paths are
@@ -101,6 +102,7 @@ async function applyPatch(invocation: ToolInvocation, text: string, cwd: string,
     }
   }
 
+  if (!asked) turn.services.telemetry.toolDecision({ toolName: invocation.name, callId: invocation.callId, decision: "approved", source: "config" });
   invocation.emit({ type: "patch_apply_begin", call_id: invocation.callId, auto_approved: !asked, changes });
   let stdout = "";
   let stderr = "";
