@@ -107,6 +107,21 @@ export async function runCli(argv: string[]): Promise<number> {
       exitCode = await runSandboxCommand(command, opts);
     });
 
+  program
+    .command("execpolicy")
+    .description("Check commands against the command rules (.rules files).")
+    .command("check")
+    .description("Print, as JSON, which rules match a command and the decision (allow, prompt or forbidden).")
+    .option("-r, --rules <file>", "a rules file to check against (repeatable; default: $CODEX_HOME/rules and the trusted project's .codex/rules)", collect, [])
+    .option("--pretty", "indent the JSON")
+    .option("-c, --config <key=value>", "override a config.toml value (repeatable)", collect, [])
+    .argument("<command...>", "the command and its arguments (put them after --)")
+    .addHelpText("after", '\nExample:\n  codex-ts execpolicy check --rules ~/.codex-ts/rules/default.rules -- git push origin main\n\nA rule looks like:\n  prefix_rule(pattern=["git", ["push", "fetch"]], decision="prompt", justification="talks to the network")')
+    .action(async (command: string[], opts: { rules: string[]; pretty?: boolean; config: string[] }) => {
+      const { runExecPolicyCheck } = await import("./execpolicy-command.js");
+      exitCode = runExecPolicyCheck(command, opts);
+    });
+
   const login = program
     .command("login")
     .description("Save an API key for codex-ts in $CODEX_HOME/auth.json (read from stdin).")

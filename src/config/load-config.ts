@@ -90,6 +90,8 @@ export interface Config {
   /** `notify`: the program and its leading arguments; null when unset or empty. */
   notify: string[] | null;
   history: HistorySettings;
+  /** Where `.rules` files are read from: `$CODEX_HOME/rules`, then trusted projects' `.codex/rules`. */
+  rulesFolders: string[];
   /** `[otel]`: where the OpenTelemetry events go (nowhere by default). */
   otel: OtelSettings;
   /** `[mcp_servers.<name>]`, checked and with defaults filled in. */
@@ -234,6 +236,7 @@ export function loadConfig(input: CliConfigInput): Config {
     projectRootMarkers,
     projectTrustLevel: project.trustLevel,
     configFiles: [...(user ? [user.name] : []), ...project.layers.map((l) => l.name)],
+    rulesFolders: [join(home, "rules"), ...project.trustedDotCodex.map((dir) => join(dir, "rules"))],
     reviewModel: str(t, "review_model") ?? null,
     modelContextWindow: num(t, "model_context_window") ?? null,
     modelAutoCompactTokenLimit: num(t, "model_auto_compact_token_limit") ?? null,

@@ -33,6 +33,8 @@ export interface ProjectConfig {
   /** The working directory's trust level, null when the user has not said. */
   trustLevel: TrustLevel | null;
   projectRoot: string;
+  /** The `.codex` folders of trusted projects, root first (their `rules/` hold command rules). */
+  trustedDotCodex: string[];
 }
 
 export function loadProjectConfig(input: ProjectConfigInput): ProjectConfig {
@@ -51,9 +53,11 @@ export function loadProjectConfig(input: ProjectConfigInput): ProjectConfig {
   const home = real(input.codexHome);
   const layers: Layer[] = [];
   const warnings: string[] = [];
+  const trustedDotCodex: string[] = [];
   for (const dir of chain(projectRoot, cwd)) {
     const dotCodex = join(dir, ".codex");
     if (!isDirectory(dotCodex) || real(dotCodex) === home) continue;
+    if (decide(dir).level === "trusted") trustedDotCodex.push(dotCodex);
     const file = join(dotCodex, "config.toml");
     if (!isFile(file)) continue;
     const { level, key } = decide(dir);
@@ -76,7 +80,7 @@ export function loadProjectConfig(input: ProjectConfigInput): ProjectConfig {
     checkLayer(layer, warnings, dotCodex);
     layers.push(layer);
   }
-  return { layers, warnings, trustLevel: decide(cwd).level, projectRoot };
+  return { layers, warnings, trustLevel: decide(cwd).level, projectRoot, trustedDotCodex };
 }
 
 /** Folders from `root` down to `dir`, both included. */

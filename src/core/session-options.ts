@@ -1,4 +1,5 @@
 /** What a Session is started with: resolved settings (no config parsing happens in core). */
+import type { ExecPolicy } from "../approval/exec-policy/policy.js";
 import type { TelemetryRecorder } from "../telemetry/recorder.js";
 import type { ModelClient } from "../model/prompt.js";
 import type { ShellEnvironmentPolicy } from "../exec/env.js";
@@ -50,6 +51,8 @@ export interface SessionOptions {
    * offered from the first turn on. Absent or without enabled servers: no MCP code is loaded.
    */
   mcpServers?: Record<string, McpServerConfig>;
+  /** The command rules (`.rules` files) and where approved prefixes are written; absent: no rules. */
+  execPolicy?: { policy: ExecPolicy; codexHome: string };
   /** Where the `codex.*` OpenTelemetry events go; absent: nowhere. */
   telemetry?: TelemetryRecorder;
 }

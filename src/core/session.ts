@@ -14,6 +14,8 @@
  * settled, and shutdown ends them before shutdown_complete. A session without servers never
  * loads the MCP code.
  */
+import { persistAmendment } from "../approval/exec-policy/amendment.js";
+import { ExecPolicy } from "../approval/exec-policy/policy.js";
 import { noTelemetry, type TelemetryRecorder } from "../telemetry/recorder.js";
 import { modelInfoFor } from "../model/catalog.js";
 import { ModelError, errorInfo } from "../model/errors.js";
@@ -251,6 +253,12 @@ export class Session {
           this.approvals.resolve(op.id, "denied");
           return this.abortActive("interrupted");
         }
+        if (typeof op.decision === "object") {
+          // "Always allow this prefix": written to the user's rules first; the command runs either way.
+          this.persistAmendment(op.decision.approved_execpolicy_amendment.proposed_execpolicy_amendment);
+          this.approvals.resolve(op.id, "approved");
+          return;
+        }
         this.approvals.resolve(op.id, op.decision);
         return;
       case "resolve_elicitation":
@@ -348,6 +356,7 @@ export class Session {
         unifiedExec: this.unifiedExec,
         userShell: this.options.userShell ?? process.env.SHELL ?? "/bin/bash",
         telemetry: this.telemetry.withModel(s.model),
+        execPolicy: this.options.execPolicy?.policy ?? ExecPolicy.empty(),
         approvals: this.approvals,
         userInput: this.userInput,
         approvalStore: this.approvalStore,
@@ -422,6 +431,16 @@ export class Session {
       this.history.append(...active.pending.splice(0));
       if (this.active === active) this.active = null;
     });
+  }
+
+  private persistAmendment(prefix: string[]): void {
+    const rules = this.options.execPolicy;
+    try {
+      if (!rules) throw new Error("this session has no rules to amend");
+      persistAmendment(rules.codexHome, rules.policy, prefix);
+    } catch (err) {
+      this.send(this.active?.subId ?? "", { type: "warning", message: `Failed to apply execpolicy amendment: ${(err as Error).message}` });
+    }
   }
 
   /** The turn's tools; with MCP servers, the first request waits for them to settle (an interrupt stops the wait). */

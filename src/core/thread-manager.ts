@@ -20,6 +20,7 @@ import type { RecordedThread } from "../rollout/reconstruct.js";
 import { noTelemetry, TelemetryRecorder } from "../telemetry/recorder.js";
 import type { OtelHandle } from "../telemetry/otel.js";
 import { uuidv7 } from "../util/ids.js";
+import { ExecPolicy } from "../approval/exec-policy/policy.js";
 import { RolloutRecorder } from "../rollout/recorder.js";
 
 export interface ThreadManagerOptions {
@@ -52,7 +53,7 @@ export interface StartedThread {
   notices: string[];
 }
 
-export type ThreadStartFailure = "no_api_key" | "thread_not_found" | "rollout" | "mcp_required";
+export type ThreadStartFailure = "no_api_key" | "thread_not_found" | "rollout" | "mcp_required" | "rules";
 
 /** A thread could not start; `message` is meant for the user as it is. */
 export class ThreadStartError extends Error {
@@ -81,6 +82,7 @@ export class ThreadManager {
   async startThread(req: StartThreadRequest): Promise<StartedThread> {
     const { config } = req;
     const client = await this.clientFor(config);
+    const execPolicy = loadRules(config);
     const opened = this.open(() =>
       openThread({
         target: req.target ?? null,
@@ -103,6 +105,7 @@ export class ThreadManager {
       recorder: opened.recorder,
       resume: opened.resume,
       telemetry: await this.telemetryFor(config, threadId),
+      execPolicy,
     });
     return this.adopt(session, config, opened.notices);
   }
@@ -110,6 +113,7 @@ export class ThreadManager {
   /** Continues a recorded thread (see `loadThread`), appending to its file. */
   async resumeRecordedThread(config: Config, recorded: RecordedThread): Promise<StartedThread> {
     const client = await this.clientFor(config);
+    const execPolicy = loadRules(config);
     const opened = this.open(() => ({
       recorder: RolloutRecorder.append(recorded.path),
       resume: { thread: recorded, warnOnModelChange: true },
@@ -120,6 +124,7 @@ export class ThreadManager {
       recorder: opened.recorder,
       resume: opened.resume,
       telemetry: await this.telemetryFor(config, recorded.threadId),
+      execPolicy,
     });
     return this.adopt(session, config, []);
   }
@@ -246,6 +251,15 @@ export class ThreadManager {
       if (err instanceof ThreadNotFoundError) throw new ThreadStartError("thread_not_found", err.message);
       throw new ThreadStartError("rollout", `Could not open the session: ${(err as Error).message}`);
     }
+  }
+}
+
+/** The command rules of `$CODEX_HOME/rules` and trusted projects; a broken file stops the start. */
+function loadRules(config: Config): { policy: ExecPolicy; codexHome: string } {
+  try {
+    return { policy: ExecPolicy.loadFolders(config.rulesFolders), codexHome: config.codexHome };
+  } catch (err) {
+    throw new ThreadStartError("rules", `failed to load rules: ${(err as Error).message}`);
   }
 }
 

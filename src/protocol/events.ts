@@ -115,6 +115,8 @@ export type EventMsg =
       cwd: string;
       /** Why the agent asks (an escalation's justification, a sandbox failure); absent if none. */
       reason?: string;
+      /** A command prefix the model proposes to allow from now on (answer with approved_execpolicy_amendment). */
+      proposed_execpolicy_amendment?: string[];
       parsed_cmd: ParsedCommand[];
     }
   | {

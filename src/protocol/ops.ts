@@ -2,7 +2,7 @@
  * Ops: everything a front end can ask of a session. Tagged by `type` in snake_case, as the
  * reference's `Op` enum serializes, so a submission can cross a process boundary as JSON.
  */
-import type { AskForApproval, ReasoningEffort, ReasoningSummary, ReviewDecision, SandboxPolicy } from "./policy.js";
+import type { AskForApproval, ExecApprovalDecision, ReasoningEffort, ReasoningSummary, ReviewDecision, SandboxPolicy } from "./policy.js";
 import type { UserInputResponse } from "./user-questions.js";
 
 export type UserInput =
@@ -29,7 +29,7 @@ export type Op =
   | ({ type: "override_turn_context" } & TurnOverrides)
   | { type: "interrupt" }
   /** `id` is the call id of the tool call awaiting approval. */
-  | { type: "exec_approval"; id: string; decision: ReviewDecision }
+  | { type: "exec_approval"; id: string; decision: ExecApprovalDecision }
   | { type: "patch_approval"; id: string; decision: ReviewDecision }
   | { type: "mcp_tool_call_approval"; id: string; decision: ReviewDecision }
   /** Answers an `elicitation_request`; `content` holds the form's values when accepted. */

@@ -42,3 +42,9 @@ export const REASONING_SUMMARIES = ["auto", "concise", "detailed", "none"] as co
 export type ReasoningSummary = (typeof REASONING_SUMMARIES)[number];
 
 export type ReviewDecision = "approved" | "approved_for_session" | "denied" | "abort";
+
+/**
+ * An answer to a command approval: a ReviewDecision, or "approved, and allow every command
+ * starting with this prefix from now on" (written to the user's rules), in the reference's shape.
+ */
+export type ExecApprovalDecision = ReviewDecision | { approved_execpolicy_amendment: { proposed_execpolicy_amendment: string[] } };

@@ -14,6 +14,7 @@
 import type { ReviewDecision } from "../protocol/policy.js";
 import { commandApprovalKey } from "../approval/approval-store.js";
 import { askUser, isApproval } from "../approval/ask-user.js";
+import { ruleOn } from "../approval/exec-policy/command-ruling.js";
 import { looksLikeSandboxDenial } from "../approval/sandbox-denial.js";
 import { SandboxUnavailableError, sandboxCommand, type SandboxType } from "../sandbox/launcher.js";
 import { isKnownSafeCommand } from "../safety/known-safe.js";
@@ -31,6 +32,8 @@ export interface CommandRequest {
   justification?: string;
   /** PTY sessions keep their controlling terminal inside the sandbox. */
   tty?: boolean;
+  /** The model's `prefix_rule`: a prefix it proposes the user allow from now on. */
+  prefixRule?: string[];
 }
 
 /** How to start the command: the argv and env to spawn, and what confines it. */
@@ -51,6 +54,8 @@ export interface AttemptView {
 export type Orchestrated<R> = { kind: "ran"; result: R; launch: CommandLaunch } | { kind: "refused"; message: string };
 
 export const REJECTED_BY_USER = "exec command rejected by user";
+export const FORBIDDEN_BY_RULES = "command forbidden by an exec policy rule";
+export const PROMPT_RULE_UNDER_NEVER = "an exec policy rule requires approval for this command, and approval policy `never` cannot ask";
 export const RETRY_WITHOUT_SANDBOX = "command failed; retry without sandbox?";
 
 const POLICY_DEBUG_NAMES = { untrusted: "UnlessTrusted", "on-failure": "OnFailure", "on-request": "OnRequest", never: "Never" } as const;
@@ -70,12 +75,20 @@ export async function orchestrateCommand<R>(
     return refused(`approval policy is ${name}; reject command — you ${toolWording} ask for escalated permissions if the approval policy is ${name}`);
   }
 
+  // The user's command rules speak first: forbidden refuses, prompt always asks, allow does not ask.
+  const ruling = await ruleOn(turn.services.execPolicy, request.argv);
+  const because = ruling?.justification ? `: ${ruling.justification}` : "";
+  if (ruling?.decision === "forbidden") return refused(`${FORBIDDEN_BY_RULES}${because}`);
+  // Nobody can be asked under `never`, so a rule that wants the user asked cannot let it run.
+  if (ruling?.decision === "prompt" && policy === "never") return refused(`${PROMPT_RULE_UNDER_NEVER}${because}`);
+
   const store = turn.services.approvalStore;
   const key = commandApprovalKey(request.argv, request.cwd, request.permissions);
-  let approved = store.covers("exec", [key]);
+  let approved = ruling?.decision === "allow" || (ruling?.decision !== "prompt" && store.covers("exec", [key]));
   const sandboxed = turn.sandboxPolicy.type !== "danger-full-access";
   const needsApproval =
-    policy === "untrusted" ? !(await isKnownSafeCommand(request.argv, { sandboxed })) : policy === "on-request" && escalated;
+    ruling?.decision === "prompt" ||
+    (policy === "untrusted" ? !(await isKnownSafeCommand(request.argv, { sandboxed })) : policy === "on-request" && escalated);
   if (needsApproval && !approved) {
     const decision = await ask(invocation, request, escalated ? request.justification : undefined);
     if (!isApproval(decision)) return refused(REJECTED_BY_USER);
@@ -126,6 +139,7 @@ async function ask(invocation: ToolInvocation, request: CommandRequest, reason: 
     command: request.argv,
     cwd: request.cwd,
     ...(reason ? { reason } : {}),
+    ...(request.prefixRule && request.prefixRule.length > 0 ? { proposed_execpolicy_amendment: request.prefixRule } : {}),
     parsed_cmd: [{ type: "unknown", cmd: shellJoin(request.argv) }],
   });
   reportDecision(invocation, decision, "user");

@@ -1,4 +1,3 @@
-import { noTelemetry } from "../telemetry/recorder.js";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -18,6 +17,8 @@ import { PendingApprovals } from "../approval/pending-approvals.js";
 import { ApprovalStore } from "../approval/approval-store.js";
 import { PendingUserInput } from "../approval/pending-user-input.js";
 import { NO_USER_TO_ASK } from "./handlers/request-user-input.js";
+import { ExecPolicy } from "../approval/exec-policy/policy.js";
+import { noTelemetry } from "../telemetry/recorder.js";
 
 function context(approvalPolicy: AskForApproval = "never", signal = new AbortController().signal): DispatchContext & { events: EventMsg[]; userInput: PendingUserInput } {
   const cwd = mkdtempSync(join(tmpdir(), "codex-ts-router-"));
@@ -47,7 +48,8 @@ function context(approvalPolicy: AskForApproval = "never", signal = new AbortCon
         approvals: new PendingApprovals(),
         userInput,
         telemetry: noTelemetry(),
-      approvalStore: new ApprovalStore(),
+        execPolicy: ExecPolicy.empty(),
+        approvalStore: new ApprovalStore(),
       },
     },
   };

@@ -2,6 +2,7 @@
  * Everything one turn needs to know, fixed when the turn starts: per-turn overrides (cwd,
  * model, policies, effort) are applied by building a new TurnContext, never by mutating one.
  */
+import type { ExecPolicy } from "../approval/exec-policy/policy.js";
 import type { TelemetryRecorder } from "../telemetry/recorder.js";
 import { resolve } from "node:path";
 import type { ModelInfo } from "../model/catalog.js";
@@ -13,6 +14,8 @@ import type { PendingUserInput } from "../approval/pending-user-input.js";
 import type { ApprovalStore } from "../approval/approval-store.js";
 
 export interface TurnServices {
+  /** Command rules that decide before the approval policy does. */
+  execPolicy: ExecPolicy;
   /** The `codex.*` OpenTelemetry events of this turn (a recorder that records nothing without an exporter). */
   telemetry: TelemetryRecorder;
   unifiedExec: UnifiedExecManager;

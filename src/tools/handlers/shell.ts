@@ -20,6 +20,7 @@ interface ShellArgs {
   timeout_ms?: number | null;
   sandbox_permissions?: SandboxPermissions;
   justification?: string;
+  prefix_rule?: string[];
 }
 
 interface ShellCommandArgs extends Omit<ShellArgs, "command"> {
@@ -66,6 +67,7 @@ async function runToCompletion(
     env: commandEnv(invocation),
     permissions: args.sandbox_permissions ?? "use_default",
     ...(args.justification ? { justification: args.justification } : {}),
+    ...(Array.isArray(args.prefix_rule) ? { prefixRule: args.prefix_rule } : {}),
   };
   // Begin is announced when the command first starts: after any approval, never for a refusal.
   let begun = false;

@@ -23,6 +23,7 @@ interface ExecCommandArgs {
   max_output_tokens?: number;
   sandbox_permissions?: SandboxPermissions;
   justification?: string;
+  prefix_rule?: string[];
 }
 
 interface WriteStdinArgs {
@@ -69,6 +70,7 @@ export const execCommandHandler: ToolHandler = {
       permissions: args.sandbox_permissions ?? "use_default",
       tty,
       ...(args.justification ? { justification: args.justification } : {}),
+      ...(Array.isArray(args.prefix_rule) ? { prefixRule: args.prefix_rule } : {}),
     };
     const emitDelta = outputDeltaEmitter(invocation);
     let call: RunningCall | null = null;

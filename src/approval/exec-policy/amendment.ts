@@ -1,0 +1,29 @@
+/**
+ * "Always allow commands that start with …": an approved prefix is appended to the user's
+ * `$CODEX_HOME/rules/default.rules` as an allow rule (once; an identical rule already there is
+ * not written again), as the reference's ApprovedExecpolicyAmendment does, and the session's
+ * policy takes it at once.
+ */
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { ExecPolicy } from "./policy.js";
+
+export const DEFAULT_RULES_FILE = "default.rules";
+
+export function amendmentRule(prefix: readonly string[]): string {
+  return `prefix_rule(pattern=${JSON.stringify(prefix)}, decision="allow")`;
+}
+
+export function persistAmendment(codexHome: string, policy: ExecPolicy, prefix: readonly string[]): void {
+  if (prefix.length === 0 || prefix.some((t) => typeof t !== "string")) throw new Error("the proposed prefix must be a non-empty list of strings");
+  const folder = join(codexHome, "rules");
+  const file = join(folder, DEFAULT_RULES_FILE);
+  const rule = amendmentRule(prefix);
+  mkdirSync(folder, { recursive: true });
+  const existing = existsSync(file) ? readFileSync(file, "utf8") : "";
+  if (!existing.split("\n").includes(rule)) {
+    // One write of one line (O_APPEND): two sessions approving at once cannot interleave it.
+    appendFileSync(file, `${existing === "" || existing.endsWith("\n") ? "" : "\n"}${rule}\n`, { mode: 0o600 });
+  }
+  policy.allowPrefix(prefix, `${file} (approved in this session)`);
+}
