@@ -3,6 +3,8 @@
  * model client for the provider's wire, and the session options the config determines. Front
  * ends add what is theirs (recording, resume, instruction overrides).
  */
+import { discoverSkills, skillsInstructions } from "../config/skills.js";
+import { findProjectRoot } from "../config/project-root.js";
 import type { Config } from "../config/load-config.js";
 import type { ModelProvider } from "../model/provider.js";
 import type { ModelClient } from "../model/prompt.js";
@@ -17,6 +19,9 @@ export async function modelClientFor(provider: ModelProvider, identity: ClientId
 }
 
 export function sessionOptionsFromConfig(config: Config, client: ModelClient): SessionOptions {
+  const markers = config.projectRootMarkers.length > 0 ? config.projectRootMarkers : [".git"];
+  const found = discoverSkills({ codexHome: config.codexHome, cwd: config.cwd, projectRoot: findProjectRoot(config.cwd, markers) ?? config.cwd });
+  const skillsSection = skillsInstructions(found.skills);
   return {
     settings: {
       model: config.model,
@@ -31,10 +36,13 @@ export function sessionOptionsFromConfig(config: Config, client: ModelClient): S
     client,
     streamMaxRetries: config.provider.streamMaxRetries,
     developerInstructions: config.developerInstructions,
-    userInstructions: config.userInstructions,
+    // The skills list is part of the user instructions, after AGENTS.md, as the reference sends it.
+    userInstructions: [config.userInstructions, skillsSection].filter((t): t is string => t !== null).join("\n\n") || null,
+    skills: found.skills,
+    codexHome: config.codexHome,
     baseInstructionsOverride: config.baseInstructionsOverride,
     shellEnvironmentPolicy: config.shellEnvironmentPolicy,
-    startupWarnings: config.warnings,
+    startupWarnings: [...config.warnings, ...found.errors.map((e) => `skill ${e.path} was not loaded: ${e.message}`)],
     notify: config.notify,
     promptHistory: { codexHome: config.codexHome, settings: config.history },
     mcpServers: config.mcpServers,

@@ -1,4 +1,5 @@
 /** What a Session is started with: resolved settings (no config parsing happens in core). */
+import type { Skill } from "../config/skills.js";
 import type { ExecPolicy } from "../approval/exec-policy/policy.js";
 import type { TelemetryRecorder } from "../telemetry/recorder.js";
 import type { ModelClient } from "../model/prompt.js";
@@ -51,6 +52,10 @@ export interface SessionOptions {
    * offered from the first turn on. Absent or without enabled servers: no MCP code is loaded.
    */
   mcpServers?: Record<string, McpServerConfig>;
+  /** $CODEX_HOME, where custom prompts and skills are looked up; absent: none are. */
+  codexHome?: string;
+  /** Skills the user can mention as `$name`; a mentioned skill's file follows their message. */
+  skills?: Skill[];
   /** The command rules (`.rules` files) and where approved prefixes are written; absent: no rules. */
   execPolicy?: { policy: ExecPolicy; codexHome: string };
   /** Where the `codex.*` OpenTelemetry events go; absent: nowhere. */

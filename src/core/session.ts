@@ -14,6 +14,12 @@
  * settled, and shutdown ends them before shutdown_complete. A session without servers never
  * loads the MCP code.
  */
+import { readFileSync } from "node:fs";
+import { discoverSkills, mentionedSkills, skillInjection } from "../config/skills.js";
+import { discoverPrompts, promptsDir } from "../config/custom-prompts.js";
+import { findProjectRoot } from "../config/project-root.js";
+import { parseFrontMatter } from "../config/front-matter.js";
+import { userText } from "../protocol/items.js";
 import { persistAmendment } from "../approval/exec-policy/amendment.js";
 import { ExecPolicy } from "../approval/exec-policy/policy.js";
 import { noTelemetry, type TelemetryRecorder } from "../telemetry/recorder.js";
@@ -277,6 +283,17 @@ export class Session {
         // Arrives with the long-sessions work (issue 14); until then the op says so.
         this.send(id, { type: "error", message: `${op.type} is not supported by this version of codex-ts`, codex_error_info: "other" });
         return;
+      case "list_custom_prompts": {
+        const codexHome = this.options.codexHome;
+        const { prompts } = codexHome ? discoverPrompts(promptsDir(codexHome)) : { prompts: [] };
+        this.send(id, { type: "list_custom_prompts_response", custom_prompts: prompts });
+        return;
+      }
+      case "list_skills": {
+        const cwds = op.cwds && op.cwds.length > 0 ? op.cwds : [this.settings.cwd];
+        this.send(id, { type: "list_skills_response", skills: cwds.map((cwd) => this.skillsSeenFrom(cwd)) });
+        return;
+      }
       case "add_to_history": {
         const history = this.options.promptHistory;
         // History problems never disturb the session; the append reports them as an outcome.
@@ -334,6 +351,7 @@ export class Session {
       this.history.append(...settingsUpdateItems(this.lastTurnSettings, this.settings));
       this.lastTurnSettings = this.settings;
       this.history.append(message);
+      this.injectMentionedSkills(inputText(items), turn.subId);
       return { type: "user_message", message: inputText(items), images: null };
     }, items);
   }
@@ -431,6 +449,36 @@ export class Session {
       this.history.append(...active.pending.splice(0));
       if (this.active === active) this.active = null;
     });
+  }
+
+  /** Skills as a UI lists them for one folder (found afresh, so new files show up). */
+  private skillsSeenFrom(cwd: string): Extract<EventMsg, { type: "list_skills_response" }>["skills"][number] {
+    const codexHome = this.options.codexHome;
+    if (!codexHome) return { cwd, skills: [], errors: [] };
+    const found = discoverSkills({ codexHome, cwd, projectRoot: findProjectRoot(cwd, [".git"]) ?? cwd });
+    return {
+      cwd,
+      skills: found.skills.map((s) => ({
+        name: s.name,
+        description: s.description,
+        ...(s.shortDescription !== undefined ? { short_description: s.shortDescription } : {}),
+        path: s.path,
+        scope: s.scope,
+      })),
+      errors: found.errors,
+    };
+  }
+
+  /** The files of the skills the user mentioned (`$name`), each as a message after theirs. */
+  private injectMentionedSkills(text: string, subId: string): void {
+    for (const skill of mentionedSkills(text, this.options.skills ?? [])) {
+      try {
+        const { body } = parseFrontMatter(readFileSync(skill.path, "utf8"));
+        this.history.append(userText(skillInjection(skill, body)));
+      } catch (err) {
+        this.send(subId, { type: "warning", message: `skill ${skill.name} could not be read: ${(err as Error).message}` });
+      }
+    }
   }
 
   private persistAmendment(prefix: string[]): void {

@@ -167,6 +167,18 @@ export type EventMsg =
       entry?: { conversation_id: string; ts: number; text: string };
     }
   | { type: "plan_update"; explanation: string | null; plan: PlanItem[] }
+  | {
+      type: "list_custom_prompts_response";
+      custom_prompts: Array<{ name: string; path: string; content: string; description?: string; argument_hint?: string }>;
+    }
+  | {
+      type: "list_skills_response";
+      skills: Array<{
+        cwd: string;
+        skills: Array<{ name: string; description: string; short_description?: string; path: string; scope: "repo" | "user" | "admin" }>;
+        errors: Array<{ path: string; message: string }>;
+      }>;
+    }
   /** The model asks the user questions; answered by a `user_input_answer` op. */
   | { type: "request_user_input"; call_id: string; turn_id: string; questions: UserQuestion[] }
   /** The model attached a local image to the conversation (`path` is absolute). */

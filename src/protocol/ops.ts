@@ -45,6 +45,10 @@ export type Op =
    * (what the reference keys answers by) is accepted too and answers that turn's oldest question.
    */
   | { type: "user_input_answer"; id: string; response: UserInputResponse }
+  /** Asks for the custom prompts (`$CODEX_HOME/prompts/*.md`); answered by list_custom_prompts_response. */
+  | { type: "list_custom_prompts" }
+  /** Asks for the skills seen from these folders (the session's cwd when empty); answered by list_skills_response. */
+  | { type: "list_skills"; cwds?: string[] }
   /** Appends a prompt to $CODEX_HOME/history.jsonl (front ends send it when the user submits). */
   | { type: "add_to_history"; text: string }
   /** Asks for one prompt-history entry (Up-arrow recall); answered by get_history_entry_response. */

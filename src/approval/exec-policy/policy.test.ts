@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ExecPolicy } from "./policy.js";
 import { RulesError } from "./rules-parser.js";
-import { splitShellWords } from "./shell-words.js";
+import { splitShellWords } from "../../util/shell-words.js";
 import { ruleOn } from "./command-ruling.js";
 import { persistAmendment } from "./amendment.js";
 

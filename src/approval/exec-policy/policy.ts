@@ -9,7 +9,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { parseRules, RulesError, type RuleCall, type RuleValue } from "./rules-parser.js";
-import { splitShellWords } from "./shell-words.js";
+import { splitShellWords } from "../../util/shell-words.js";
 
 export type RuleDecision = "allow" | "prompt" | "forbidden";
 
