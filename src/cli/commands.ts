@@ -3,6 +3,7 @@ import { Command, Option } from "commander";
 import { SANDBOX_MODES, type SandboxMode } from "../protocol/policy.js";
 import type { ExecOptions } from "./exec/run-exec.js";
 import type { ThreadTarget } from "../core/open-thread.js";
+import type { ReviewTarget } from "../protocol/review.js";
 import { packageVersion } from "../util/version.js";
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
@@ -59,6 +60,28 @@ export async function runCli(argv: string[]): Promise<number> {
       exitCode = await runExec(prompt, opts, target);
     });
   }
+  const runReview = async (instructions: string | undefined, opts: ReviewOptions, cmd: Command): Promise<void> => {
+    const target = reviewTarget(instructions, opts);
+    if (typeof target === "string") cmd.error(`error: ${target}`, { exitCode: 2 });
+    const failOn = opts.failOnPriority === undefined ? undefined : Number(opts.failOnPriority);
+    if (failOn !== undefined && !(Number.isInteger(failOn) && failOn >= 0 && failOn <= 3)) cmd.error("error: --fail-on-priority takes 0, 1, 2 or 3", { exitCode: 2 });
+    const parent: Partial<ExecOptions> = cmd.parent?.name() === "exec" ? cmd.parent.opts<ExecOptions>() : {};
+    const { model, ...rest } = opts;
+    // -m names the reviewer's model: it beats review_model, as a flag beats config.
+    const reviewModel = model !== undefined ? [`review_model=${JSON.stringify(model)}`] : [];
+    const { runExec } = await import("./exec/run-exec.js");
+    const execOpts: ExecOptions = {
+      addDir: [],
+      image: [],
+      color: "auto",
+      ...parent,
+      ...definedOnly(rest),
+      config: [...(parent.config ?? []), ...opts.config, ...reviewModel],
+    };
+    exitCode = await runExec(undefined, execOpts, null, { target: target as ReviewTarget, ...(failOn !== undefined ? { failOnPriority: failOn } : {}) });
+  };
+  reviewCommand(exec.command("review"), runReview);
+  reviewCommand(program.command("review"), runReview);
 
   program
     .command("sessions")
@@ -214,6 +237,51 @@ export async function runCli(argv: string[]): Promise<number> {
 type ThreadRun = (prompt: string | undefined, opts: ExecOptions, target: ThreadTarget) => Promise<void>;
 
 /** Options `exec` accepts and its subcommands accept again after their name, as the reference's global ones. */
+interface ReviewOptions extends Partial<ExecOptions> {
+  uncommitted?: boolean;
+  base?: string;
+  commit?: string;
+  title?: string;
+  failOnPriority?: string;
+  config: string[];
+}
+
+/** The one review target the options name, or what is wrong with them. */
+function reviewTarget(instructions: string | undefined, opts: ReviewOptions): ReviewTarget | string {
+  const targets: ReviewTarget[] = [];
+  if (opts.uncommitted) targets.push({ type: "uncommittedChanges" });
+  if (opts.base !== undefined) targets.push({ type: "baseBranch", branch: opts.base });
+  if (opts.commit !== undefined) targets.push({ type: "commit", sha: opts.commit, ...(opts.title !== undefined ? { title: opts.title } : {}) });
+  if (instructions !== undefined) targets.push({ type: "custom", instructions });
+  if (opts.title !== undefined && opts.commit === undefined) return "--title goes with --commit";
+  if (targets.length === 0) return "say what to review: --uncommitted, --base BRANCH, --commit SHA, or instructions as the prompt";
+  if (targets.length > 1) return "give one of --uncommitted, --base, --commit or instructions, not several";
+  return targets[0] as ReviewTarget;
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** `codex-ts review` and `codex-ts exec review`: the same options, headless. */
+function reviewCommand(command: Command, run: (instructions: string | undefined, opts: ReviewOptions, cmd: Command) => Promise<void>): void {
+  command
+    .description("Review code with the review model and print its findings (file:line, priority, explanation).")
+    .argument("[instructions]", "what to review and how, instead of one of the targets below")
+    .option("--uncommitted", "review staged, unstaged and untracked changes")
+    .option("--base <branch>", "review what this branch changes relative to BRANCH")
+    .option("--commit <sha>", "review the changes of one commit")
+    .option("--title <title>", "with --commit: the commit's title, for the reviewer")
+    .option("--fail-on-priority <n>", "exit 1 when a finding has priority N or more urgent (0 is the most urgent)")
+    .option("--json", "print events to stdout as JSON Lines (findings as review_finding items)")
+    .option("-m, --model <model>", "model to use (default: review_model, else model)")
+    .option("-c, --config <key=value>", "override a config.toml value (repeatable)", collect, [])
+    .option("--skip-git-repo-check", "allow running outside a Git repository")
+    .option("--ephemeral", "do not keep a session file for this run")
+    .addHelpText("after", "\nExit status: 0 when the review ran, whatever it found (unless --fail-on-priority), 1 when it could not run.\n\nExamples:\n  codex-ts review --uncommitted\n  codex-ts exec review --base main --json --fail-on-priority 1")
+    .action(async (instructions: string | undefined, opts: ReviewOptions, cmd: Command) => run(instructions, opts, cmd));
+}
+
 interface SubcommandOptions extends Partial<ExecOptions> {
   last?: boolean;
   all?: boolean;

@@ -40,6 +40,11 @@ export function settingsUpdateItems(previous: SessionSettings, next: SessionSett
   return items;
 }
 
+/** The environment context alone (cwd, shell, policies): all a reviewer's history starts with. */
+export function environmentItem(settings: SessionSettings, userShell: string | undefined): ResponseItem {
+  return userText(environmentFor(settings, userShell));
+}
+
 function environmentFor(settings: SessionSettings, userShell: string | undefined): string {
   const policy = settings.sandboxPolicy;
   return environmentContext({

@@ -40,6 +40,7 @@ export function sessionOptionsFromConfig(config: Config, client: ModelClient): S
     userInstructions: [config.userInstructions, skillsSection].filter((t): t is string => t !== null).join("\n\n") || null,
     skills: found.skills,
     codexHome: config.codexHome,
+    reviewModel: config.reviewModel,
     baseInstructionsOverride: config.baseInstructionsOverride,
     shellEnvironmentPolicy: config.shellEnvironmentPolicy,
     startupWarnings: [...config.warnings, ...found.errors.map((e) => `skill ${e.path} was not loaded: ${e.message}`)],

@@ -52,6 +52,8 @@ export interface SessionOptions {
    * offered from the first turn on. Absent or without enabled servers: no MCP code is loaded.
    */
   mcpServers?: Record<string, McpServerConfig>;
+  /** `review_model`: the model reviews run with; absent: the session's model. */
+  reviewModel?: string | null;
   /** $CODEX_HOME, where custom prompts and skills are looked up; absent: none are. */
   codexHome?: string;
   /** Skills the user can mention as `$name`; a mentioned skill's file follows their message. */

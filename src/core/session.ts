@@ -47,7 +47,7 @@ import { appendPromptHistory, historyMetadata, lookupHistoryEntry } from "../his
 import { EventBus, type EventSubscription } from "./event-bus.js";
 import { ConversationHistory } from "./history.js";
 import { uuidv7 } from "../util/ids.js";
-import { initialContext, settingsUpdateItems } from "./initial-context.js";
+import { environmentItem, initialContext, settingsUpdateItems } from "./initial-context.js";
 import { baseInstructions } from "./prompts.js";
 import { ABORTED_OUTPUT } from "./turn.js";
 import type { TurnContext } from "../tools/turn-context.js";
@@ -55,6 +55,10 @@ import { inputText, userMessageFrom } from "./user-input.js";
 import { PendingElicitations } from "./pending-elicitations.js";
 import type { SessionTask, TaskContext, TaskKind } from "./tasks/task.js";
 import { RegularTask } from "./tasks/regular-task.js";
+import { ReviewTask } from "./tasks/review-task.js";
+import { resolveReviewRequest, type ResolvedReview } from "./review/review-request.js";
+import type { ReviewRequest } from "../protocol/review.js";
+import type { ModelInfo } from "../model/catalog.js";
 import { UserShellTask } from "./tasks/user-shell-task.js";
 import type { SessionOptions, SessionSettings } from "./session-options.js";
 import { mcpApprovalHook } from "./mcp-approval.js";
@@ -70,6 +74,7 @@ interface McpRuntime {
 interface ActiveTask {
   subId: string;
   kind: TaskKind;
+  task: SessionTask;
   /** Unique across processes (submission ids restart at "0"): names the turn in its events and the rollout. */
   turnId: string;
   emit: (msg: EventMsg) => void;
@@ -278,6 +283,8 @@ export class Session {
       case "user_input_answer":
         this.userInput.resolve(op.id, op.response);
         return;
+      case "review":
+        return this.review(id, op.review_request);
       case "compact":
       case "thread_rollback":
         // Arrives with the long-sessions work (issue 14); until then the op says so.
@@ -331,7 +338,7 @@ export class Session {
     this.telemetry.withModel(this.settings.model).userPrompt(items.flatMap((i) => (i.type === "text" ? [i.text] : [])));
     const message = await userMessageFrom(items, this.settings.cwd);
     const active = this.active;
-    if (active?.kind === "regular" && !active.aborted) {
+    if ((active?.kind === "regular" || active?.kind === "review") && !active.aborted) {
       // Steering: the running turn picks this up at its next request, and the UI shows it now.
       active.pending.push(message);
       active.emit({ type: "user_message", message: inputText(items), images: null });
@@ -393,6 +400,7 @@ export class Session {
     const active: ActiveTask = {
       subId,
       kind: task.kind,
+      task,
       turnId,
       controller,
       pending: [],
@@ -449,6 +457,31 @@ export class Session {
       this.history.append(...active.pending.splice(0));
       if (this.active === active) this.active = null;
     });
+  }
+
+  /**
+   * A review runs as its own task (replacing one still running) with the review model, the
+   * reviewer's instructions and a history of its own; see tasks/review-task.ts.
+   */
+  private async review(id: string, request: ReviewRequest): Promise<void> {
+    await this.abortActive("replaced");
+    let resolved: ResolvedReview;
+    try {
+      resolved = await resolveReviewRequest(request, this.settings.cwd);
+    } catch (err) {
+      this.send(id, { type: "error", message: (err as Error).message, codex_error_info: "other" });
+      return;
+    }
+    this.recorder?.persist();
+    const parent = this.turnContext(id, null);
+    const turn: TurnContext = {
+      ...parent,
+      model: reviewerModel(modelInfoFor(this.options.reviewModel ?? this.settings.model)),
+      reasoningEffort: "low",
+      reasoningSummary: "detailed",
+    };
+    const task = new ReviewTask(resolved.prompt, [environmentItem(this.settings, this.options.userShell)], this.history, (msg) => this.active?.emit(msg));
+    this.spawnTask(turn, task, () => ({ type: "entered_review_mode", target: request.target, user_facing_hint: resolved.userFacingHint }));
   }
 
   /** Skills as a UI lists them for one folder (found afresh, so new files show up). */
@@ -518,6 +551,7 @@ export class Session {
   private async abortActive(reason: "interrupted" | "replaced"): Promise<void> {
     const task = this.active;
     if (!task || task.aborted) return;
+    task.task.onAbort?.();
     this.send(task.subId, { type: "turn_aborted", turn_id: task.turnId, reason });
     task.aborted = true;
     task.controller.abort(new Error("turn aborted"));
@@ -626,4 +660,9 @@ function promptHistoryMetadata(options: SessionOptions): { history_log_id: numbe
   if (!options.promptHistory) return { history_log_id: 0, history_entry_count: 0 };
   const { logId, count } = historyMetadata(options.promptHistory.codexHome);
   return { history_log_id: logId, history_entry_count: count };
+}
+
+/** The review model's tools: a plain shell (no long-lived sessions), no images, no questions, no web search. */
+function reviewerModel(model: ModelInfo): ModelInfo {
+  return { ...model, shellTool: model.shellTool === "exec_command" ? "shell_command" : model.shellTool, viewImageTool: false, requestUserInputTool: false };
 }

@@ -4,6 +4,7 @@
  * read ours unchanged. Every event carries the id of the submission that caused it ("" for
  * session start-up).
  */
+import type { ReviewOutputEvent, ReviewRequest } from "./review.js";
 import type { AskForApproval, ReasoningEffort, SandboxPolicy } from "./policy.js";
 import type { McpEventMsg } from "./mcp-events.js";
 import type { UserQuestion } from "./user-questions.js";
@@ -155,6 +156,10 @@ export type EventMsg =
   | { type: "patch_apply_begin"; call_id: string; auto_approved: boolean; changes: Record<string, FileChange> }
   | { type: "patch_apply_end"; call_id: string; stdout: string; stderr: string; success: boolean }
   | { type: "turn_diff"; unified_diff: string }
+  /** A review started: the events until exited_review_mode belong to the reviewer, whose history is its own. */
+  | { type: "entered_review_mode"; target: ReviewRequest["target"]; user_facing_hint?: string }
+  /** The review ended; `review_output` is null when it was interrupted. */
+  | { type: "exited_review_mode"; review_output: ReviewOutputEvent | null }
   /** The conversation was summarised to free context (automatically or by a `compact` op). */
   | { type: "context_compacted" }
   /** A `thread_rollback` dropped this many user turns. */

@@ -2,6 +2,7 @@
  * Ops: everything a front end can ask of a session. Tagged by `type` in snake_case, as the
  * reference's `Op` enum serializes, so a submission can cross a process boundary as JSON.
  */
+import type { ReviewRequest } from "./review.js";
 import type { AskForApproval, ExecApprovalDecision, ReasoningEffort, ReasoningSummary, ReviewDecision, SandboxPolicy } from "./policy.js";
 import type { UserInputResponse } from "./user-questions.js";
 
@@ -34,6 +35,8 @@ export type Op =
   | { type: "mcp_tool_call_approval"; id: string; decision: ReviewDecision }
   /** Answers an `elicitation_request`; `content` holds the form's values when accepted. */
   | { type: "resolve_elicitation"; server_name: string; request_id: string | number; decision: ElicitationAction; content?: Record<string, unknown> }
+  /** Reviews code (uncommitted changes, a branch, a commit, or custom instructions) as a task of its own. */
+  | { type: "review"; review_request: ReviewRequest }
   /** Summarises the conversation so far to free context; `instructions` says what to keep. */
   | { type: "compact"; instructions?: string }
   /** Drops the last `num_turns` user turns from the thread (not while a turn runs). */

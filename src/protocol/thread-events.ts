@@ -3,6 +3,8 @@
  * the official TypeScript SDK parses. Item ids are "item_N" in order of first appearance.
  */
 
+import type { ReviewFinding } from "./review.js";
+
 export interface Usage {
   input_tokens: number;
   cached_input_tokens: number;
@@ -43,7 +45,10 @@ export type ThreadItem =
   | McpToolCallThreadItem
   | { id: string; type: "web_search"; query: string }
   | { id: string; type: "todo_list"; items: Array<{ text: string; completed: boolean }> }
-  | { id: string; type: "error"; message: string };
+  | { id: string; type: "error"; message: string }
+  /** `exec review`: one item per finding, then the verdict. */
+  | ({ id: string; type: "review_finding" } & ReviewFinding)
+  | { id: string; type: "review"; overall_correctness: string; overall_explanation: string; overall_confidence_score: number; findings: number };
 
 export type ThreadEvent =
   | { type: "thread.started"; thread_id: string }

@@ -10,7 +10,16 @@ import type { EventMsg, PlanItem } from "../protocol/events.js";
 import type { ResponseItem } from "../protocol/items.js";
 
 /** Recorded events worth redrawing; token counts and turn boundaries are not. */
-const REDRAWN = new Set(["user_message", "agent_message", "agent_reasoning", "patch_apply_end", "mcp_tool_call_end", "turn_aborted"]);
+const REDRAWN = new Set([
+  "user_message",
+  "agent_message",
+  "agent_reasoning",
+  "patch_apply_end",
+  "mcp_tool_call_end",
+  "turn_aborted",
+  "entered_review_mode",
+  "exited_review_mode",
+]);
 
 const COMMAND_TOOLS = new Set(["shell", "shell_command", "exec_command", "local_shell", "container.exec"]);
 

@@ -18,6 +18,8 @@ export function isPersistedEvent(msg: EventMsg): boolean {
     case "turn_aborted":
     case "task_started":
     case "task_complete":
+    case "entered_review_mode":
+    case "exited_review_mode":
       return true;
     default:
       return false;

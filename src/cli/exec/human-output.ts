@@ -103,6 +103,12 @@ export class HumanOutput {
         if ("Ok" in msg.result) this.err(c.dim(clip(JSON.stringify(msg.result.Ok, null, 2))));
         break;
       }
+      case "entered_review_mode":
+        this.err(`${c.bold(c.magenta("review"))} ${msg.user_facing_hint ?? ""}`);
+        break;
+      case "exited_review_mode":
+        this.err(msg.review_output ? c.magenta(`review finished: ${msg.review_output.findings.length} finding(s)`) : c.red("review interrupted"));
+        break;
       case "plan_update":
         this.err(
           `${c.bold(c.magenta("plan"))}\n${msg.plan.map((p) => `${p.status === "completed" ? "✔" : p.status === "in_progress" ? "→" : "□"} ${p.step}`).join("\n")}`,

@@ -34,6 +34,15 @@ export class JsonlMapper {
         return [{ type: "turn.started" }];
       case "agent_message":
         return [{ type: "item.completed", item: { id: this.itemId(), type: "agent_message", text: msg.message } }];
+      case "exited_review_mode": {
+        const output = msg.review_output;
+        if (!output) return [];
+        const { findings, ...verdict } = output;
+        return [
+          ...findings.map((f): ThreadEvent => ({ type: "item.completed", item: { id: this.itemId(), type: "review_finding", ...f } })),
+          { type: "item.completed", item: { id: this.itemId(), type: "review", ...verdict, findings: findings.length } },
+        ];
+      }
       case "agent_reasoning":
         return [{ type: "item.completed", item: { id: this.itemId(), type: "reasoning", text: msg.text } }];
       case "exec_command_begin": {

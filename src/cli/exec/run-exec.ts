@@ -15,9 +15,11 @@ import { checkLocalProvider } from "../../config/oss.js";
 import { ThreadManager, ThreadStartError, type StartedThread } from "../../core/thread-manager.js";
 import type { ThreadTarget } from "../../core/open-thread.js";
 import type { UserInput } from "../../protocol/ops.js";
+import type { ReviewOutputEvent, ReviewTarget } from "../../protocol/review.js";
 import type { AskForApproval, SandboxMode } from "../../protocol/policy.js";
 import { HumanOutput, palette } from "./human-output.js";
 import { JsonlMapper } from "./jsonl-mapper.js";
+import { reviewText } from "./review-text.js";
 import { PromptError, readPrompt } from "./read-prompt.js";
 import { packageVersion } from "../../util/version.js";
 
@@ -51,7 +53,19 @@ const fail = (message: string): number => {
   return 1;
 };
 
-export async function runExec(promptArg: string | undefined, opts: ExecOptions, target: ThreadTarget | null = null): Promise<number> {
+/** `exec review`: what to review instead of a prompt, and when findings fail the run. */
+export interface ReviewRun {
+  target: ReviewTarget;
+  /** Exit 1 when a finding has this priority or a more urgent one (0 is the most urgent). */
+  failOnPriority?: number;
+}
+
+export async function runExec(
+  promptArg: string | undefined,
+  opts: ExecOptions,
+  target: ThreadTarget | null = null,
+  review: ReviewRun | null = null,
+): Promise<number> {
   const cwd = resolve(opts.cd ?? process.cwd());
   if (!existsSync(cwd)) return fail(`--cd ${opts.cd}: no such directory`);
   if (!opts.skipGitRepoCheck && findProjectRoot(cwd, [".git"]) === null) {
@@ -108,12 +122,14 @@ export async function runExec(promptArg: string | undefined, opts: ExecOptions, 
     }
   }
 
-  let prompt: string;
-  try {
-    prompt = await readPrompt(promptArg, process.stdin);
-  } catch (err) {
-    if (err instanceof PromptError) return fail(err.message);
-    throw err;
+  let prompt = "";
+  if (!review) {
+    try {
+      prompt = await readPrompt(promptArg, process.stdin);
+    } catch (err) {
+      if (err instanceof PromptError) return fail(err.message);
+      throw err;
+    }
   }
 
   const json = opts.json === true || opts.experimentalJson === true;
@@ -139,6 +155,7 @@ export async function runExec(promptArg: string | undefined, opts: ExecOptions, 
   const mapper = json ? new JsonlMapper() : null;
   const human = json ? null : new HumanOutput((t) => process.stderr.write(`${t}\n`), palette(useColor(opts.color)), version);
   let lastMessage: string | null = null;
+  let reviewOutput: ReviewOutputEvent | null = null;
   let turnFailed = false;
   let turnEnded = false;
   // Events are shown as they come, MCP start-up progress included, while the turn waits below.
@@ -152,6 +169,7 @@ export async function runExec(promptArg: string | undefined, opts: ExecOptions, 
       const msg = event.msg;
       if (msg.type === "error" || msg.type === "turn_aborted") turnFailed = true;
       if (msg.type === "task_complete") lastMessage = msg.last_agent_message;
+      if (msg.type === "exited_review_mode") reviewOutput = msg.review_output;
       if ((msg.type === "task_complete" || msg.type === "turn_aborted") && !turnEnded) {
         turnEnded = true;
         session.submit({ type: "shutdown" });
@@ -171,8 +189,12 @@ export async function runExec(promptArg: string | undefined, opts: ExecOptions, 
     startupError = err.message;
   }
   if (startupError === null && interrupts === 0) {
-    const items: UserInput[] = [...opts.image.map((path): UserInput => ({ type: "local_image", path: resolve(cwd, path) })), { type: "text", text: prompt }];
-    turnId = session.submit({ type: "user_turn", items, final_output_json_schema: outputSchema });
+    if (review) {
+      turnId = session.submit({ type: "review", review_request: { target: review.target } });
+    } else {
+      const items: UserInput[] = [...opts.image.map((path): UserInput => ({ type: "local_image", path: resolve(cwd, path) })), { type: "text", text: prompt }];
+      turnId = session.submit({ type: "user_turn", items, final_output_json_schema: outputSchema });
+    }
   } else if (startupError === null) {
     session.submit({ type: "shutdown" });
   }
@@ -187,10 +209,21 @@ export async function runExec(promptArg: string | undefined, opts: ExecOptions, 
     if (startupError !== null) return fail(`Error: ${startupError}`);
     // Interrupted while waiting for MCP servers: the turn never started.
     if (turnId === null) return fail("turn interrupted");
+    if (review) {
+      if (!json && reviewOutput) process.stdout.write(`${reviewText(reviewOutput)}\n`);
+      return reviewExitCode(reviewOutput, turnFailed, review.failOnPriority);
+    }
     if (opts.outputLastMessage) writeLastMessage(opts.outputLastMessage, lastMessage);
     if (!json && lastMessage !== null && !turnFailed) process.stdout.write(`${lastMessage}\n`);
     return turnFailed ? 1 : 0;
   }
+}
+
+/** 0 when the review ran, whatever it found; 1 when it failed, or found something at or above `failOn`. */
+function reviewExitCode(output: ReviewOutputEvent | null, failed: boolean, failOn: number | undefined): number {
+  if (failed || output === null) return 1;
+  if (failOn !== undefined && output.findings.some((f) => f.priority <= failOn)) return 1;
+  return 0;
 }
 
 function writeLastMessage(path: string, message: string | null): void {

@@ -37,4 +37,6 @@ export interface SessionTask {
   readonly kind: TaskKind;
   /** Does the work; resolves with the last agent message (null when there is none). */
   run(ctx: TaskContext): Promise<string | null>;
+  /** Called when the task is aborted, before turn_aborted goes out: a last word of its own. */
+  onAbort?(): void;
 }
