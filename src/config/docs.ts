@@ -3,7 +3,7 @@
  * drift from what the loader accepts. `node dist/src/config/write-docs.js` rewrites the file; a
  * test fails when the committed file differs from this output.
  */
-import { FEATURE_ALIASES, FEATURES } from "./features.js";
+import { FEATURE_ALIASES, FEATURES, isHonoured } from "./features.js";
 import { CONFIG_SCHEMA, type Group, type KeySpec, type TomlLiteral, type ValueKind } from "./schema.js";
 import { DEFAULT_OSS_MODELS } from "./oss.js";
 
@@ -108,7 +108,10 @@ export function renderConfigDocs(): string {
 
 function featureTable(): string {
   const rows = ["Feature flags (`[features]`, `--enable`, `--disable`):", "", "| Feature | Stage | Default | What it does |", "|---|---|---|---|"];
-  for (const f of FEATURES) rows.push(`| \`${f.key}\` | ${f.stage} | ${f.default} | ${cell(f.description)} |`);
+  for (const f of FEATURES) {
+    const what = isHonoured(f.key) ? cell(f.description) : `*not used yet*: ${cell(f.description)}`;
+    rows.push(`| \`${f.key}\` | ${f.stage} | ${f.default} | ${what} |`);
+  }
   const aliases = Object.entries(FEATURE_ALIASES).map(([old, key]) => `\`${old}\` → \`${key}\``);
   rows.push("", `Older names still accepted: ${aliases.join(", ")}.`);
   return rows.join("\n");

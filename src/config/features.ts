@@ -92,6 +92,40 @@ export const FEATURE_ALIASES: Readonly<Record<string, string>> = {
   enable_experimental_windows_sandbox: "experimental_windows_sandbox",
 };
 
+/**
+ * The features codex-ts acts on. The others are accepted so the reference's config loads, are
+ * marked "not used yet" in docs/config.md, and setting one away from its default draws a warning.
+ */
+export const HONOURED_FEATURES: ReadonlySet<string> = new Set(["exec_policy", "unified_exec", "shell_tool", "apply_patch_freeform"]);
+
+/** Whether turning `key` on or off changes anything (removed features are accepted as no-ops). */
+export function isHonoured(key: string): boolean {
+  const spec = FEATURES.find((f) => f.key === key);
+  return spec !== undefined && (spec.stage === "removed" || HONOURED_FEATURES.has(key));
+}
+
+/**
+ * What to tell the user about the flags they set: ones codex-ts does not act on yet, and (unless
+ * `suppress_unstable_features_warning`) ones still under development.
+ */
+export function featureWarnings(table: TomlTable, resolved: Readonly<Record<string, boolean>>): string[] {
+  const warnings: string[] = [];
+  const features = table.features;
+  const named = new Set<string>(LEGACY_TOGGLES.filter((n) => typeof table[n] === "boolean").map((n) => canonicalFeature(n) ?? n));
+  if (features && typeof features === "object" && !Array.isArray(features)) {
+    for (const name of Object.keys(features)) named.add(canonicalFeature(name) ?? name);
+  }
+  const suppressUnstable = table.suppress_unstable_features_warning === true;
+  for (const spec of FEATURES) {
+    if (!named.has(spec.key) || resolved[spec.key] === spec.default) continue;
+    if (!isHonoured(spec.key)) warnings.push(`features.${spec.key} is accepted, but codex-ts does not act on it yet`);
+    else if (spec.stage === "under-development" && resolved[spec.key] && !suppressUnstable) {
+      warnings.push(`features.${spec.key} is under development and may change or go away (suppress_unstable_features_warning = true hides this)`);
+    }
+  }
+  return warnings;
+}
+
 /** Every name accepted in `[features]` and by `--enable` / `--disable`. */
 export const FEATURE_NAMES: readonly string[] = [...FEATURES.map((f) => f.key), ...Object.keys(FEATURE_ALIASES)];
 

@@ -33,7 +33,7 @@ import {
 } from "../model/provider.js";
 import { loadAgentsMd } from "./agents-md.js";
 import { codexHome } from "./codex-home.js";
-import { resolveFeatures } from "./features.js";
+import { featureWarnings, resolveFeatures } from "./features.js";
 import { checkLayer, fixedLayer, lookup, mergeLayers, overrideLayer, readFileLayer, whereSet, type Layer } from "./layers.js";
 import { mcpServersFromToml, type McpServerConfig } from "./mcp.js";
 import { DEFAULT_OSS_MODELS, DEFAULT_OSS_PROVIDER, OSS_PROVIDERS, isOssProvider, ossBaseUrl } from "./oss.js";
@@ -199,6 +199,8 @@ export function loadConfig(input: CliConfigInput): Config {
   const notify = strings(t.notify);
   const maxBytes = num(history, "max_bytes");
 
+  const features = resolveFeatures(t);
+  warnings.push(...featureWarnings(t, features));
   return {
     codexHome: home,
     cwd,
@@ -223,7 +225,7 @@ export function loadConfig(input: CliConfigInput): Config {
     shellEnvironmentPolicy: table(t.shell_environment_policy) as ShellEnvironmentPolicy,
     warnings,
     profile: profileName,
-    features: resolveFeatures(t),
+    features,
     notify: notify.length > 0 ? notify : null,
     history: {
       persistence: oneOf(history, "persistence", ["save-all", "none"] as const) ?? "save-all",

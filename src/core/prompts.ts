@@ -25,6 +25,8 @@ function commandToolSection(model: ModelInfo): string {
         "- `shell_command` runs a script string in the user's shell and returns its output. Set `workdir`",
         "  instead of starting scripts with `cd`.",
       ].join("\n");
+    case null:
+      return "- No command tool is available in this session: you cannot run programs.";
   }
 }
 

@@ -23,6 +23,8 @@ export interface SampleOptions {
   streamMaxRetries: number;
   signal: AbortSignal;
   emit: (msg: EventMsg) => void;
+  /** `show_raw_agent_reasoning`: also emit the model's raw reasoning text, not only its summaries. */
+  showRawReasoning?: boolean;
 }
 
 export async function sampleWithRetries(opts: SampleOptions): Promise<SampleResult> {
@@ -49,7 +51,7 @@ function emitRetry(emit: (msg: EventMsg) => void, attempt: number, max: number, 
   });
 }
 
-async function sampleOnce({ client, prompt, signal, emit }: SampleOptions): Promise<SampleResult> {
+async function sampleOnce({ client, prompt, signal, emit, showRawReasoning }: SampleOptions): Promise<SampleResult> {
   const items: ResponseItem[] = [];
   let lastAgentMessage: string | null = null;
   const onRetry = (attempt: number, max: number, _delay: number, err: ModelError): void => emitRetry(emit, attempt, max, err);
@@ -68,7 +70,9 @@ async function sampleOnce({ client, prompt, signal, emit }: SampleOptions): Prom
         if (event.summaryIndex > 0) emit({ type: "agent_reasoning_section_break" });
         break;
       case "reasoning_content_delta":
-        break; // Raw reasoning is not shown unless asked for; summaries carry the gist.
+        // Raw reasoning is shown only when asked for; summaries carry the gist.
+        if (showRawReasoning) emit({ type: "agent_reasoning_raw_content_delta", delta: event.delta });
+        break;
       case "output_item_done": {
         items.push(event.item);
         const text = assistantText(event.item);
@@ -77,6 +81,7 @@ async function sampleOnce({ client, prompt, signal, emit }: SampleOptions): Prom
           emit({ type: "agent_message", message: text });
         } else if (event.item.type === "reasoning") {
           for (const part of event.item.summary) emit({ type: "agent_reasoning", text: part.text });
+          if (showRawReasoning) for (const part of event.item.content ?? []) emit({ type: "agent_reasoning_raw_content", text: part.text });
         }
         break;
       }

@@ -41,6 +41,13 @@ export function sessionOptionsFromConfig(config: Config, client: ModelClient): S
     skills: found.skills,
     codexHome: config.codexHome,
     reviewModel: config.reviewModel,
+    modelSettings: {
+      contextWindow: config.modelContextWindow,
+      toolOutputTokenLimit: config.toolOutputTokenLimit,
+      supportsReasoningSummaries: config.modelSupportsReasoningSummaries,
+      features: config.features,
+    },
+    showRawAgentReasoning: config.showRawAgentReasoning,
     baseInstructionsOverride: config.baseInstructionsOverride,
     shellEnvironmentPolicy: config.shellEnvironmentPolicy,
     startupWarnings: [...config.warnings, ...found.errors.map((e) => `skill ${e.path} was not loaded: ${e.message}`)],

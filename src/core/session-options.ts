@@ -1,4 +1,5 @@
 /** What a Session is started with: resolved settings (no config parsing happens in core). */
+import type { ModelSettings } from "./model-settings.js";
 import type { Skill } from "../config/skills.js";
 import type { ExecPolicy } from "../approval/exec-policy/policy.js";
 import type { TelemetryRecorder } from "../telemetry/recorder.js";
@@ -52,6 +53,10 @@ export interface SessionOptions {
    * offered from the first turn on. Absent or without enabled servers: no MCP code is loaded.
    */
   mcpServers?: Record<string, McpServerConfig>;
+  /** What config changes about the model (context window, tool-output budget, feature flags). */
+  modelSettings?: ModelSettings;
+  /** `show_raw_agent_reasoning`: emit the model's raw reasoning text as well as its summaries. */
+  showRawAgentReasoning?: boolean;
   /** `review_model`: the model reviews run with; absent: the session's model. */
   reviewModel?: string | null;
   /** $CODEX_HOME, where custom prompts and skills are looked up; absent: none are. */

@@ -14,6 +14,7 @@
  * settled, and shutdown ends them before shutdown_complete. A session without servers never
  * loads the MCP code.
  */
+import { effectiveModelInfo } from "./model-settings.js";
 import { readFileSync } from "node:fs";
 import { discoverSkills, mentionedSkills, skillInjection } from "../config/skills.js";
 import { discoverPrompts, promptsDir } from "../config/custom-prompts.js";
@@ -369,7 +370,8 @@ export class Session {
       subId,
       turnId: uuidv7(),
       cwd: s.cwd,
-      model: modelInfoFor(s.model),
+      model: effectiveModelInfo(modelInfoFor(s.model), this.options.modelSettings),
+      showRawAgentReasoning: this.options.showRawAgentReasoning === true,
       approvalPolicy: s.approvalPolicy,
       sandboxPolicy: s.sandboxPolicy,
       reasoningEffort: s.reasoningEffort,
@@ -476,7 +478,7 @@ export class Session {
     const parent = this.turnContext(id, null);
     const turn: TurnContext = {
       ...parent,
-      model: reviewerModel(modelInfoFor(this.options.reviewModel ?? this.settings.model)),
+      model: reviewerModel(effectiveModelInfo(modelInfoFor(this.options.reviewModel ?? this.settings.model), this.options.modelSettings)),
       reasoningEffort: "low",
       reasoningSummary: "detailed",
     };

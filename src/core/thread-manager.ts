@@ -257,7 +257,9 @@ export class ThreadManager {
 /** The command rules of `$CODEX_HOME/rules` and trusted projects; a broken file stops the start. */
 function loadRules(config: Config): { policy: ExecPolicy; codexHome: string } {
   try {
-    return { policy: ExecPolicy.loadFolders(config.rulesFolders), codexHome: config.codexHome };
+    // features.exec_policy = false turns the rules off altogether.
+    const policy = config.features.exec_policy === false ? ExecPolicy.empty() : ExecPolicy.loadFolders(config.rulesFolders);
+    return { policy, codexHome: config.codexHome };
   } catch (err) {
     throw new ThreadStartError("rules", `failed to load rules: ${(err as Error).message}`);
   }

@@ -62,6 +62,7 @@ export async function runTurn(
       streamMaxRetries: deps.streamMaxRetries,
       signal,
       emit,
+      showRawReasoning: turn.showRawAgentReasoning,
     });
     deps.history.append(...result.items);
     deps.recordUsage(result.usage);

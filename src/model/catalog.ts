@@ -27,7 +27,7 @@ export interface ModelInfo {
   supportsVerbosity: boolean;
   defaultVerbosity: "low" | "medium" | "high" | null;
   /** The command tool shape the family was trained on. */
-  shellTool: "exec_command" | "shell" | "shell_command";
+  shellTool: "exec_command" | "shell" | "shell_command" | null;
   applyPatchTool: "freeform" | "function" | null;
   /** Offer `update_plan`. */
   planTool: boolean;

@@ -85,6 +85,9 @@ export type EventMsg =
   | { type: "agent_reasoning_delta"; delta: string }
   | { type: "agent_reasoning"; text: string }
   | { type: "agent_reasoning_section_break" }
+  /** The model's raw reasoning text, sent only with `show_raw_agent_reasoning`. */
+  | { type: "agent_reasoning_raw_content_delta"; delta: string }
+  | { type: "agent_reasoning_raw_content"; text: string }
   | {
       type: "exec_command_begin";
       call_id: string;

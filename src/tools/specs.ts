@@ -230,6 +230,8 @@ export function buildToolSpecs(model: ModelInfo, options?: { webSearch?: boolean
     case "shell_command":
       specs.push(shellCommandTool());
       break;
+    case null:
+      break; // features.shell_tool = false: no command tool at all
   }
   if (model.planTool) specs.push(updatePlanTool());
   if (model.requestUserInputTool) specs.push(requestUserInputTool());

@@ -41,6 +41,8 @@ export interface TurnContext {
   reasoningSummary: ReasoningSummary | null;
   verbosity: "low" | "medium" | "high" | null;
   outputSchema: unknown;
+  /** `show_raw_agent_reasoning`: emit the model's raw reasoning text too. */
+  showRawAgentReasoning?: boolean;
   shellEnvironmentPolicy: ShellEnvironmentPolicy;
   services: TurnServices;
 }

@@ -32,6 +32,8 @@ export class HumanOutput {
     private readonly err: (text: string) => void,
     private readonly c: Palette,
     private readonly version: string,
+    /** `hide_agent_reasoning`: leave the model's reasoning out. */
+    private readonly hideReasoning = false,
   ) {}
 
   render(event: Event): void {
@@ -58,6 +60,7 @@ export class HumanOutput {
         this.err(`${c.bold(c.magenta("user"))}\n${msg.message}`);
         break;
       case "agent_reasoning":
+        if (this.hideReasoning) break;
         this.err(`${c.dim(c.magenta("thinking"))}\n${c.dim(msg.text)}`);
         break;
       case "agent_message":
@@ -108,6 +111,9 @@ export class HumanOutput {
         break;
       case "exited_review_mode":
         this.err(msg.review_output ? c.magenta(`review finished: ${msg.review_output.findings.length} finding(s)`) : c.red("review interrupted"));
+        break;
+      case "agent_reasoning_raw_content":
+        if (!this.hideReasoning) this.err(`${c.dim(c.magenta("raw reasoning"))}\n${c.dim(msg.text)}`);
         break;
       case "plan_update":
         this.err(

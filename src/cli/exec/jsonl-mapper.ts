@@ -14,6 +14,9 @@ type FileChangeItem = Extract<ThreadItem, { type: "file_change" }>;
 type TodoItem = Extract<ThreadItem, { type: "todo_list" }>;
 
 export class JsonlMapper {
+  /** `hide_agent_reasoning`: no reasoning items. */
+  constructor(private readonly hideReasoning = false) {}
+
   private nextItem = 0;
   private readonly commands = new Map<string, CommandItem>();
   private readonly patches = new Map<string, FileChangeItem>();
@@ -44,6 +47,7 @@ export class JsonlMapper {
         ];
       }
       case "agent_reasoning":
+        if (this.hideReasoning) return [];
         return [{ type: "item.completed", item: { id: this.itemId(), type: "reasoning", text: msg.text } }];
       case "exec_command_begin": {
         const item: CommandItem = {

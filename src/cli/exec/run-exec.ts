@@ -152,8 +152,8 @@ export async function runExec(
   };
   process.on("SIGINT", onSigint);
 
-  const mapper = json ? new JsonlMapper() : null;
-  const human = json ? null : new HumanOutput((t) => process.stderr.write(`${t}\n`), palette(useColor(opts.color)), version);
+  const mapper = json ? new JsonlMapper(config.hideAgentReasoning) : null;
+  const human = json ? null : new HumanOutput((t) => process.stderr.write(`${t}\n`), palette(useColor(opts.color)), version, config.hideAgentReasoning);
   let lastMessage: string | null = null;
   let reviewOutput: ReviewOutputEvent | null = null;
   let turnFailed = false;

@@ -86,7 +86,7 @@ export const execCommandHandler: ToolHandler = {
           env: launch.env,
           tty,
           yieldTimeMs: args.yield_time_ms,
-          maxOutputTokens: args.max_output_tokens,
+          maxOutputTokens: args.max_output_tokens ?? invocation.turn.model.truncationTokens,
           signal: invocation.signal,
           onOutput: (stream, chunk) => {
             current.output.write(stream, chunk);
@@ -125,7 +125,7 @@ export const writeStdinHandler: ToolHandler = {
         sessionId,
         chars: args.chars ?? "",
         yieldTimeMs: args.yield_time_ms,
-        maxOutputTokens: args.max_output_tokens,
+        maxOutputTokens: args.max_output_tokens ?? invocation.turn.model.truncationTokens,
         signal: invocation.signal,
       }),
     );

@@ -1,0 +1,34 @@
+/**
+ * What the config changes about a model's catalog entry: the context window, the tool-output
+ * budget, reasoning summaries for a model the catalog does not know, and the tools feature
+ * flags turn on or off. Applied to every turn's model, so the whole session agrees.
+ */
+import type { ModelInfo } from "../model/catalog.js";
+
+export interface ModelSettings {
+  /** `model_context_window`: replaces the catalog's window. */
+  contextWindow: number | null;
+  /** `tool_output_token_limit`: the budget for each tool output the model reads. */
+  toolOutputTokenLimit: number | null;
+  /** `model_supports_reasoning_summaries`: send reasoning settings even where the catalog would not. */
+  supportsReasoningSummaries: boolean | null;
+  /** Resolved `[features]`. */
+  features: Readonly<Record<string, boolean>>;
+}
+
+export function effectiveModelInfo(model: ModelInfo, settings: ModelSettings | undefined): ModelInfo {
+  if (!settings) return model;
+  const out: ModelInfo = { ...model };
+  if (settings.contextWindow !== null) out.contextWindow = settings.contextWindow;
+  if (settings.toolOutputTokenLimit !== null) out.truncationTokens = settings.toolOutputTokenLimit;
+  if (settings.supportsReasoningSummaries === true) {
+    out.supportsReasoning = true;
+    out.supportsReasoningSummaries = true;
+  }
+  const f = settings.features;
+  // unified_exec off: the model gets the one-shot shell_command instead of long-lived sessions.
+  if (f.unified_exec === false && out.shellTool === "exec_command") out.shellTool = "shell_command";
+  if (f.shell_tool === false) out.shellTool = null;
+  if (f.apply_patch_freeform === true && out.applyPatchTool === "function") out.applyPatchTool = "freeform";
+  return out;
+}
