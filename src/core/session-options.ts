@@ -47,7 +47,7 @@ export interface SessionOptions {
   /** A recorded thread to continue instead of starting a new one. */
   resume?: ResumeOptions;
   /** Where prompt history lives ($CODEX_HOME) and how it is kept; absent: no prompt history. */
-  promptHistory?: { codexHome: string; settings: HistorySettings };
+  promptHistory?: { codexHome: string; settings: HistorySettings; metadata?: { logId: number; count: number } };
   /**
    * `[mcp_servers]` from config: started in the background when the session starts, their tools
    * offered from the first turn on. Absent or without enabled servers: no MCP code is loaded.

@@ -304,8 +304,12 @@ export class Session {
       }
       case "add_to_history": {
         const history = this.options.promptHistory;
-        // History problems never disturb the session; the append reports them as an outcome.
-        if (history) appendPromptHistory(history.codexHome, this.threadId, op.text, history.settings);
+        // History problems never disturb the session: an append that failed is a warning.
+        if (history) {
+          void appendPromptHistory(history.codexHome, this.threadId, op.text, history.settings).then((outcome) => {
+            if (outcome.kind === "failed") this.reportWarning(outcome.warning);
+          });
+        }
         return;
       }
       case "get_history_entry_request": {
@@ -660,7 +664,8 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
 /** The prompt-history file's id (its inode) and entry count, announced in session_configured. */
 function promptHistoryMetadata(options: SessionOptions): { history_log_id: number; history_entry_count: number } {
   if (!options.promptHistory) return { history_log_id: 0, history_entry_count: 0 };
-  const { logId, count } = historyMetadata(options.promptHistory.codexHome);
+  // Counted ahead (without blocking) by the thread manager; counted here only for direct callers.
+  const { logId, count } = options.promptHistory.metadata ?? historyMetadata(options.promptHistory.codexHome);
   return { history_log_id: logId, history_entry_count: count };
 }
 

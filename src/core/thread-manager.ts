@@ -17,6 +17,8 @@ import { Session } from "./session.js";
 import { modelClientFor, sessionOptionsFromConfig } from "./session-from-config.js";
 import { openThread, ThreadNotFoundError, type OpenedThread, type ThreadTarget } from "./open-thread.js";
 import type { RecordedThread } from "../rollout/reconstruct.js";
+import { historyMetadataAsync } from "../history/prompt-history.js";
+import type { SessionOptions } from "./session-options.js";
 import { noTelemetry, TelemetryRecorder } from "../telemetry/recorder.js";
 import type { OtelHandle } from "../telemetry/otel.js";
 import { uuidv7 } from "../util/ids.js";
@@ -98,7 +100,7 @@ export class ThreadManager {
     );
     const threadId = opened.threadId ?? opened.resume?.thread.threadId ?? uuidv7();
     const session = new Session({
-      ...sessionOptionsFromConfig(config, client),
+      ...(await this.sessionOptions(config, client)),
       developerInstructions: req.developerInstructions ?? config.developerInstructions,
       baseInstructionsOverride: req.baseInstructions ?? config.baseInstructionsOverride,
       threadId,
@@ -120,7 +122,7 @@ export class ThreadManager {
       notices: [],
     }));
     const session = new Session({
-      ...sessionOptionsFromConfig(config, client),
+      ...(await this.sessionOptions(config, client)),
       recorder: opened.recorder,
       resume: opened.resume,
       telemetry: await this.telemetryFor(config, recorded.threadId),
@@ -174,6 +176,14 @@ export class ThreadManager {
     await this.closeAll();
     await (await this.otel)?.shutdown();
     return this.lateWarnings.splice(0);
+  }
+
+  /** The options config gives a session, with the prompt-history count read without blocking. */
+  private async sessionOptions(config: Config, client: ModelClient): Promise<SessionOptions> {
+    const options = sessionOptionsFromConfig(config, client);
+    const history = options.promptHistory;
+    if (history) options.promptHistory = { ...history, metadata: await historyMetadataAsync(history.codexHome) };
+    return options;
   }
 
   private adopt(session: Session, config: Config, notices: string[]): StartedThread {

@@ -35,12 +35,12 @@ function mode(path: string): number {
   return statSync(path).mode & 0o777;
 }
 
-function append(codexHome: string, text: string, settings: HistorySettings = SAVE_ALL): void {
-  const outcome = appendPromptHistory(codexHome, "s", text, settings);
+async function append(codexHome: string, text: string, settings: HistorySettings = SAVE_ALL): Promise<void> {
+  const outcome = await appendPromptHistory(codexHome, "s", text, settings);
   assert.equal(outcome.kind, "appended", JSON.stringify(outcome));
 }
 
-void test("a line is the reference's serde output: session_id, ts, text, in that order", () => {
+void test("a line is the reference's serde output: session_id, ts, text, in that order", async () => {
   assert.equal(
     historyLine("0199a213-81c0-7800-8aa1-bbab2a035a53", 1_700_000_000, 'say "hi"\n\ttab \u0001 ünï ✓ \u2028 </b>'),
     '{"session_id":"0199a213-81c0-7800-8aa1-bbab2a035a53","ts":1700000000,"text":"say \\"hi\\"\\n\\ttab \\u0001 ünï ✓ \u2028 </b>"}\n',
@@ -49,10 +49,10 @@ void test("a line is the reference's serde output: session_id, ts, text, in that
   assert.equal(historyLine("s", 1, "a\ud800b"), '{"session_id":"s","ts":1,"text":"a\ufffdb"}\n');
 });
 
-void test("append creates CODEX_HOME and an owner-only file holding the entry", () => {
+void test("append creates CODEX_HOME and an owner-only file holding the entry", async () => {
   const codexHome = join(home(), "nested", ".codex");
   const before = Math.floor(Date.now() / 1000);
-  const outcome = appendPromptHistory(codexHome, "thread-1", "fix the build", SAVE_ALL);
+  const outcome = await appendPromptHistory(codexHome, "thread-1", "fix the build", SAVE_ALL);
   const after = Math.floor(Date.now() / 1000);
   assert.deepEqual(outcome, { kind: "appended", trimmed: false });
   const [line, ...rest] = lines(codexHome);
@@ -66,32 +66,32 @@ void test("append creates CODEX_HOME and an owner-only file holding the entry", 
   assert.deepEqual(readdirSync(codexHome), ["history.jsonl"], "no lock or temporary file is left");
 });
 
-void test("a looser (or stricter) mode on an existing file is put back to 0600", { skip: process.platform === "win32" }, () => {
+void test("a looser (or stricter) mode on an existing file is put back to 0600", { skip: process.platform === "win32" }, async () => {
   for (const existing of [0o644, 0o666, 0o400]) {
     const codexHome = home();
     const path = historyFilePath(codexHome);
     writeFileSync(path, historyLine("old", 1, "earlier"));
     chmodSync(path, existing);
-    append(codexHome, "now");
+    await append(codexHome, "now");
     assert.equal(mode(path), 0o600, `from ${existing.toString(8)}`);
     assert.deepEqual(texts(codexHome), ["earlier", "now"]);
   }
 });
 
-void test('persistence = "none" writes nothing', () => {
+void test('persistence = "none" writes nothing', async () => {
   const codexHome = home();
-  assert.deepEqual(appendPromptHistory(codexHome, "s", "secret", { persistence: "none", max_bytes: 10 }), { kind: "disabled" });
+  assert.deepEqual(await appendPromptHistory(codexHome, "s", "secret", { persistence: "none", max_bytes: 10 }), { kind: "disabled" });
   assert.equal(existsSync(historyFilePath(codexHome)), false);
   assert.deepEqual(readdirSync(codexHome), []);
 });
 
-void test("historyMetadata gives the inode and the line count; lookup reads one entry by offset", () => {
+void test("historyMetadata gives the inode and the line count; lookup reads one entry by offset", async () => {
   const codexHome = home();
   assert.deepEqual(historyMetadata(codexHome), { logId: 0, count: 0 });
   assert.equal(lookupHistoryEntry(codexHome, 0, 0), null);
 
   const before = Math.floor(Date.now() / 1000);
-  for (const t of ["first", "second\nline", "third"]) appendPromptHistory(codexHome, `id-${t}`, t, SAVE_ALL);
+  for (const t of ["first", "second\nline", "third"]) await appendPromptHistory(codexHome, `id-${t}`, t, SAVE_ALL);
   const meta = historyMetadata(codexHome);
   assert.deepEqual(meta, { logId: statSync(historyFilePath(codexHome)).ino, count: 3 });
   assert.notEqual(meta.logId, 0);
@@ -108,7 +108,7 @@ void test("historyMetadata gives the inode and the line count; lookup reads one 
   assert.equal(lookupHistoryEntry(codexHome, meta.logId, 0.5), null);
 });
 
-void test("lookup answers null for a line that does not parse and reads the older conversation_id field", () => {
+void test("lookup answers null for a line that does not parse and reads the older conversation_id field", async () => {
   const codexHome = home();
   writeFileSync(
     historyFilePath(codexHome),
@@ -128,22 +128,22 @@ void test("lookup answers null for a line that does not parse and reads the olde
   assert.equal(historyMetadata(codexHome).count, 4, "only newline-terminated lines are counted");
 });
 
-void test("a line cut short by a crash does not swallow the next entry", () => {
+void test("a line cut short by a crash does not swallow the next entry", async () => {
   const codexHome = home();
   writeFileSync(historyFilePath(codexHome), `${historyLine("s", 1, "whole")}{"session_id":"s","ts":2,"te`);
-  append(codexHome, "after");
+  await append(codexHome, "after");
   const all = lines(codexHome);
   assert.equal(all.length, 3);
   assert.equal(lookupHistoryEntry(codexHome, 0, 1), null);
   assert.equal(lookupHistoryEntry(codexHome, 0, 2)?.text, "after");
 });
 
-void test("max_bytes: an append past the cap evicts the oldest entry", () => {
+void test("max_bytes: an append past the cap evicts the oldest entry", async () => {
   const codexHome = home();
   const path = historyFilePath(codexHome);
-  append(codexHome, "a".repeat(200));
+  await append(codexHome, "a".repeat(200));
   const limit = statSync(path).size + 10;
-  const outcome = appendPromptHistory(codexHome, "s", "b".repeat(200), { persistence: "save-all", max_bytes: limit });
+  const outcome = await appendPromptHistory(codexHome, "s", "b".repeat(200), { persistence: "save-all", max_bytes: limit });
   assert.deepEqual(outcome, { kind: "appended", trimmed: true });
   assert.deepEqual(texts(codexHome), ["b".repeat(200)]);
   assert.ok(statSync(path).size <= limit);
@@ -151,74 +151,74 @@ void test("max_bytes: an append past the cap evicts the oldest entry", () => {
   if (process.platform !== "win32") assert.equal(mode(path), 0o600);
 });
 
-void test("max_bytes: trimming goes down to 80% of the cap, not just under it", () => {
+void test("max_bytes: trimming goes down to 80% of the cap, not just under it", async () => {
   const codexHome = home();
   const path = historyFilePath(codexHome);
   const short = "a".repeat(200);
   const long = "b".repeat(400);
-  append(codexHome, short);
+  await append(codexHome, short);
   const shortLen = statSync(path).size;
-  append(codexHome, long);
+  await append(codexHome, long);
   const longLen = statSync(path).size - shortLen;
   const maxBytes = 2 * longLen + Math.floor(shortLen / 2);
   // Dropping only the short entry would satisfy the cap, but not the soft cap.
   assert.ok(2 * longLen <= maxBytes && 2 * longLen > Math.floor(maxBytes * 0.8));
-  append(codexHome, long, { persistence: "save-all", max_bytes: maxBytes });
+  await append(codexHome, long, { persistence: "save-all", max_bytes: maxBytes });
   assert.deepEqual(texts(codexHome), [long]);
   assert.equal(statSync(path).size, longLen);
 });
 
-void test("max_bytes: the newest entry stays even when it alone is over the cap; 0 means no cap", () => {
+void test("max_bytes: the newest entry stays even when it alone is over the cap; 0 means no cap", async () => {
   const codexHome = home();
-  append(codexHome, "one");
-  append(codexHome, "two");
-  append(codexHome, "x".repeat(500), { persistence: "save-all", max_bytes: 100 });
+  await append(codexHome, "one");
+  await append(codexHome, "two");
+  await append(codexHome, "x".repeat(500), { persistence: "save-all", max_bytes: 100 });
   assert.deepEqual(texts(codexHome), ["x".repeat(500)]);
-  append(codexHome, "y".repeat(500), { persistence: "save-all", max_bytes: 0 });
+  await append(codexHome, "y".repeat(500), { persistence: "save-all", max_bytes: 0 });
   assert.deepEqual(texts(codexHome), ["x".repeat(500), "y".repeat(500)]);
 });
 
-void test("a trim makes a new file, so offsets under the old log id are no longer served", () => {
+void test("a trim makes a new file, so offsets under the old log id are no longer served", async () => {
   const codexHome = home();
-  for (let i = 0; i < 5; i++) append(codexHome, `entry ${i} ${"-".repeat(50)}`);
+  for (let i = 0; i < 5; i++) await append(codexHome, `entry ${i} ${"-".repeat(50)}`);
   const before = historyMetadata(codexHome);
   assert.equal(lookupHistoryEntry(codexHome, before.logId, 0)?.text.slice(0, 7), "entry 0");
-  append(codexHome, "newest", { persistence: "save-all", max_bytes: 200 });
+  await append(codexHome, "newest", { persistence: "save-all", max_bytes: 200 });
   const after = historyMetadata(codexHome);
   assert.notEqual(after.logId, before.logId);
   assert.equal(lookupHistoryEntry(codexHome, before.logId, 0), null);
   assert.equal(lookupHistoryEntry(codexHome, after.logId, after.count - 1)?.text, "newest");
 });
 
-void test("a lock left by a dead process is broken at once", () => {
+void test("a lock left by a dead process is broken at once", async () => {
   const codexHome = home();
   const dead = spawnSync(process.execPath, ["-e", ""]).pid;
   assert.ok(dead);
   const lock = `${historyFilePath(codexHome)}.lock`;
   writeFileSync(lock, JSON.stringify({ pid: dead, host: hostname(), acquired_at: Date.now() }));
   // A fresh lock is only broken because its pid is gone; waiting it out would fail the append.
-  append(codexHome, "after a crash");
+  await append(codexHome, "after a crash");
   assert.deepEqual(readdirSync(codexHome), ["history.jsonl"]);
 });
 
-void test("a lock older than the stale age is broken even when its pid is alive", () => {
+void test("a lock older than the stale age is broken even when its pid is alive", async () => {
   const codexHome = home();
   const lock = `${historyFilePath(codexHome)}.lock`;
   writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname(), acquired_at: 0 }));
   const old = (Date.now() - 60_000) / 1000;
   utimesSync(lock, old, old);
-  append(codexHome, "after a stuck holder");
+  await append(codexHome, "after a stuck holder");
   assert.deepEqual(texts(codexHome), ["after a stuck holder"]);
   assert.equal(existsSync(lock), false);
 });
 
-void test("a live lock is waited for, then the prompt is skipped with a warning, not an exception", () => {
+void test("a live lock is waited for, then the prompt is skipped with a warning, not an exception", async () => {
   const codexHome = home();
   const lock = `${historyFilePath(codexHome)}.lock`;
   for (const content of [JSON.stringify({ pid: process.pid, host: hostname(), acquired_at: Date.now() }), ""]) {
     writeFileSync(lock, content);
     const started = Date.now();
-    const outcome = appendPromptHistory(codexHome, "s", "blocked", SAVE_ALL, { lockTimeoutMs: 150 });
+    const outcome = await appendPromptHistory(codexHome, "s", "blocked", SAVE_ALL, { lockTimeoutMs: 150 });
     const waited = Date.now() - started;
     assert.equal(outcome.kind, "failed");
     assert.match(outcome.kind === "failed" ? outcome.warning : "", /locked by another process/);
@@ -228,10 +228,10 @@ void test("a live lock is waited for, then the prompt is skipped with a warning,
   }
 });
 
-void test("I/O failures come back as warnings", () => {
+void test("I/O failures come back as warnings", async () => {
   const file = join(home(), "not-a-dir");
   writeFileSync(file, "");
-  const outcome = appendPromptHistory(file, "s", "text", SAVE_ALL);
+  const outcome = await appendPromptHistory(file, "s", "text", SAVE_ALL);
   assert.equal(outcome.kind, "failed");
   assert.deepEqual(historyMetadata(file), { logId: 0, count: 0 });
   assert.equal(lookupHistoryEntry(file, 0, 0), null);
@@ -266,7 +266,7 @@ async function runWriters(codexHome: string, spec: WriterSpec): Promise<void> {
     "while (!existsSync(join(barrier, 'go'))) {}",
     "let failures = 0;",
     "for (let i = 0; i < n; i++) {",
-    "  const outcome = appendPromptHistory(home, `session-${tag}`, entryText(tag, i, big), settings);",
+    "  const outcome = await appendPromptHistory(home, `session-${tag}`, entryText(tag, i, big), settings);",
     "  if (outcome.kind !== 'appended') { failures++; console.error(JSON.stringify(outcome)); }",
     "}",
     "process.exitCode = failures === 0 ? 0 : 1;",

@@ -19,7 +19,7 @@
  * racing with it would lose its line to. So every append (and its trim) runs under a lock file,
  * `history.jsonl.lock`, created with O_CREAT|O_EXCL (`wx`), which is atomic on local
  * filesystems: whoever creates it holds the lock, and it holds `{"pid","host","acquired_at"}`.
- * A busy lock is retried with short randomised sleeps (0.5–24 ms, growing) until a deadline
+ * A busy lock is retried, without blocking the event loop, after short randomised pauses (0.5–24 ms, growing) until a deadline
  * (2 s by default); past it the prompt is not saved and a warning is returned. A lock is stale,
  * and is broken, when its owner is on this host and its pid is no longer alive, or when it is
  * older than 10 s (a holder keeps it for well under a millisecond for a normal line). Breaking
@@ -47,6 +47,7 @@
  * append keeps the entries of one process in submission order.
  */
 import { randomBytes } from "node:crypto";
+import { open, type FileHandle } from "node:fs/promises";
 import {
   closeSync,
   fchmodSync,
@@ -119,13 +120,13 @@ export function historyLine(sessionId: string, ts: number, text: string): string
  * lock not obtained, a read-only file, a mode that cannot be fixed) comes back as a warning.
  * Callers skip empty prompts, as the reference's front end does.
  */
-export function appendPromptHistory(
+export async function appendPromptHistory(
   codexHome: string,
   sessionId: string,
   text: string,
   settings: HistorySettings,
   options: AppendOptions = {},
-): AppendOutcome {
+): Promise<AppendOutcome> {
   if (settings.persistence === "none") return { kind: "disabled" };
   const path = historyFilePath(codexHome);
   const lockPath = path + LOCK_SUFFIX;
@@ -134,7 +135,7 @@ export function appendPromptHistory(
   let lock: LockHandle | null;
   try {
     mkdirSync(codexHome, { recursive: true });
-    lock = acquireLock(lockPath, timeoutMs);
+    lock = await acquireLock(lockPath, timeoutMs);
   } catch (err) {
     return failed(`could not lock ${lockPath}: ${message(err)}`);
   }
@@ -173,6 +174,37 @@ export function historyMetadata(codexHome: string): { logId: number; count: numb
     return { logId, count: 0 };
   } finally {
     closeQuietly(fd);
+  }
+}
+
+/**
+ * `historyMetadata` without blocking the event loop while a long file is counted: sessions
+ * started by the thread manager get their `history_entry_count` this way.
+ */
+export async function historyMetadataAsync(codexHome: string): Promise<{ logId: number; count: number }> {
+  let handle: FileHandle;
+  try {
+    handle = await open(historyFilePath(codexHome), "r");
+  } catch {
+    return { logId: 0, count: 0 };
+  }
+  let logId = 0;
+  try {
+    logId = (await handle.stat()).ino;
+    let count = 0;
+    const chunk = Buffer.allocUnsafe(64 * 1024);
+    for (let position = 0; ; ) {
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
+      if (bytesRead === 0) break;
+      const view = chunk.subarray(0, bytesRead);
+      for (let i = view.indexOf(NEWLINE); i !== -1; i = view.indexOf(NEWLINE, i + 1)) count++;
+      position += bytesRead;
+    }
+    return { logId, count };
+  } catch {
+    return { logId, count: 0 };
+  } finally {
+    await handle.close().catch(() => undefined);
   }
 }
 
@@ -348,14 +380,13 @@ interface LockOwner {
   host: string;
 }
 
-const SLEEP_CELL = new Int32Array(new SharedArrayBuffer(4));
-
-function sleepSync(ms: number): void {
-  Atomics.wait(SLEEP_CELL, 0, 0, ms);
+/** A pause that lets the event loop run meanwhile (the lock's owner may be this very process). */
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** Creates the lock file, waiting out (or breaking, when stale) another's; null on timeout. */
-function acquireLock(lockPath: string, timeoutMs: number): LockHandle | null {
+async function acquireLock(lockPath: string, timeoutMs: number): Promise<LockHandle | null> {
   const deadline = Date.now() + timeoutMs;
   for (let attempt = 0; ; attempt++) {
     const handle = tryCreateLock(lockPath);
@@ -363,7 +394,7 @@ function acquireLock(lockPath: string, timeoutMs: number): LockHandle | null {
     const state = inspectLock(lockPath);
     if (state.kind === "stale") breakLock(lockPath, state.ino);
     if (Date.now() >= deadline) return null;
-    if (state.kind === "held") sleepSync(Math.min(2 ** Math.min(attempt, 4), 16) * (0.5 + Math.random()));
+    if (state.kind === "held") await sleep(Math.min(2 ** Math.min(attempt, 4), 16) * (0.5 + Math.random()));
   }
 }
 

@@ -132,3 +132,22 @@ void test("a thread needs an API key: one start error, worded the same for every
     });
   }
 });
+
+void test("the core never writes to the terminal: a prompt-history failure is a warning event", async () => {
+  const notADir = join(mkdtempSync(join(tmpdir(), "codex-ts-seams-")), "file");
+  writeFileSync(notADir, "");
+  await withSession(
+    [],
+    async (session) => {
+      session.submit({ type: "add_to_history", text: "remember me" });
+      for (;;) {
+        const event = await session.nextEvent();
+        if (event?.msg.type === "warning") {
+          assert.match(event.msg.message, /^prompt history: /);
+          break;
+        }
+      }
+    },
+    { promptHistory: { codexHome: notADir, settings: { persistence: "save-all" } } },
+  );
+});
