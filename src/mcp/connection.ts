@@ -14,6 +14,7 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontex
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   CallToolResultSchema,
+  ElicitRequestSchema,
   ResultSchema,
   type ReadResourceResult,
   type Resource,
@@ -22,6 +23,8 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { McpHttpServer, McpServerConfig, McpStdioServer } from "../config/mcp.js";
 import type { McpCallToolResult } from "../protocol/mcp-events.js";
+import type { ElicitationAnswer, McpElicitation } from "./elicitation.js";
+import { withFormDefaults } from "./form-defaults.js";
 import { collectPages, type PageResult } from "./pages.js";
 import { McpStartupError, spawnErrorMessage } from "./startup-errors.js";
 import { formatDuration, McpTimeoutError, sdkTimeoutMs, secondsToMs, withDeadline } from "./time.js";
@@ -51,6 +54,8 @@ export interface ConnectOptions {
   clientVersion: string;
   /** Aborted when the manager shuts down before the server finished starting. */
   signal: AbortSignal;
+  /** Answers the server's elicitation requests (the session asks the user); without it they are declined. */
+  onElicitation?: (request: McpElicitation) => Promise<ElicitationAnswer>;
 }
 
 export { collectPages, type PageResult } from "./pages.js";
@@ -105,7 +110,20 @@ export class McpServerConnection {
     }
     const startupMs = secondsToMs(config.startup_timeout_sec);
     const transport = createTransport(name, config, opts);
-    const client = new Client({ name: "codex-mcp-client", version: opts.clientVersion, title: "Codex" }, { capabilities: {} });
+    const client = new Client({ name: "codex-mcp-client", version: opts.clientVersion, title: "Codex" }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
+      const params = request.params as { message?: unknown; requestedSchema?: unknown };
+      const answer = opts.onElicitation
+        ? await opts.onElicitation({
+            id: extra.requestId,
+            message: typeof params.message === "string" ? params.message : "",
+            ...(params.requestedSchema !== undefined ? { requestedSchema: params.requestedSchema } : {}),
+          })
+        : ({ action: "decline" } as const);
+      if (answer.action !== "accept") return { action: answer.action };
+      const content = withFormDefaults(params.requestedSchema, answer.content);
+      return content ? { action: "accept", content: content as Record<string, string | number | boolean | string[]> } : { action: "accept" };
+    });
     try {
       await withDeadline(startupMs, `timed out handshaking with MCP server after ${formatDuration(startupMs)}`, opts.signal, (signal) =>
         client.connect(transport, { signal, timeout: sdkTimeoutMs(startupMs) }),

@@ -11,7 +11,7 @@
  *          ├─ server b: connect ─ ✗ ───────────────────────▶ failed ─┼─▶ mcp_startup_complete
  *          └─ server c: … (slow) ─────────────────────────▶ ready ───┘
  */
-import type { McpElicitationHandler } from "./elicitation.js";
+import type { McpElicitation, McpElicitationHandler } from "./elicitation.js";
 import { readFileSync } from "node:fs";
 import type { ReadResourceResult, Resource, ResourceTemplate, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServerConfig } from "../config/mcp.js";
@@ -106,7 +106,13 @@ export class McpConnectionManager {
       opts.onEvent({ type: "mcp_startup_update", server: name, status: { state: "starting" } });
       const connect = async (): Promise<McpServerConnection> => {
         const { McpServerConnection } = await import("./connection.js");
-        return McpServerConnection.connect(name, config, { cwd: opts.cwd, env, clientVersion, signal: this.shutdownController.signal });
+        return McpServerConnection.connect(name, config, {
+          cwd: opts.cwd,
+          env,
+          clientVersion,
+          signal: this.shutdownController.signal,
+          ...(opts.onElicitation ? { onElicitation: (request: McpElicitation) => (opts.onElicitation as McpElicitationHandler)(name, request) } : {}),
+        });
       };
       this.servers.set(name, new ManagedServer(name, config, connect));
     }

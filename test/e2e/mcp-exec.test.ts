@@ -278,3 +278,40 @@ function stdioFixtureServer(args: string[]): McpStdioServer {
     cwd: null,
   };
 }
+
+void test("a server's elicitation reaches the user as an elicitation_request; the answer, with the form's defaults, goes back", async () => {
+  const fx = stdioFixtureServer(["--name", "fx"]);
+  await withSession(
+    [turn(fnCall("mcp__fx__ask", {}, "q1")), turn(text("noted"))],
+    async (session, server) => {
+      const id = session.submit({ type: "user_turn", items: [{ type: "text", text: "ask me" }], approval_policy: "on-request" });
+      const asked = await until(session, id, "elicitation_request");
+      const request = asked.at(-1)?.msg;
+      assert.ok(request?.type === "elicitation_request");
+      assert.equal(request.server_name, "fx");
+      assert.equal(request.message, "Which colour?");
+      assert.deepEqual(request.requested_schema, { type: "object", properties: { colour: { type: "string", default: "blue" }, size: { type: "number" } } });
+      // Accepted with only `size` filled in: the declared default fills `colour` (SEP-1034).
+      session.submit({ type: "resolve_elicitation", server_name: "fx", request_id: request.id, decision: "accept", content: { size: 3 } });
+      await until(session, id, "task_complete", asked);
+      assert.deepEqual(serverAnswer(server), { action: "accept", content: { size: 3, colour: "blue" } });
+    },
+    { mcpServers: { fx } },
+  );
+});
+
+void test("in exec nobody can answer an elicitation: it is declined at once and the turn goes on", async () => {
+  const ws = makeWorkspace({ config: fixtureToml() });
+  await withServer([turn(fnCall("mcp__fx__ask", {}, "q1")), turn(text("fine"))], async (server) => {
+    const run = await exec(server, ["ask"], { cwd: ws.dir, home: ws.home });
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(serverAnswer(server), { action: "decline" });
+  });
+});
+
+/** What the fixture's `ask` tool reported the user answered (from the output the model got back). */
+function serverAnswer(server: ModelServer): unknown {
+  const output = (server.requests[1]?.body.input ?? []).find((i) => i.type === "function_call_output") as { output?: unknown } | undefined;
+  const [first] = JSON.parse(String(output?.output)) as Array<{ text: string }>;
+  return JSON.parse((first?.text ?? "").replace(/^answer: /, ""));
+}
