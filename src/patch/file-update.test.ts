@@ -77,3 +77,22 @@ void test("errors name the file and the lines that could not be found", () => {
   // Chunks must come in file order: the second one is searched after the first.
   assert.throws(() => apply("a\nb\n", chunk(["b"], ["B"]), chunk(["a"], ["A"])), /Failed to find expected lines/);
 });
+
+void test("context lines stay byte for byte as the file has them, even when they matched a tolerant tier", () => {
+  // The file's context lines have trailing spaces, a tab and typographic punctuation; the patch's do not.
+  const original = "alpha   \n\tbeta – “quoted”\nold line\ngamma\r\n";
+  const chunk: UpdateChunk = {
+    changeContext: null,
+    oldLines: ["alpha", "\tbeta - \"quoted\"", "old line", "gamma"],
+    newLines: ["alpha", "\tbeta - \"quoted\"", "new line", "gamma"],
+    isEndOfFile: false,
+  };
+  const { content } = applyChunks(original, [chunk], "f.txt");
+  assert.equal(content, "alpha   \n\tbeta – “quoted”\nnew line\ngamma\r\n");
+});
+
+void test("a removed line that equals a kept one elsewhere does not confuse which lines are context", () => {
+  const original = "x  \ny\nx  \nz\n";
+  const chunk: UpdateChunk = { changeContext: null, oldLines: ["x", "y", "x", "z"], newLines: ["x", "z"], isEndOfFile: false };
+  assert.equal(applyChunks(original, [chunk], "f.txt").content, "x  \nz\n");
+});

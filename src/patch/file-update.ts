@@ -18,11 +18,14 @@ interface SourceText {
   finalNewline: boolean;
 }
 
-/** Replace `oldLength` lines at `start` with `lines` (indices into the original file). */
+/**
+ * Replace `oldLength` lines at `start` with `lines` (indices into the original file). A line
+ * with an origin is a context line: the file's own line at that index, kept byte for byte.
+ */
 interface Replacement {
   start: number;
   oldLength: number;
-  lines: string[];
+  lines: Array<{ text: string; origin: number }>;
 }
 
 export class ChunkNotFoundError extends Error {
@@ -72,7 +75,7 @@ function locateChunks(lines: readonly string[], chunks: readonly UpdateChunk[], 
     if (chunk.oldLines.length === 0) {
       // A chunk that only adds lines goes at the end of the file, before a final blank line.
       const at = lines.length > 0 && lines[lines.length - 1] === "" ? lines.length - 1 : lines.length;
-      replacements.push({ start: at, oldLength: 0, lines: chunk.newLines });
+      replacements.push({ start: at, oldLength: 0, lines: chunk.newLines.map((text) => ({ text, origin: -1 })) });
       continue;
     }
     let pattern = chunk.oldLines;
@@ -88,11 +91,47 @@ function locateChunks(lines: readonly string[], chunks: readonly UpdateChunk[], 
     if (at === -1) {
       throw new ChunkNotFoundError(`Failed to find expected lines in ${displayPath}:\n${chunk.oldLines.join("\n")}`);
     }
-    replacements.push({ start: at, oldLength: pattern.length, lines: replacement });
+    // Lines the chunk keeps (its context) stay as the file has them, even when they matched only
+    // through a whitespace- or punctuation-tolerant tier: only removed and added lines change.
+    const kept = keptLines(pattern, replacement);
+    replacements.push({
+      start: at,
+      oldLength: pattern.length,
+      lines: replacement.map((text, j) => {
+        const i = kept[j] ?? -1;
+        return i === -1 ? { text, origin: -1 } : { text: lines[at + i] ?? text, origin: at + i };
+      }),
+    });
     cursor = at + pattern.length;
   }
   // Stable sort: an append recorded before a later in-file chunk still lands after it.
   return replacements.sort((a, b) => a.start - b.start);
+}
+
+/**
+ * For each new line of a chunk, the index of the old line it keeps (-1 for an added line): the
+ * longest common subsequence of the chunk's old and new lines, which is exactly its context.
+ */
+export function keptLines(oldLines: readonly string[], newLines: readonly string[]): number[] {
+  const n = oldLines.length;
+  const m = newLines.length;
+  const kept = new Array<number>(m).fill(-1);
+  if (n === 0 || m === 0) return kept;
+  // lengths[i * (m + 1) + j]: LCS length of oldLines[i..] and newLines[j..].
+  const width = m + 1;
+  const lengths = new Uint32Array((n + 1) * width);
+  for (let i = n - 1; i >= 0; i--) {
+    for (let j = m - 1; j >= 0; j--) {
+      lengths[i * width + j] =
+        oldLines[i] === newLines[j] ? (lengths[(i + 1) * width + j + 1] ?? 0) + 1 : Math.max(lengths[(i + 1) * width + j] ?? 0, lengths[i * width + j + 1] ?? 0);
+    }
+  }
+  for (let i = 0, j = 0; i < n && j < m; ) {
+    if (oldLines[i] === newLines[j]) kept[j++] = i++;
+    else if ((lengths[(i + 1) * width + j] ?? 0) >= (lengths[i * width + j + 1] ?? 0)) i++;
+    else j++;
+  }
+  return kept;
 }
 
 function rebuild(source: SourceText, replacements: readonly Replacement[]): FileUpdate {
@@ -113,9 +152,9 @@ function rebuild(source: SourceText, replacements: readonly Replacement[]): File
     copyUntil(r.start);
     regions.push({ oldStart: r.start, oldEnd: r.start + r.oldLength, newStart: texts.length, newEnd: texts.length + r.lines.length });
     for (const line of r.lines) {
-      texts.push(line);
-      endings.push(source.preferred);
-      origins.push(-1);
+      texts.push(line.text);
+      endings.push(line.origin === -1 ? source.preferred : (source.endings[line.origin] ?? source.preferred));
+      origins.push(line.origin);
     }
     next = r.start + r.oldLength;
   }
