@@ -108,10 +108,15 @@ void test("login status: masked key and 0 when logged in, 'Not logged in' and 1 
   assert.equal(after.err(), "Logged in using an API key - sk-proj-***ABCDE\n");
   assert.ok(!after.err().includes(KEY));
 
-  // Environment keys do not count: status reports what is saved, as the reference does.
+  // Status reports what is saved (exit 1 without a login, as the reference), and says which
+  // environment key runs will use instead.
   const envOnly = io(home(), undefined, { OPENAI_API_KEY: KEY, CODEX_API_KEY: KEY });
   assert.equal(await runLoginStatus(envOnly), 1);
-  assert.equal(envOnly.err(), "Not logged in\n");
+  assert.equal(
+    envOnly.err(),
+    "CODEX_API_KEY is set (sk-proj-***ABCDE); codex-ts exec uses it instead of a saved login\nOPENAI_API_KEY is set (sk-proj-***ABCDE); runs with the OpenAI provider use it instead of a saved login\nNot logged in\n",
+  );
+  assert.ok(!envOnly.err().includes(KEY));
 });
 
 void test("login status reads the older reference shape, recognises a ChatGPT login, and reports a broken file", async () => {

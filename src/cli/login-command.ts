@@ -4,6 +4,7 @@
  * CLI's (all on stderr). Browser (ChatGPT) login is not implemented: `login` without
  * `--with-api-key` says so and exits 1. The key itself is never printed; status shows a mask.
  */
+import { CODEX_API_KEY_ENV_VAR } from "../config/api-key.js";
 import { codexHome } from "../config/codex-home.js";
 import { deleteAuthFile, readAuthFile, writeApiKeyAuth, type SavedAuth } from "../config/auth-file.js";
 
@@ -94,6 +95,13 @@ export async function runLoginStatus(io: LoginIo = {}): Promise<number> {
   } catch (err) {
     say(`Error checking login status: ${(err as Error).message}`);
     return 1;
+  }
+  // A key in the environment wins over the saved login: say which one runs will use.
+  for (const variable of [CODEX_API_KEY_ENV_VAR, "OPENAI_API_KEY"]) {
+    const key = (io.env ?? process.env)[variable]?.trim();
+    if (!key) continue;
+    const who = variable === CODEX_API_KEY_ENV_VAR ? "codex-ts exec uses it" : "runs with the OpenAI provider use it";
+    say(`${variable} is set (${maskApiKey(key)}); ${who} instead of a saved login`);
   }
   switch (auth?.kind) {
     case "api-key":

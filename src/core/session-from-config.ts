@@ -5,6 +5,7 @@
  */
 import { discoverSkills, skillsInstructions } from "../config/skills.js";
 import { findProjectRoot } from "../config/project-root.js";
+import { modelInfoFor } from "../model/catalog.js";
 import type { Config } from "../config/load-config.js";
 import type { ModelProvider } from "../model/provider.js";
 import type { ModelClient } from "../model/prompt.js";
@@ -50,9 +51,18 @@ export function sessionOptionsFromConfig(config: Config, client: ModelClient): S
     showRawAgentReasoning: config.showRawAgentReasoning,
     baseInstructionsOverride: config.baseInstructionsOverride,
     shellEnvironmentPolicy: config.shellEnvironmentPolicy,
-    startupWarnings: [...config.warnings, ...found.errors.map((e) => `skill ${e.path} was not loaded: ${e.message}`)],
+    startupWarnings: [...config.warnings, ...unknownModelWarning(config.model), ...found.errors.map((e) => `skill ${e.path} was not loaded: ${e.message}`)],
     notify: config.notify,
     promptHistory: { codexHome: config.codexHome, settings: config.history },
     mcpServers: config.mcpServers,
   };
+}
+
+/** One warning when the catalog does not know the model, naming the defaults it gets. */
+function unknownModelWarning(model: string): string[] {
+  const info = modelInfoFor(model);
+  if (info.family !== "unknown") return [];
+  return [
+    `Model "${model}" is not in codex-ts's catalog; using defaults for it: the \`${info.shellTool ?? "no"}\` command tool, ${info.applyPatchTool ?? "no"} apply_patch, no reasoning settings, an unknown context window.`,
+  ];
 }

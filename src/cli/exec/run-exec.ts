@@ -6,8 +6,8 @@
  * instead of a new one; either way the session is recorded under $CODEX_HOME/sessions unless
  * --ephemeral (see docs/sessions.md).
  */
-import { readFileSync, writeFileSync, existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { readFileSync, writeFileSync, existsSync, statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { loadConfig, type Config } from "../../config/load-config.js";
 import { findProjectRoot } from "../../config/project-root.js";
 import { ConfigError } from "../../config/overrides.js";
@@ -48,6 +48,30 @@ export interface ExecOptions {
   disable?: string[];
 }
 
+/** The reference's sentence when exec runs outside a Git repository. */
+export const NOT_TRUSTED = "Not inside a trusted directory and --skip-git-repo-check was not specified.";
+
+/** What is wrong with exec's own arguments (files and folders they name), or null. */
+function argumentProblem(opts: ExecOptions, cwd: string): string | null {
+  if (opts.model !== undefined && opts.model.trim() === "") return "--model is empty: name a model, e.g. -m gpt-5.5";
+  for (const image of opts.image) {
+    const path = resolve(cwd, image);
+    if (!existsSync(path)) return `--image ${image}: no such file (${path})`;
+    if (!statSync(path).isFile()) return `--image ${image}: not a file`;
+  }
+  for (const dir of opts.addDir) {
+    const path = resolve(cwd, dir);
+    if (!existsSync(path) || !statSync(path).isDirectory()) return `--add-dir ${dir}: no such directory (${path})`;
+  }
+  if (opts.outputLastMessage) {
+    const folder = dirname(resolve(cwd, opts.outputLastMessage));
+    if (!existsSync(folder) || !statSync(folder).isDirectory()) {
+      return `--output-last-message ${opts.outputLastMessage}: the folder ${folder} does not exist`;
+    }
+  }
+  return null;
+}
+
 const fail = (message: string): number => {
   process.stderr.write(`${message}\n`);
   return 1;
@@ -69,8 +93,12 @@ export async function runExec(
   const cwd = resolve(opts.cd ?? process.cwd());
   if (!existsSync(cwd)) return fail(`--cd ${opts.cd}: no such directory`);
   if (!opts.skipGitRepoCheck && findProjectRoot(cwd, [".git"]) === null) {
-    return fail("Not inside a Git repository. Run codex-ts exec inside one, or pass --skip-git-repo-check to run here anyway.");
+    // The first sentence is the reference's, which tools built on the SDK look for.
+    return fail(`${NOT_TRUSTED} Run codex-ts exec inside a Git repository, or pass --skip-git-repo-check to run here anyway.`);
   }
+  // Mistakes in what was asked are caught before anything runs, not after a whole turn.
+  const problem = argumentProblem(opts, cwd);
+  if (problem !== null) return fail(problem);
 
   let config: Config;
   try {
@@ -226,9 +254,14 @@ function reviewExitCode(output: ReviewOutputEvent | null, failed: boolean, failO
   return 0;
 }
 
+/** Writes the final message to `-o`'s file; a failure is a warning (the answer still reaches stdout). */
 function writeLastMessage(path: string, message: string | null): void {
   if (message === null) process.stderr.write(`Warning: no last agent message; wrote empty content to ${path}\n`);
-  writeFileSync(path, message ?? "");
+  try {
+    writeFileSync(path, message ?? "");
+  } catch (err) {
+    process.stderr.write(`Warning: could not write the last message to ${path}: ${(err as Error).message}\n`);
+  }
 }
 
 function useColor(mode: ExecOptions["color"]): boolean {
