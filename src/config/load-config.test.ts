@@ -218,10 +218,10 @@ void test("a wrong type or value is an error naming file:line and the key; an un
   const unknown = home('modle = "typo"\n[sandbox_workspace_write]\nnetwork = true\n[profiles.p]\nmodle = 1\n[mcp_servers.m]\ncommand = "x"\nargz = []\n');
   const c = load(unknown);
   assert.deepEqual(c.warnings, [
-    `${unknown.file}:1: unknown config key 'modle' is ignored`,
-    `${unknown.file}:3: unknown config key 'sandbox_workspace_write.network' is ignored`,
-    `${unknown.file}:5: unknown config key 'profiles.p.modle' is ignored`,
-    `${unknown.file}:8: unknown config key 'mcp_servers.m.argz' is ignored`,
+    `${unknown.file}:1: unknown config key 'modle' is ignored (did you mean model?)`,
+    `${unknown.file}:3: unknown config key 'sandbox_workspace_write.network' is ignored (did you mean network_access?)`,
+    `${unknown.file}:5: unknown config key 'profiles.p.modle' is ignored (did you mean model?)`,
+    `${unknown.file}:8: unknown config key 'mcp_servers.m.argz' is ignored (did you mean args?)`,
   ]);
 });
 
@@ -238,8 +238,8 @@ void test("-c errors and warnings name the override", () => {
 void test("a syntax error in config.toml is reported as file:line:col", () => {
   const h = home('model = "a"\nprofile = \n');
   const message = failure(h);
-  assert.match(message, new RegExp(`^${escape(h.file)}:2:11: invalid TOML: invalid value\\n`));
-  assert.match(message, /2:\s+profile =/, "with an excerpt");
+  assert.match(message, new RegExp(`^${escape(h.file)}:2:11: invalid TOML: missing value after '='\\n`));
+  assert.match(message, /2 \| profile =/, "with the line");
 });
 
 void test("profiles: selected by `profile =`, by -c, or by --profile; an unknown one is an error saying where it was chosen", () => {
@@ -252,10 +252,13 @@ void test("profiles: selected by `profile =`, by -c, or by --profile; an unknown
   assert.ok(b.warnings.some((w) => w.includes("'profiles.b.project_doc_max_bytes' is ignored")));
   assert.equal(load(h, { overrides: ['profiles.c.model="C"'], profile: "c" }).model, "C");
 
-  assert.equal(failure(h, { profile: "nope" }), `--profile nope: no profile 'nope' is defined (add a [profiles.nope] table to ${h.file})`);
-  assert.match(failure(h, { overrides: ["profile=nope"] }), /^-c profile=nope: profile: no profile 'nope' is defined/);
+  assert.equal(
+    failure(h, { profile: "nope" }),
+    `--profile nope: no profile 'nope': neither ${join(h.home, "nope.config.toml")} nor a [profiles.nope] table in ${h.file} exists`,
+  );
+  assert.match(failure(h, { overrides: ["profile=nope"] }), /^-c profile=nope: profile: no profile 'nope': neither /);
   const fromFile = home('\nprofile = "gone"\n');
-  assert.match(failure(fromFile), new RegExp(`^${escape(fromFile.file)}:2: profile: no profile 'gone' is defined`));
+  assert.match(failure(fromFile), new RegExp(`^${escape(fromFile.file)}:2: profile: no profile 'gone': neither `));
 });
 
 void test("an unknown model provider is an error at the line that chose it", () => {
@@ -284,7 +287,7 @@ void test("features: [features], profile features, legacy names and --enable/--d
   assert.equal(flags.features.multi_agent, true);
   assert.equal(flags.features.shell_snapshot, false);
   const typo = load(h, { enable: ["udno"] });
-  assert.ok(typo.warnings.includes("--enable udno: unknown feature 'udno' (features.udno) is ignored"), typo.warnings.join("\n"));
+  assert.ok(typo.warnings.includes("--enable udno: unknown feature 'udno' (features.udno) is ignored (did you mean undo?)"), typo.warnings.join("\n"));
 });
 
 void test("notify, history, mcp_servers and project doc settings are exposed typed", () => {

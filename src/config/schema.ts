@@ -21,6 +21,7 @@ import { FEATURE_NAMES } from "./features.js";
 import { DEFAULT_MCP_STARTUP_TIMEOUT_SEC, DEFAULT_MCP_TOOL_TIMEOUT_SEC, shapeProblem } from "./mcp.js";
 import { OSS_PROVIDERS } from "./oss.js";
 import { exporterProblem } from "../telemetry/settings.js";
+import { didYouMean } from "../util/nearest.js";
 import type { TomlTable } from "./overrides.js";
 
 export const DEFAULT_MODEL = "gpt-5.5";
@@ -338,12 +339,12 @@ function walk(table: TomlTable, node: SchemaNode, path: string[], out: Validatio
       const inProfile = path.length === 2 && path[0] === "profiles" && KNOWN_TOP_LEVEL_KEYS.has(key);
       const message = inProfile
         ? `'${formatPath(at)}' is ignored: '${key}' cannot be set in a profile`
-        : `unknown config key '${formatPath(at)}' is ignored`;
+        : `unknown config key '${formatPath(at)}' is ignored${didYouMean(key, node.children.keys())}`;
       out.unknown.push({ path: at, message });
       continue;
     }
     if (child === node.any && node.spec?.names && !node.spec.names.includes(key)) {
-      out.unknown.push({ path: at, message: `unknown feature '${key}' (${formatPath(at)}) is ignored` });
+      out.unknown.push({ path: at, message: `unknown feature '${key}' (${formatPath(at)}) is ignored${didYouMean(key, node.spec.names)}` });
       continue;
     }
     const problem = checkValue(value, spec);
@@ -392,7 +393,7 @@ function checkValue(value: unknown, spec: KeySpec): string | null {
     return `expected ${expected}, got ${describe(value)}`;
   }
   if (spec.values && typeof value === "string" && !spec.values.includes(value)) {
-    return `'${value}' is not one of ${spec.values.join(", ")}`;
+    return `'${value}' is not one of ${spec.values.join(", ")}${didYouMean(value, spec.values)}`;
   }
   if (typeof value === "number") {
     if (spec.min !== undefined && value < spec.min) return `${value} is below the minimum, ${spec.min}`;
