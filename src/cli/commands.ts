@@ -5,16 +5,16 @@ import type { ExecOptions } from "./exec/run-exec.js";
 import type { ThreadTarget } from "../core/open-thread.js";
 import type { ReviewTarget } from "../protocol/review.js";
 import { packageVersion } from "../util/version.js";
+import { createProgram, parseCommandLine } from "./parse-errors.js";
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 const collectList = (value: string, previous: string[]): string[] => [...previous, ...value.split(",").filter(Boolean)];
 
 export async function runCli(argv: string[]): Promise<number> {
   let exitCode = 0;
-  const program = new Command("codex-ts")
+  const program = createProgram("codex-ts")
     .description("A coding agent for your terminal: it reads, runs and edits code in your repository with a model.")
     .version(`codex-ts ${packageVersion()}`, "-V, --version")
-    .showHelpAfterError()
     .enablePositionalOptions();
 
   const exec = program
@@ -230,8 +230,8 @@ export async function runCli(argv: string[]): Promise<number> {
     exitCode = 2;
   });
 
-  await program.parseAsync(argv);
-  return exitCode;
+  // A usage error, --help or --version has a status of its own.
+  return (await parseCommandLine(program, argv)) ?? exitCode;
 }
 
 type ThreadRun = (prompt: string | undefined, opts: ExecOptions, target: ThreadTarget) => Promise<void>;

@@ -156,7 +156,11 @@ function innermostOpen(text: string): [string, number, number] | null {
       const triple = text.startsWith(c.repeat(3), i);
       const end = triple ? text.indexOf(c.repeat(3), i + 3) : closingQuote(text, i);
       if (end < 0) return null;
-      for (let j = i + 1; j < end; j++) if (text[j] === "\n") (line++, (lineStart = j + 1));
+      for (let j = i + 1; j < end; j++) {
+        if (text[j] !== "\n") continue;
+        line++;
+        lineStart = j + 1;
+      }
       i = end + (triple ? 2 : 0);
     } else if (c === "[" || c === "{") {
       stack.push([c, line, i - lineStart + 1]);
