@@ -32,7 +32,7 @@ export async function runCli(argv: string[]): Promise<number> {
     .option("--add-dir <dir>", "another directory the agent may write to (repeatable)", collect, [])
     .option("--skip-git-repo-check", "allow running outside a Git repository")
     .option("-c, --config <key=value>", "override a config.toml value; value parsed as TOML (repeatable)", collect, [])
-    .option("-p, --profile <name>", "use this [profiles.<name>] table from config.toml")
+    .option("-p, --profile <name>", "use profile NAME: $CODEX_HOME/NAME.config.toml over config.toml, or its [profiles.NAME] table")
     .option("-i, --image <file>", "attach image(s) to the prompt (repeatable or comma-separated)", collectList, [])
     .addOption(new Option("--color <when>", "colour in progress output").choices(["always", "never", "auto"]).default("auto"))
     .option("--ephemeral", "do not keep a session file for this run")
