@@ -110,7 +110,8 @@ the key 'model'\`.
 Unknown keys (at any depth, for example inside \`[sandbox_workspace_write]\`, a
 \`[model_providers.<id>]\` or a \`[profiles.<name>]\` table) and unknown feature names are reported
 as warnings with their full dotted path and ignored; when a known key or feature is spelled
-nearly the same, the warning names it:
+nearly the same, the warning names it. In \`[tui]\`, which codex-ts accepts without checking,
+only a key spelled nearly like one the reference reads is reported:
 
 \`\`\`
 /home/me/.codex-ts/config.toml:4: unknown config key 'model_reasoning_efort' is ignored (did you mean model_reasoning_effort?)

@@ -57,7 +57,7 @@ void test("unknown keys at every level are reported with their full path, never 
     profiles: { fast: { modle: "x", project_doc_max_bytes: 1 } },
     mcp_servers: { docs: { command: "x", argz: [] } },
     features: { undo: true, not_a_feature: true, collab: false, shell_snapshots: true },
-    tui: { anything: { goes: 1 } },
+    tui: { anything: { goes: 1 }, alternate_screen: "never", alternat_screen: true, notification: true },
   };
   assert.deepEqual(validateTable(table).errors, []);
   assert.deepEqual(unknownOf(table), [
@@ -70,6 +70,9 @@ void test("unknown keys at every level are reported with their full path, never 
     "unknown config key 'mcp_servers.docs.argz' is ignored (did you mean args?)",
     "unknown feature 'not_a_feature' (features.not_a_feature) is ignored",
     "unknown feature 'shell_snapshots' (features.shell_snapshots) is ignored (did you mean shell_snapshot?)",
+    // [tui] keys are not checked, but near misses of the reference's keys are named.
+    "unknown config key 'tui.alternat_screen' is ignored (did you mean alternate_screen?)",
+    "unknown config key 'tui.notification' is ignored (did you mean notifications?)",
   ]);
 });
 
