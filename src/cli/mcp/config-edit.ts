@@ -12,8 +12,7 @@
  * that result is checked the same way.
  */
 import { isDeepStrictEqual } from "node:util";
-import { parse as parseToml, TomlError } from "smol-toml";
-import { explainTomlError, formatTomlError } from "../../config/toml-errors.js";
+import { parse as parseToml } from "smol-toml";
 import { parse as patchParse, parseDocument, patch } from "@decimalturn/toml-patch";
 import { tomlKey, tomlString } from "../../util/toml-text.js";
 
@@ -62,7 +61,6 @@ export function parseConfigText(text: string): Table {
   try {
     return parseToml(text) as Table;
   } catch (err) {
-    if (err instanceof TomlError) throw new ConfigEditError(formatTomlError("config.toml", text, explainTomlError(text, err)));
     throw new ConfigEditError((err as Error).message);
   }
 }
