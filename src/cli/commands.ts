@@ -5,16 +5,16 @@ import type { ExecOptions } from "./exec/run-exec.js";
 import type { ThreadTarget } from "../core/open-thread.js";
 import type { ReviewTarget } from "../protocol/review.js";
 import { packageVersion } from "../util/version.js";
+import { createProgram, parseCommandLine } from "./parse-errors.js";
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 const collectList = (value: string, previous: string[]): string[] => [...previous, ...value.split(",").filter(Boolean)];
 
 export async function runCli(argv: string[]): Promise<number> {
   let exitCode = 0;
-  const program = new Command("codex-ts")
+  const program = createProgram("codex-ts")
     .description("A coding agent for your terminal: it reads, runs and edits code in your repository with a model.")
     .version(`codex-ts ${packageVersion()}`, "-V, --version")
-    .showHelpAfterError()
     .enablePositionalOptions();
 
   const exec = program
@@ -32,7 +32,7 @@ export async function runCli(argv: string[]): Promise<number> {
     .option("--add-dir <dir>", "another directory the agent may write to (repeatable)", collect, [])
     .option("--skip-git-repo-check", "allow running outside a Git repository")
     .option("-c, --config <key=value>", "override a config.toml value; value parsed as TOML (repeatable)", collect, [])
-    .option("-p, --profile <name>", "use this [profiles.<name>] table from config.toml")
+    .option("-p, --profile <name>", "use profile NAME: $CODEX_HOME/NAME.config.toml over config.toml, or its [profiles.NAME] table")
     .option("-i, --image <file>", "attach image(s) to the prompt (repeatable or comma-separated)", collectList, [])
     .addOption(new Option("--color <when>", "colour in progress output").choices(["always", "never", "auto"]).default("auto"))
     .option("--ephemeral", "do not keep a session file for this run")
@@ -230,8 +230,8 @@ export async function runCli(argv: string[]): Promise<number> {
     exitCode = 2;
   });
 
-  await program.parseAsync(argv);
-  return exitCode;
+  // A usage error, --help or --version has a status of its own.
+  return (await parseCommandLine(program, argv)) ?? exitCode;
 }
 
 type ThreadRun = (prompt: string | undefined, opts: ExecOptions, target: ThreadTarget) => Promise<void>;

@@ -39,7 +39,9 @@ other values, arrays included, replace):
 1. Built-in defaults (the *Default* column below).
 2. \`$CODEX_HOME/config.toml\` (\`CODEX_HOME\` defaults to \`~/.codex-ts\`). Relative paths in it are
    relative to \`$CODEX_HOME\`.
-3. \`.codex/config.toml\` in each folder from the project root (the nearest folder holding one of
+3. The active profile's file, \`$CODEX_HOME/NAME.config.toml\` (the reference's current form of a
+   profile; see [Profiles](#profiles) below). It is a whole config file: any key may appear.
+4. \`.codex/config.toml\` in each folder from the project root (the nearest folder holding one of
    \`project_root_markers\`, \`.git\` by default) down to the working directory, root first, so
    the closest folder wins. These load only for a **trusted** project:
    \`[projects."<abs path>"] trust_level = "trusted"\` in your own config.toml, for the folder,
@@ -48,15 +50,38 @@ other values, arrays included, replace):
    \`model_provider\`, \`model_providers\`, \`openai_base_url\`, \`chatgpt_base_url\`, \`notify\`,
    \`otel\`, \`profile\`, \`profiles\` or \`projects\` (ignored with a warning): a repository must not
    choose where your credentials go or which programs run.
-4. The active profile: \`--profile NAME\`, else \`profile = "NAME"\`; the \`[profiles.NAME]\` table
-   overrides the top-level values it sets. Only the keys listed under Profiles may appear in it.
-5. \`-c key=value\` overrides, in order. The key is a dotted path
+5. The active profile's \`[profiles.NAME]\` table in config.toml (the older form), when there is one.
+   Only the keys listed under Profiles may appear in it.
+6. \`-c key=value\` overrides, in order. The key is a dotted path
    (\`-c sandbox_workspace_write.network_access=true\`), quoted parts allowed
    (\`-c 'projects."/src/app".trust_level="trusted"'\`); the value is parsed as TOML (\`42\`,
    \`true\`, \`["PATH","HOME"]\`, \`{ a = 1 }\`), and a value that is not TOML is taken as a string,
    so \`-c model=o3\` works without quotes. Relative paths are relative to the working directory.
-6. Command-line flags: \`--model\`, \`--sandbox\`, \`--full-auto\`, \`--oss\`, and \`--enable NAME\` /
+7. Command-line flags: \`--model\`, \`--sandbox\`, \`--full-auto\`, \`--oss\`, and \`--enable NAME\` /
    \`--disable NAME\` (the same as \`-c features.NAME=true\` / \`=false\`).
+
+## Profiles
+
+A profile is a named set of settings chosen with \`--profile NAME\` (\`-p NAME\`), or by default
+with \`profile = "NAME"\` in config.toml (or \`-c profile=NAME\`). It comes in two forms:
+
+- \`$CODEX_HOME/NAME.config.toml\`, a config file of its own layered right over config.toml (layer
+  3 above). This is what the reference uses now. A trusted project's \`.codex/config.toml\` still
+  overrides it. Errors in it name that file and line.
+- A \`[profiles.NAME]\` table in config.toml (layer 5), which the reference used before. It still
+  works; it overrides project files, and only the profile keys may be set in it.
+
+When both exist for one name, both apply where listed above, so the table wins for a key both
+set, and a warning suggests moving the table's settings into the file (the reference refuses to
+start in that case). When neither exists, the run stops with an error naming the file and the
+table it looked for:
+
+\`\`\`
+Error loading config: --profile fast: no profile 'fast': neither /home/me/.codex-ts/fast.config.toml nor a [profiles.fast] table in /home/me/.codex-ts/config.toml exists
+\`\`\`
+
+A profile name used as a file name may hold letters, digits, \`.\`, \`_\` and \`-\` (not a leading \`.\`); any other name
+is looked up only as a table.
 
 ## Errors and warnings
 
@@ -64,14 +89,33 @@ A value of the wrong type or outside the allowed values stops the run (\`codex-t
 with status 2) with the place to fix:
 
 \`\`\`
-Error loading config: /home/me/.codex-ts/config.toml:7: sandbox_mode: 'workspace' is not one of read-only, workspace-write, danger-full-access
+Error loading config: /home/me/.codex-ts/config.toml:7: sandbox_mode: 'workspace' is not one of read-only, workspace-write, danger-full-access (did you mean workspace-write?)
 Error loading config: -c model_verbosity=loud: model_verbosity: 'loud' is not one of low, medium, high
-Error loading config: /home/me/.codex-ts/config.toml:3:9: invalid TOML: …
 \`\`\`
+
+A TOML syntax error names the file, line and column, says what is wrong in plain words and shows
+the line with a caret under the spot:
+
+\`\`\`
+Error loading config: /home/me/.codex-ts/config.toml:3:5: invalid TOML: unclosed table header, expected ']'
+  3 | [tui
+    |     ^
+\`\`\`
+
+Other such messages: \`missing value after '='\`, \`string values must be quoted: write "o3"\`,
+\`unterminated string, expected a closing " before the end of the line\`, \`duplicate key 'model':
+it is already set\`, \`duplicate table [tui]\`, \`unclosed array, expected ']'\`, \`missing '=' after
+the key 'model'\`.
 
 Unknown keys (at any depth, for example inside \`[sandbox_workspace_write]\`, a
 \`[model_providers.<id>]\` or a \`[profiles.<name>]\` table) and unknown feature names are reported
-as warnings with their full dotted path and ignored.
+as warnings with their full dotted path and ignored; when a known key or feature is spelled
+nearly the same, the warning names it. In \`[tui]\`, which codex-ts accepts without checking,
+only a key spelled nearly like one the reference reads is reported:
+
+\`\`\`
+/home/me/.codex-ts/config.toml:4: unknown config key 'model_reasoning_efort' is ignored (did you mean model_reasoning_effort?)
+\`\`\`
 
 ## Local models (\`--oss\`)
 

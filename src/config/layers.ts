@@ -5,9 +5,9 @@
  * is checked against the schema on its own, so an error names the file and line to fix.
  */
 import { readFileSync } from "node:fs";
-import { parse, TomlError } from "smol-toml";
 import { ConfigError, applyOverride, parseOverride, type TomlTable } from "./overrides.js";
 import { formatPath, isTable, resolvePaths, validateTable } from "./schema.js";
+import { parseTomlFile } from "./toml-errors.js";
 import { locateKeys } from "./toml-locate.js";
 
 export interface Layer {
@@ -30,19 +30,9 @@ export function readFileLayer(file: string): Layer | null {
   return fileLayer(file, text);
 }
 
-/** Parses `text` (the contents of `file`); a syntax error becomes `file:line:col: …`. */
+/** Parses `text` (the contents of `file`); a syntax error becomes `file:line:col: …` in plain words. */
 export function fileLayer(file: string, text: string): Layer {
-  let table: TomlTable;
-  try {
-    table = parse(text) as TomlTable;
-  } catch (err) {
-    if (err instanceof TomlError) {
-      const reason = err.message.split("\n")[0]?.replace(/^Invalid TOML document:\s*/, "") ?? "invalid TOML";
-      const excerpt = err.codeblock.trimEnd().replace(/^/gm, "    ");
-      throw new ConfigError(`${file}:${err.line}:${err.column}: invalid TOML: ${reason}\n${excerpt}`);
-    }
-    throw new ConfigError(`${file}: ${(err as Error).message}`);
-  }
+  const table = parseTomlFile(file, text);
   const locator = locateKeys(text);
   return {
     name: file,

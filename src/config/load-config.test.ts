@@ -218,10 +218,10 @@ void test("a wrong type or value is an error naming file:line and the key; an un
   const unknown = home('modle = "typo"\n[sandbox_workspace_write]\nnetwork = true\n[profiles.p]\nmodle = 1\n[mcp_servers.m]\ncommand = "x"\nargz = []\n');
   const c = load(unknown);
   assert.deepEqual(c.warnings, [
-    `${unknown.file}:1: unknown config key 'modle' is ignored`,
-    `${unknown.file}:3: unknown config key 'sandbox_workspace_write.network' is ignored`,
-    `${unknown.file}:5: unknown config key 'profiles.p.modle' is ignored`,
-    `${unknown.file}:8: unknown config key 'mcp_servers.m.argz' is ignored`,
+    `${unknown.file}:1: unknown config key 'modle' is ignored (did you mean model?)`,
+    `${unknown.file}:3: unknown config key 'sandbox_workspace_write.network' is ignored (did you mean network_access?)`,
+    `${unknown.file}:5: unknown config key 'profiles.p.modle' is ignored (did you mean model?)`,
+    `${unknown.file}:8: unknown config key 'mcp_servers.m.argz' is ignored (did you mean args?)`,
   ]);
 });
 
@@ -238,8 +238,8 @@ void test("-c errors and warnings name the override", () => {
 void test("a syntax error in config.toml is reported as file:line:col", () => {
   const h = home('model = "a"\nprofile = \n');
   const message = failure(h);
-  assert.match(message, new RegExp(`^${escape(h.file)}:2:11: invalid TOML: invalid value\\n`));
-  assert.match(message, /2:\s+profile =/, "with an excerpt");
+  assert.match(message, new RegExp(`^${escape(h.file)}:2:11: invalid TOML: missing value after '='\\n`));
+  assert.match(message, /2 \| profile =/, "with the line");
 });
 
 void test("profiles: selected by `profile =`, by -c, or by --profile; an unknown one is an error saying where it was chosen", () => {
@@ -252,10 +252,13 @@ void test("profiles: selected by `profile =`, by -c, or by --profile; an unknown
   assert.ok(b.warnings.some((w) => w.includes("'profiles.b.project_doc_max_bytes' is ignored")));
   assert.equal(load(h, { overrides: ['profiles.c.model="C"'], profile: "c" }).model, "C");
 
-  assert.equal(failure(h, { profile: "nope" }), `--profile nope: no profile 'nope' is defined (add a [profiles.nope] table to ${h.file})`);
-  assert.match(failure(h, { overrides: ["profile=nope"] }), /^-c profile=nope: profile: no profile 'nope' is defined/);
+  assert.equal(
+    failure(h, { profile: "nope" }),
+    `--profile nope: no profile 'nope': neither ${join(h.home, "nope.config.toml")} nor a [profiles.nope] table in ${h.file} exists`,
+  );
+  assert.match(failure(h, { overrides: ["profile=nope"] }), /^-c profile=nope: profile: no profile 'nope': neither /);
   const fromFile = home('\nprofile = "gone"\n');
-  assert.match(failure(fromFile), new RegExp(`^${escape(fromFile.file)}:2: profile: no profile 'gone' is defined`));
+  assert.match(failure(fromFile), new RegExp(`^${escape(fromFile.file)}:2: profile: no profile 'gone': neither `));
 });
 
 void test("an unknown model provider is an error at the line that chose it", () => {
@@ -284,7 +287,7 @@ void test("features: [features], profile features, legacy names and --enable/--d
   assert.equal(flags.features.multi_agent, true);
   assert.equal(flags.features.shell_snapshot, false);
   const typo = load(h, { enable: ["udno"] });
-  assert.ok(typo.warnings.includes("--enable udno: unknown feature 'udno' (features.udno) is ignored"), typo.warnings.join("\n"));
+  assert.ok(typo.warnings.includes("--enable udno: unknown feature 'udno' (features.udno) is ignored (did you mean undo?)"), typo.warnings.join("\n"));
 });
 
 void test("notify, history, mcp_servers and project doc settings are exposed typed", () => {
@@ -385,3 +388,97 @@ void test("AGENTS.md files are gathered from the project root down to cwd, root 
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
+
+/** Writes more files into CODEX_HOME (profile files, `NAME.config.toml`). */
+function withFiles(h: Home, files: Record<string, string>): Home {
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(h.home, name), text);
+  return h;
+}
+
+void test("--profile NAME layers $CODEX_HOME/NAME.config.toml over config.toml, any key included", () => {
+  const h = withFiles(home('model = "base"\nmodel_verbosity = "low"\n[history]\npersistence = "none"\n'), {
+    "fast.config.toml": 'model = "quick"\nproject_doc_max_bytes = 10\nlog_dir = "logs"\n[history]\nmax_bytes = 500\n',
+  });
+  const c = load(h, { profile: "fast" });
+  assert.equal(c.profile, "fast");
+  assert.equal(c.model, "quick");
+  assert.equal(c.verbosity, "low", "keys the profile file does not set come from config.toml");
+  assert.equal(c.projectDocMaxBytes, 10, "a profile file is a whole config file, not limited to profile keys");
+  assert.deepEqual(c.history, { persistence: "none", max_bytes: 500 }, "tables merge key by key");
+  assert.equal(c.toml.log_dir, join(h.home, "logs"), "relative paths are relative to CODEX_HOME");
+  assert.deepEqual(c.configFiles, [h.file, join(h.home, "fast.config.toml")]);
+  assert.deepEqual(c.warnings, []);
+  assert.equal(load(h).model, "base", "without a profile the file is not read");
+});
+
+void test('profile = "NAME" in config.toml and -c profile=NAME select the profile file too', () => {
+  const h = withFiles(home('profile = "fast"\nmodel = "base"\n'), { "fast.config.toml": 'model = "quick"\n', "deep.config.toml": 'model = "slow"\n' });
+  assert.equal(load(h).model, "quick");
+  assert.equal(load(h, { overrides: ["profile=deep"] }).model, "slow");
+  assert.equal(load(h, { profile: "deep" }).model, "slow", "--profile beats profile =");
+  assert.equal(load(h, { profile: "deep", overrides: ['model="flag"'] }).model, "flag", "-c beats the profile file");
+  assert.equal(load(h, { profile: "deep", model: "cli" }).model, "cli");
+});
+
+void test("a trusted project's .codex/config.toml overrides the profile file, and the legacy table overrides both", () => {
+  const h = home(null);
+  const repo = join(h.cwd, "repo");
+  mkdirSync(join(repo, ".git"), { recursive: true });
+  mkdirSync(join(repo, ".codex"));
+  writeFileSync(join(repo, ".codex", "config.toml"), 'model = "project"\n');
+  writeFileSync(h.file, `model = "base"\n[projects.${JSON.stringify(repo)}]\ntrust_level = "trusted"\n[profiles.both]\nmodel_reasoning_effort = "high"\n`);
+  writeFileSync(join(h.home, "file.config.toml"), 'model = "profile-file"\nmodel_reasoning_effort = "low"\n');
+  writeFileSync(join(h.home, "both.config.toml"), 'model_verbosity = "high"\nmodel_reasoning_effort = "low"\n');
+  assert.equal(load(h, { cwd: repo, profile: "file" }).model, "project");
+  assert.equal(load(h, { cwd: repo, profile: "file" }).reasoningEffort, "low");
+
+  const both = load(h, { cwd: repo, profile: "both" });
+  assert.equal(both.reasoningEffort, "high", "the [profiles.NAME] table wins where both forms set a key");
+  assert.equal(both.verbosity, "high", "the file's other keys still apply");
+  assert.deepEqual(both.warnings, [
+    `profile 'both' is defined twice, in ${join(h.home, "both.config.toml")} and as [profiles.both] in ${h.file}: both apply, and the table wins where both set a key (move its settings into ${join(h.home, "both.config.toml")} and remove the table)`,
+  ]);
+});
+
+void test("a profile file may choose the trusted projects and the provider, as config.toml can", () => {
+  const h = home('model = "base"\n');
+  const repo = join(h.cwd, "repo");
+  mkdirSync(join(repo, ".git"), { recursive: true });
+  mkdirSync(join(repo, ".codex"));
+  writeFileSync(join(repo, ".codex", "config.toml"), 'model = "project"\n');
+  writeFileSync(
+    join(h.home, "work.config.toml"),
+    `model_provider = "local"\n[model_providers.local]\nbase_url = "http://127.0.0.1:9/v1"\n[projects.${JSON.stringify(repo)}]\ntrust_level = "trusted"\n`,
+  );
+  const c = load(h, { cwd: repo, profile: "work" });
+  assert.equal(c.model, "project");
+  assert.equal(c.provider.baseUrl, "http://127.0.0.1:9/v1");
+});
+
+void test("errors in a profile file name that file and line; unknown keys in it warn with the nearest key", () => {
+  const h = withFiles(home(""), { "bad.config.toml": 'model = "a"\nsandbox_mode = "workspace"\n', "broken.config.toml": "[tui\n", "typo.config.toml": 'modle = "x"\nprofile = "other"\n' });
+  const file = join(h.home, "bad.config.toml");
+  assert.equal(failure(h, { profile: "bad" }), `${file}:2: sandbox_mode: 'workspace' is not one of read-only, workspace-write, danger-full-access (did you mean workspace-write?)`);
+  assert.match(failure(h, { profile: "broken" }), new RegExp(`^${escape(join(h.home, "broken.config.toml"))}:1:5: invalid TOML: unclosed table header, expected '\\]'`));
+  const typo = join(h.home, "typo.config.toml");
+  assert.deepEqual(load(h, { profile: "typo" }).warnings, [
+    `${typo}:1: unknown config key 'modle' is ignored (did you mean model?)`,
+    `${typo}:2: profile has no effect inside a profile file`,
+  ]);
+});
+
+void test("a missing profile names both places looked at, and where the profile was chosen", () => {
+  const h = home('model = "a"\n\nprofile = "gone"\n');
+  const file = join(h.home, "gone.config.toml");
+  assert.equal(failure(h), `${h.file}:3: profile: no profile 'gone': neither ${file} nor a [profiles.gone] table in ${h.file} exists`);
+  assert.equal(
+    failure(h, { profile: "other" }),
+    `--profile other: no profile 'other': neither ${join(h.home, "other.config.toml")} nor a [profiles.other] table in ${h.file} exists`,
+  );
+});
+
+void test("a profile name that cannot be a file name is looked up only as a table", () => {
+  const h = withFiles(home('[profiles."../x"]\nmodel = "table"\n'), { "x.config.toml": 'model = "outside"\n' });
+  assert.equal(load(h, { profile: "../x" }).model, "table");
+  assert.equal(failure(h, { profile: "a/b" }), `--profile a/b: no profile 'a/b': no [profiles."a/b"] table in ${h.file}`);
+});

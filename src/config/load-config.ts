@@ -1,7 +1,8 @@
 /**
  * Builds the effective configuration from layers, lowest first: built-in defaults,
- * $CODEX_HOME/config.toml, the trusted project's `.codex/config.toml` files (project root down
- * to cwd), the selected profile, `-c key=value` overrides, then explicit CLI flags (including
+ * $CODEX_HOME/config.toml, the selected profile's `$CODEX_HOME/NAME.config.toml`, the trusted
+ * project's `.codex/config.toml` files (project root down to cwd), the selected profile's
+ * `[profiles.NAME]` table (profiles.ts), `-c key=value` overrides, then explicit CLI flags (including
  * `--enable` / `--disable` and `--oss`). Every layer is checked against the schema (schema.ts):
  * a wrong type or value is a ConfigError naming `file:line: key`, an unknown key a warning.
  */
@@ -34,12 +35,13 @@ import {
 import { loadAgentsMd } from "./agents-md.js";
 import { codexHome } from "./codex-home.js";
 import { featureWarnings, resolveFeatures } from "./features.js";
-import { checkLayer, fixedLayer, lookup, mergeLayers, overrideLayer, readFileLayer, whereSet, type Layer } from "./layers.js";
+import { checkLayer, fixedLayer, mergeLayers, overrideLayer, readFileLayer, whereSet, type Layer } from "./layers.js";
 import { mcpServersFromToml, type McpServerConfig } from "./mcp.js";
 import { DEFAULT_OSS_MODELS, DEFAULT_OSS_PROVIDER, OSS_PROVIDERS, isOssProvider, ossBaseUrl } from "./oss.js";
 import { ConfigError, type TomlTable } from "./overrides.js";
+import { bothFormsWarning, chooseProfile, missingProfile, profileTableLayer, readProfileFile } from "./profiles.js";
 import { loadProjectConfig, type TrustLevel } from "./project-config.js";
-import { CONFIG_SCHEMA, DEFAULT_MODEL, defaultsTable, isTable } from "./schema.js";
+import { DEFAULT_MODEL, defaultsTable, isTable } from "./schema.js";
 
 export { DEFAULT_MODEL };
 
@@ -101,7 +103,7 @@ export interface Config {
   projectRootMarkers: string[];
   /** The working directory's `[projects."<path>"] trust_level`, null when unset. */
   projectTrustLevel: TrustLevel | null;
-  /** Config files that were read, lowest precedence first (user file, then trusted project files). */
+  /** Config files that were read, lowest precedence first (user file, profile file, trusted project files). */
   configFiles: string[];
   reviewModel: string | null;
   modelContextWindow: number | null;
@@ -118,10 +120,6 @@ export interface Config {
   toml: TomlTable;
 }
 
-const PROFILE_KEYS = new Set(
-  CONFIG_SCHEMA.filter((s) => s.key.startsWith("profiles.<name>.")).map((s) => s.key.split(".")[2] ?? ""),
-);
-
 export function loadConfig(input: CliConfigInput): Config {
   const env = input.env ?? process.env;
   const home = codexHome(env);
@@ -137,7 +135,10 @@ export function loadConfig(input: CliConfigInput): Config {
     checkLayer(layer, warnings, cwd);
     return layer;
   });
-  const userLayers: Layer[] = [defaults, ...(user ? [user] : []), ...overrides];
+  const base: Layer[] = [defaults, ...(user ? [user] : []), ...overrides];
+  const choice = chooseProfile(input.profile, base, mergeLayers(base), userFile);
+  const profileFile = choice === null ? null : readProfileFile(home, choice, warnings);
+  const userLayers: Layer[] = [defaults, ...(user ? [user] : []), ...(profileFile ? [profileFile] : []), ...overrides];
   const early = mergeLayers(userLayers);
 
   const project = loadProjectConfig({
@@ -149,10 +150,18 @@ export function loadConfig(input: CliConfigInput): Config {
   });
   warnings.push(...project.warnings);
 
-  const profileName = input.profile ?? str(early, "profile") ?? null;
-  const profile = profileName === null ? [] : [profileLayer(profileName, input.profile !== undefined, early, userLayers, userFile)];
+  const profileTable = choice === null ? null : profileTableLayer(choice.name, early, userLayers, userFile);
+  if (choice !== null && !profileFile && !profileTable) throw missingProfile(home, choice, userFile);
+  if (choice !== null && profileFile && profileTable) warnings.push(bothFormsWarning(profileFile, choice.name, userFile));
 
-  const belowFlags = [defaults, ...(user ? [user] : []), ...project.layers, ...profile, ...overrides];
+  const belowFlags = [
+    defaults,
+    ...(user ? [user] : []),
+    ...(profileFile ? [profileFile] : []),
+    ...project.layers,
+    ...(profileTable ? [profileTable] : []),
+    ...overrides,
+  ];
   const flags = flagsLayer(input, mergeLayers(belowFlags), belowFlags);
   checkLayer(flags, warnings, null);
   const layers = [...belowFlags, flags];
@@ -224,7 +233,7 @@ export function loadConfig(input: CliConfigInput): Config {
     }),
     shellEnvironmentPolicy: table(t.shell_environment_policy) as ShellEnvironmentPolicy,
     warnings,
-    profile: profileName,
+    profile: choice?.name ?? null,
     features,
     notify: notify.length > 0 ? notify : null,
     history: {
@@ -237,7 +246,7 @@ export function loadConfig(input: CliConfigInput): Config {
     projectDocFallbackFilenames,
     projectRootMarkers,
     projectTrustLevel: project.trustLevel,
-    configFiles: [...(user ? [user.name] : []), ...project.layers.map((l) => l.name)],
+    configFiles: [...(user ? [user.name] : []), ...(profileFile ? [profileFile.name] : []), ...project.layers.map((l) => l.name)],
     rulesFolders: [join(home, "rules"), ...project.trustedDotCodex.map((dir) => join(dir, "rules"))],
     reviewModel: str(t, "review_model") ?? null,
     modelContextWindow: num(t, "model_context_window") ?? null,
@@ -253,21 +262,6 @@ export function loadConfig(input: CliConfigInput): Config {
     ossProvider: str(t, "oss_provider") ?? null,
     toml: t,
   };
-}
-
-/**
- * The chosen `[profiles.<name>]` table as a layer. Its keys report the line where they are
- * written (in the user's file or a `-c profiles.<name>.key=…`).
- */
-function profileLayer(name: string, fromFlag: boolean, early: TomlTable, userLayers: Layer[], userFile: string): Layer {
-  const raw = lookup(early, ["profiles", name]);
-  if (!isTable(raw)) {
-    const problem = `no profile '${name}' is defined (add a [profiles.${formatName(name)}] table to ${userFile})`;
-    throw new ConfigError(fromFlag ? `--profile ${name}: ${problem}` : `${whereSet(userLayers, ["profile"], userFile)}: profile: ${problem}`);
-  }
-  const values: TomlTable = {};
-  for (const [key, value] of Object.entries(raw)) if (PROFILE_KEYS.has(key)) values[key] = value;
-  return fixedLayer(`profile '${name}'`, values, (path) => whereSet(userLayers, ["profiles", name, ...path], userFile));
 }
 
 /** `--model`, `--sandbox`, `--enable`, `--oss`, … as the top layer. */
@@ -322,10 +316,6 @@ function readText(path: string, what: string): string {
   } catch (err) {
     throw new ConfigError(`${what}: cannot read ${path}: ${(err as Error).message}`);
   }
-}
-
-function formatName(name: string): string {
-  return /^[A-Za-z0-9_-]+$/.test(name) ? name : JSON.stringify(name);
 }
 
 // Readers for the merged table. Every layer was validated, so these only narrow the types.

@@ -51,22 +51,28 @@ void test("mcp_servers entries need exactly one transport and only its keys", ()
 void test("unknown keys at every level are reported with their full path, never as errors", () => {
   const table: TomlTable = {
     modle: "x",
+    model_reasoning_efort: "high",
     sandbox_workspace_write: { network: true },
     model_providers: { az: { base_uri: "x" } },
     profiles: { fast: { modle: "x", project_doc_max_bytes: 1 } },
     mcp_servers: { docs: { command: "x", argz: [] } },
-    features: { undo: true, not_a_feature: true, collab: false },
-    tui: { anything: { goes: 1 } },
+    features: { undo: true, not_a_feature: true, collab: false, shell_snapshots: true },
+    tui: { anything: { goes: 1 }, alternate_screen: "never", alternat_screen: true, notification: true },
   };
   assert.deepEqual(validateTable(table).errors, []);
   assert.deepEqual(unknownOf(table), [
-    "unknown config key 'modle' is ignored",
-    "unknown config key 'sandbox_workspace_write.network' is ignored",
-    "unknown config key 'model_providers.az.base_uri' is ignored",
-    "unknown config key 'profiles.fast.modle' is ignored",
+    "unknown config key 'modle' is ignored (did you mean model?)",
+    "unknown config key 'model_reasoning_efort' is ignored (did you mean model_reasoning_effort?)",
+    "unknown config key 'sandbox_workspace_write.network' is ignored (did you mean network_access?)",
+    "unknown config key 'model_providers.az.base_uri' is ignored (did you mean base_url?)",
+    "unknown config key 'profiles.fast.modle' is ignored (did you mean model?)",
     "'profiles.fast.project_doc_max_bytes' is ignored: 'project_doc_max_bytes' cannot be set in a profile",
-    "unknown config key 'mcp_servers.docs.argz' is ignored",
+    "unknown config key 'mcp_servers.docs.argz' is ignored (did you mean args?)",
     "unknown feature 'not_a_feature' (features.not_a_feature) is ignored",
+    "unknown feature 'shell_snapshots' (features.shell_snapshots) is ignored (did you mean shell_snapshot?)",
+    // [tui] keys are not checked, but near misses of the reference's keys are named.
+    "unknown config key 'tui.alternat_screen' is ignored (did you mean alternate_screen?)",
+    "unknown config key 'tui.notification' is ignored (did you mean notifications?)",
   ]);
 });
 

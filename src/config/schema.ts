@@ -21,6 +21,7 @@ import { FEATURE_NAMES } from "./features.js";
 import { DEFAULT_MCP_STARTUP_TIMEOUT_SEC, DEFAULT_MCP_TOOL_TIMEOUT_SEC, shapeProblem } from "./mcp.js";
 import { OSS_PROVIDERS } from "./oss.js";
 import { exporterProblem } from "../telemetry/settings.js";
+import { didYouMean } from "../util/nearest.js";
 import type { TomlTable } from "./overrides.js";
 
 export const DEFAULT_MODEL = "gpt-5.5";
@@ -66,6 +67,11 @@ export interface KeySpec {
   readonly max?: number;
   /** For a `map`: the names the reference defines; other names draw a warning. */
   readonly names?: readonly string[];
+  /**
+   * For an `any` table: the keys the reference reads in it. Other keys pass unchecked (a newer
+   * reference may add some), but one spelled nearly like a known key draws a warning naming it.
+   */
+  readonly knownKeys?: readonly string[];
   /** Checks the whole value once its type is right; returns what is wrong, or null. */
   readonly check?: (value: unknown) => string | null;
   /** May also be set in a `[profiles.<name>]` table (top-level keys only; covers the subtree). */
@@ -78,6 +84,16 @@ export interface KeySpec {
 }
 
 const effort = [...REASONING_EFFORTS];
+
+/** The keys of the reference's `[tui]` table (v0.169), for near-miss warnings only. */
+const TUI_KEYS = [
+  "notifications", "notification_method", "notification_condition", "animations", "alternate_screen", "show_tooltips",
+  "show_server_version_notice", "status_line", "status_line_use_colors", "terminal_title", "theme", "keymap", "presets",
+  "experimental_mode", "screen_reader_detection_done", "effects", "rendering", "auto_recap", "disable_paste_burst",
+  "question_esc_back", "raw_output_mode", "fullscreen_transcript", "collapse_turn_details", "sidebar_width_percent",
+  "mouse_scroll_speed", "copy_on_select", "copy_on_select_clear_selection", "right_click_paste", "pet", "pet_anchor",
+  "session_picker_view", "agents_overview_grouping", "resume_cwd", "model_availability_nux", "terminal_resize_reflow_max_rows",
+];
 
 const BASE_SCHEMA: readonly KeySpec[] = [
   // Model
@@ -212,7 +228,7 @@ const BASE_SCHEMA: readonly KeySpec[] = [
   { key: "otel.log_user_prompt", type: "boolean", default: false, group: "History and notifications", description: "Send the prompt text in `codex.user_prompt` (otherwise `[REDACTED]`)." },
 
   // Interface
-  { key: "tui", type: "any", unused: true, group: "Interface", description: "Settings of the interactive UI (notifications, animations, alternate screen, …)." },
+  { key: "tui", type: "any", knownKeys: TUI_KEYS, unused: true, group: "Interface", description: "Settings of the interactive UI (notifications, animations, alternate screen, …)." },
   { key: "file_opener", type: "string", values: ["vscode", "vscode-insiders", "windsurf", "cursor", "none"], default: "vscode", unused: true, group: "Interface", description: "Editor that file citations link to." },
   { key: "check_for_update_on_startup", type: "boolean", default: true, unused: true, group: "Interface", description: "Check for a newer version at startup." },
   { key: "disable_paste_burst", type: "boolean", default: false, unused: true, group: "Interface", description: "Turn off paste-burst detection in the composer." },
@@ -338,12 +354,12 @@ function walk(table: TomlTable, node: SchemaNode, path: string[], out: Validatio
       const inProfile = path.length === 2 && path[0] === "profiles" && KNOWN_TOP_LEVEL_KEYS.has(key);
       const message = inProfile
         ? `'${formatPath(at)}' is ignored: '${key}' cannot be set in a profile`
-        : `unknown config key '${formatPath(at)}' is ignored`;
+        : `unknown config key '${formatPath(at)}' is ignored${didYouMean(key, node.children.keys())}`;
       out.unknown.push({ path: at, message });
       continue;
     }
     if (child === node.any && node.spec?.names && !node.spec.names.includes(key)) {
-      out.unknown.push({ path: at, message: `unknown feature '${key}' (${formatPath(at)}) is ignored` });
+      out.unknown.push({ path: at, message: `unknown feature '${key}' (${formatPath(at)}) is ignored${didYouMean(key, node.spec.names)}` });
       continue;
     }
     const problem = checkValue(value, spec);
@@ -352,6 +368,16 @@ function walk(table: TomlTable, node: SchemaNode, path: string[], out: Validatio
       continue;
     }
     if (isTable(value) && (kinds(spec).includes("table") || kinds(spec).includes("map"))) walk(value, child, at, out);
+    else if (isTable(value) && spec.knownKeys) nearMisses(value, spec.knownKeys, at, out);
+  }
+}
+
+/** Keys of an unchecked table that look like typos of known ones. */
+function nearMisses(table: TomlTable, known: readonly string[], path: string[], out: ValidationResult): void {
+  for (const key of Object.keys(table)) {
+    if (known.includes(key)) continue;
+    const suggestion = didYouMean(key, known);
+    if (suggestion) out.unknown.push({ path: [...path, key], message: `unknown config key '${formatPath([...path, key])}' is ignored${suggestion}` });
   }
 }
 
@@ -392,7 +418,7 @@ function checkValue(value: unknown, spec: KeySpec): string | null {
     return `expected ${expected}, got ${describe(value)}`;
   }
   if (spec.values && typeof value === "string" && !spec.values.includes(value)) {
-    return `'${value}' is not one of ${spec.values.join(", ")}`;
+    return `'${value}' is not one of ${spec.values.join(", ")}${didYouMean(value, spec.values)}`;
   }
   if (typeof value === "number") {
     if (spec.min !== undefined && value < spec.min) return `${value} is below the minimum, ${spec.min}`;

@@ -70,6 +70,46 @@ void test("--enable with an unknown feature warns and runs", { skip: hasEnable ?
   });
 });
 
+void test("--profile NAME runs with $CODEX_HOME/NAME.config.toml over config.toml; a missing one names both places", async () => {
+  const ws = makeWorkspace({ config: 'model = "base-model"\ndeveloper_instructions = "answer in haiku"\n' });
+  writeFileSync(join(ws.home, "fast.config.toml"), 'model = "fast-model"\n');
+  await withServer([turn(text("ok")), turn(text("ok"))], async (server) => {
+    const r = await exec(server, ["--profile", "fast", "hi"], { cwd: ws.dir, home: ws.home });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(server.requests[0]?.body.model, "fast-model");
+    assert.ok(JSON.stringify(server.requests[0]?.body.input).includes("answer in haiku"), "config.toml's other keys still apply");
+
+    writeFileSync(join(ws.home, "config.toml"), 'profile = "fast"\n');
+    const selected = await exec(server, ["hi"], { cwd: ws.dir, home: ws.home });
+    assert.equal(selected.code, 0, selected.stderr);
+    assert.equal(server.requests[1]?.body.model, "fast-model", 'profile = "fast" in config.toml reads the same file');
+
+    const missing = await exec(server, ["-p", "slow", "hi"], { cwd: ws.dir, home: ws.home });
+    assert.equal(missing.code, 2, missing.stderr);
+    assert.ok(
+      missing.stderr.includes(`--profile slow: no profile 'slow': neither ${join(ws.home, "slow.config.toml")} nor a [profiles.slow] table in ${join(ws.home, "config.toml")} exists`),
+      missing.stderr,
+    );
+    assert.equal(server.requests.length, 2);
+  });
+});
+
+void test("a syntax error in a profile file says what is wrong at file:line:col, with the line; an unknown key suggests the nearest", async () => {
+  const ws = makeWorkspace({ config: 'model_reasoning_efort = "high"\n' });
+  writeFileSync(join(ws.home, "fast.config.toml"), 'model = "a"\n[tui\n');
+  const r = await runCli(["exec", "--profile", "fast", "hi"], { cwd: ws.dir, home: ws.home });
+  assert.equal(r.code, 2, r.stderr);
+  assert.ok(r.stderr.includes(`${join(ws.home, "fast.config.toml")}:2:5: invalid TOML: unclosed table header, expected ']'\n  2 | [tui\n    |     ^`), r.stderr);
+
+  writeFileSync(join(ws.home, "fast.config.toml"), 'model = "a"\n[tui]\n');
+  await withServer([turn(text("ok"))], async (server) => {
+    const typo = await exec(server, ["--profile", "fast", "hi"], { cwd: ws.dir, home: ws.home });
+    assert.equal(typo.code, 0, typo.stderr);
+    const warning = `${join(ws.home, "config.toml")}:1: unknown config key 'model_reasoning_efort' is ignored (did you mean model_reasoning_effort?)`;
+    assert.ok(typo.stderr.includes(warning), typo.stderr);
+  });
+});
+
 /** A port nothing listens on (bound, then released). */
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
