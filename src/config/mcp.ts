@@ -3,7 +3,8 @@
  * or a streamable HTTP server (`url`, `bearer_token_env_var`, `http_headers`,
  * `env_http_headers`, `scopes`, and for OAuth `oauth_resource` and the `oauth` table of a
  * pre-registered client), plus the settings both share. An HTTP server also carries the
- * top-level OAuth settings (`mcp_oauth_credentials_store`, `mcp_oauth_callback_port`), so
+ * top-level OAuth settings (`mcp_oauth_credentials_store`, `mcp_oauth_callback_port`,
+ * `mcp_oauth_client_metadata_url`), so
  * everything that dials it has them at hand. The schema has already checked
  * every value's type; `shapeProblem` checks the combination, `mcpServersFromToml` fills in the
  * defaults.
@@ -61,16 +62,19 @@ export interface McpHttpServer extends McpCommon {
   oauth_credentials_store: OAuthCredentialsStoreMode;
   /** From the top-level `mcp_oauth_callback_port`; null: a free port. */
   oauth_callback_port: number | null;
+  /** From the top-level `mcp_oauth_client_metadata_url`: our client's id where the server accepts URL ids (CIMD). */
+  oauth_client_metadata_url: string | null;
 }
 
 export type McpServerConfig = McpStdioServer | McpHttpServer;
 
 /** The OAuth fields of an HTTP server that sets none of them. */
-export const NO_OAUTH_SETTINGS: Pick<McpHttpServer, "oauth" | "oauth_resource" | "oauth_credentials_store" | "oauth_callback_port"> = {
+export const NO_OAUTH_SETTINGS: Pick<McpHttpServer, "oauth" | "oauth_resource" | "oauth_credentials_store" | "oauth_callback_port" | "oauth_client_metadata_url"> = {
   oauth: { client_id: null, client_secret: null, token_endpoint_auth_method: null },
   oauth_resource: null,
   oauth_credentials_store: "auto",
   oauth_callback_port: null,
+  oauth_client_metadata_url: null,
 };
 
 const STDIO_ONLY = ["args", "env", "env_vars", "cwd"];
@@ -96,6 +100,7 @@ export function mcpServersFromToml(raw: unknown, top: TomlTable = {}): Record<st
   const store = top.mcp_oauth_credentials_store;
   const storeMode: OAuthCredentialsStoreMode = store === "file" || store === "keyring" ? store : "auto";
   const callbackPort = num(top.mcp_oauth_callback_port) ?? null;
+  const metadataUrl = typeof top.mcp_oauth_client_metadata_url === "string" ? top.mcp_oauth_client_metadata_url : null;
   if (!isTable(raw)) return servers;
   for (const [name, value] of Object.entries(raw)) {
     if (!isTable(value)) continue;
@@ -121,6 +126,7 @@ export function mcpServersFromToml(raw: unknown, top: TomlTable = {}): Record<st
         oauth_resource: typeof value.oauth_resource === "string" ? value.oauth_resource : null,
         oauth_credentials_store: storeMode,
         oauth_callback_port: callbackPort,
+        oauth_client_metadata_url: metadataUrl,
       };
     } else if (typeof value.command === "string") {
       servers[name] = {

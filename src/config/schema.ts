@@ -196,6 +196,7 @@ const BASE_SCHEMA: readonly KeySpec[] = [
   { key: "mcp_servers.<name>.enabled_tools", type: "string[]", defaultText: "all tools", group: "MCP servers", description: "Only these tools are offered." },
   { key: "mcp_servers.<name>.disabled_tools", type: "string[]", default: [], group: "MCP servers", description: "These tools are not offered (applied after `enabled_tools`)." },
   { key: "mcp_oauth_credentials_store", type: "string", values: ["auto", "keyring", "file"], default: "auto", group: "MCP servers", description: "Where MCP OAuth tokens are stored: `file` is `$CODEX_HOME/.credentials.json`; codex-ts has no OS keyring, so `auto` and `keyring` use the file too (`keyring` with a warning)." },
+  { key: "mcp_oauth_client_metadata_url", type: "string", group: "MCP servers", description: "codex-ts only: the https URL of a client ID metadata document you host for codex-ts; used as the OAuth client id by authorization servers that accept URL ids (CIMD), instead of registering dynamically." },
   { key: "mcp_oauth_callback_port", type: "integer", min: 1, max: 65535, defaultText: "a free port", group: "MCP servers", description: "Port of the local server that receives the MCP OAuth callback (`http://127.0.0.1:<port>/callback`)." },
 
   // Profiles and projects

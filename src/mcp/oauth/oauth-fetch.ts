@@ -91,7 +91,7 @@ export function createOAuthFetch(opts: OAuthFetchOptions): OAuthFetch {
 
   const oauthFetch: FetchLike = async (url, init) => {
     await refreshIfExpiring();
-    const response = await send(url, init);
+    let response = await send(url, init);
     if (response.status === 401) {
       const challenge = extractWWWAuthenticateParams(response);
       if (challenge.resourceMetadataUrl) resourceMetadataUrl = challenge.resourceMetadataUrl;
@@ -103,20 +103,18 @@ export function createOAuthFetch(opts: OAuthFetchOptions): OAuthFetch {
         if (provider.accessToken !== tokenBefore && provider.accessToken !== undefined) return;
         await runAuth(scopeFor(challenge.scope, false), false);
       });
-      return send(url, init);
+      response = await send(url, init);
     }
+    // At most one step-up per request, even right after a 401's authorization.
     if (response.status === 403) {
       const challenge = extractWWWAuthenticateParams(response);
       if (challenge.error !== "insufficient_scope") return response;
       if (challenge.resourceMetadataUrl) resourceMetadataUrl = challenge.resourceMetadataUrl;
       const scope = scopeFor(challenge.scope, true);
-      if (!provider.authorize) {
-        await response.body?.cancel();
-        throw new McpLoginRequiredError(opts.server, splitScopes(scope));
-      }
       await response.body?.cancel();
+      if (!provider.authorize) throw new McpLoginRequiredError(opts.server, splitScopes(scope));
       await serialized(() => runAuth(scope, true));
-      return send(url, init);
+      response = await send(url, init);
     }
     return response;
   };

@@ -86,6 +86,11 @@ export class CodexOAuthProvider implements OAuthClientProvider {
     return this.opts.redirectUrl;
   }
 
+  /** Used by `auth()` as the client id when the authorization server takes URL ids (CIMD). */
+  get clientMetadataUrl(): string | undefined {
+    return this.opts.config.oauth_client_metadata_url ?? undefined;
+  }
+
   get clientMetadata(): OAuthClientMetadata {
     const method = this.opts.config.oauth.token_endpoint_auth_method ?? "none";
     const scopes = this.opts.scopes ?? [];
