@@ -250,7 +250,6 @@ export function runMcpGet(name: string, opts: McpReadOptions = {}, io: McpIo = d
     const entry = loadServers(io, opts.config ?? []).find((e) => e.name === name);
     if (!entry) throw new CommandError(`No MCP server named '${name}' found.`);
     const { server, raw } = entry;
-    const [auth = "unsupported"] = await authStatuses(io, [entry]);
     if (opts.json) {
       const json = {
         name,
@@ -259,7 +258,6 @@ export function runMcpGet(name: string, opts: McpReadOptions = {}, io: McpIo = d
         enabled_tools: server.enabled_tools,
         disabled_tools: opt(raw, "disabled_tools", server.disabled_tools),
         ...timeouts(raw),
-        auth_status: auth,
       };
       io.out(`${JSON.stringify(json, null, 2)}\n`);
       return;
@@ -268,6 +266,7 @@ export function runMcpGet(name: string, opts: McpReadOptions = {}, io: McpIo = d
       io.out(`${name} (disabled)\n`);
       return;
     }
+    const [auth = "unsupported"] = await authStatuses(io, [entry]);
     const lines = [name, `  enabled: ${server.enabled}`];
     const tools = (list: string[]): string => (list.length === 0 ? "[]" : list.join(", "));
     if (server.enabled_tools !== null) lines.push(`  enabled_tools: ${tools(server.enabled_tools)}`);
@@ -294,7 +293,8 @@ export function runMcpGet(name: string, opts: McpReadOptions = {}, io: McpIo = d
     const { startup_timeout_sec, tool_timeout_sec } = timeouts(raw);
     if (startup_timeout_sec !== null) lines.push(`  startup_timeout_sec: ${startup_timeout_sec}`);
     if (tool_timeout_sec !== null) lines.push(`  tool_timeout_sec: ${tool_timeout_sec}`);
-    lines.push(`  auth: ${AUTH_STATUS_TEXT[auth]}`);
+    // Beyond the reference's text: how an HTTP server is signed in to.
+    if (server.transport === "streamable_http") lines.push(`  auth: ${AUTH_STATUS_TEXT[auth]}`);
     if (auth === "not_logged_in") lines.push(`  login: codex-ts mcp login ${name}`);
     lines.push(`  remove: codex-ts mcp remove ${name}`);
     io.out(lines.map((l) => `${l}\n`).join(""));
