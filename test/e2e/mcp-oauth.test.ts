@@ -47,7 +47,10 @@ function rolloutText(ws: Workspace): string {
   if (!existsSync(dir)) return "";
   const files: string[] = [];
   const walk = (d: string): void => {
-    for (const e of readdirSync(d, { withFileTypes: true })) (e.isDirectory() ? walk(join(d, e.name)) : files.push(join(d, e.name)));
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(d, e.name));
+      else files.push(join(d, e.name));
+    }
   };
   walk(dir);
   return files.map((f) => readFileSync(f, "utf8")).join("\n");
