@@ -68,6 +68,11 @@ export interface McpHttpServer extends McpCommon {
 
 export type McpServerConfig = McpStdioServer | McpHttpServer;
 
+/** A server with its own credential (`bearer_token_env_var`, or an `Authorization` header) never uses OAuth. */
+export function hasStaticCredential(config: McpHttpServer): boolean {
+  return config.bearer_token_env_var !== null || Object.keys(config.http_headers).some((h) => h.toLowerCase() === "authorization");
+}
+
 /** The OAuth fields of an HTTP server that sets none of them. */
 export const NO_OAUTH_SETTINGS: Pick<McpHttpServer, "oauth" | "oauth_resource" | "oauth_credentials_store" | "oauth_callback_port" | "oauth_client_metadata_url"> = {
   oauth: { client_id: null, client_secret: null, token_endpoint_auth_method: null },

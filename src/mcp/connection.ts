@@ -21,12 +21,11 @@ import {
   type ResourceTemplate,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import type { McpHttpServer, McpServerConfig, McpStdioServer } from "../config/mcp.js";
+import { hasStaticCredential, type McpHttpServer, type McpServerConfig, type McpStdioServer } from "../config/mcp.js";
 import type { McpCallToolResult } from "../protocol/mcp-events.js";
 import type { ElicitationAnswer, McpElicitation } from "./elicitation.js";
 import { withFormDefaults } from "./form-defaults.js";
 import { McpLoginRequiredError, type AuthorizeHandler } from "./oauth/provider.js";
-import { hasStaticCredential, serverAuth } from "./oauth/server-auth.js";
 import { collectPages, type PageResult } from "./pages.js";
 import { McpStartupError, spawnErrorMessage } from "./startup-errors.js";
 import { formatDuration, McpTimeoutError, sdkTimeoutMs, secondsToMs, withDeadline } from "./time.js";
@@ -117,7 +116,7 @@ export class McpServerConnection {
       throw new McpStartupError(`Invalid MCP server name '${name}': must match pattern ${SERVER_NAME_PATTERN.source}`);
     }
     const startupMs = secondsToMs(config.startup_timeout_sec);
-    const transport = createTransport(name, config, opts);
+    const transport = await createTransport(name, config, opts);
     const client = new Client({ name: "codex-mcp-client", version: opts.clientVersion, title: "Codex" }, { capabilities: { elicitation: {} } });
     client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
       const params = request.params as { message?: unknown; requestedSchema?: unknown };
@@ -223,7 +222,7 @@ function toolsOf(page: Record<string, unknown>): Tool[] {
   });
 }
 
-function createTransport(name: string, config: McpServerConfig, opts: ConnectOptions): Transport {
+async function createTransport(name: string, config: McpServerConfig, opts: ConnectOptions): Promise<Transport> {
   if (config.transport === "stdio") {
     const transport = new StdioClientTransport({
       command: config.command,
@@ -243,6 +242,8 @@ function createTransport(name: string, config: McpServerConfig, opts: ConnectOpt
   }
   const requestInit = { headers: httpServerHeaders(name, config, opts.env) };
   if (hasStaticCredential(config)) return new StreamableHTTPClientTransport(url, { requestInit });
+  // The OAuth code (and the SDK's auth client) loads only for servers that may need it.
+  const { serverAuth } = await import("./oauth/server-auth.js");
   const { fetch } = serverAuth(name, config, {
     env: opts.env,
     ...(opts.oauth ? { authorize: opts.oauth.authorize, redirectUrl: opts.oauth.redirectUrl, ...(opts.oauth.scopes ? { scopes: opts.oauth.scopes } : {}) } : {}),

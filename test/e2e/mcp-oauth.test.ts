@@ -166,6 +166,16 @@ void test("tokens are refreshed before they expire and after the server revokes 
     assert.equal(fx.tokenRequests.filter((t) => t.grant_type === "refresh_token").length, refreshesBefore + 1);
     seen.push(a.r.stdout, a.r.stderr, b.r.stdout, b.r.stderr);
 
+    // An entry as the reference writes it (no issuer, no token type), expired: refreshed quietly.
+    const key = storeKey("remote", fx.url);
+    const { issuer: _issuer, token_type: _type, ...referenceEntry } = credentials(ws)[key] as StoredOAuthEntry;
+    writeFileSync(join(ws.home, ".credentials.json"), JSON.stringify({ [key]: { ...referenceEntry, expires_at: Date.now() - 1000 } }));
+    const legacy = await callTool(ws, "echo", { text: "legacy" });
+    assert.equal(legacy.output, '[{"type":"text","text":"echo: legacy"}]');
+    assert.doesNotMatch(legacy.r.stderr, /mcp-sdk|issuer/);
+    assert.equal(fx.tokenRequests.filter((t) => t.grant_type === "refresh_token").length, refreshesBefore + 2);
+    seen.push(legacy.r.stdout, legacy.r.stderr);
+
     // Now the grant itself is gone: start-up fails with the login hint and the dead tokens are dropped.
     fx.revokeAccessTokens();
     fx.revokeRefreshTokens();

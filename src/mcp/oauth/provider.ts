@@ -182,6 +182,10 @@ export class CodexOAuthProvider implements OAuthClientProvider {
 
   saveDiscoveryState(state: OAuthDiscoveryState): void {
     this.discovery = state;
+    // Tokens written by the reference (or an older codex-ts) carry no issuer; bind them to the
+    // authorization server found now, as the SDK binds an unstamped client, so it neither
+    // warns about them nor treats them as another server's.
+    if (this.current && this.current.issuer == null) this.current = { ...this.current, issuer: state.authorizationServerUrl };
   }
 
   discoveryState(): OAuthDiscoveryState | undefined {

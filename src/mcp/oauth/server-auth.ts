@@ -27,10 +27,6 @@ export interface ServerAuth extends OAuthFetch {
   store: OAuthCredentialsStore;
 }
 
-export function hasStaticCredential(config: McpHttpServer): boolean {
-  return config.bearer_token_env_var !== null || Object.keys(config.http_headers).some((h) => h.toLowerCase() === "authorization");
-}
-
 export function credentialsStore(config: McpHttpServer, env: NodeJS.ProcessEnv): OAuthCredentialsStore {
   return new OAuthCredentialsStore(codexHome(env), config.oauth_credentials_store);
 }

@@ -6,9 +6,9 @@
  * bounded by a few seconds): found means `not_logged_in`, anything else `unsupported`.
  */
 import { discoverOAuthServerInfo } from "@modelcontextprotocol/sdk/client/auth.js";
-import type { McpServerConfig } from "../../config/mcp.js";
+import { hasStaticCredential, type McpServerConfig } from "../../config/mcp.js";
 import type { McpAuthStatus } from "./auth-status-text.js";
-import { credentialsStore, hasStaticCredential } from "./server-auth.js";
+import { credentialsStore } from "./server-auth.js";
 import { entryUsable } from "./store.js";
 
 const DISCOVERY_TIMEOUT_MS = 5_000;
