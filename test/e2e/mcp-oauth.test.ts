@@ -257,3 +257,19 @@ void test("servers without OAuth, logout, and the errors of login/logout", async
     await fx.close();
   }
 });
+
+void test("oauth_resource replaces the resource the metadata names, in the authorization URL and the token requests", async () => {
+  const fx = await startOAuthFixture();
+  try {
+    const ws = makeWorkspace({ config: `${serverToml("remote", fx.url)}oauth_resource = "https://resource.example/api"\n` });
+    const r = await login(ws, "remote");
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(fx.authorizeRequests.at(-1)?.get("resource"), "https://resource.example/api");
+    assert.deepEqual(
+      fx.tokenRequests.map((t) => [t.grant_type, t.resource]),
+      [["authorization_code", "https://resource.example/api"]],
+    );
+  } finally {
+    await fx.close();
+  }
+});

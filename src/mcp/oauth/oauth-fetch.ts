@@ -128,9 +128,9 @@ export function createOAuthFetch(opts: OAuthFetchOptions): OAuthFetch {
   };
 }
 
-/** Replaces the `resource` parameter of an authorization-server form request (token, refresh). */
+/** Sets the `resource` parameter of a token request (a code exchange or a refresh). */
 function overrideResource(init: RequestInit | undefined, resource: string): RequestInit | undefined {
-  if (!(init?.body instanceof URLSearchParams) || !init.body.has("resource")) return init;
+  if (!(init?.body instanceof URLSearchParams) || !init.body.has("grant_type")) return init;
   const body = new URLSearchParams(init.body);
   body.set("resource", resource);
   return { ...init, body };
