@@ -172,7 +172,7 @@ export async function runCli(argv: string[]): Promise<number> {
 
   const mcp = program
     .command("mcp")
-    .description("Manage the MCP servers codex-ts starts: the [mcp_servers] tables of $CODEX_HOME/config.toml.");
+    .description("Manage the MCP servers codex-ts starts (the [mcp_servers] tables of $CODEX_HOME/config.toml) and OAuth sign-in to them.");
   mcp
     .command("add")
     .description("Add a global MCP server (replacing one of that name): a stdio command after --, or --url for a streamable HTTP server.")

@@ -7,12 +7,14 @@
  * a server without OAuth, logout, and that no token shows up in output or rollouts.
  */
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import { test } from "node:test";
 import { storeKey, type StoredOAuthEntry } from "../../src/mcp/oauth/store.js";
 import { startHttpFixture } from "../fixtures/mcp/http-server.js";
-import { exec, jsonLines, makeWorkspace, runCli, withServer, type CliResult, type Workspace } from "../support/cli.js";
+import { CLI_PATH, exec, jsonLines, makeWorkspace, runCli, testEnv, withServer, type CliResult, type Workspace } from "../support/cli.js";
 import { fnCall, text, turn, type JsonObject, type ModelServer } from "../support/model-server.js";
 import { startOAuthFixture, type OAuthFixture } from "../support/oauth-server.js";
 
@@ -269,6 +271,47 @@ void test("oauth_resource replaces the resource the metadata names, in the autho
       fx.tokenRequests.map((t) => [t.grant_type, t.resource]),
       [["authorization_code", "https://resource.example/api"]],
     );
+  } finally {
+    await fx.close();
+  }
+});
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+void test("without a working browser the URL is still printed; opening it by hand on the configured callback port completes the login", async () => {
+  const fx = await startOAuthFixture();
+  try {
+    const port = await freePort();
+    const ws = makeWorkspace({ config: `mcp_oauth_callback_port = ${port}\n${serverToml("remote", fx.url)}` });
+    const child = spawn(process.execPath, [CLI_PATH, "mcp", "login", "remote"], {
+      cwd: ws.dir,
+      env: testEnv(ws.home, { BROWSER: join(ws.home, "no-such-browser") }),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on("data", (d: Buffer) => {
+        stdout += d.toString();
+        const found = /\n(http:\/\/\S+)\n/.exec(stdout);
+        if (found?.[1]) resolve(found[1]);
+      });
+      child.once("close", () => reject(new Error(`login ended before printing the URL: ${stdout}${stderr}`)));
+    });
+    assert.equal(new URL(url).searchParams.get("redirect_uri"), `http://127.0.0.1:${port}/callback`);
+    const page = await fetch(url); // the user's browser: follows the redirect to the callback
+    assert.match(await page.text(), /Signed in/);
+    const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
+    assert.equal(code, 0, stderr);
+    assert.match(stderr, /\(Browser launch failed; please copy the URL above manually\.\)/);
+    assert.match(stdout, /Successfully logged in to MCP server 'remote'\./);
   } finally {
     await fx.close();
   }
