@@ -8,9 +8,9 @@
  *
  * The reference prefers the OS keyring. codex-ts has no keyring binding (every Node keyring
  * library needs a native module), so `auto` means the file, and `keyring` means the file after a
- * warning. Entries carry the reference's fields plus a few of ours (`client_secret`,
- * `token_endpoint_auth_method`, `issuer`, `token_type`) that a refresh needs; the reference
- * ignores fields it does not know.
+ * warning. Entries carry the reference's fields (with `issuer`) plus a few of ours
+ * (`client_secret`, `token_endpoint_auth_method`, `token_type`) that a refresh needs; the
+ * reference ignores fields it does not know.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
