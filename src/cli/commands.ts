@@ -172,7 +172,7 @@ export async function runCli(argv: string[]): Promise<number> {
 
   const mcp = program
     .command("mcp")
-    .description("Manage the MCP servers codex-ts starts: the [mcp_servers] tables of $CODEX_HOME/config.toml.");
+    .description("Manage the MCP servers codex-ts starts (the [mcp_servers] tables of $CODEX_HOME/config.toml) and OAuth sign-in to them.");
   mcp
     .command("add")
     .description("Add a global MCP server (replacing one of that name): a stdio command after --, or --url for a streamable HTTP server.")
@@ -215,6 +215,30 @@ export async function runCli(argv: string[]): Promise<number> {
     .action(async (name: string) => {
       const { runMcpRemove } = await import("./mcp/commands.js");
       exitCode = await runMcpRemove(name);
+    });
+
+  mcp
+    .command("login")
+    .description("Sign in to a streamable HTTP MCP server with OAuth; the tokens are kept in $CODEX_HOME/.credentials.json.")
+    .argument("<name>", "the server's name")
+    .option("--scopes <scope,scope>", "OAuth scopes to ask for besides those the server names (comma-separated)")
+    .option("-c, --config <key=value>", "override a config.toml value; value parsed as TOML (repeatable)", collect, [])
+    .addHelpText(
+      "after",
+      "\nThe authorization URL is printed and opened with $BROWSER (given the URL as its argument) or the system's opener;\nthe browser comes back to http://127.0.0.1:<port>/callback (port: mcp_oauth_callback_port, else a free one).",
+    )
+    .action(async (name: string, opts: { scopes?: string; config: string[] }) => {
+      const { runMcpLogin } = await import("./mcp/auth-commands.js");
+      exitCode = await runMcpLogin(name, opts);
+    });
+  mcp
+    .command("logout")
+    .description("Remove the stored OAuth tokens of an MCP server.")
+    .argument("<name>", "the server's name")
+    .option("-c, --config <key=value>", "override a config.toml value; value parsed as TOML (repeatable)", collect, [])
+    .action(async (name: string, opts: { config: string[] }) => {
+      const { runMcpLogout } = await import("./mcp/auth-commands.js");
+      exitCode = await runMcpLogout(name, opts);
     });
 
   program

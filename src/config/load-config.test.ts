@@ -294,6 +294,8 @@ void test("notify, history, mcp_servers and project doc settings are exposed typ
   const h = home(
     [
       'notify = ["python3", "/n.py"]',
+      'mcp_oauth_credentials_store = "file"',
+      "mcp_oauth_callback_port = 5555",
       "project_doc_max_bytes = 100",
       'project_doc_fallback_filenames = ["CLAUDE.md"]',
       "[history]",
@@ -309,6 +311,13 @@ void test("notify, history, mcp_servers and project doc settings are exposed typ
       'bearer_token_env_var = "TOK"',
       "enabled = false",
       'enabled_tools = ["search"]',
+      "[mcp_servers.tracker]",
+      'url = "https://t.example/mcp"',
+      'scopes = ["issues:read"]',
+      'oauth_resource = "https://t.example/"',
+      "[mcp_servers.tracker.oauth]",
+      'client_id = "cid"',
+      'token_endpoint_auth_method = "client_secret_post"',
     ].join("\n"),
   );
   const c = load(h);
@@ -343,7 +352,17 @@ void test("notify, history, mcp_servers and project doc settings are exposed typ
     tool_timeout_sec: 60,
     enabled_tools: ["search"],
     disabled_tools: [],
+    oauth: { client_id: null, client_secret: null, token_endpoint_auth_method: null },
+    oauth_resource: null,
+    oauth_credentials_store: "file",
+    oauth_callback_port: 5555,
+    oauth_client_metadata_url: null,
   });
+  assert.deepEqual(c.mcpServers.tracker?.transport === "streamable_http" && [c.mcpServers.tracker.scopes, c.mcpServers.tracker.oauth, c.mcpServers.tracker.oauth_resource], [
+    ["issues:read"],
+    { client_id: "cid", client_secret: null, token_endpoint_auth_method: "client_secret_post" },
+    "https://t.example/",
+  ]);
   const bad = home('[mcp_servers.x]\nargs = ["a"]\n');
   assert.equal(failure(bad), `${bad.file}:1: mcp_servers.x: needs command (a stdio server) or url (a streamable HTTP server)`);
 });

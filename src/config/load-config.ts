@@ -240,7 +240,7 @@ export function loadConfig(input: CliConfigInput): Config {
       persistence: oneOf(history, "persistence", ["save-all", "none"] as const) ?? "save-all",
       ...(maxBytes !== undefined ? { max_bytes: maxBytes } : {}),
     },
-    mcpServers: mcpServersFromToml(t.mcp_servers),
+    mcpServers: mcpServersFromToml(t.mcp_servers, t),
     otel: otelSettingsFrom(table(t.otel), env),
     projectDocMaxBytes,
     projectDocFallbackFilenames,

@@ -1,7 +1,11 @@
 /**
  * `[mcp_servers.<name>]` tables: a stdio server (`command`, `args`, `env`, `env_vars`, `cwd`)
  * or a streamable HTTP server (`url`, `bearer_token_env_var`, `http_headers`,
- * `env_http_headers`, `scopes`), plus the settings both share. The schema has already checked
+ * `env_http_headers`, `scopes`, and for OAuth `oauth_resource` and the `oauth` table of a
+ * pre-registered client), plus the settings both share. An HTTP server also carries the
+ * top-level OAuth settings (`mcp_oauth_credentials_store`, `mcp_oauth_callback_port`,
+ * `mcp_oauth_client_metadata_url`), so
+ * everything that dials it has them at hand. The schema has already checked
  * every value's type; `shapeProblem` checks the combination, `mcpServersFromToml` fills in the
  * defaults.
  */
@@ -32,6 +36,18 @@ export interface McpStdioServer extends McpCommon {
   cwd: string | null;
 }
 
+/** Where MCP OAuth tokens live (`mcp_oauth_credentials_store`). */
+export type OAuthCredentialsStoreMode = "auto" | "keyring" | "file";
+
+export type TokenEndpointAuthMethod = "none" | "client_secret_basic" | "client_secret_post";
+
+/** `[mcp_servers.<name>.oauth]`: a client registered in advance; all null means register dynamically. */
+export interface McpOAuthClientConfig {
+  client_id: string | null;
+  client_secret: string | null;
+  token_endpoint_auth_method: TokenEndpointAuthMethod | null;
+}
+
 export interface McpHttpServer extends McpCommon {
   transport: "streamable_http";
   url: string;
@@ -40,12 +56,34 @@ export interface McpHttpServer extends McpCommon {
   /** Header name → environment variable holding its value. */
   env_http_headers: Record<string, string>;
   scopes: string[];
+  oauth: McpOAuthClientConfig;
+  oauth_resource: string | null;
+  /** From the top-level `mcp_oauth_credentials_store`. */
+  oauth_credentials_store: OAuthCredentialsStoreMode;
+  /** From the top-level `mcp_oauth_callback_port`; null: a free port. */
+  oauth_callback_port: number | null;
+  /** From the top-level `mcp_oauth_client_metadata_url`: our client's id where the server accepts URL ids (CIMD). */
+  oauth_client_metadata_url: string | null;
 }
 
 export type McpServerConfig = McpStdioServer | McpHttpServer;
 
+/** A server with its own credential (`bearer_token_env_var`, or an `Authorization` header) never uses OAuth. */
+export function hasStaticCredential(config: McpHttpServer): boolean {
+  return config.bearer_token_env_var !== null || Object.keys(config.http_headers).some((h) => h.toLowerCase() === "authorization");
+}
+
+/** The OAuth fields of an HTTP server that sets none of them. */
+export const NO_OAUTH_SETTINGS: Pick<McpHttpServer, "oauth" | "oauth_resource" | "oauth_credentials_store" | "oauth_callback_port" | "oauth_client_metadata_url"> = {
+  oauth: { client_id: null, client_secret: null, token_endpoint_auth_method: null },
+  oauth_resource: null,
+  oauth_credentials_store: "auto",
+  oauth_callback_port: null,
+  oauth_client_metadata_url: null,
+};
+
 const STDIO_ONLY = ["args", "env", "env_vars", "cwd"];
-const HTTP_ONLY = ["bearer_token_env_var", "http_headers", "env_http_headers", "scopes"];
+const HTTP_ONLY = ["bearer_token_env_var", "http_headers", "env_http_headers", "scopes", "oauth", "oauth_resource"];
 
 /** What is wrong with the combination of keys in one server table, or null. */
 export function shapeProblem(server: TomlTable): string | null {
@@ -61,8 +99,13 @@ export function shapeProblem(server: TomlTable): string | null {
   return null;
 }
 
-export function mcpServersFromToml(raw: unknown): Record<string, McpServerConfig> {
+/** `raw` is the `mcp_servers` table; `top` the whole config, for the top-level OAuth settings. */
+export function mcpServersFromToml(raw: unknown, top: TomlTable = {}): Record<string, McpServerConfig> {
   const servers: Record<string, McpServerConfig> = {};
+  const store = top.mcp_oauth_credentials_store;
+  const storeMode: OAuthCredentialsStoreMode = store === "file" || store === "keyring" ? store : "auto";
+  const callbackPort = num(top.mcp_oauth_callback_port) ?? null;
+  const metadataUrl = typeof top.mcp_oauth_client_metadata_url === "string" ? top.mcp_oauth_client_metadata_url : null;
   if (!isTable(raw)) return servers;
   for (const [name, value] of Object.entries(raw)) {
     if (!isTable(value)) continue;
@@ -84,6 +127,11 @@ export function mcpServersFromToml(raw: unknown): Record<string, McpServerConfig
         http_headers: stringMap(value.http_headers),
         env_http_headers: stringMap(value.env_http_headers),
         scopes: strings(value.scopes),
+        oauth: oauthClient(value.oauth),
+        oauth_resource: typeof value.oauth_resource === "string" ? value.oauth_resource : null,
+        oauth_credentials_store: storeMode,
+        oauth_callback_port: callbackPort,
+        oauth_client_metadata_url: metadataUrl,
       };
     } else if (typeof value.command === "string") {
       servers[name] = {
@@ -98,6 +146,17 @@ export function mcpServersFromToml(raw: unknown): Record<string, McpServerConfig
     }
   }
   return servers;
+}
+
+function oauthClient(value: unknown): McpOAuthClientConfig {
+  const table = isTable(value) ? value : {};
+  const text = (v: unknown): string | null => (typeof v === "string" && v.trim() !== "" ? v : null);
+  const method = table.token_endpoint_auth_method;
+  return {
+    client_id: text(table.client_id),
+    client_secret: text(table.client_secret),
+    token_endpoint_auth_method: method === "none" || method === "client_secret_basic" || method === "client_secret_post" ? method : null,
+  };
 }
 
 function isTable(value: unknown): value is TomlTable {

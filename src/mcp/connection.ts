@@ -21,10 +21,11 @@ import {
   type ResourceTemplate,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import type { McpHttpServer, McpServerConfig, McpStdioServer } from "../config/mcp.js";
+import { hasStaticCredential, type McpHttpServer, type McpServerConfig, type McpStdioServer } from "../config/mcp.js";
 import type { McpCallToolResult } from "../protocol/mcp-events.js";
 import type { ElicitationAnswer, McpElicitation } from "./elicitation.js";
 import { withFormDefaults } from "./form-defaults.js";
+import { McpLoginRequiredError, type AuthorizeHandler } from "./oauth/provider.js";
 import { collectPages, type PageResult } from "./pages.js";
 import { McpStartupError, spawnErrorMessage } from "./startup-errors.js";
 import { formatDuration, McpTimeoutError, sdkTimeoutMs, secondsToMs, withDeadline } from "./time.js";
@@ -56,6 +57,12 @@ export interface ConnectOptions {
   signal: AbortSignal;
   /** Answers the server's elicitation requests (the session asks the user); without it they are declined. */
   onElicitation?: (request: McpElicitation) => Promise<ElicitationAnswer>;
+  /**
+   * An HTTP server that wants an OAuth sign-in: a front end that can send the user to the
+   * authorization URL passes this (with the redirect URI it listens on); without it the start
+   * fails with a hint to run `codex-ts mcp login`.
+   */
+  oauth?: { authorize: AuthorizeHandler; redirectUrl: string; scopes?: string[] };
 }
 
 export { collectPages, type PageResult } from "./pages.js";
@@ -109,7 +116,7 @@ export class McpServerConnection {
       throw new McpStartupError(`Invalid MCP server name '${name}': must match pattern ${SERVER_NAME_PATTERN.source}`);
     }
     const startupMs = secondsToMs(config.startup_timeout_sec);
-    const transport = createTransport(name, config, opts);
+    const transport = await createTransport(name, config, opts);
     const client = new Client({ name: "codex-mcp-client", version: opts.clientVersion, title: "Codex" }, { capabilities: { elicitation: {} } });
     client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
       const params = request.params as { message?: unknown; requestedSchema?: unknown };
@@ -215,7 +222,7 @@ function toolsOf(page: Record<string, unknown>): Tool[] {
   });
 }
 
-function createTransport(name: string, config: McpServerConfig, opts: ConnectOptions): Transport {
+async function createTransport(name: string, config: McpServerConfig, opts: ConnectOptions): Promise<Transport> {
   if (config.transport === "stdio") {
     const transport = new StdioClientTransport({
       command: config.command,
@@ -233,23 +240,34 @@ function createTransport(name: string, config: McpServerConfig, opts: ConnectOpt
   } catch {
     throw new McpStartupError(`invalid URL for MCP server '${name}': ${config.url}`);
   }
-  return new StreamableHTTPClientTransport(url, { requestInit: { headers: httpServerHeaders(name, config, opts.env) } });
+  const requestInit = { headers: httpServerHeaders(name, config, opts.env) };
+  if (hasStaticCredential(config)) return new StreamableHTTPClientTransport(url, { requestInit });
+  // The OAuth code (and the SDK's auth client) loads only for servers that may need it.
+  const { serverAuth } = await import("./oauth/server-auth.js");
+  const { fetch } = serverAuth(name, config, {
+    env: opts.env,
+    ...(opts.oauth ? { authorize: opts.oauth.authorize, redirectUrl: opts.oauth.redirectUrl, ...(opts.oauth.scopes ? { scopes: opts.oauth.scopes } : {}) } : {}),
+  });
+  return new StreamableHTTPClientTransport(url, { requestInit, fetch });
 }
 
 function startupError(err: unknown, signal: AbortSignal): McpStartupError {
   if (err instanceof McpStartupError) return err;
+  if (err instanceof McpLoginRequiredError) return new McpStartupError(err.message, "auth");
   if (signal.aborted) return new McpStartupError("MCP startup cancelled", "cancelled");
   if (err instanceof McpTimeoutError) return new McpStartupError(err.message, "timeout");
   return new McpStartupError(message(err));
 }
 
 function handshakeError(config: McpServerConfig, err: unknown, signal: AbortSignal): McpStartupError {
-  if (err instanceof McpStartupError || err instanceof McpTimeoutError || signal.aborted) return startupError(err, signal);
+  if (err instanceof McpStartupError || err instanceof McpTimeoutError || err instanceof McpLoginRequiredError || signal.aborted) {
+    return startupError(err, signal);
+  }
   if (config.transport === "stdio" && isErrno(err) && (err.syscall?.startsWith("spawn") ?? false)) {
     return new McpStartupError(spawnErrorMessage(config.command, err));
   }
   // A 401 without a configured token is a server that wants a login; with a token, the token is wrong.
   const unauthorized = err instanceof StreamableHTTPError && err.code === 401;
-  const wantsLogin = unauthorized && config.transport === "streamable_http" && config.bearer_token_env_var === null;
+  const wantsLogin = unauthorized && config.transport === "streamable_http" && !hasStaticCredential(config);
   return new McpStartupError(`handshaking with MCP server failed: ${message(err)}`, wantsLogin ? "auth" : "other");
 }

@@ -1,7 +1,7 @@
 /** Small pure pieces: start-up hints, approval rules, error chains, exec items, durations. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { McpHttpServer, McpStdioServer } from "../config/mcp.js";
+import { NO_OAUTH_SETTINGS, type McpHttpServer, type McpStdioServer } from "../config/mcp.js";
 import { isFullAccessMode, requiresMcpToolApproval } from "../approval/mcp-tool-approval.js";
 import { httpServerHeaders, stdioServerEnv } from "./connection.js";
 import { chainDebug, chainText, withContext } from "./errors.js";
@@ -11,9 +11,11 @@ import { McpStartupError, startupFailureDisplay } from "./startup-errors.js";
 import { formatDuration } from "./time.js";
 
 const COMMON = { enabled: true, required: false, startup_timeout_sec: 10, tool_timeout_sec: 60, enabled_tools: null, disabled_tools: [] };
+const OAUTH = NO_OAUTH_SETTINGS;
 const stdio: McpStdioServer = { ...COMMON, transport: "stdio", command: "x", args: [], env: { A: "from-config" }, env_vars: ["EXTRA"], cwd: null };
 const httpServer = (over: Partial<McpHttpServer> = {}): McpHttpServer => ({
   ...COMMON,
+  ...OAUTH,
   transport: "streamable_http",
   url: "https://example.com/mcp",
   bearer_token_env_var: null,
@@ -34,7 +36,7 @@ void test("start-up failure texts carry the reference's hints", () => {
   );
   assert.equal(
     startupFailureDisplay("example", httpServer(), new McpStartupError("401", "auth")),
-    "The example MCP server is not logged in. Run `codex mcp login example`.",
+    "The example MCP server is not logged in. Run `codex-ts mcp login example`.",
   );
   assert.match(
     startupFailureDisplay("github", httpServer({ url: "https://api.githubcopilot.com/mcp/" }), new McpStartupError("x")),

@@ -47,7 +47,8 @@ export function startupFailureDisplay(server: string, config: McpServerConfig | 
   if (isGithubWithoutToken(config)) {
     return `GitHub MCP does not support OAuth. Log in by adding a personal access token (https://github.com/settings/personal-access-tokens) to your environment and config.toml:\n[mcp_servers.${server}]\nbearer_token_env_var = CODEX_GITHUB_PERSONAL_ACCESS_TOKEN`;
   }
-  if (err.kind === "auth") return `The ${server} MCP server is not logged in. Run \`codex mcp login ${server}\`.`;
+  // The reference names its own program here; ours is codex-ts.
+  if (err.kind === "auth") return `The ${server} MCP server is not logged in. Run \`codex-ts mcp login ${server}\`.`;
   if (err.kind === "timeout") {
     // The reference prints whole seconds.
     const secs = Math.floor(config?.startup_timeout_sec ?? 10);

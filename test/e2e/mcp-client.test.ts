@@ -10,7 +10,7 @@ import { createRequire } from "node:module";
 import { mkdtempSync, readFileSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import type { McpHttpServer, McpServerConfig, McpStdioServer } from "../../src/config/mcp.js";
+import { NO_OAUTH_SETTINGS, type McpHttpServer, type McpServerConfig, type McpStdioServer } from "../../src/config/mcp.js";
 import type { TurnContext } from "../../src/tools/turn-context.js";
 import type { TurnDiffTracker } from "../../src/patch/turn-diff.js";
 import type { EventMsg } from "../../src/protocol/events.js";
@@ -29,13 +29,14 @@ import { FX_ECHO_TOOL_SPEC, FX_QUALIFIED_TOOL_NAMES, TINY_PNG_BASE64 } from "../
 // Helpers
 
 const COMMON = { enabled: true, required: false, startup_timeout_sec: 10, tool_timeout_sec: 60, enabled_tools: null, disabled_tools: [] };
+const OAUTH = NO_OAUTH_SETTINGS;
 
 function stdio(args: string[] = [], over: Partial<McpStdioServer> = {}): McpStdioServer {
   return { ...COMMON, transport: "stdio", command: process.execPath, args: [STDIO_SERVER_PATH, ...args], env: {}, env_vars: [], cwd: null, ...over };
 }
 
 function httpConfig(url: string, over: Partial<McpHttpServer> = {}): McpHttpServer {
-  return { ...COMMON, transport: "streamable_http", url, bearer_token_env_var: null, http_headers: {}, env_http_headers: {}, scopes: [], ...over };
+  return { ...COMMON, ...OAUTH, transport: "streamable_http", url, bearer_token_env_var: null, http_headers: {}, env_http_headers: {}, scopes: [], ...over };
 }
 
 function everything(over: Partial<McpStdioServer> = {}): McpStdioServer {
@@ -429,7 +430,7 @@ void test("HTTP start-up failures: a missing token variable, and a server that w
           error("notoken"),
           "MCP client for `notoken` failed to start: MCP startup failed: Environment variable MCP_TEST_MISSING for MCP server 'notoken' is not set",
         );
-        assert.equal(error("login"), "The login MCP server is not logged in. Run `codex mcp login login`.");
+        assert.equal(error("login"), "The login MCP server is not logged in. Run `codex-ts mcp login login`.");
       },
       env,
     );

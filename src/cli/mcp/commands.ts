@@ -12,6 +12,7 @@ import { codexHome } from "../../config/codex-home.js";
 import { loadConfig } from "../../config/load-config.js";
 import type { McpServerConfig } from "../../config/mcp.js";
 import { ConfigError, type TomlTable } from "../../config/overrides.js";
+import { AUTH_STATUS_TEXT, type McpAuthStatus } from "../../mcp/oauth/auth-status-text.js";
 import { addServer, ConfigEditError, parseConfigText, removeServer, type NewServer } from "./config-edit.js";
 
 export interface McpIo {
@@ -40,11 +41,11 @@ export interface McpReadOptions {
   config?: string[];
 }
 
-class CommandError extends Error {}
+export class CommandError extends Error {}
 
-async function run(io: McpIo, body: () => void): Promise<number> {
+export async function run(io: McpIo, body: () => void | Promise<void>): Promise<number> {
   try {
-    body();
+    await body();
     return 0;
   } catch (err) {
     if (err instanceof CommandError || err instanceof ConfigEditError || err instanceof ConfigError) {
@@ -131,13 +132,13 @@ export function runMcpRemove(name: string, io: McpIo = defaultIo()): Promise<num
   });
 }
 
-interface Listed {
+export interface Listed {
   name: string;
   server: McpServerConfig;
   raw: TomlTable;
 }
 
-function loadServers(io: McpIo, overrides: string[]): Listed[] {
+export function loadServers(io: McpIo, overrides: string[]): Listed[] {
   let servers: Record<string, McpServerConfig>;
   let raw: TomlTable;
   try {
@@ -184,10 +185,11 @@ function transportJson({ server, raw }: Listed): Record<string, unknown> {
   };
 }
 
-/** The reference's McpAuthStatus: no OAuth here, so HTTP servers without a bearer variable are "unsupported". */
-function authStatus(server: McpServerConfig): { json: string; text: string } {
-  if (server.transport === "streamable_http" && server.bearer_token_env_var !== null) return { json: "bearer_token", text: "Bearer token" };
-  return { json: "unsupported", text: "Unsupported" };
+/** Every server's auth status, looked up together (HTTP servers without tokens are asked for their OAuth metadata). */
+async function authStatuses(io: McpIo, entries: Listed[]): Promise<McpAuthStatus[]> {
+  if (entries.every((e) => e.server.transport === "stdio")) return entries.map(() => "unsupported");
+  const { mcpAuthStatus } = await import("../../mcp/oauth/status.js");
+  return Promise.all(entries.map((e) => mcpAuthStatus(e.name, e.server, io.env)));
 }
 
 /** `K=*****` for each variable (values are never shown), or "-". */
@@ -204,15 +206,16 @@ function table(headers: string[], rows: string[][]): string {
 
 /** `mcp list [--json]`. */
 export function runMcpList(opts: McpReadOptions = {}, io: McpIo = defaultIo()): Promise<number> {
-  return run(io, () => {
+  return run(io, async () => {
     const entries = loadServers(io, opts.config ?? []);
+    const statuses = await authStatuses(io, entries);
     if (opts.json) {
-      const json = entries.map((entry) => ({
+      const json = entries.map((entry, i) => ({
         name: entry.name,
         enabled: entry.server.enabled,
         transport: transportJson(entry),
         ...timeouts(entry.raw),
-        auth_status: authStatus(entry.server).json,
+        auth_status: statuses[i],
       }));
       io.out(`${JSON.stringify(json, null, 2)}\n`);
       return;
@@ -223,9 +226,9 @@ export function runMcpList(opts: McpReadOptions = {}, io: McpIo = defaultIo()): 
     }
     const stdio: string[][] = [];
     const http: string[][] = [];
-    for (const { name, server } of entries) {
+    for (const [i, { name, server }] of entries.entries()) {
       const status = server.enabled ? "enabled" : "disabled";
-      const auth = authStatus(server).text;
+      const auth = AUTH_STATUS_TEXT[statuses[i] ?? "unsupported"];
       if (server.transport === "stdio") {
         const args = server.args.length === 0 ? "-" : server.args.join(" ");
         stdio.push([name, server.command, args, formatEnvDisplay(server.env, server.env_vars), server.cwd || "-", status, auth]);
@@ -243,7 +246,7 @@ export function runMcpList(opts: McpReadOptions = {}, io: McpIo = defaultIo()): 
 
 /** `mcp get NAME [--json]`. */
 export function runMcpGet(name: string, opts: McpReadOptions = {}, io: McpIo = defaultIo()): Promise<number> {
-  return run(io, () => {
+  return run(io, async () => {
     const entry = loadServers(io, opts.config ?? []).find((e) => e.name === name);
     if (!entry) throw new CommandError(`No MCP server named '${name}' found.`);
     const { server, raw } = entry;
@@ -263,6 +266,7 @@ export function runMcpGet(name: string, opts: McpReadOptions = {}, io: McpIo = d
       io.out(`${name} (disabled)\n`);
       return;
     }
+    const [auth = "unsupported"] = await authStatuses(io, [entry]);
     const lines = [name, `  enabled: ${server.enabled}`];
     const tools = (list: string[]): string => (list.length === 0 ? "[]" : list.join(", "));
     if (server.enabled_tools !== null) lines.push(`  enabled_tools: ${tools(server.enabled_tools)}`);
@@ -289,6 +293,9 @@ export function runMcpGet(name: string, opts: McpReadOptions = {}, io: McpIo = d
     const { startup_timeout_sec, tool_timeout_sec } = timeouts(raw);
     if (startup_timeout_sec !== null) lines.push(`  startup_timeout_sec: ${startup_timeout_sec}`);
     if (tool_timeout_sec !== null) lines.push(`  tool_timeout_sec: ${tool_timeout_sec}`);
+    // Beyond the reference's text: how an HTTP server is signed in to.
+    if (server.transport === "streamable_http") lines.push(`  auth: ${AUTH_STATUS_TEXT[auth]}`);
+    if (auth === "not_logged_in") lines.push(`  login: codex-ts mcp login ${name}`);
     lines.push(`  remove: codex-ts mcp remove ${name}`);
     io.out(lines.map((l) => `${l}\n`).join(""));
   });

@@ -1,0 +1,88 @@
+/**
+ * The local end of the authorization redirect: an HTTP server on 127.0.0.1 (the configured
+ * `mcp_oauth_callback_port`, else a free one) that waits for `/callback?code=…&state=…`, checks
+ * the state against the one sent, shows the user a short page saying what happened, and stops.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export const DEFAULT_CALLBACK_TIMEOUT_MS = 300_000;
+const CALLBACK_PATH = "/callback";
+
+export class OAuthCallbackError extends Error {}
+
+export interface CallbackServer {
+  redirectUrl: string;
+  /** The code for the authorization whose `state` was `expectedState`. */
+  waitForCode: (expectedState: string | undefined) => Promise<string>;
+  close: () => Promise<void>;
+}
+
+function page(title: string, body: string): string {
+  const escape = (text: string): string => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  return `<!doctype html><html><head><meta charset="utf-8"><title>${escape(title)}</title></head><body style="font-family: sans-serif; margin: 3em"><h1>${escape(title)}</h1><p>${escape(body)}</p></body></html>`;
+}
+
+function reply(res: ServerResponse, status: number, title: string, body: string): void {
+  res.writeHead(status, { "Content-Type": "text/html; charset=utf-8", Connection: "close" });
+  res.end(page(title, body));
+}
+
+export async function startCallbackServer(port: number | null, timeoutMs = DEFAULT_CALLBACK_TIMEOUT_MS): Promise<CallbackServer> {
+  let deliver: ((result: { code?: string; state?: string; error?: string }) => void) | undefined;
+  const arrived = new Promise<{ code?: string; state?: string; error?: string }>((resolve) => (deliver = resolve));
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    if (url.pathname !== CALLBACK_PATH) {
+      reply(res, 404, "Not found", "This address only receives the sign-in redirect for codex-ts.");
+      return;
+    }
+    const code = url.searchParams.get("code") ?? undefined;
+    const state = url.searchParams.get("state") ?? undefined;
+    const error = url.searchParams.get("error") ?? undefined;
+    if (code === undefined && error === undefined) {
+      reply(res, 400, "Sign-in failed", "The redirect carried neither an authorization code nor an error.");
+      return;
+    }
+    if (error !== undefined) {
+      const description = url.searchParams.get("error_description");
+      const text = `The authorization server answered ${error}${description ? `: ${description}` : ""}`;
+      reply(res, 400, "Sign-in failed", `${text}. You can close this window and try again.`);
+      deliver?.({ error: text });
+    } else {
+      reply(res, 200, "Signed in", "codex-ts received the authorization. You can close this window and return to the terminal.");
+      deliver?.({ ...(code !== undefined ? { code } : {}), ...(state !== undefined ? { state } : {}) });
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", (err: NodeJS.ErrnoException) =>
+      reject(new OAuthCallbackError(`cannot listen for the OAuth callback on 127.0.0.1:${port ?? 0}: ${err.code === "EADDRINUSE" ? "the port is in use (mcp_oauth_callback_port)" : err.message}`)),
+    );
+    server.listen(port ?? 0, "127.0.0.1", resolve);
+  });
+  const actualPort = (server.address() as AddressInfo).port;
+  const close = (): Promise<void> =>
+    new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return {
+    redirectUrl: `http://127.0.0.1:${actualPort}${CALLBACK_PATH}`,
+    close,
+    waitForCode: async (expectedState) => {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new OAuthCallbackError(`timed out waiting for the OAuth callback after ${Math.round(timeoutMs / 1000)}s`)), timeoutMs);
+      });
+      try {
+        const result = await Promise.race([arrived, timeout]);
+        if (result.error !== undefined) throw new OAuthCallbackError(result.error);
+        if (expectedState !== undefined && result.state !== expectedState) throw new OAuthCallbackError("the OAuth callback's state does not match the request; sign-in abandoned");
+        if (result.code === undefined) throw new OAuthCallbackError("the OAuth callback carried no code");
+        return result.code;
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * Signing in to a streamable HTTP MCP server, and signing out. `loginMcpServer` is what
+ * `codex-ts mcp login` runs and what a front end (the TUI) can call: it asks the server once
+ * without credentials to read its 401 challenge, then runs a fresh authorization through the
+ * MCP SDK (discovery, registration or the configured client, PKCE, the scopes the challenge or
+ * the metadata name plus `--scopes`), with the browser and a local callback server standing in
+ * for the user agent. The tokens land in the credentials store.
+ */
+import { extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/client/auth.js";
+import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
+import type { McpHttpServer } from "../../config/mcp.js";
+import { httpServerHeaders } from "../connection.js";
+import { openInBrowser } from "./browser.js";
+import { DEFAULT_CALLBACK_TIMEOUT_MS, startCallbackServer } from "./callback-server.js";
+import { credentialsStore, serverAuth } from "./server-auth.js";
+
+export class McpLoginError extends Error {}
+
+export interface LoginOptions {
+  env: NodeJS.ProcessEnv;
+  /** Scopes to ask for besides the server's; defaults to the configured `scopes`. */
+  scopes?: string[];
+  /** Where the URL and progress are shown. */
+  out: (text: string) => void;
+  err: (text: string) => void;
+  /** How long to wait for the browser to come back (default 5 minutes). */
+  timeoutMs?: number;
+  /** Opens the URL; the default honours $BROWSER, then the platform's opener. */
+  openUrl?: (url: string) => Promise<boolean>;
+}
+
+/** Resolves when the server's tokens are stored; throws McpLoginError (or the flow's error) otherwise. */
+export async function loginMcpServer(server: string, config: McpHttpServer, opts: LoginOptions): Promise<void> {
+  const challenge = await readChallenge(server, config, opts.env);
+  const callback = await startCallbackServer(config.oauth_callback_port, opts.timeoutMs ?? DEFAULT_CALLBACK_TIMEOUT_MS);
+  try {
+    const open = opts.openUrl ?? ((url: string) => openInBrowser(url, opts.env));
+    const authFlow = serverAuth(server, config, {
+      env: opts.env,
+      redirectUrl: callback.redirectUrl,
+      ...(opts.scopes ? { scopes: opts.scopes } : {}),
+      authorize: async (url) => {
+        opts.out(`Authorize \`${server}\` by opening this URL in your browser:\n${url.href}\n\n`);
+        if (!(await open(url.href))) opts.err("(Browser launch failed; please copy the URL above manually.)\n");
+        return callback.waitForCode(url.searchParams.get("state") ?? undefined);
+      },
+    });
+    await authFlow.authorizeNow(challenge.scope, challenge.resourceMetadataUrl);
+    if (authFlow.provider.accessToken === undefined) throw new McpLoginError(`MCP server '${server}' returned no access token`);
+  } finally {
+    await callback.close();
+  }
+}
+
+/** Removes the stored tokens; false when there were none. */
+export function logoutMcpServer(server: string, config: McpHttpServer, env: NodeJS.ProcessEnv): boolean {
+  return credentialsStore(config, env).delete(server, config.url);
+}
+
+interface Challenge {
+  scope?: string;
+  resourceMetadataUrl?: URL;
+}
+
+/** An `initialize` without credentials: a server that uses OAuth answers 401 and says where its metadata is. */
+async function readChallenge(server: string, config: McpHttpServer, env: NodeJS.ProcessEnv): Promise<Challenge> {
+  let response: Response;
+  try {
+    response = await fetch(config.url, {
+      method: "POST",
+      headers: {
+        ...httpServerHeaders(server, { ...config, bearer_token_env_var: null }, env),
+        "Content-Type": "application/json",
+        Accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 0,
+        method: "initialize",
+        params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: "codex-mcp-client", version: "0" } },
+      }),
+      signal: AbortSignal.timeout(30_000),
+    });
+  } catch (err) {
+    throw new McpLoginError(`cannot reach MCP server '${server}' at ${config.url}: ${err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err)}`);
+  }
+  await response.body?.cancel();
+  if (response.status === 401) {
+    const { scope, resourceMetadataUrl } = extractWWWAuthenticateParams(response);
+    return { ...(scope ? { scope } : {}), ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}) };
+  }
+  if (response.ok) throw new McpLoginError(`MCP server '${server}' does not ask for a login: it answered without credentials.`);
+  throw new McpLoginError(`MCP server '${server}' answered HTTP ${response.status} instead of an OAuth challenge.`);
+}
