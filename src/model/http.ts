@@ -55,6 +55,10 @@ export async function postWithRetries(opts: PostOptions): Promise<HttpResponse> 
         continue;
       }
       error = await errorFromResponse(res);
+      if (res.status === 401 && opts.onUnauthorized) {
+        // Refreshed credentials were refused too: only signing in again can help.
+        error = new ModelError("unauthorized", "The server rejected the login even after refreshing it (HTTP 401). Sign in again with `codex-ts login`.", { httpStatus: 401 });
+      }
       report(res.status, error.message, res.headers["cf-ray"]);
     } catch (err) {
       if (opts.signal.aborted) throw opts.signal.reason;

@@ -133,6 +133,7 @@ void test("a 401 from the backend refreshes once and retries; a second 401 ends 
       server.requireAuth({ bearer: "never-valid" });
       const r = await execChatgpt(server, issuer, ws, ["hi"]);
       assert.equal(r.code, 1);
+      assert.match(r.stderr, /rejected the login even after refreshing it \(HTTP 401\)\. Sign in again with `codex-ts login`\./);
       assert.equal(server.rejected.length, 2, "one retry with refreshed tokens, no more");
       assert.equal(issuer.refreshCalls().length, 2);
     });
