@@ -10,7 +10,7 @@ import { randomBytes } from "node:crypto";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { CLIENT_ID, issuerUrl } from "./endpoints.js";
 import type { ChatgptLogin } from "./auth-file.js";
-import { exchangeCode, generatePkce, saveChatgptLogin } from "./sign-in.js";
+import { checkIssuedWorkspace, exchangeCode, generatePkce, saveChatgptLogin } from "./sign-in.js";
 import { failurePage, successPage } from "./login-pages.js";
 
 export const DEFAULT_LOGIN_PORT = 1455;
@@ -26,6 +26,8 @@ export interface ChatGptLoginOptions {
   env: NodeJS.ProcessEnv;
   /** Told the address to open once the server listens (print it: the browser may not open). */
   onUrl?: (url: string, port: number) => void;
+  /** `forced_chatgpt_workspace_id`: the workspaces the new login may belong to. */
+  allowedWorkspaceIds?: string[] | null;
   /** Open the system browser (default true). */
   openBrowser?: boolean;
   timeoutMs?: number;
@@ -56,7 +58,7 @@ export async function startChatGptLogin(opts: ChatGptLoginOptions): Promise<Chat
   });
   const port = await listen(server, preferredPort(opts.env));
   redirectUri = `http://localhost:${port}/auth/callback`;
-  const url = authorizeUrl(issuer, redirectUri, pkce.challenge, state, opts.env);
+  const url = authorizeUrl(issuer, redirectUri, pkce.challenge, state, opts.env, opts.allowedWorkspaceIds ?? null);
 
   const timer = setTimeout(() => end(new Error(`Sign-in timed out after ${Math.round((opts.timeoutMs ?? DEFAULT_LOGIN_TIMEOUT_MS) / 1000)} s`)), opts.timeoutMs ?? DEFAULT_LOGIN_TIMEOUT_MS);
   timer.unref();
@@ -94,6 +96,7 @@ export async function startChatGptLogin(opts: ChatGptLoginOptions): Promise<Chat
         let issued;
         try {
           issued = await exchangeCode(opts.env, code, redirectUri, pkce.verifier);
+          checkIssuedWorkspace(issued, opts.allowedWorkspaceIds);
         } catch (err) {
           return finish(res, new Error(`Sign-in failed: ${(err as Error).message}`));
         }
@@ -123,7 +126,7 @@ export async function startChatGptLogin(opts: ChatGptLoginOptions): Promise<Chat
   return { url, port, done, cancel: () => end(new Error("Login cancelled")) };
 }
 
-function authorizeUrl(issuer: string, redirectUri: string, challenge: string, state: string, env: NodeJS.ProcessEnv): string {
+function authorizeUrl(issuer: string, redirectUri: string, challenge: string, state: string, env: NodeJS.ProcessEnv, workspaces: string[] | null): string {
   const query: Array<[string, string]> = [
     ["response_type", "code"],
     ["client_id", CLIENT_ID],
@@ -136,6 +139,7 @@ function authorizeUrl(issuer: string, redirectUri: string, challenge: string, st
     ["state", state],
     ["originator", env.CODEX_INTERNAL_ORIGINATOR_OVERRIDE ?? "codex_cli_rs"],
   ];
+  if (workspaces && workspaces.length > 0) query.push(["allowed_workspace_id", workspaces.join(",")]);
   return `${issuer}/oauth/authorize?${query.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("&")}`;
 }
 

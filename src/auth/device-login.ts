@@ -8,7 +8,7 @@
 import type { ChatgptLogin } from "./auth-file.js";
 import { errorDetail, postJson } from "./auth-http.js";
 import { CLIENT_ID, issuerUrl } from "./endpoints.js";
-import { exchangeCode, saveChatgptLogin } from "./sign-in.js";
+import { checkIssuedWorkspace, exchangeCode, saveChatgptLogin } from "./sign-in.js";
 
 export const DEVICE_CODE_MAX_WAIT_MS = 15 * 60_000;
 
@@ -45,7 +45,13 @@ export async function requestDeviceCode(env: NodeJS.ProcessEnv): Promise<DeviceC
 }
 
 /** Polls until the user has entered the code, then saves the login. */
-export async function completeDeviceLogin(codexHome: string, env: NodeJS.ProcessEnv, device: DeviceCode, maxWaitMs = DEVICE_CODE_MAX_WAIT_MS): Promise<ChatgptLogin> {
+export async function completeDeviceLogin(
+  codexHome: string,
+  env: NodeJS.ProcessEnv,
+  device: DeviceCode,
+  allowedWorkspaceIds: string[] | null = null,
+  maxWaitMs = DEVICE_CODE_MAX_WAIT_MS,
+): Promise<ChatgptLogin> {
   const issuer = issuerUrl(env);
   const started = Date.now();
   for (;;) {
@@ -60,6 +66,7 @@ export async function completeDeviceLogin(codexHome: string, env: NodeJS.Process
       } catch (err) {
         throw new Error(`device code exchange failed: ${(err as Error).message}`);
       }
+      checkIssuedWorkspace(issued, allowedWorkspaceIds);
       return saveChatgptLogin(codexHome, issued);
     }
     if (res.status !== 403 && res.status !== 404) throw new Error(`device sign-in failed (HTTP ${res.status}): ${errorDetail(res.text)}`);

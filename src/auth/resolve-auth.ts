@@ -12,6 +12,7 @@
  * never copied into process.env, so commands the model runs cannot inherit them.
  */
 import { readAuthFile, type ChatgptLogin } from "./auth-file.js";
+import { idTokenClaims } from "./jwt.js";
 
 export const CODEX_API_KEY_ENV_VAR = "CODEX_API_KEY";
 
@@ -22,10 +23,12 @@ export interface ProviderAuthInfo {
   envKey: string | null;
 }
 
-/** config.toml's `forced_login_method` and `preferred_auth_method`. */
+/** config.toml's `forced_login_method`, `preferred_auth_method` and `forced_chatgpt_workspace_id`. */
 export interface LoginPolicy {
   forcedLoginMethod: "chatgpt" | "api" | null;
   preferredAuthMethod: "chatgpt" | "apikey" | null;
+  /** The ChatGPT workspaces (account ids) a login must belong to; null allows any. */
+  forcedWorkspaceIds?: string[] | null;
 }
 
 export const NO_LOGIN_POLICY: LoginPolicy = { forcedLoginMethod: null, preferredAuthMethod: null };
@@ -64,7 +67,10 @@ export function resolveAuth(
   const saved = readAuthFile(codexHome);
   if (saved?.kind === "chatgpt" && forced !== "api") {
     const preferKey = policy.preferredAuthMethod === "apikey" && forced !== "chatgpt";
-    if (!(preferKey && (envKey ?? saved.apiKey))) return { mode: "chatgpt", login: saved };
+    if (!(preferKey && (envKey ?? saved.apiKey))) {
+      checkWorkspace(saved, policy.forcedWorkspaceIds ?? null);
+      return { mode: "chatgpt", login: saved };
+    }
   }
   if (forced === "chatgpt") {
     throw new LoginPolicyError('forced_login_method = "chatgpt" allows only a ChatGPT login. Sign in with `codex-ts login`.');
@@ -84,10 +90,22 @@ export function resolveAuth(
 export function loginPolicyFrom(toml: Record<string, unknown>): LoginPolicy {
   const forced = toml.forced_login_method;
   const preferred = toml.preferred_auth_method;
+  const workspaces = toml.forced_chatgpt_workspace_id;
+  const ids = typeof workspaces === "string" ? [workspaces] : Array.isArray(workspaces) ? workspaces.filter((w): w is string => typeof w === "string") : [];
   return {
     forcedLoginMethod: forced === "chatgpt" || forced === "api" ? forced : null,
     preferredAuthMethod: preferred === "chatgpt" || preferred === "apikey" ? preferred : null,
+    forcedWorkspaceIds: ids.length > 0 ? ids : null,
   };
+}
+
+/** `forced_chatgpt_workspace_id`: the login's account (from its id token) must be one of these. */
+function checkWorkspace(login: ChatgptLogin, allowed: string[] | null): void {
+  if (!allowed) return;
+  const actual = idTokenClaims(login.tokens.id_token).accountId;
+  if (actual && allowed.includes(actual)) return;
+  const where = actual ? `belongs to workspace ${actual}` : "names no workspace";
+  throw new LoginPolicyError(`forced_chatgpt_workspace_id allows only workspace ${allowed.join(", ")}, but the saved ChatGPT login ${where}. Sign in again with \`codex-ts login\` using an allowed workspace.`);
 }
 
 function nonBlank(value: string | undefined): string | null {

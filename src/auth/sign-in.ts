@@ -52,6 +52,14 @@ export async function exchangeCode(env: NodeJS.ProcessEnv, code: string, redirec
   return tokens as IssuedTokens;
 }
 
+/** `forced_chatgpt_workspace_id` at sign-in: throws when the new login's workspace is not allowed. */
+export function checkIssuedWorkspace(issued: IssuedTokens, allowed: string[] | null | undefined): void {
+  if (!allowed || allowed.length === 0) return;
+  const actual = idTokenClaims(issued.id_token).accountId;
+  if (actual && allowed.includes(actual)) return;
+  throw new Error(`this configuration allows only workspace ${allowed.join(", ")}; sign in with an account of that workspace`);
+}
+
 /** Saves freshly issued tokens as the ChatGPT login, replacing whatever auth.json held. */
 export function saveChatgptLogin(codexHome: string, issued: IssuedTokens): ChatgptLogin {
   const tokens: TokenData = { ...issued, account_id: idTokenClaims(issued.id_token).accountId };

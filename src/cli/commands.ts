@@ -157,8 +157,8 @@ export async function runCli(argv: string[]): Promise<number> {
       "\nWithout options, opens the ChatGPT sign-in in a browser (the address is printed too) and waits for it.\n\nExamples:\n  codex-ts login\n  codex-ts login --device-auth\n  codex-ts login --import\n  printenv OPENAI_API_KEY | codex-ts login --with-api-key\n  codex-ts login status",
     )
     .action(async (opts: { withApiKey?: boolean; apiKey?: string; deviceAuth?: boolean; import?: string | boolean }) => {
-      const { runLoginCommand } = await import("./login-command.js");
-      exitCode = await runLoginCommand(opts);
+      const { runLoginCommand, loginPolicyForStatus } = await import("./login-command.js");
+      exitCode = await runLoginCommand(opts, { policy: await loginPolicyForStatus(process.env) });
     });
   login
     .command("status")

@@ -29,7 +29,7 @@ export interface LoginIo {
   env?: NodeJS.ProcessEnv;
   stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
   stderr?: TextSink;
-  /** config.toml's login settings, for status (`forced_login_method`, `preferred_auth_method`). */
+  /** config.toml's login settings (`forced_login_method`, `preferred_auth_method`, `forced_chatgpt_workspace_id`). */
   policy?: LoginPolicy;
 }
 
@@ -67,6 +67,16 @@ export async function runLoginCommand(opts: LoginOptions, io: LoginIo = {}): Pro
   }
   const env = io.env ?? process.env;
   const home = codexHome(env);
+  const forced = io.policy?.forcedLoginMethod ?? null;
+  const signsInWithChatgpt = opts.withApiKey !== true && (opts.import === undefined || opts.import === false);
+  if (forced === "api" && signsInWithChatgpt) {
+    say('ChatGPT sign-in is turned off here (forced_login_method = "api"); save an API key instead, e.g. ' + `${PIPE_HINT}.`);
+    return 1;
+  }
+  if (forced === "chatgpt" && opts.withApiKey === true) {
+    say('API-key login is turned off here (forced_login_method = "chatgpt"); sign in with `codex-ts login`.');
+    return 1;
+  }
   try {
     if (opts.withApiKey === true) return await loginWithApiKey(io, home);
     if (opts.deviceAuth === true) return await loginWithDeviceCode(io, home, env);
@@ -108,6 +118,7 @@ async function loginWithBrowser(io: LoginIo, home: string, env: NodeJS.ProcessEn
   const handle = await startChatGptLogin({
     codexHome: home,
     env,
+    allowedWorkspaceIds: io.policy?.forcedWorkspaceIds ?? null,
     onUrl: (url, port) => {
       say(`Waiting for the ChatGPT sign-in on http://localhost:${port}.`);
       say("If no browser opened, open this address to sign in:");
@@ -137,7 +148,7 @@ async function loginWithDeviceCode(io: LoginIo, home: string, env: NodeJS.Proces
   say(`2. Enter this one-time code (valid for 15 minutes): ${device.userCode}`);
   say("");
   say("Never share this code: whoever enters it gets your login.");
-  signedIn(say, await completeDeviceLogin(home, env, device));
+  signedIn(say, await completeDeviceLogin(home, env, device, io.policy?.forcedWorkspaceIds ?? null));
   return 0;
 }
 
@@ -211,7 +222,7 @@ export async function runLoginStatus(io: LoginIo = {}): Promise<number> {
   }
 }
 
-/** config.toml's login policy, for status; a config that does not load leaves the defaults. */
+/** config.toml's login policy (for status and sign-in); a config that does not load leaves the defaults. */
 export async function loginPolicyForStatus(env: NodeJS.ProcessEnv): Promise<LoginPolicy> {
   try {
     const { loadConfig } = await import("../config/load-config.js");

@@ -223,6 +223,9 @@ void test("login methods: a ChatGPT login wins over OPENAI_API_KEY unless prefer
       const forcedApi = await execChatgpt(server, issuer, ws, ["-c", 'forced_login_method="api"', "hi"]);
       assert.equal(forcedApi.code, 1);
       assert.match(forcedApi.stderr, /forced_login_method = "api" allows only an API key, but auth\.json holds a ChatGPT login/);
+      const workspace = await execChatgpt(server, issuer, ws, ["-c", 'forced_chatgpt_workspace_id=["ws-other"]', "hi"]);
+      assert.equal(workspace.code, 1);
+      assert.match(workspace.stderr, /forced_chatgpt_workspace_id allows only workspace ws-other, but the saved ChatGPT login belongs to workspace acct-test-123/);
       const other = makeWorkspace();
       const forcedChatgpt = await runCli(["exec", "-c", 'forced_login_method="chatgpt"', "hi"], { cwd: other.dir, home: other.home, env: { OPENAI_API_KEY: "sk-env-key" } });
       assert.equal(forcedChatgpt.code, 1);

@@ -173,6 +173,17 @@ void test("device-code sign-in: prints the page and code, polls until the code i
     const exchange = issuer.tokenCalls.at(-1);
     assert.equal(exchange?.body.redirect_uri, `${issuer.url}/deviceauth/callback`);
     assert.equal(readAuth(ws.home).tokens.access_token, issuer.validAccessToken);
+
+    // config.toml's restrictions apply to signing in too.
+    const restricted = makeWorkspace({ config: 'forced_chatgpt_workspace_id = "ws-other"\n' });
+    const wrongWorkspace = await runCli(["login", "--device-auth"], { cwd: restricted.dir, home: restricted.home, env: { CODEX_TS_LOGIN_ISSUER: issuer.url } });
+    assert.equal(wrongWorkspace.code, 1);
+    assert.match(wrongWorkspace.stderr, /Error logging in: this configuration allows only workspace ws-other/);
+    assert.equal(existsSync(join(restricted.home, "auth.json")), false);
+    const apiOnly = makeWorkspace({ config: 'forced_login_method = "api"\n' });
+    const refused = await runCli(["login", "--device-auth"], { cwd: apiOnly.dir, home: apiOnly.home, env: { CODEX_TS_LOGIN_ISSUER: issuer.url } });
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /ChatGPT sign-in is turned off here \(forced_login_method = "api"\)/);
   } finally {
     await issuer.close();
   }
