@@ -36,10 +36,17 @@ export async function httpsAgentFor(env: NodeJS.ProcessEnv): Promise<Agent | und
   } catch (err) {
     throw new Error(`${source.variable}: cannot read ${source.path}: ${(err as Error).message}`);
   }
-  if (!pem.includes("-----BEGIN CERTIFICATE-----")) {
-    throw new Error(`${source.variable}: ${source.path} holds no PEM certificate`);
+  const blocks = pem.match(/-----BEGIN (?:TRUSTED )?CERTIFICATE-----[\s\S]*?-----END (?:TRUSTED )?CERTIFICATE-----/g) ?? [];
+  if (blocks.length === 0) throw new Error(`${source.variable}: no certificates found in PEM file ${source.path} (CODEX_CA_CERTIFICATE, else SSL_CERT_FILE, names the bundle)`);
+  const [{ Agent: HttpsAgent }, { rootCertificates }, { X509Certificate }] = await Promise.all([import("node:https"), import("node:tls"), import("node:crypto")]);
+  for (const block of blocks) {
+    try {
+      // Parsed here so a damaged bundle is reported by name, not as a TLS failure later.
+      new X509Certificate(block.replace(/TRUSTED CERTIFICATE/g, "CERTIFICATE"));
+    } catch (err) {
+      throw new Error(`${source.variable}: failed to parse PEM file ${source.path}: ${(err as Error).message}`);
+    }
   }
-  const [{ Agent: HttpsAgent }, { rootCertificates }] = await Promise.all([import("node:https"), import("node:tls")]);
   const agent = new HttpsAgent({ ca: [...rootCertificates, pem] });
   agents.set(source.path, agent);
   return agent;
