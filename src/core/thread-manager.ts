@@ -221,7 +221,13 @@ export class ThreadManager {
     if (!handle) return noTelemetry();
     return new TelemetryRecorder(
       handle.sink,
-      { conversationId: threadId, appVersion: packageVersion(), terminalType: terminalType(this.options.env) },
+      {
+        conversationId: threadId,
+        appVersion: packageVersion(),
+        terminalType: terminalType(this.options.env),
+        // The common fields a ChatGPT login adds (never a token).
+        ...(this.chatgpt ? { authMode: "chatgpt", ...(this.chatgpt.accountId ? { accountId: this.chatgpt.accountId } : {}) } : {}),
+      },
       config.otel.logUserPrompt,
     );
   }

@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { fnCall, text, turn, type ModelServer } from "../support/model-server.js";
 import { makeWorkspace, runCli, withServer, type CliResult, type Workspace } from "../support/cli.js";
 import { DEFAULT_ACCOUNT, startIssuer, type Issuer, type Tokens } from "../support/issuer.js";
+import { startHttpReceiver } from "../support/otlp-receiver.js";
 
 /** Only auth.json may supply credentials. */
 const NO_ENV_KEY = { OPENAI_API_KEY: undefined, CODEX_API_KEY: undefined };
@@ -233,6 +234,30 @@ void test("login methods: a ChatGPT login wins over OPENAI_API_KEY unless prefer
       assert.equal(server.requests.length, 3);
     });
   } finally {
+    await issuer.close();
+  }
+});
+
+void test("telemetry of a ChatGPT run carries auth_mode and the account id on every event, and no token", async () => {
+  const issuer = await startIssuer();
+  const receiver = await startHttpReceiver();
+  const ws = makeWorkspace({ config: `[otel]\nexporter = { otlp-http = { endpoint = "${receiver.endpoint}", protocol = "json" } }\n` });
+  const tokens = issuer.issue();
+  saveLogin(ws, tokens);
+  try {
+    await withServer([turn(text("ok"))], async (server) => {
+      const r = await execChatgpt(server, issuer, ws, ["hi"]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.ok(receiver.records.length > 0);
+      for (const record of receiver.records) {
+        assert.equal(record.attributes.auth_mode, "chatgpt");
+        assert.equal(record.attributes["user.account_id"], DEFAULT_ACCOUNT.accountId);
+      }
+      const everything = JSON.stringify({ records: receiver.records, headers: receiver.headers });
+      for (const token of Object.values(tokens)) assert.ok(!everything.includes(token), "no token is exported");
+    });
+  } finally {
+    await receiver.close();
     await issuer.close();
   }
 });
