@@ -15,13 +15,7 @@ export interface HttpResponse {
   text(): Promise<string>;
 }
 
-export async function httpPost(
-  url: string,
-  headers: Record<string, string>,
-  body: string,
-  signal: AbortSignal,
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<HttpResponse> {
+export async function httpPost(url: string, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<HttpResponse> {
   const target = new URL(url);
   const secure = target.protocol === "https:";
   const transport = secure ? await import("node:https") : await import("node:http");
@@ -31,7 +25,7 @@ export async function httpPost(
     signal,
   };
   // CODEX_CA_CERTIFICATE: trust the configured bundle as well as the built-in roots.
-  const agent = secure ? await httpsAgentFor(env) : undefined;
+  const agent = secure ? await httpsAgentFor(process.env) : undefined;
   if (agent) options.agent = agent;
   const res = await new Promise<IncomingMessage>((resolve, reject) => {
     const req = transport.request(target, options, resolve);
