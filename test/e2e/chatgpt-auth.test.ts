@@ -14,6 +14,9 @@ import { fnCall, text, turn, type ModelServer } from "../support/model-server.js
 import { makeWorkspace, runCli, withServer, type CliResult, type Workspace } from "../support/cli.js";
 import { DEFAULT_ACCOUNT, startIssuer, type Issuer, type Tokens } from "../support/issuer.js";
 import { startHttpReceiver } from "../support/otlp-receiver.js";
+import { makeCertificates } from "../support/certificates.js";
+import http from "node:http";
+import https from "node:https";
 
 /** Only auth.json may supply credentials. */
 const NO_ENV_KEY = { OPENAI_API_KEY: undefined, CODEX_API_KEY: undefined };
@@ -258,6 +261,46 @@ void test("telemetry of a ChatGPT run carries auth_mode and the account id on ev
     });
   } finally {
     await receiver.close();
+    await issuer.close();
+  }
+});
+
+void test("CODEX_CA_CERTIFICATE: the refresh and the model request go over HTTPS trusting the named bundle", async (t) => {
+  const certs = makeCertificates();
+  if (!certs) return t.skip("openssl is not installed");
+  const issuer = await startIssuer({ tls: { key: certs.key, cert: certs.cert } });
+  const ws = makeWorkspace();
+  saveLogin(ws, issuer.issue(30));
+  try {
+    await withServer([turn(text("Secure."))], async (server) => {
+      server.requireAuth({ bearer: () => issuer.validAccessToken ?? "none" });
+      // The backend over HTTPS: a TLS front for the scripted server.
+      const target = new URL(server.chatgptBaseUrl);
+      const front = https.createServer({ key: certs.key, cert: certs.cert }, (req, res) => {
+        const upstream = http.request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (up) => {
+          res.writeHead(up.statusCode ?? 502, up.headers);
+          up.pipe(res);
+        });
+        req.pipe(upstream);
+      });
+      await new Promise<void>((resolve) => front.listen(0, "127.0.0.1", resolve));
+      const secureBase = `https://127.0.0.1:${(front.address() as { port: number }).port}/backend-api/`;
+      try {
+        const r = await runCli(["exec", "-c", `chatgpt_base_url="${secureBase}"`, "hi"], {
+          cwd: ws.dir,
+          home: ws.home,
+          env: { ...NO_ENV_KEY, CODEX_REFRESH_TOKEN_URL_OVERRIDE: `${issuer.url}/oauth/token`, CODEX_CA_CERTIFICATE: certs.caFile, SSL_CERT_FILE: undefined, NODE_EXTRA_CA_CERTS: undefined },
+        });
+        assert.equal(r.code, 0, r.stderr);
+        assert.equal(r.stdout, "Secure.\n");
+        assert.equal(issuer.refreshCalls().length, 1);
+        assert.equal(server.requests.length, 1);
+      } finally {
+        front.close();
+        front.closeAllConnections();
+      }
+    });
+  } finally {
     await issuer.close();
   }
 });

@@ -7,9 +7,10 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import http from "node:http";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { makeCertificates } from "../support/certificates.js";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CLI_PATH, makeWorkspace, runCli, testEnv } from "../support/cli.js";
@@ -188,21 +189,6 @@ void test("device-code sign-in: prints the page and code, polls until the code i
     await issuer.close();
   }
 });
-
-/** A CA and a certificate for 127.0.0.1 signed by it, made with openssl; null when openssl is missing. */
-function makeCertificates(): { caFile: string; key: string; cert: string } | null {
-  if (spawnSync("openssl", ["version"]).status !== 0) return null;
-  const dir = mkdtempSync(join(tmpdir(), "codex-ts-ca-"));
-  const run = (args: string[]): void => {
-    const r = spawnSync("openssl", args, { cwd: dir, encoding: "utf8" });
-    assert.equal(r.status, 0, `openssl ${args.join(" ")}: ${r.stderr}`);
-  };
-  run(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=codex-ts test CA"]);
-  run(["req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=127.0.0.1"]);
-  writeFileSync(join(dir, "ext.cnf"), "subjectAltName=IP:127.0.0.1\n");
-  run(["x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "server.pem", "-days", "2", "-extfile", "ext.cnf"]);
-  return { caFile: join(dir, "ca.pem"), key: readFileSync(join(dir, "server.key"), "utf8"), cert: readFileSync(join(dir, "server.pem"), "utf8") };
-}
 
 void test("CODEX_CA_CERTIFICATE: sign-in over HTTPS trusts the named bundle, and fails without it", async (t) => {
   const certs = makeCertificates();
