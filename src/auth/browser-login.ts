@@ -51,6 +51,8 @@ export async function startChatGptLogin(opts: ChatGptLoginOptions): Promise<Chat
 
   let settle: { resolve(login: ChatgptLogin): void; reject(err: Error): void } | null = null;
   const done = new Promise<ChatgptLogin>((resolve, reject) => (settle = { resolve, reject }));
+  // A caller may look at `done` only later (a TUI screen); an early failure must not crash the process meanwhile.
+  done.catch(() => {});
   let redirectUri = "";
 
   const server = createServer((req, res) => {
