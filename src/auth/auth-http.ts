@@ -14,8 +14,8 @@ export interface AuthHttpResponse {
 /** How long one request may take before it is abandoned. */
 const REQUEST_TIMEOUT_MS = 30_000;
 
-export async function postJson(url: string, body: unknown, env: NodeJS.ProcessEnv, headers: Record<string, string> = {}): Promise<AuthHttpResponse> {
-  return post(url, JSON.stringify(body), { "content-type": "application/json", ...headers }, env);
+export async function postJson(url: string, body: unknown, env: NodeJS.ProcessEnv, timeoutMs = REQUEST_TIMEOUT_MS): Promise<AuthHttpResponse> {
+  return post(url, JSON.stringify(body), { "content-type": "application/json" }, env, timeoutMs);
 }
 
 export async function postForm(url: string, fields: Record<string, string>, env: NodeJS.ProcessEnv): Promise<AuthHttpResponse> {
@@ -23,23 +23,23 @@ export async function postForm(url: string, fields: Record<string, string>, env:
   const body = Object.entries(fields)
     .map(([k, v]) => `${k}=${encodeURIComponent(v)}`)
     .join("&");
-  return post(url, body, { "content-type": "application/x-www-form-urlencoded" }, env);
+  return post(url, body, { "content-type": "application/x-www-form-urlencoded" }, env, REQUEST_TIMEOUT_MS);
 }
 
-async function post(url: string, body: string, headers: Record<string, string>, env: NodeJS.ProcessEnv): Promise<AuthHttpResponse> {
+async function post(url: string, body: string, headers: Record<string, string>, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<AuthHttpResponse> {
   const target = new URL(url);
   const secure = target.protocol === "https:";
   const transport = secure ? await import("node:https") : await import("node:http");
   const options: RequestOptions = {
     method: "POST",
     headers: { ...headers, accept: "application/json", "content-length": String(Buffer.byteLength(body)) },
-    timeout: REQUEST_TIMEOUT_MS,
+    timeout: timeoutMs,
   };
   const agent = secure ? await httpsAgentFor(env) : undefined;
   if (agent) options.agent = agent;
   const res = await new Promise<IncomingMessage>((resolve, reject) => {
     const req = transport.request(target, options, resolve);
-    req.on("timeout", () => req.destroy(new Error(`no answer from ${target.origin} within ${REQUEST_TIMEOUT_MS / 1000} s`)));
+    req.on("timeout", () => req.destroy(new Error(`no answer from ${target.origin} within ${timeoutMs / 1000} s`)));
     req.on("error", reject);
     req.end(body);
   });

@@ -9,6 +9,7 @@ export const CLIENT_ID = "app_EMoamEEZ73f0CkXaXp7hrann";
 export const DEFAULT_ISSUER = "https://auth.openai.com";
 export const ISSUER_ENV_VAR = "CODEX_TS_LOGIN_ISSUER";
 export const REFRESH_URL_OVERRIDE_ENV_VAR = "CODEX_REFRESH_TOKEN_URL_OVERRIDE";
+export const REVOKE_URL_OVERRIDE_ENV_VAR = "CODEX_REVOKE_TOKEN_URL_OVERRIDE";
 /** The reference's default `chatgpt_base_url`; model requests go to `<it>/codex/responses`. */
 export const DEFAULT_CHATGPT_BASE_URL = "https://chatgpt.com/backend-api/";
 
@@ -24,4 +25,23 @@ export function tokenUrl(env: NodeJS.ProcessEnv): string {
 /** The token endpoint refreshes go to: the override when set, else the issuer's. */
 export function refreshUrl(env: NodeJS.ProcessEnv): string {
   return env[REFRESH_URL_OVERRIDE_ENV_VAR]?.trim() || tokenUrl(env);
+}
+
+/**
+ * Where `logout` revokes tokens: the override when set, else `/oauth/revoke` on the refresh
+ * override's server (as the reference derives it), else the issuer's.
+ */
+export function revokeUrl(env: NodeJS.ProcessEnv): string {
+  const explicit = env[REVOKE_URL_OVERRIDE_ENV_VAR]?.trim();
+  if (explicit) return explicit;
+  const refresh = env[REFRESH_URL_OVERRIDE_ENV_VAR]?.trim();
+  if (refresh) {
+    try {
+      const url = new URL(refresh);
+      return `${url.origin}/oauth/revoke`;
+    } catch {
+      // Not a URL: fall back to the issuer.
+    }
+  }
+  return `${issuerUrl(env)}/oauth/revoke`;
 }

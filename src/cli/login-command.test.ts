@@ -186,6 +186,17 @@ void test("logout removes auth.json; without one it says 'Not logged in' and sti
   assert.equal(await runLoginStatus(status), 1);
 });
 
+void test("logout of a ChatGPT login still removes it when the tokens cannot be revoked, and says so", async () => {
+  const h = home();
+  const tokens = { id_token: jwt({}), access_token: "secret-access", refresh_token: "secret-refresh", account_id: null };
+  writeFileSync(join(h, "auth.json"), JSON.stringify({ auth_mode: "chatgpt", OPENAI_API_KEY: null, tokens }));
+  const out = io(h, undefined, { CODEX_REVOKE_TOKEN_URL_OVERRIDE: "http://127.0.0.1:9/oauth/revoke" });
+  assert.equal(await runLogout(out), 0);
+  assert.match(out.err(), /^Warning: the tokens could not be revoked \(.*\); removing the local login anyway\.\nSuccessfully logged out\n$/);
+  assert.ok(!out.err().includes("secret-"));
+  assert.equal(existsSync(join(h, "auth.json")), false);
+});
+
 void test("maskApiKey keeps 8 leading and 5 trailing characters, and hides short keys entirely", () => {
   assert.equal(maskApiKey("sk-proj-1234567890ABCDE"), "sk-proj-***ABCDE");
   assert.equal(maskApiKey("sk-proj-12345"), "***");

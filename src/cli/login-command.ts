@@ -232,18 +232,38 @@ export async function loginPolicyForStatus(env: NodeJS.ProcessEnv): Promise<Logi
   }
 }
 
-/** `codex-ts logout`: removes auth.json. 0 whether or not there was one, 1 on an I/O error. */
+/**
+ * `codex-ts logout`: revokes a ChatGPT login's tokens (best effort), then removes auth.json.
+ * 0 whether or not there was one, 1 on an I/O error.
+ */
 export async function runLogout(io: LoginIo = {}): Promise<number> {
   const say = line(io);
+  const env = io.env ?? process.env;
+  const home = codexHome(env);
   let removed: boolean;
   try {
-    removed = deleteAuthFile(codexHome(io.env ?? process.env));
+    const saved = readSavedForLogout(home);
+    if (saved?.kind === "chatgpt") {
+      const { revokeLogin } = await import("../auth/revoke.js");
+      const problem = await revokeLogin(saved, env);
+      if (problem) say(`Warning: the tokens could not be revoked (${problem}); removing the local login anyway.`);
+    }
+    removed = deleteAuthFile(home);
   } catch (err) {
     say(`Error logging out: ${(err as Error).message}`);
     return 1;
   }
   say(removed ? MESSAGES.loggedOut : MESSAGES.notLoggedIn);
   return 0;
+}
+
+/** What logout would revoke; an unreadable file is simply removed. */
+function readSavedForLogout(home: string): SavedAuth | null {
+  try {
+    return readAuthFile(home);
+  } catch {
+    return null;
+  }
 }
 
 function line(io: LoginIo): (text: string) => void {

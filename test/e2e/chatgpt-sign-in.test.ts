@@ -132,9 +132,12 @@ void test("browser sign-in: PKCE and state, the callback saves the login (mode 0
     const status = await runCli(["login", "status"], { cwd: ws.dir, home: ws.home, env: { OPENAI_API_KEY: undefined } });
     assert.equal(status.code, 0);
     assert.equal(status.stderr, "Logged in using ChatGPT\nAccount: dev@example.com (Plus plan)\n");
-    const logout = await runCli(["logout"], { cwd: ws.dir, home: ws.home });
+    const logout = await runCli(["logout"], { cwd: ws.dir, home: ws.home, env: { CODEX_TS_LOGIN_ISSUER: issuer.url } });
     assert.equal(logout.stderr, "Successfully logged out\n");
     assert.equal(existsSync(file), false);
+    assert.deepEqual(issuer.revokeCalls.map((c) => [c.contentType, c.body]), [
+      ["application/json", { token: saved.tokens.refresh_token, token_type_hint: "refresh_token", client_id: "app_EMoamEEZ73f0CkXaXp7hrann" }],
+    ]);
   } finally {
     blocker.close();
     await issuer.close();

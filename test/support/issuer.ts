@@ -50,6 +50,8 @@ export interface Issuer {
   tokenCalls: RecordedCall[];
   /** The refresh requests among them. */
   refreshCalls(): RecordedCall[];
+  /** Every POST to /oauth/revoke. */
+  revokeCalls: RecordedCall[];
   /** Every poll of the device-code token endpoint. */
   devicePolls: number;
   /** The access token the model server should accept now (null once expired by the test). */
@@ -78,6 +80,7 @@ export async function startIssuer(opts: IssuerOptions = {}): Promise<Issuer> {
   let revoked = false;
   let serial = 0;
   const tokenCalls: RecordedCall[] = [];
+  const revokeCalls: RecordedCall[] = [];
   const device = { id: `dev-${randomBytes(4).toString("hex")}`, userCode: "ABCD-1234", verifier: "", challenge: "" };
 
   const issue = (ttl = opts.accessTtlSec ?? 3600): Tokens => {
@@ -97,6 +100,7 @@ export async function startIssuer(opts: IssuerOptions = {}): Promise<Issuer> {
   const state: Issuer = {
     url: "",
     tokenCalls,
+    revokeCalls,
     refreshCalls: () => tokenCalls.filter((c) => c.body.grant_type === "refresh_token"),
     devicePolls: 0,
     validAccessToken: null,
@@ -174,6 +178,11 @@ export async function startIssuer(opts: IssuerOptions = {}): Promise<Issuer> {
       return json(res, 400, { error: "unsupported_grant_type" });
     }
 
+    if (req.method === "POST" && url.pathname === "/oauth/revoke") {
+      revokeCalls.push({ path: url.pathname, contentType, body });
+      if (body.token_type_hint === "refresh_token") refreshTokens.set(body.token ?? "", false);
+      return json(res, 200, {});
+    }
     if (req.method === "POST" && url.pathname === "/api/accounts/deviceauth/usercode") {
       if (body.client_id !== TEST_CLIENT_ID) return json(res, 400, { error: "invalid_client" });
       device.verifier = randomBytes(32).toString("base64url");
