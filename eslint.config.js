@@ -18,6 +18,7 @@ const LAYERS = {
   sandbox: ["protocol", "util", "exec"],
   shell: ["protocol", "util"],
   safety: ["protocol", "util", "shell"],
+  auth: ["protocol", "util"],
   model: ["protocol", "util", "telemetry"],
   rollout: ["protocol", "util", "telemetry", "patch", "model"],
   history: ["protocol", "util"],
@@ -25,9 +26,9 @@ const LAYERS = {
   config: ["protocol", "util", "telemetry", "exec", "sandbox", "model", "history", "rollout"],
   tools: ["protocol", "util", "telemetry", "patch", "exec", "sandbox", "safety", "shell", "model", "approval", "config"],
   mcp: ["protocol", "util", "telemetry", "exec", "model", "approval", "config", "tools"],
-  core: ["protocol", "util", "telemetry", "patch", "exec", "sandbox", "safety", "shell", "model", "rollout", "history", "approval", "config", "tools", "mcp"],
-  cli: ["mcp-server", "protocol", "util", "telemetry", "patch", "exec", "sandbox", "safety", "shell", "model", "rollout", "history", "approval", "config", "tools", "mcp", "core"],
-  "mcp-server": ["protocol", "util", "telemetry", "model", "rollout", "config", "core"],
+  core: ["protocol", "util", "auth", "telemetry", "patch", "exec", "sandbox", "safety", "shell", "model", "rollout", "history", "approval", "config", "tools", "mcp"],
+  cli: ["mcp-server", "protocol", "util", "auth", "telemetry", "patch", "exec", "sandbox", "safety", "shell", "model", "rollout", "history", "approval", "config", "tools", "mcp", "core"],
+  "mcp-server": ["protocol", "util", "auth", "telemetry", "model", "rollout", "config", "core"],
 };
 
 // A folder without a layer would escape the check: name it in LAYERS first.

@@ -147,24 +147,29 @@ export async function runCli(argv: string[]): Promise<number> {
 
   const login = program
     .command("login")
-    .description("Save an API key for codex-ts in $CODEX_HOME/auth.json (read from stdin).")
+    .description("Sign in with ChatGPT (browser or device code), or save an API key, in $CODEX_HOME/auth.json.")
     .option("--with-api-key", "read the API key from stdin, e.g. `printenv OPENAI_API_KEY | codex-ts login --with-api-key`")
+    .option("--device-auth", "sign in with a one-time code entered on another device (no browser needed here)")
+    .option("--import [dir]", "copy the login the reference Codex CLI saved (from ~/.codex, or the CODEX_HOME named)")
     .addOption(new Option("--api-key <key>", "no longer supported; pipe the key to --with-api-key").hideHelp())
-    .addHelpText("after", "\nOnly API-key login is supported (no ChatGPT/browser login).\n\nExamples:\n  printenv OPENAI_API_KEY | codex-ts login --with-api-key\n  codex-ts login status")
-    .action(async (opts: { withApiKey?: boolean; apiKey?: string }) => {
-      const { runLoginCommand } = await import("./login-command.js");
-      exitCode = await runLoginCommand(opts);
+    .addHelpText(
+      "after",
+      "\nWithout options, opens the ChatGPT sign-in in a browser (the address is printed too) and waits for it.\n\nExamples:\n  codex-ts login\n  codex-ts login --device-auth\n  codex-ts login --import\n  printenv OPENAI_API_KEY | codex-ts login --with-api-key\n  codex-ts login status",
+    )
+    .action(async (opts: { withApiKey?: boolean; apiKey?: string; deviceAuth?: boolean; import?: string | boolean }) => {
+      const { runLoginCommand, loginPolicyForStatus } = await import("./login-command.js");
+      exitCode = await runLoginCommand(opts, { policy: await loginPolicyForStatus(process.env) });
     });
   login
     .command("status")
-    .description("Show whether an API key is saved (masked); exits 1 when not logged in.")
+    .description("Show how codex-ts is signed in (ChatGPT account and plan, or a masked API key); exits 1 when not logged in.")
     .action(async () => {
-      const { runLoginStatus } = await import("./login-command.js");
-      exitCode = await runLoginStatus();
+      const { runLoginStatus, loginPolicyForStatus } = await import("./login-command.js");
+      exitCode = await runLoginStatus({ policy: await loginPolicyForStatus(process.env) });
     });
   program
     .command("logout")
-    .description("Remove the saved API key ($CODEX_HOME/auth.json).")
+    .description("Remove the saved login ($CODEX_HOME/auth.json).")
     .action(async () => {
       const { runLogout } = await import("./login-command.js");
       exitCode = await runLogout();

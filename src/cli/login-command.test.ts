@@ -5,12 +5,24 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { MESSAGES, maskApiKey, runLoginCommand, runLoginStatus, runLogout, type LoginIo } from "./login-command.js";
-import { resolveApiKey } from "../config/api-key.js";
-import { apiKeyAuthJson, readAuthFile, savedApiKey, writeApiKeyAuth } from "../config/auth-file.js";
+import { resolveAuth, type ProviderAuthInfo } from "../auth/resolve-auth.js";
+import { apiKeyAuthJson, readAuthFile, writeApiKeyAuth } from "../auth/auth-file.js";
 import { builtinProviders, type ModelProvider } from "../model/provider.js";
 import { createCommandEnv } from "../exec/env.js";
 
 const KEY = "sk-proj-1234567890abcdefghijABCDE";
+
+/** The API key a run would use, or null (a ChatGPT login or nothing). */
+function resolveApiKey(provider: ProviderAuthInfo, codexHome: string, env: NodeJS.ProcessEnv, allowCodexApiKey: boolean): string | null {
+  const auth = resolveAuth(provider, codexHome, env, allowCodexApiKey);
+  return auth.mode === "api-key" ? auth.apiKey : null;
+}
+
+/** An unsigned JWT with these claims (codex-ts reads claims, it never checks signatures). */
+function jwt(claims: Record<string, unknown>): string {
+  const part = (o: unknown): string => Buffer.from(JSON.stringify(o)).toString("base64url");
+  return `${part({ alg: "none" })}.${part(claims)}.sig`;
+}
 
 function home(): string {
   return mkdtempSync(join(tmpdir(), "codex-ts-login-"));
@@ -81,18 +93,15 @@ void test("login --with-api-key refuses a terminal as stdin", async () => {
   assert.match(c.err(), /printenv OPENAI_API_KEY \| codex-ts login --with-api-key/);
 });
 
-void test("login without --with-api-key explains that only API-key login is supported; --api-key is refused", async () => {
+void test("--api-key is refused, and so is asking for two ways of signing in at once", async () => {
   const h = home();
-  const plain = io(h, KEY);
-  assert.equal(await runLoginCommand({}, plain), 1);
-  assert.equal(plain.err(), `${MESSAGES.chatgptLoginUnsupported}\n`);
-  assert.match(plain.err(), /API-key login only/);
-  assert.match(plain.err(), /codex-ts login --with-api-key/);
-
   const flag = io(h, "");
   assert.equal(await runLoginCommand({ apiKey: KEY, withApiKey: true }, flag), 1);
   assert.equal(flag.err(), `${MESSAGES.apiKeyFlagUnsupported}\n`);
   assert.ok(!flag.err().includes(KEY));
+  const both = io(h, KEY);
+  assert.equal(await runLoginCommand({ withApiKey: true, deviceAuth: true }, both), 1);
+  assert.equal(both.err(), `${MESSAGES.conflictingModes}\n`);
   assert.equal(existsSync(join(h, "auth.json")), false);
 });
 
@@ -126,18 +135,33 @@ void test("login status reads the older reference shape, recognises a ChatGPT lo
   assert.equal(await runLoginStatus(o), 0);
   assert.equal(o.err(), "Logged in using an API key - sk-proj-***ABCDE\n");
 
+  // The older shape without auth_mode: tokens make it a ChatGPT login; status shows the account.
   const chatgpt = home();
-  writeFileSync(join(chatgpt, "auth.json"), JSON.stringify({ OPENAI_API_KEY: null, tokens: { access_token: "secret-token" }, last_refresh: "2025-01-01T00:00:00Z" }));
-  const g = io(chatgpt);
+  const idToken = jwt({ email: "dev@example.com", "https://api.openai.com/auth": { chatgpt_plan_type: "pro", chatgpt_account_id: "acct-1" } });
+  const tokens = { id_token: idToken, access_token: "secret-access-token", refresh_token: "secret-refresh-token", account_id: "acct-1" };
+  writeFileSync(join(chatgpt, "auth.json"), JSON.stringify({ OPENAI_API_KEY: null, tokens, last_refresh: "2025-01-01T00:00:00Z" }));
+  const g = io(chatgpt, undefined, { OPENAI_API_KEY: KEY });
   assert.equal(await runLoginStatus(g), 0);
-  assert.equal(g.err(), `${MESSAGES.loggedInWithChatgpt}\n${MESSAGES.chatgptNotUsable}\n`);
-  assert.equal(savedApiKey(chatgpt), null);
+  assert.equal(
+    g.err(),
+    `OPENAI_API_KEY is set (sk-proj-***ABCDE), but runs use the saved ChatGPT login (preferred_auth_method = "apikey" uses the key)\n${MESSAGES.loggedInWithChatgpt}\nAccount: dev@example.com (Pro plan)\n`,
+  );
+  for (const secret of ["secret-access-token", "secret-refresh-token", idToken]) assert.ok(!g.err().includes(secret), "no token is printed");
+  assert.equal(resolveApiKey(openai(), chatgpt, {}, true), null);
+  const preferKey = resolveAuth(openai(), chatgpt, { OPENAI_API_KEY: KEY }, true, { forcedLoginMethod: null, preferredAuthMethod: "apikey" });
+  assert.equal(preferKey.mode === "api-key" && preferKey.apiKey, KEY, "preferred_auth_method = apikey takes the key when there is one");
+
+  const noIdToken = home();
+  writeFileSync(join(noIdToken, "auth.json"), JSON.stringify({ auth_mode: "chatgpt", tokens: { access_token: "secret-token" } }));
+  const n = io(noIdToken);
+  assert.equal(await runLoginStatus(n), 1);
+  assert.match(n.err(), /^Error checking login status: .*auth\.json: tokens\.id_token is missing\n$/);
 
   const broken = home();
   writeFileSync(join(broken, "auth.json"), `{"OPENAI_API_KEY": "${KEY}"`);
   const b = io(broken);
   assert.equal(await runLoginStatus(b), 1);
-  assert.match(b.err(), /^Error checking login status: .*auth\.json is not valid JSON\n$/);
+  assert.match(b.err(), /^Error checking login status: .*auth\.json is not valid JSON; fix it, or remove it and sign in again with `codex-ts login`\n$/);
   assert.ok(!b.err().includes(KEY), "the error never quotes the file");
 
   const blank = home();
@@ -160,6 +184,17 @@ void test("logout removes auth.json; without one it says 'Not logged in' and sti
   assert.equal(second.err(), "Not logged in\n");
   const status = io(h);
   assert.equal(await runLoginStatus(status), 1);
+});
+
+void test("logout of a ChatGPT login still removes it when the tokens cannot be revoked, and says so", async () => {
+  const h = home();
+  const tokens = { id_token: jwt({}), access_token: "secret-access", refresh_token: "secret-refresh", account_id: null };
+  writeFileSync(join(h, "auth.json"), JSON.stringify({ auth_mode: "chatgpt", OPENAI_API_KEY: null, tokens }));
+  const out = io(h, undefined, { CODEX_REVOKE_TOKEN_URL_OVERRIDE: "http://127.0.0.1:9/oauth/revoke" });
+  assert.equal(await runLogout(out), 0);
+  assert.match(out.err(), /^Warning: the tokens could not be revoked \(.*\); removing the local login anyway\.\nSuccessfully logged out\n$/);
+  assert.ok(!out.err().includes("secret-"));
+  assert.equal(existsSync(join(h, "auth.json")), false);
 });
 
 void test("maskApiKey keeps 8 leading and 5 trailing characters, and hides short keys entirely", () => {

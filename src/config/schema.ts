@@ -248,10 +248,11 @@ const BASE_SCHEMA: readonly KeySpec[] = [
   { key: "feedback.enabled", type: "boolean", default: true, unused: true, group: "Interface", description: "false turns feedback collection off." },
 
   // Authentication
-  { key: "forced_login_method", type: "string", values: ["chatgpt", "api"], unused: true, group: "Authentication", description: "Allow only this login method." },
-  { key: "forced_chatgpt_workspace_id", type: ["string", "string[]"], unused: true, group: "Authentication", description: "Allow only this ChatGPT workspace (or these)." },
+  { key: "forced_login_method", type: "string", values: ["chatgpt", "api"], group: "Authentication", description: "Allow only this login method: `chatgpt` refuses API keys, `api` refuses a ChatGPT login." },
+  { key: "preferred_auth_method", type: "string", values: ["chatgpt", "apikey"], default: "chatgpt", group: "Authentication", description: "With both a ChatGPT login and an API key at hand, which one runs use (older reference key)." },
+  { key: "forced_chatgpt_workspace_id", type: ["string", "string[]"], group: "Authentication", description: "Allow only a ChatGPT login of this workspace (account id), or of these." },
   { key: "cli_auth_credentials_store", type: "string", values: ["file", "keyring", "auto", "ephemeral"], default: "file", unused: true, group: "Authentication", description: "Where the login is stored." },
-  { key: "chatgpt_base_url", type: "string", profile: true, userOnly: true, unused: true, group: "Authentication", description: "Base URL for ChatGPT requests." },
+  { key: "chatgpt_base_url", type: "string", default: "https://chatgpt.com/backend-api/", profile: true, userOnly: true, group: "Authentication", description: "Base URL of ChatGPT's backend; with a ChatGPT login, model requests go to `<it>/codex/responses`." },
 
   // Other keys of the reference, accepted without checks so its config.toml loads unchanged.
   { key: "agents", type: "any", unused: true, group: "Other", description: "Sub-agent settings (`max_threads`, roles)." },

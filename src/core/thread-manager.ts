@@ -6,7 +6,9 @@
  * `required` MCP servers.
  */
 import type { Config } from "../config/load-config.js";
-import { CODEX_API_KEY_ENV_VAR, providerNeedsKey, resolveApiKey } from "../config/api-key.js";
+import { CODEX_API_KEY_ENV_VAR, providerNeedsKey, type ResolvedAuth } from "../auth/resolve-auth.js";
+import { ChatGptCredentials } from "../auth/chatgpt-credentials.js";
+import { providerForChatgpt, resolveRunAuth } from "./model-auth.js";
 import type { ModelProvider } from "../model/provider.js";
 import type { ClientIdentity } from "../model/responses-client.js";
 import type { ModelClient } from "../model/prompt.js";
@@ -55,7 +57,7 @@ export interface StartedThread {
   notices: string[];
 }
 
-export type ThreadStartFailure = "no_api_key" | "thread_not_found" | "rollout" | "mcp_required" | "rules";
+export type ThreadStartFailure = "no_api_key" | "auth" | "thread_not_found" | "rollout" | "mcp_required" | "rules";
 
 /** A thread could not start; `message` is meant for the user as it is. */
 export class ThreadStartError extends Error {
@@ -77,6 +79,8 @@ export class ThreadManager {
   private readonly lateWarnings: string[] = [];
   /** Why telemetry could not start, told to the next thread once. */
   private startupWarning: string | null = null;
+  /** The ChatGPT login the threads of this process use, once one has started with it. */
+  private chatgpt: ChatGptCredentials | null = null;
 
   constructor(private readonly options: ThreadManagerOptions) {}
 
@@ -217,26 +221,38 @@ export class ThreadManager {
     if (!handle) return noTelemetry();
     return new TelemetryRecorder(
       handle.sink,
-      { conversationId: threadId, appVersion: packageVersion(), terminalType: terminalType(this.options.env) },
+      {
+        conversationId: threadId,
+        appVersion: packageVersion(),
+        terminalType: terminalType(this.options.env),
+        // The common fields a ChatGPT login adds (never a token).
+        ...(this.chatgpt ? { authMode: "chatgpt", ...(this.chatgpt.accountId ? { accountId: this.chatgpt.accountId } : {}) } : {}),
+      },
       config.otel.logUserPrompt,
     );
   }
 
   /**
-   * Throws the "no API key" start error when the config's provider needs a key and none is
-   * set; front ends call it first to fail before doing anything else.
+   * The credentials the config's provider will use: an API key, a ChatGPT login, or none for
+   * providers that need none. Throws a start error when they are missing or auth.json is
+   * unusable; front ends call it first to fail before doing anything else.
    */
-  checkCredentials(config: Config): string | null {
-    const apiKey = resolveApiKey(config.provider, config.codexHome, this.options.env, this.options.readCodexApiKey);
-    if (!apiKey && providerNeedsKey(config.provider)) {
+  checkCredentials(config: Config): ResolvedAuth {
+    const auth = resolveRunAuth(config, this.options.env, this.options.readCodexApiKey);
+    if (auth.mode === "error") throw new ThreadStartError("auth", auth.message);
+    if (auth.mode === "none" && providerNeedsKey(config.provider)) {
       throw new ThreadStartError("no_api_key", missingKeyMessage(config.provider, this.options.readCodexApiKey));
     }
-    return apiKey;
+    return auth;
   }
 
-  /** The model client for the config's provider, once the key it needs is known to be there. */
+  /** The model client for the config's provider, once its credentials are known to be there. */
   private async clientFor(config: Config): Promise<ModelClient> {
-    return modelClientFor(config.provider, this.identity(this.checkCredentials(config)));
+    const auth = this.checkCredentials(config);
+    if (auth.mode !== "chatgpt") return modelClientFor(config.provider, this.identity(auth.mode === "api-key" ? auth.apiKey : null));
+    // One refreshing login per CODEX_HOME, shared by every thread of the process.
+    this.chatgpt ??= new ChatGptCredentials(config.codexHome, this.options.env, auth.login);
+    return modelClientFor(providerForChatgpt(config), { ...this.identity(null), credentials: this.chatgpt });
   }
 
   private identity(apiKey: string | null): ClientIdentity {
@@ -302,5 +318,6 @@ function terminalType(env: NodeJS.ProcessEnv): string {
 
 export function missingKeyMessage(provider: ModelProvider, readCodexApiKey: boolean): string {
   const vars = readCodexApiKey ? `${CODEX_API_KEY_ENV_VAR} or ${provider.envKey}` : `${provider.envKey}`;
-  return `No API key found for provider '${provider.id}'. Set ${vars}, or run \`codex-ts login --with-api-key\`.`;
+  const login = provider.id === "openai" ? "sign in with `codex-ts login`, or run `codex-ts login --with-api-key`" : "or run `codex-ts login --with-api-key`";
+  return `No API key found for provider '${provider.id}'. Set ${vars}, ${login}.`;
 }

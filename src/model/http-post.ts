@@ -5,6 +5,7 @@
  */
 import type { IncomingHttpHeaders, IncomingMessage, RequestOptions } from "node:http";
 import { Readable } from "node:stream";
+import { httpsAgentFor } from "../util/ca-certificate.js";
 
 export interface HttpResponse {
   status: number;
@@ -16,12 +17,16 @@ export interface HttpResponse {
 
 export async function httpPost(url: string, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<HttpResponse> {
   const target = new URL(url);
-  const transport = target.protocol === "https:" ? await import("node:https") : await import("node:http");
+  const secure = target.protocol === "https:";
+  const transport = secure ? await import("node:https") : await import("node:http");
   const options: RequestOptions = {
     method: "POST",
     headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
     signal,
   };
+  // CODEX_CA_CERTIFICATE: trust the configured bundle as well as the built-in roots.
+  const agent = secure ? await httpsAgentFor(process.env) : undefined;
+  if (agent) options.agent = agent;
   const res = await new Promise<IncomingMessage>((resolve, reject) => {
     const req = transport.request(target, options, resolve);
     req.on("error", reject);

@@ -20,10 +20,14 @@ export interface PostOptions {
   onRetry?: RetryListener;
   /** Told about every attempt (`codex.api_request`). */
   telemetry?: TelemetryRecorder;
+  /** On a 401, called once for fresh headers (a refreshed ChatGPT login); the request is retried with them. */
+  onUnauthorized?: () => Promise<Record<string, string>>;
 }
 
 export async function postWithRetries(opts: PostOptions): Promise<HttpResponse> {
   const max = opts.provider.requestMaxRetries;
+  let headers = opts.headers;
+  let recoverUnauthorized = opts.onUnauthorized;
   for (let attempt = 0; ; attempt++) {
     let error: ModelError;
     const started = performance.now();
@@ -36,15 +40,29 @@ export async function postWithRetries(opts: PostOptions): Promise<HttpResponse> 
         ...(typeof cfRay === "string" ? { cfRay } : {}),
       });
     try {
-      const res = await httpPost(opts.url, opts.headers, opts.body, opts.signal);
+      const res = await httpPost(opts.url, headers, opts.body, opts.signal);
       if (res.status >= 200 && res.status < 300) {
         report(res.status, undefined, res.headers["cf-ray"]);
         return res;
       }
+      if (res.status === 401 && recoverUnauthorized) {
+        await res.text().catch(() => "");
+        report(res.status, "unauthorized");
+        const recover = recoverUnauthorized;
+        recoverUnauthorized = undefined;
+        headers = await recover();
+        attempt--; // The retry with new credentials does not use up the retry budget.
+        continue;
+      }
       error = await errorFromResponse(res);
+      if (res.status === 401 && opts.onUnauthorized) {
+        // Refreshed credentials were refused too: only signing in again can help.
+        error = new ModelError("unauthorized", "The server rejected the login even after refreshing it (HTTP 401). Sign in again with `codex-ts login`.", { httpStatus: 401 });
+      }
       report(res.status, error.message, res.headers["cf-ray"]);
     } catch (err) {
       if (opts.signal.aborted) throw opts.signal.reason;
+      if (err instanceof ModelError) throw err; // The credentials could not be renewed.
       error = new ModelError("retryable", `error sending request to ${opts.url}: ${errorText(err)}`);
       report(undefined, error.message);
     }

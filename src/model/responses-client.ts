@@ -11,8 +11,20 @@ import { endpointUrl, providerHeaders, type ModelProvider } from "./provider.js"
 import { readSse } from "./sse.js";
 import type { TokenUsage } from "../protocol/events.js";
 
+/**
+ * Credentials that change while the process runs (a ChatGPT login refreshing itself). Their
+ * headers are added to every request, and a 401 asks them once for new ones.
+ */
+export interface RequestCredentials {
+  headers(): Promise<Record<string, string>>;
+  /** New headers after the server answered 401; throws when there are none (sign in again). */
+  afterUnauthorized(): Promise<Record<string, string>>;
+}
+
 export interface ClientIdentity {
   apiKey: string | null;
+  /** Set instead of `apiKey` for a ChatGPT login. */
+  credentials?: RequestCredentials;
   /** `codex_exec` for exec, `codex_cli_rs`-style for the TUI: providers use it for analytics. */
   originator: string;
   userAgent: string;
@@ -26,16 +38,28 @@ export class ResponsesClient implements ModelClient {
   ) {}
 
   async *stream(prompt: Prompt, signal: AbortSignal, onRetry?: RetryListener): AsyncGenerator<ModelStreamEvent> {
+    const headers = requestHeaders(this.provider, this.identity, prompt.threadId);
+    const credentials = this.identity.credentials;
     const res = await postWithRetries({
       url: endpointUrl(this.provider, "/responses"),
-      headers: requestHeaders(this.provider, this.identity, prompt.threadId),
+      headers: credentials ? { ...headers, ...(await credentialHeaders(() => credentials.headers())) } : headers,
       body: JSON.stringify(responsesRequestBody(prompt)),
       provider: this.provider,
       signal,
       onRetry,
       telemetry: prompt.telemetry,
+      ...(credentials ? { onUnauthorized: async () => ({ ...headers, ...(await credentialHeaders(() => credentials.afterUnauthorized())) }) } : {}),
     });
     yield* parseResponsesStream(res.body, this.provider.streamIdleTimeoutMs, signal, prompt.telemetry);
+  }
+}
+
+/** Credentials that cannot be had (a login that must be signed into again) end the turn. */
+async function credentialHeaders(get: () => Promise<Record<string, string>>): Promise<Record<string, string>> {
+  try {
+    return await get();
+  } catch (err) {
+    throw new ModelError("unauthorized", (err as Error).message, { httpStatus: 401 });
   }
 }
 

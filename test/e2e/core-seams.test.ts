@@ -126,7 +126,7 @@ void test("a thread needs an API key: one start error, worded the same for every
       assert.equal(err.kind, "no_api_key");
       assert.equal(
         err.message,
-        `No API key found for provider 'openai'. Set ${readCodexApiKey ? "CODEX_API_KEY or " : ""}OPENAI_API_KEY, or run \`codex-ts login --with-api-key\`.`,
+        `No API key found for provider 'openai'. Set ${readCodexApiKey ? "CODEX_API_KEY or " : ""}OPENAI_API_KEY, sign in with \`codex-ts login\`, or run \`codex-ts login --with-api-key\`.`,
       );
       return true;
     });

@@ -67,9 +67,23 @@ export interface RecordedRequest {
   turnIndex: number;
 }
 
+/** Credentials the server insists on, as the Codex backend checks a ChatGPT login. */
+export interface RequiredAuth {
+  /** The token to accept, or a function giving the one valid right now. */
+  bearer: string | (() => string);
+  /** The `chatgpt-account-id` header's value, when one is required. */
+  accountId?: string;
+}
+
 export interface ModelServer {
   /** Provider base URL, e.g. "http://127.0.0.1:PORT/v1". */
   url: string;
+  /** A `chatgpt_base_url` for this server: Responses requests to `<it>/codex/responses` are served too. */
+  chatgptBaseUrl: string;
+  /** Requests refused with a 401 by `requireAuth` (they use no turn). */
+  rejected: RecordedRequest[];
+  /** From now on, answer 401 to model requests without these credentials (null: accept any). */
+  requireAuth(auth: RequiredAuth | null): void;
   /** Model requests (both wires), in arrival order. */
   requests: RecordedRequest[];
   /** Requests to any other path (answered 404); they do not consume turns. */
@@ -85,6 +99,8 @@ export interface ModelServer {
 
 export const DEFAULT_USAGE = { input: 12, output: 7, cached: 0, reasoning: 0 } as const;
 const BASE_PATH = "/v1";
+/** Where a `chatgpt_base_url` pointed at this server leads (the reference's default ends in /backend-api). */
+const CHATGPT_PATH = "/backend-api";
 const CHAT_CREATED = 1_700_000_000;
 
 // ---------------------------------------------------------------- builders for tests
@@ -387,6 +403,8 @@ export async function startModelServer(turns: ScriptedTurn[] = []): Promise<Mode
   const ids = new Ids();
   const requests: RecordedRequest[] = [];
   const unhandled: RecordedRequest[] = [];
+  const rejected: RecordedRequest[] = [];
+  let requiredAuth: RequiredAuth | null = null;
   const violations: string[] = [];
   const sockets = new Set<Socket>();
   const sleepers = new Set<{ timer: NodeJS.Timeout; wake: () => void }>();
@@ -449,7 +467,7 @@ export async function startModelServer(turns: ScriptedTurn[] = []): Promise<Mode
     const rawBody = await readBody(req);
     const [path = "/", query = ""] = (req.url ?? "/").split("?");
     const wire = req.method !== "POST" ? "other"
-      : path === `${BASE_PATH}/responses` ? "responses"
+      : path === `${BASE_PATH}/responses` || path === `${CHATGPT_PATH}/codex/responses` ? "responses"
       : path === `${BASE_PATH}/chat/completions` ? "chat" : "other";
     let body: ModelRequestBody = {};
     let parseProblem: string | undefined;
@@ -466,6 +484,12 @@ export async function startModelServer(turns: ScriptedTurn[] = []): Promise<Mode
     if (wire === "other") {
       unhandled.push(record);
       sendJson(res, 404, { error: { message: `model-server: no route for ${req.method} ${path}`, type: "not_found" } });
+      return;
+    }
+    const bearer = typeof requiredAuth?.bearer === "function" ? requiredAuth.bearer() : requiredAuth?.bearer;
+    if (requiredAuth && (req.headers.authorization !== `Bearer ${bearer}` || (requiredAuth.accountId !== undefined && req.headers["chatgpt-account-id"] !== requiredAuth.accountId))) {
+      rejected.push(record);
+      sendJson(res, 401, { error: { message: "Your authentication token has expired. Please try signing in again.", type: "invalid_request_error", code: "token_expired" } });
       return;
     }
     const label = `request #${requests.length + 1} (${wire})`;
@@ -517,6 +541,11 @@ export async function startModelServer(turns: ScriptedTurn[] = []): Promise<Mode
 
   return {
     url: `http://127.0.0.1:${address.port}${BASE_PATH}`,
+    chatgptBaseUrl: `http://127.0.0.1:${address.port}${CHATGPT_PATH}/`,
+    rejected,
+    requireAuth(auth: RequiredAuth | null): void {
+      requiredAuth = auth;
+    },
     requests,
     unhandled,
     violations,

@@ -1,0 +1,66 @@
+/**
+ * The few small HTTP requests sign-in and refresh make (token endpoint, device-code endpoints),
+ * over Node's own http/https so CODEX_CA_CERTIFICATE applies and start-up stays lean. Answers
+ * are read whole: they are small JSON documents.
+ */
+import type { IncomingMessage, RequestOptions } from "node:http";
+import { httpsAgentFor } from "../util/ca-certificate.js";
+
+export interface AuthHttpResponse {
+  status: number;
+  text: string;
+}
+
+/** How long one request may take before it is abandoned. */
+const REQUEST_TIMEOUT_MS = 30_000;
+
+export async function postJson(url: string, body: unknown, env: NodeJS.ProcessEnv, timeoutMs = REQUEST_TIMEOUT_MS): Promise<AuthHttpResponse> {
+  return post(url, JSON.stringify(body), { "content-type": "application/json" }, env, timeoutMs);
+}
+
+export async function postForm(url: string, fields: Record<string, string>, env: NodeJS.ProcessEnv): Promise<AuthHttpResponse> {
+  // Spaces as %20, as the reference encodes its form bodies.
+  const body = Object.entries(fields)
+    .map(([k, v]) => `${k}=${encodeURIComponent(v)}`)
+    .join("&");
+  return post(url, body, { "content-type": "application/x-www-form-urlencoded" }, env, REQUEST_TIMEOUT_MS);
+}
+
+async function post(url: string, body: string, headers: Record<string, string>, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<AuthHttpResponse> {
+  const target = new URL(url);
+  const secure = target.protocol === "https:";
+  const transport = secure ? await import("node:https") : await import("node:http");
+  const options: RequestOptions = {
+    method: "POST",
+    headers: { ...headers, accept: "application/json", "content-length": String(Buffer.byteLength(body)) },
+    timeout: timeoutMs,
+  };
+  const agent = secure ? await httpsAgentFor(env) : undefined;
+  if (agent) options.agent = agent;
+  const res = await new Promise<IncomingMessage>((resolve, reject) => {
+    const req = transport.request(target, options, resolve);
+    req.on("timeout", () => req.destroy(new Error(`no answer from ${target.origin} within ${timeoutMs / 1000} s`)));
+    req.on("error", reject);
+    req.end(body);
+  });
+  const chunks: Buffer[] = [];
+  for await (const chunk of res) chunks.push(chunk as Buffer);
+  return { status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") };
+}
+
+/** The issuer's error text from a JSON error body (`error_description`, `error.message`, `error`). */
+export function errorDetail(text: string): string {
+  try {
+    const parsed = JSON.parse(text) as { error?: unknown; error_description?: unknown };
+    if (typeof parsed.error_description === "string" && parsed.error_description.trim()) return parsed.error_description;
+    const error = parsed.error;
+    if (typeof error === "object" && error !== null && typeof (error as { message?: unknown }).message === "string") {
+      return (error as { message: string }).message;
+    }
+    if (typeof error === "string" && error.trim()) return error;
+  } catch {
+    // Not JSON: the body itself, shortened.
+  }
+  const trimmed = text.trim();
+  return trimmed ? trimmed.slice(0, 300) : "unknown error";
+}

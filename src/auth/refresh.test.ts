@@ -1,0 +1,80 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chatgptAuthJson, readAuthFile, writeAuthText, type ChatgptLogin, type TokenData } from "./auth-file.js";
+import { idTokenClaims, jwtExpiresAt } from "./jwt.js";
+import { needsRefresh, refreshLogin, REFRESH_INTERVAL_MS, RefreshError } from "./refresh.js";
+import { withFileLock } from "./file-lock.js";
+
+function jwt(claims: Record<string, unknown>): string {
+  const part = (o: unknown): string => Buffer.from(JSON.stringify(o)).toString("base64url");
+  return `${part({ alg: "none" })}.${part(claims)}.sig`;
+}
+
+function login(accessClaims: Record<string, unknown>, lastRefresh: Date | null = new Date()): ChatgptLogin {
+  const tokens: TokenData = { id_token: jwt({}), access_token: jwt(accessClaims), refresh_token: "rt", account_id: "acct" };
+  return { kind: "chatgpt", tokens, lastRefresh, apiKey: null, raw: {} };
+}
+
+const now = Date.now();
+const seconds = (ms: number): number => Math.floor(ms / 1000);
+
+void test("id token claims: email (or the profile's), plan, account and user ids; exp in milliseconds", () => {
+  const claims = idTokenClaims(jwt({ "https://api.openai.com/profile": { email: "p@example.com" }, "https://api.openai.com/auth": { chatgpt_plan_type: "team", chatgpt_account_id: "ws-1", user_id: "u-1" } }));
+  assert.deepEqual(claims, { email: "p@example.com", planType: "team", accountId: "ws-1", userId: "u-1" });
+  assert.deepEqual(idTokenClaims("not-a-jwt"), { email: null, planType: null, accountId: null, userId: null });
+  assert.equal(jwtExpiresAt(jwt({ exp: 1_700_000_000 })), 1_700_000_000_000);
+  assert.equal(jwtExpiresAt(jwt({})), null);
+});
+
+void test("refresh timing: a few minutes before exp, never while the token has long to live; 8 days after last_refresh without exp", () => {
+  assert.equal(needsRefresh(login({ exp: seconds(now + 60_000) }), now), true, "a minute left");
+  assert.equal(needsRefresh(login({ exp: seconds(now - 1000) }), now), true, "expired");
+  assert.equal(needsRefresh(login({ exp: seconds(now + 3_600_000) }), now), false, "an hour left");
+  assert.equal(needsRefresh(login({ exp: seconds(now + 3_600_000) }, new Date(now - 30 * REFRESH_INTERVAL_MS)), now), false, "exp decides when present");
+  assert.equal(needsRefresh(login({}, new Date(now - REFRESH_INTERVAL_MS - 1000)), now), true);
+  assert.equal(needsRefresh(login({}, new Date(now - REFRESH_INTERVAL_MS + 60_000)), now), false);
+  assert.equal(needsRefresh(login({}, null), now), false);
+});
+
+void test("under the lock, tokens another process already refreshed are used without asking the token endpoint", async () => {
+  const home = mkdtempSync(join(tmpdir(), "codex-ts-refresh-"));
+  const seen = login({ exp: seconds(now - 1000) });
+  const newer: TokenData = { ...seen.tokens, access_token: jwt({ exp: seconds(now + 3_600_000), n: 2 }), refresh_token: "rt-2" };
+  writeAuthText(home, chatgptAuthJson(newer, new Date()));
+  // A token endpoint that cannot be reached: any request would fail the call.
+  const env = { CODEX_REFRESH_TOKEN_URL_OVERRIDE: "http://127.0.0.1:9/oauth/token" };
+  const result = await refreshLogin(home, env, seen, { force: true });
+  assert.equal(result.tokens.access_token, newer.access_token);
+  assert.equal(existsSync(join(home, "auth.json.lock")), false, "the lock is released");
+
+  // Signed out meanwhile: a clear, permanent error.
+  writeFileSync(join(home, "auth.json"), JSON.stringify({ auth_mode: "apikey", OPENAI_API_KEY: "sk-x" }));
+  await assert.rejects(refreshLogin(home, env, seen, { force: true }), (err: unknown) => err instanceof RefreshError && err.permanent && /codex-ts login/.test(err.message));
+  assert.equal(readAuthFile(home)?.kind, "api-key", "the file is left alone");
+});
+
+void test("a lock left by a process that has exited is taken over; a live holder is waited for", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "codex-ts-lock-"));
+  const lock = join(dir, "auth.json.lock");
+  const gone = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }).stdout;
+  writeFileSync(lock, `${gone}\n`);
+  assert.equal(await withFileLock(lock, async () => readFileSync(lock, "utf8")), `${process.pid}\n`);
+  assert.equal(existsSync(lock), false);
+
+  const order: string[] = [];
+  const first = withFileLock(lock, async () => {
+    order.push("first:start");
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    order.push("first:end");
+  });
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  const second = withFileLock(lock, async () => {
+    order.push("second");
+  });
+  await Promise.all([first, second]);
+  assert.deepEqual(order, ["first:start", "first:end", "second"]);
+});
