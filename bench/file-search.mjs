@@ -1,0 +1,113 @@
+#!/usr/bin/env node
+// The TUI's `@` file search on a generated tree of 100,000 files (a few levels of folders with
+// source-like names). Prints the time to build the index through git (tracked files, and the
+// same tree untracked) and through the plain walk, then query latency p50/p95 over a set of
+// typical queries typed one character at a time, for our scorer and for pi-tui's fuzzyFilter.
+// It only reports numbers. Usage: node bench/file-search.mjs [--files N] [--keep]
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { requireBuilt } from "./built.mjs";
+import { median, percentile } from "./stats.mjs";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const MODULE = join(ROOT, "dist/src/tui/parts/file-search.js");
+requireBuilt(MODULE);
+const { FileIndex, listFiles } = await import(MODULE);
+
+const argAt = process.argv.indexOf("--files");
+const COUNT = argAt === -1 ? 100_000 : Number(process.argv[argAt + 1]);
+const KEEP = process.argv.includes("--keep");
+
+const WORDS = ["core", "util", "render", "session", "config", "parser", "model", "client", "server", "tool", "patch", "index", "event", "cache", "state", "stream", "widget", "search", "layout", "theme"];
+const EXTS = [".ts", ".tsx", ".js", ".json", ".md", ".rs", ".py", ".css"];
+
+/** A deterministic tree: COUNT files spread over folders three levels deep, ~50 files a folder. */
+function generate(root) {
+  let seed = 42;
+  const rand = (n) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return (seed >>> 16) % n; // the high bits: an LCG's low bits repeat quickly
+  };
+  const word = () => WORDS[rand(WORDS.length)];
+  const files = [];
+  let folder = "";
+  for (let i = 0; i < COUNT; i++) {
+    if (i % 50 === 0) {
+      folder = `${word()}-${rand(40)}/${word()}/${word()}_${rand(30)}`;
+      mkdirSync(join(root, folder), { recursive: true });
+    }
+    const name = `${word()}${word()[0].toUpperCase()}${word().slice(1)}${i}${EXTS[rand(EXTS.length)]}`;
+    const path = `${folder}/${name}`;
+    writeFileSync(join(root, path), "");
+    files.push(path);
+  }
+  writeFileSync(join(root, ".gitignore"), "*.css\n");
+  return files;
+}
+
+function stats(label, times) {
+  const fmt = (ms) => `${ms.toFixed(2)} ms`;
+  console.log(`  ${label.padEnd(34)} p50 ${fmt(median(times)).padStart(10)}   p95 ${fmt(percentile(times, 95)).padStart(10)}   max ${fmt(Math.max(...times)).padStart(10)}`);
+}
+
+const scratchBase = process.env.BENCH_SCRATCH ?? tmpdir();
+const root = mkdtempSync(join(scratchBase, "file-search-bench-"));
+try {
+  let t = performance.now();
+  generate(root);
+  console.log(`generated ${COUNT} files under ${root} in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+
+  const timeList = async (label, options) => {
+    const start = performance.now();
+    const { files, source } = await listFiles(root, options);
+    console.log(`  ${label.padEnd(34)} ${(performance.now() - start).toFixed(0).padStart(6)} ms  (${files.length} files, ${source})`);
+  };
+  console.log("index build:");
+  await timeList("walk (.gitignore via `ignore`)", { useGit: false });
+  execFileSync("git", ["init", "-q"], { cwd: root });
+  await timeList("git, all files untracked", {});
+  execFileSync("git", ["add", "-A"], { cwd: root });
+  await timeList("git, all files tracked", {});
+
+  const index = new FileIndex(root);
+  await index.whenReady();
+  const queries = ["session", "srvcfg", "core/util", "renderTheme", "patchidx.ts", "stream_12", "zzzq", "cfgparser.json"];
+  const ours = [];
+  const fresh = [];
+  for (let round = 0; round < 3; round++) {
+    for (const q of queries) {
+      // Typed a character at a time, as in the composer: each prefix is one query.
+      for (let n = 1; n <= q.length; n++) {
+        t = performance.now();
+        index.search(q.slice(0, n), 20);
+        ours.push(performance.now() - t);
+      }
+      // The whole query at once, with nothing to narrow from.
+      index.search("", 1);
+      t = performance.now();
+      index.search(q, 20);
+      fresh.push(performance.now() - t);
+    }
+  }
+  console.log(`queries over ${index.size} files (top 20):`);
+  stats("ours, typed char by char", ours);
+  stats("ours, whole query, no narrowing", fresh);
+
+  const { fuzzyFilter } = await import("@mariozechner/pi-tui");
+  const { files } = await listFiles(root);
+  const theirs = [];
+  for (const q of queries) {
+    t = performance.now();
+    fuzzyFilter(files, q, (f) => f).slice(0, 20);
+    theirs.push(performance.now() - t);
+  }
+  stats("pi-tui fuzzyFilter, whole query", theirs);
+  console.log(`heap used: ${(process.memoryUsage().heapUsed / 1048576).toFixed(0)} MiB`);
+} finally {
+  if (KEEP) console.log(`kept ${root}`);
+  else rmSync(root, { recursive: true, force: true });
+}
