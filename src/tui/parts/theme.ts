@@ -5,7 +5,8 @@
  * - `colorLevel(env)`: 0 (no colour: `NO_COLOR`, `TERM=dumb`, `FORCE_COLOR=0`), 1 (16 colours),
  *   2 (256 colours: `TERM=*-256color`), 3 (truecolor: `COLORTERM=truecolor|24bit`);
  *   `FORCE_COLOR=1|2|3` picks a level outright.
- * - `createTheme(level)`: a `Theme` for that level; `theme()`: the process's theme (cached).
+ * - `createTheme(level)`: a `Theme` for that level; `theme()`: the process's theme (cached);
+ *   `setTheme(t)`: replaces it (tests pin a level; `null` goes back to the environment's).
  * - `Theme.fg(role, text)`, `Theme.bg(role, text)`: the palette by meaning, not by hue;
  *   `bold`, `dim`, `italic`, `underline`, `inverse`, `strike`: attributes.
  * - `stripAnsi(text)`: text without escape sequences (tests and width checks).
@@ -128,6 +129,10 @@ let cached: Theme | null = null;
 export function theme(): Theme {
   cached ??= createTheme(colorLevel());
   return cached;
+}
+
+export function setTheme(t: Theme | null): void {
+  cached = t;
 }
 
 // CSI sequences, OSC sequences (ended by BEL or ST) and APC markers (pi-tui's cursor marker).
