@@ -365,9 +365,12 @@ function tuiThreadCommand(program: Command, kind: ThreadTarget["kind"], run: (op
     .argument("[session_id]", "the session's id (see `codex-ts sessions`)")
     .option("--last", "the most recently active session of the current directory")
     .option("--all", "consider the sessions of every directory")
-    .action(async (sessionId: string | undefined, opts: TuiOptions & { last?: boolean; all?: boolean }) => {
+    .action(async (sessionId: string | undefined, opts: TuiOptions & { last?: boolean; all?: boolean }, cmd: Command) => {
       const { last, all, ...rest } = opts;
+      // Options given before the subcommand's name (`codex-ts -c k=v resume`) still apply.
+      const parent = cmd.parent?.opts<TuiOptions>();
+      const merged: TuiOptions = { ...parent, ...definedOnly(rest), config: [...(parent?.config ?? []), ...rest.config], addDir: [...(parent?.addDir ?? []), ...rest.addDir], image: [...(parent?.image ?? []), ...rest.image] };
       const pick = sessionId === undefined && !last;
-      await run(rest, { target: { kind, sessionId, last: last === true, all: all === true }, pick });
+      await run(merged, { target: { kind, sessionId, last: last === true, all: all === true }, pick });
     });
 }
