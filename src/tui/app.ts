@@ -4,7 +4,7 @@
  * op. Finished cells go to scrollback once through the inline renderer; the live region is the
  * streaming message, running commands, the status line and the composer (or an overlay).
  */
-import type { Op } from "../protocol/ops.js";
+import type { Op, UserInput } from "../protocol/ops.js";
 import type { Event, EventMsg, FileChange, TokenUsage } from "../protocol/events.js";
 import type { McpInvocation } from "../protocol/mcp-events.js";
 import type { AskForApproval, ReasoningEffort, SandboxPolicy } from "../protocol/policy.js";
@@ -30,7 +30,8 @@ import {
 } from "./cells.js";
 import { StatusLine, contextText } from "./status-line.js";
 import { StreamingText } from "./streaming-text.js";
-import { Composer, ComposerCompletions } from "./composer.js";
+import { Composer, SlashCompletions } from "./composer.js";
+import { fileIndexFor } from "./parts/file-search.js";
 import { BUILTIN_COMMANDS, parseSlash, promptCommand, type SlashCommand, type SlashContext } from "./slash-commands.js";
 import { questionOverlay } from "./questions.js";
 import type { Overlay } from "./overlays.js";
@@ -40,7 +41,6 @@ import { reviewText } from "../core/review/review-text.js";
 /** What the app needs from the process around it (the runner in run-tui.ts). */
 export interface AppHost {
   submit(op: Op): string;
-  searchFiles(query: string, limit: number): Promise<string[]>;
   gitDiff(): Promise<string>;
   newThread(): Promise<void>;
   resumePicker(): Promise<void>;
@@ -104,12 +104,11 @@ export class App implements SlashContext {
     this.status = new StatusLine(options.theme, options.now);
     for (const s of options.mcpServers) this.mcpStatus.set(s, "starting");
     const editorHost = { requestRender: () => this.requestRender(), terminal: { get rows() { return options.rows(); } } };
-    this.composer = new Composer(
-      editorHost,
-      options.theme,
-      new ComposerCompletions(() => this.commands(), (q, n) => this.host.searchFiles(q, n)),
-      (offset) => this.host.submit({ type: "get_history_entry_request", offset, log_id: this.composer.logId }),
-    );
+    this.composer = new Composer(editorHost, options.theme, new SlashCompletions(() => this.commands()), {
+      cwd: () => this.cwd,
+      fileIndex: () => fileIndexFor(this.cwd),
+      fetchHistory: (offset) => this.host.submit({ type: "get_history_entry_request", offset, log_id: this.composer.logId }),
+    });
     this.composer.editor.onSubmit = (text) => this.onSubmit(text);
   }
 
@@ -466,7 +465,7 @@ export class App implements SlashContext {
     this.status.hint = null;
     if (matchesKey(data, "ctrl+c")) this.onCtrlC();
     else if (matchesKey(data, "ctrl+d") && this.composer.text === "") this.host.quit();
-    else if (matchesKey(data, "escape") && !this.composer.editor.isShowingAutocomplete()) this.onEscape();
+    else if (matchesKey(data, "escape") && !this.composer.popupOpen) this.onEscape();
     else if (matchesKey(data, "ctrl+g")) void this.editExternally();
     else this.composer.handleInput(data);
     this.requestRender();
@@ -533,8 +532,9 @@ export class App implements SlashContext {
   }
 
   private onSubmit(raw: string): void {
-    const text = raw.trim();
-    if (text === "") return;
+    const { text: expanded, images } = this.composer.take(raw);
+    const text = expanded.trim();
+    if (text === "" && images.length === 0) return;
     const slash = parseSlash(text);
     const command = slash ? this.commands().find((c) => c.name === slash.name) : undefined;
     if (slash && command) {
@@ -553,14 +553,14 @@ export class App implements SlashContext {
       this.host.submit({ type: "run_user_shell_command", command: text.slice(1).trim() });
       return;
     }
-    this.sendMessage(text);
+    this.sendMessage(text, images);
   }
 
   /** A message from the user: a new turn, or steering when a turn is running. */
-  private sendMessage(text: string): void {
+  private sendMessage(text: string, images: string[] = []): void {
     this.composer.remember(text);
     this.host.submit({ type: "add_to_history", text });
-    const items = [{ type: "text" as const, text }];
+    const items: UserInput[] = [...images.map((path): UserInput => ({ type: "local_image", path })), { type: "text", text }];
     this.host.submit(this.running ? { type: "user_input", items } : { type: "user_turn", items });
   }
 

@@ -1,12 +1,25 @@
 /**
- * The composer: pi-tui's Editor (multi-line, Enter submits, Shift+Enter / Ctrl+J add a line,
- * bracketed paste with large pastes folded into a placeholder), its popup fed by the slash
- * command table and the `@` file search, and Up/Down through the prompt history, which lives in
- * the core (`history.jsonl`, read entry by entry with `get_history_entry_request`).
+ * The composer: pi-tui's Editor (multi-line, Enter submits, Shift+Enter / Ctrl+J add a line),
+ * the slash command popup (the Editor's own, fed by the command table), the `@` file search
+ * popup, pastes (a large one folded into a placeholder, a pasted image path attached as an
+ * image), and Up/Down through the prompt history, which lives in the core (`history.jsonl`,
+ * read entry by entry with `get_history_entry_request`).
  */
 import { Editor, matchesKey, type AutocompleteItem, type AutocompleteProvider, type AutocompleteSuggestions, type TUI } from "@mariozechner/pi-tui";
 import type { Theme } from "./parts/theme.js";
 import type { SlashCommand } from "./slash-commands.js";
+import { FileSearchPopup, type SearchableIndex } from "./parts/file-search-popup.js";
+import { mentionText } from "./parts/file-search.js";
+import { PasteStore, classifyPaste } from "./parts/paste.js";
+
+const PASTE_START = "\x1b[200~";
+const PASTE_END = "\x1b[201~";
+
+/** What the user sends: the text with pasted contents put back, and the images attached. */
+export interface Submission {
+  text: string;
+  images: string[];
+}
 
 /** What the Editor needs from pi-tui's TUI class: a repaint request and the terminal's height. */
 export interface EditorHost {
@@ -14,15 +27,25 @@ export interface EditorHost {
   readonly terminal: { readonly rows: number };
 }
 
+export interface ComposerOptions {
+  cwd: () => string;
+  /** The file index the `@` popup searches (built on first use). */
+  fileIndex: () => SearchableIndex;
+  fetchHistory: (offset: number) => void;
+}
+
 export class Composer {
   readonly editor: Editor;
   private readonly history: HistoryWalk;
+  private readonly pastes = new PasteStore();
+  private images: string[] = [];
+  private mention: FileSearchPopup | null = null;
 
   constructor(
-    host: EditorHost,
-    theme: Theme,
+    private readonly host: EditorHost,
+    private readonly theme: Theme,
     provider: AutocompleteProvider,
-    fetchHistory: (offset: number) => void,
+    private readonly options: ComposerOptions,
   ) {
     // The Editor only calls requestRender() and reads terminal.rows on its host; our inline
     // renderer provides both without pi-tui's full-screen TUI class.
@@ -37,7 +60,15 @@ export class Composer {
       },
     }, { paddingX: 1, autocompleteMaxVisible: 8 });
     this.editor.setAutocompleteProvider(provider);
-    this.history = new HistoryWalk(fetchHistory, (text) => this.editor.setText(text));
+    this.history = new HistoryWalk(options.fetchHistory, (text) => this.editor.setText(text));
+  }
+
+  /** The submitted text with its pastes expanded and the attached images; the composer is emptied. */
+  take(text: string): Submission {
+    const submission = { text: this.pastes.expand(text), images: this.images };
+    this.pastes.clear();
+    this.images = [];
+    return submission;
   }
 
   get text(): string {
@@ -46,10 +77,19 @@ export class Composer {
 
   setText(text: string): void {
     this.editor.setText(text);
+    if (text === "") this.images = [];
+    this.updateMention();
   }
 
   render(width: number): string[] {
-    return this.editor.render(width);
+    const t = this.theme;
+    const attached = this.images.map((p) => t.fg("accent", ` [image: ${p}]`));
+    return [...attached, ...this.editor.render(width), ...(this.mention ? this.mention.render(width) : [])];
+  }
+
+  /** Whether a popup (commands or files) has the arrow keys. */
+  get popupOpen(): boolean {
+    return this.mention !== null || this.editor.isShowingAutocomplete();
   }
 
   /** Where the persistent history stands (from session_configured). */
@@ -72,12 +112,53 @@ export class Composer {
 
   /** Up/Down walk the history when the composer is empty or shows a recalled entry. */
   handleInput(data: string): void {
+    if (data.startsWith(PASTE_START)) {
+      void this.paste(data.slice(PASTE_START.length, data.endsWith(PASTE_END) ? -PASTE_END.length : undefined));
+      return;
+    }
+    if (this.mention?.handleInput(data)) return;
     const browsing = this.text === "" || this.history.shows(this.text);
-    if (browsing && !this.editor.isShowingAutocomplete() && !this.text.includes("\n")) {
+    if (browsing && !this.popupOpen && !this.text.includes("\n")) {
       if (matchesKey(data, "up") && this.history.older()) return;
       if (matchesKey(data, "down") && this.history.newer()) return;
     }
     this.editor.handleInput(data);
+    this.updateMention();
+  }
+
+  private async paste(raw: string): Promise<void> {
+    const result = await classifyPaste(raw, this.options.cwd(), this.pastes);
+    if (result.kind === "image") this.images.push(result.path);
+    else this.editor.insertTextAtCursor(result.insert);
+    this.host.requestRender();
+  }
+
+  /** Opens, narrows or closes the `@` popup after an edit, from the word before the cursor. */
+  private updateMention(): void {
+    const cursor = this.editor.getCursor();
+    const before = (this.editor.getLines()[cursor.line] ?? "").slice(0, cursor.col);
+    const at = /(?:^|\s)@(\S*)$/.exec(before);
+    if (!at) {
+      this.mention = null;
+      return;
+    }
+    this.mention ??= new FileSearchPopup(this.options.fileIndex(), {
+      onSelect: (path) => this.insertMention(path),
+      onCancel: () => (this.mention = null),
+      requestRender: () => this.host.requestRender(),
+    });
+    this.mention.setQuery(at[1] ?? "");
+  }
+
+  /** Replaces the `@word` before the cursor with the picked path. */
+  private insertMention(path: string): void {
+    this.mention = null;
+    const cursor = this.editor.getCursor();
+    const lines = [...this.editor.getLines()];
+    const line = lines[cursor.line] ?? "";
+    const before = line.slice(0, cursor.col).replace(/@\S*$/, `${mentionText(path)} `);
+    lines[cursor.line] = before + line.slice(cursor.col);
+    this.editor.setText(lines.join("\n"));
   }
 }
 
@@ -159,14 +240,15 @@ class HistoryWalk {
   }
 }
 
-/** The popup's source: slash commands at the start of the first line, files after `@`. */
-export class ComposerCompletions implements AutocompleteProvider {
-  constructor(
-    private readonly commands: () => SlashCommand[],
-    private readonly searchFiles: (query: string, limit: number) => Promise<string[]>,
-  ) {}
+/** The Editor's popup source: slash commands typed at the start of the first line. */
+export class SlashCompletions implements AutocompleteProvider {
+  constructor(private readonly commands: () => SlashCommand[]) {}
 
-  async getSuggestions(lines: string[], cursorLine: number, cursorCol: number): Promise<AutocompleteSuggestions | null> {
+  getSuggestions(lines: string[], cursorLine: number, cursorCol: number): Promise<AutocompleteSuggestions | null> {
+    return Promise.resolve(this.suggest(lines, cursorLine, cursorCol));
+  }
+
+  private suggest(lines: string[], cursorLine: number, cursorCol: number): AutocompleteSuggestions | null {
     const before = (lines[cursorLine] ?? "").slice(0, cursorCol);
     if (cursorLine === 0 && /^\/\S*$/.test(before)) {
       const query = before.slice(1).toLowerCase();
@@ -176,19 +258,13 @@ export class ComposerCompletions implements AutocompleteProvider {
         .map((c) => ({ value: `/${c.name}`, label: `/${c.name}`, description: c.argumentHint ? `${c.description} ${c.argumentHint}` : c.description }));
       return items.length > 0 ? { items, prefix: before } : null;
     }
-    const at = /(?:^|\s)@(\S*)$/.exec(before);
-    if (at) {
-      const paths = await this.searchFiles(at[1] ?? "", 8);
-      if (paths.length === 0) return null;
-      return { items: paths.map((p) => ({ value: p, label: p })), prefix: `@${at[1] ?? ""}` };
-    }
     return null;
   }
 
   applyCompletion(lines: string[], cursorLine: number, cursorCol: number, item: AutocompleteItem, prefix: string): { lines: string[]; cursorLine: number; cursorCol: number } {
     const line = lines[cursorLine] ?? "";
     const start = cursorCol - prefix.length;
-    const insert = prefix.startsWith("/") ? `${item.value} ` : `${item.value} `;
+    const insert = `${item.value} `;
     const next = [...lines];
     next[cursorLine] = line.slice(0, start) + insert + line.slice(cursorCol);
     return { lines: next, cursorLine, cursorCol: start + insert.length };

@@ -5,9 +5,6 @@
  * Heavy ones are imported on first use.
  */
 import type { Config } from "../config/load-config.js";
-import type { FileChange } from "../protocol/events.js";
-import type { DiffRenderer } from "./cells.js";
-import { theme as processTheme } from "./parts/theme.js";
 import { listThreads } from "../rollout/list.js";
 import type { SelectItem } from "@mariozechner/pi-tui";
 
@@ -26,9 +23,7 @@ export interface Picker {
 }
 
 export interface FrontEndParts {
-  diff: DiffRenderer;
   highlight?: (code: string, lang?: string) => string[];
-  searchFiles(root: string, query: string, limit: number): Promise<string[]>;
   gitDiff(cwd: string): Promise<string>;
   externalEdit(text: string): Promise<string | null>;
   notifications: Notifier;
@@ -39,14 +34,7 @@ export interface FrontEndParts {
 }
 
 export async function frontEndParts(): Promise<FrontEndParts> {
-  const search = await import("./parts/file-search.js");
   return {
-    diff: plainDiff,
-    async searchFiles(root, query, limit) {
-      const index = search.fileIndexFor(root);
-      if (index.state === "building") await Promise.race([index.whenReady(), new Promise((r) => setTimeout(r, 300))]);
-      return index.search(query, limit).map((m) => search.mentionText(m.path));
-    },
     gitDiff: gitDiffText,
     externalEdit: editInEditor,
     notifications: new FocusNotifier(),
@@ -61,20 +49,6 @@ export async function frontEndParts(): Promise<FrontEndParts> {
       return picked?.value ?? null;
     },
   };
-}
-
-function plainDiff(path: string, change: FileChange, _width: number): string[] {
-  const t = processTheme();
-  const body = change.type === "update" ? change.unified_diff : change.content;
-  const head = change.type === "add" ? `+ ${path} (new)` : change.type === "delete" ? `- ${path} (deleted)` : `~ ${path}${change.move_path ? ` → ${change.move_path}` : ""}`;
-  const lines = body.replace(/\n$/, "").split("\n").map((l) => {
-    if (change.type === "add") return t.fg("added", `+${l}`);
-    if (change.type === "delete") return t.fg("removed", `-${l}`);
-    if (l.startsWith("+") && !l.startsWith("+++")) return t.fg("added", l);
-    if (l.startsWith("-") && !l.startsWith("---")) return t.fg("removed", l);
-    return t.dim(l);
-  });
-  return [t.bold(head), ...lines];
 }
 
 async function gitDiffText(cwd: string): Promise<string> {

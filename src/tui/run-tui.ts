@@ -21,6 +21,7 @@ import { TerminalSession } from "./terminal-session.js";
 import { App, type AppHost } from "./app.js";
 import { markdownTheme, usageLine } from "./cells.js";
 import { tuiSettings } from "./settings.js";
+import { renderFileChange } from "./parts/diff-view.js";
 import { frontEndParts, type FrontEndParts } from "./integrations.js";
 
 export interface TuiOptions {
@@ -134,7 +135,11 @@ class TuiRunner implements AppHost {
     const theme = processTheme();
     this.app = new App(this, {
       theme,
-      style: { theme, markdown: { ...markdownTheme(theme), highlightCode: parts.highlight }, diff: parts.diff },
+      style: {
+        theme,
+        markdown: { ...markdownTheme(theme), highlightCode: parts.highlight },
+        diff: (path, change, width) => renderFileChange(path, change, width, { cwd: config.cwd, maxLines: 80 }),
+      },
       renderer: this.renderer,
       rows: () => this.term.rows,
       version: packageVersion(),
@@ -215,10 +220,6 @@ class TuiRunner implements AppHost {
   submit(op: Op): string {
     if (!this.thread) return "";
     return this.thread.session.submit(op);
-  }
-
-  searchFiles(query: string, limit: number): Promise<string[]> {
-    return this.parts.searchFiles(this.config.cwd, query, limit);
   }
 
   gitDiff(): Promise<string> {

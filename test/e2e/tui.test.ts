@@ -147,7 +147,7 @@ void test("a large paste is folded into a placeholder and sent whole", async () 
   const pasted = Array.from({ length: 30 }, (_, i) => `pasted line ${i + 1}`).join("\n");
   await withTui([turn(text("got it"))], [], async ({ ui, server }) => {
     ui.paste(pasted);
-    await ui.waitFor(/\[paste #1 \+30 lines\]/);
+    await ui.waitFor(/\[Pasted Content \d+ chars\]/);
     ui.write(KEY.enter);
     await ui.waitFor("got it");
     assert.match(userTexts(server, 0), /pasted line 1\\npasted line 2[\s\S]*pasted line 30/);
