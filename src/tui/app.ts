@@ -472,18 +472,20 @@ export class App implements SlashContext {
   }
 
   private onCtrlC(): void {
+    // Only a press on an idle, empty composer arms the quit; the next one within 2 s quits.
     const now = Date.now();
+    const armed = now - this.lastCtrlC < 2000;
+    this.lastCtrlC = 0;
     if (this.composer.text !== "") {
       this.composer.setText("");
     } else if (this.running) {
       this.host.submit({ type: "interrupt" });
-    } else if (now - this.lastCtrlC < 2000) {
+    } else if (armed) {
       this.host.quit();
-      return;
     } else {
       this.status.hint = "Press Ctrl+C again to quit";
+      this.lastCtrlC = now;
     }
-    this.lastCtrlC = now;
   }
 
   private onEscape(): void {

@@ -31,6 +31,7 @@ export class InlineRenderer {
   private previous: string[] = [];
   /** The cursor's row, counted from the live region's first row. */
   private cursorRow = 0;
+  private cursorCol = 0;
   private width: number;
   /** After close() nothing is drawn any more (a render queued before exit must not reappear). */
   private closed = false;
@@ -104,11 +105,13 @@ export class InlineRenderer {
     const maxRows = Math.max(1, this.screen.rows - 1);
     const clip = Math.max(0, liveIn.length - maxRows);
     const live = liveIn.slice(clip).map((l) => this.fit(l));
-    const target = cursor ? { row: Math.max(0, cursor.row - clip), col: cursor.col } : { row: live.length - 1, col: 0 };
+    const target = cursor ? { row: Math.min(Math.max(0, cursor.row - clip), live.length - 1), col: cursor.col } : { row: live.length - 1, col: 0 };
     let first = 0;
     while (first < live.length && first < this.previous.length && live[first] === this.previous[first]) first++;
+    const unchanged = first === live.length && live.length === this.previous.length;
+    if (unchanged && live.length > 0 && target.row === this.cursorRow && target.col === this.cursorCol) return "";
     let out = "";
-    if (first < live.length || live.length !== this.previous.length) {
+    if (!unchanged) {
       if (first < live.length) {
         out += this.moveTo(first) + "\r";
         for (let i = first; i < live.length; i++) {
@@ -127,6 +130,7 @@ export class InlineRenderer {
     if (live.length > 0) {
       const row = Math.min(Math.max(0, target.row), live.length - 1);
       out += this.moveTo(row) + "\r" + (target.col > 0 ? `\x1b[${target.col}C` : "");
+      this.cursorCol = target.col;
     }
     return out;
   }
