@@ -9,7 +9,7 @@ import { existsSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { loadConfig, type Config } from "../config/load-config.js";
 import { ConfigError } from "../config/overrides.js";
-import { ThreadManager, ThreadStartError, type StartedThread } from "../core/thread-manager.js";
+import type { ThreadManager, StartedThread } from "../core/thread-manager.js";
 import type { ThreadTarget } from "../core/open-thread.js";
 import type { Session } from "../core/session.js";
 import type { SandboxMode } from "../protocol/policy.js";
@@ -81,17 +81,7 @@ export async function runTui(opts: TuiOptions, start: TuiStart): Promise<number>
     throw err;
   }
 
-  const threads = new ThreadManager({ env: process.env, source: "cli", originator: "codex_cli_rs", userAgentProduct: "codex_cli_rs", readCodexApiKey: false });
-  try {
-    threads.checkCredentials(config);
-  } catch (err) {
-    if (err instanceof ThreadStartError) {
-      process.stderr.write(`${err.message}\n`);
-      return 1;
-    }
-    throw err;
-  }
-  const runner = new TuiRunner(threads, config, parts, tuiSettings(config.toml, opts));
+  const runner = new TuiRunner(config, parts, tuiSettings(config.toml, opts));
   return runner.run(start, opts.image.map((p) => resolve(cwd, p)));
 }
 
@@ -113,6 +103,9 @@ function load(opts: TuiOptions, cwd: string): Config {
 
 /** Owns the terminal, the app and the current thread; switches threads for /new, /resume, /fork. */
 class TuiRunner implements AppHost {
+  private threads: ThreadManager | null = null;
+  /** Ops submitted before the first thread was ready (a prompt typed while it starts). */
+  private readonly early: Op[] = [];
   private readonly term: TerminalSession;
   private readonly renderer: InlineRenderer;
   private readonly app: App;
@@ -121,7 +114,6 @@ class TuiRunner implements AppHost {
   private quitting = false;
 
   constructor(
-    private readonly threads: ThreadManager,
     private readonly config: Config,
     private readonly parts: FrontEndParts,
     private readonly settings: ReturnType<typeof tuiSettings>,
@@ -152,6 +144,19 @@ class TuiRunner implements AppHost {
     this.term.start();
     this.parts.notifications.start((d) => this.term.write(d));
     const finished = new Promise<number>((resolveDone) => (this.done = resolveDone));
+    // The composer is usable at once; the core loads and the thread starts behind it.
+    this.app.requestRender();
+    const { ThreadManager, ThreadStartError } = await import("../core/thread-manager.js");
+    this.startErrorType = ThreadStartError;
+    this.threads = new ThreadManager({ env: process.env, source: "cli", originator: "codex_cli_rs", userAgentProduct: "codex_cli_rs", readCodexApiKey: false });
+    try {
+      this.threads.checkCredentials(this.config);
+    } catch (err) {
+      if (!(err instanceof ThreadStartError)) throw err;
+      this.startError = err.message;
+      this.finish(1);
+      return finished;
+    }
     let target = start.target;
     if (start.pick && target) {
       const picked = await this.parts.pickSession(this.app, this.config, target.kind, target.all);
@@ -175,11 +180,13 @@ class TuiRunner implements AppHost {
 
   /** Starts (or resumes / forks) a thread and shows it; false when it could not start. */
   private async open(target: ThreadTarget | null): Promise<boolean> {
+    const threads = this.threads;
+    if (!threads) return false;
     let thread: StartedThread;
     try {
-      thread = await this.threads.startThread({ config: this.config, target });
+      thread = await threads.startThread({ config: this.config, target });
     } catch (err) {
-      if (!(err instanceof ThreadStartError)) throw err;
+      if (!(err instanceof this.startErrorType)) throw err;
       this.startError = err.message;
       return false;
     }
@@ -187,11 +194,12 @@ class TuiRunner implements AppHost {
     this.thread = thread;
     this.app.resetThread();
     void this.pump(thread.session);
-    if (previous) void this.threads.closeThread(previous.threadId);
+    if (previous) void threads.closeThread(previous.threadId);
+    for (const op of this.early.splice(0)) thread.session.submit(op);
     try {
-      await this.threads.waitUntilReady(thread);
+      await threads.waitUntilReady(thread);
     } catch (err) {
-      if (!(err instanceof ThreadStartError)) throw err;
+      if (!(err instanceof this.startErrorType)) throw err;
       this.startError = err.message;
       return false;
     }
@@ -199,6 +207,8 @@ class TuiRunner implements AppHost {
   }
 
   private startError: string | null = null;
+  /** The core's start-failure class, known once the core is loaded. */
+  private startErrorType: new (...args: never[]) => Error = Error;
 
   /** Shows one thread's events until it ends or another thread replaces it. */
   private async pump(session: Session): Promise<void> {
@@ -218,8 +228,9 @@ class TuiRunner implements AppHost {
   // ------------------------------------------------------------------ AppHost
 
   submit(op: Op): string {
-    if (!this.thread) return "";
-    return this.thread.session.submit(op);
+    if (this.thread) return this.thread.session.submit(op);
+    this.early.push(op);
+    return "";
   }
 
   gitDiff(): Promise<string> {
@@ -270,6 +281,7 @@ class TuiRunner implements AppHost {
     if (u.total_tokens > 0) process.stdout.write(`${usageLine(u)}\n`);
     const id = this.app.sessionId;
     if (id && this.app.rolloutPath) process.stdout.write(`To continue this session, run codex-ts resume ${id}\n`);
-    void this.threads.shutdown().then(() => done(this.startError ? 1 : code));
+    const flushed = this.threads ? this.threads.shutdown() : Promise.resolve([]);
+    void flushed.then(() => done(this.startError ? 1 : code));
   }
 }

@@ -49,6 +49,11 @@ export class PtySession {
     );
   }
 
+  /** The program's process id (for memory readings). */
+  get pid(): number {
+    return this.proc.pid;
+  }
+
   /** Types text (or escape sequences) as keystrokes. */
   write(data: string): void {
     this.proc.write(data);
