@@ -6,7 +6,9 @@
 //     (handleInput + the frame it writes), p50/p95 over 500 keystrokes (target p95 <= 16 ms),
 //     and the same with 10 cells, to show the cost does not grow with the conversation;
 //  3. memory over a 200-turn scripted session: the CLI's resident set size every 50 turns
-//     (target <= 120 MiB and flat).
+//     (target <= 120 MiB and flat);
+//  4. the measurement behind the renderer choice (docs/tui.md): pi-tui's full-screen TUI class
+//     holding the same 1,000 cells as components, per keystroke, and what a width change costs it.
 // Usage: node bench/tui.mjs [--runs N] [--turns N]
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -83,6 +85,36 @@ function keystrokes(cells) {
   return samples;
 }
 
+/** pi-tui's TUI class with `cells` history components and an Editor, on a counting terminal. */
+async function piTuiClass(cells) {
+  const { TUI, Text, Editor } = await import("@mariozechner/pi-tui");
+  const term = {
+    columns: 120, rows: 40, bytes: 0, clears: 0,
+    start() {}, stop() {}, drainInput: async () => {}, moveBy() {}, hideCursor() {}, showCursor() {},
+    clearLine() {}, clearFromCursor() {}, clearScreen() {}, setTitle() {}, setProgress() {},
+    get kittyProtocolActive() { return false; },
+    write(d) { this.bytes += d.length; if (d.includes("\x1b[3J")) this.clears++; },
+  };
+  const tui = new TUI(term);
+  for (let i = 0; i < cells; i++) tui.addChild(new Text(i % 2 ? `Module ${i} parses input and returns a tree.` : `> question ${i}`, 1, 0));
+  const id = (x) => x;
+  const editor = new Editor(tui, { borderColor: id, selectList: { selectedPrefix: id, selectedText: id, description: id, scrollInfo: id, noMatch: id } });
+  tui.addChild(editor);
+  tui.setFocus(editor);
+  tui.doRender(); // a private method at the type level; called directly to time one frame
+  const samples = [];
+  for (const ch of "the quick brown fox jumps over the lazy dog ".repeat(12).slice(0, 500)) {
+    const t0 = performance.now();
+    editor.handleInput(ch);
+    tui.doRender();
+    samples.push(performance.now() - t0);
+  }
+  term.bytes = 0;
+  term.columns = 100;
+  tui.doRender();
+  return { samples, resizeBytes: term.bytes, scrollbackCleared: term.clears > 0 };
+}
+
 function rssMiB(pid) {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
@@ -118,6 +150,12 @@ keystrokes(1000); // warm the JIT
 for (const cells of [10, 1000]) {
   const k = keystrokes(cells);
   console.log(`keystroke to paint with ${cells} cells of history: p50 ${k.length ? percentile(k, 50).toFixed(3) : "-"} ms, p95 ${percentile(k, 95).toFixed(3)} ms, max ${fmt(Math.max(...k))} ms (target p95 <= 16 ms)`);
+}
+for (const cells of [10, 1000]) {
+  const pi = await piTuiClass(cells);
+  console.log(
+    `pi-tui TUI class, keystroke with ${cells} cells: p50 ${percentile(pi.samples, 50).toFixed(3)} ms, p95 ${percentile(pi.samples, 95).toFixed(3)} ms; a width change rewrites ${(pi.resizeBytes / 1024).toFixed(0)} KiB${pi.scrollbackCleared ? " and clears the scrollback (CSI 3J)" : ""}`,
+  );
 }
 const mem = await memory();
 console.log(`memory over a ${turns}-turn session (RSS, MiB): ${mem.map(([t, m]) => `turn ${t}: ${fmt(m)}`).join(", ")} (target <= 120 MiB and flat)`);
