@@ -1,0 +1,142 @@
+/**
+ * Syntax colours for fenced code blocks, with highlight.js's core and a handful of common
+ * languages, loaded on first use so start-up never pays for them.
+ *
+ * API:
+ * - `highlightCode(code, lang)`: the block's lines, coloured through the theme when the
+ *   highlighter is loaded and knows `lang`; plain lines otherwise (an unknown language, no
+ *   colour, or not loaded yet, in which case loading starts). Fits pi-tui's Markdown
+ *   `highlightCode` option.
+ * - `loadHighlighter()`: loads it (once); resolves when ready. `preloadHighlighter(onReady)`:
+ *   the same without waiting; call it when a turn starts, so the first code block that reaches
+ *   scrollback is already coloured, and repaint in `onReady`.
+ * - `highlightReady()`: whether it is loaded. `knownLanguage(lang)`: whether a name is covered.
+ *
+ * Languages are never guessed: guessing costs a full parse per grammar and often guesses wrong.
+ * Each line is styled on its own (a string or comment spanning lines is re-coloured on every
+ * line), because the renderer prints lines separately.
+ */
+import type { HLJSApi, LanguageFn } from "highlight.js";
+import { theme, type Role } from "./theme.js";
+
+/** highlight.js grammar module → the fence names it answers to (its own aliases count too). */
+const GRAMMARS = ["bash", "c", "cpp", "css", "diff", "go", "ini", "java", "javascript", "json", "markdown", "python", "ruby", "rust", "shell", "sql", "typescript", "xml", "yaml"];
+
+/** highlight.js scopes → theme roles; scopes not listed stay plain. */
+const SCOPE_ROLES: Record<string, Role> = {
+  keyword: "heading",
+  "selector-tag": "heading",
+  doctag: "heading",
+  string: "success",
+  regexp: "success",
+  symbol: "success",
+  addition: "added",
+  deletion: "removed",
+  number: "warning",
+  literal: "warning",
+  attr: "warning",
+  attribute: "warning",
+  comment: "muted",
+  quote: "muted",
+  meta: "muted",
+  title: "link",
+  section: "link",
+  built_in: "accent",
+  type: "accent",
+  variable: "error",
+  "template-variable": "error",
+  tag: "accent",
+  name: "link",
+};
+
+let api: HLJSApi | null = null;
+let loading: Promise<void> | null = null;
+
+export function highlightReady(): boolean {
+  return api !== null;
+}
+
+export function loadHighlighter(): Promise<void> {
+  loading ??= (async () => {
+    const core = (await import("highlight.js/lib/core")).default;
+    await Promise.all(
+      GRAMMARS.map(async (name) => {
+        // Built as a string: the grammar modules ship no type declarations.
+        const spec = `highlight.js/lib/languages/${name}`;
+        const grammar = ((await import(spec)) as { default: LanguageFn }).default;
+        core.registerLanguage(name, grammar);
+      }),
+    );
+    api = core;
+  })();
+  return loading;
+}
+
+export function preloadHighlighter(onReady?: () => void): void {
+  if (theme().level === 0) return; // nothing would be coloured
+  loadHighlighter().then(
+    () => onReady?.(),
+    () => {}, // without highlight.js, code stays plain
+  );
+}
+
+export function knownLanguage(lang: string | undefined): boolean {
+  return api !== null && lang !== undefined && lang !== "" && api.getLanguage(lang.toLowerCase()) !== undefined;
+}
+
+const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#x27;": "'", "&#39;": "'" };
+const unescape = (s: string): string => s.replace(/&(?:amp|lt|gt|quot|#x27|#39);/g, (e) => ENTITIES[e] ?? e);
+
+/** The role of the innermost span that has one. */
+function roleOf(stack: (Role | null)[]): Role | null {
+  for (let i = stack.length - 1; i >= 0; i--) if (stack[i]) return stack[i] as Role;
+  return null;
+}
+
+/** highlight.js's HTML as lines of ANSI-styled text. */
+function htmlToLines(html: string): string[] {
+  const t = theme();
+  const lines: string[] = [""];
+  const stack: (Role | null)[] = [];
+  const emit = (text: string): void => {
+    const role = roleOf(stack);
+    const parts = unescape(text).split("\n");
+    parts.forEach((part, i) => {
+      if (i > 0) lines.push("");
+      if (part !== "") lines[lines.length - 1] += role ? t.fg(role, part) : part;
+    });
+  };
+  const tag = /<span class="([^"]*)">|<\/span>/g;
+  let at = 0;
+  for (let m = tag.exec(html); m !== null; m = tag.exec(html)) {
+    if (m.index > at) emit(html.slice(at, m.index));
+    if (m[1] === undefined) stack.pop();
+    else {
+      // "hljs-title function_" → "title"; the first hljs- class names the scope.
+      const scope = /hljs-([\w-]+)/.exec(m[1])?.[1] ?? "";
+      stack.push(SCOPE_ROLES[scope] ?? null);
+    }
+    at = m.index + m[0].length;
+  }
+  if (at < html.length) emit(html.slice(at));
+  return lines;
+}
+
+function plainLines(code: string): string[] {
+  return code.split("\n");
+}
+
+export function highlightCode(code: string, lang?: string): string[] {
+  const body = code.endsWith("\n") ? code.slice(0, -1) : code;
+  if (theme().level === 0 || lang === undefined || lang === "") return plainLines(body);
+  if (api === null) {
+    void loadHighlighter().catch(() => {});
+    return plainLines(body);
+  }
+  if (!knownLanguage(lang)) return plainLines(body);
+  try {
+    return htmlToLines(api.highlight(body, { language: lang.toLowerCase(), ignoreIllegals: true }).value);
+  } catch {
+    return plainLines(body);
+  }
+}
