@@ -16,11 +16,11 @@ function harness(): { app: App; ops: Op[]; written: () => string; quit: () => bo
   let quitted = false;
   const host: AppHost = {
     submit: (op) => (ops.push(op), String(ops.length)),
-    gitDiff: () => Promise.resolve(""),
+    gitDiff: () => Promise.resolve([]),
     newThread: () => Promise.resolve(),
     resumePicker: () => Promise.resolve(),
     forkThread: () => Promise.resolve(),
-    externalEdit: () => Promise.resolve(null),
+    externalEdit: (t) => Promise.resolve(t),
     notify: () => undefined,
     quit: () => void (quitted = true),
   };

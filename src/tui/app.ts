@@ -41,14 +41,15 @@ import { reviewText } from "../core/review/review-text.js";
 /** What the app needs from the process around it (the runner in run-tui.ts). */
 export interface AppHost {
   submit(op: Op): string;
-  gitDiff(): Promise<string>;
+  /** The lines /diff shows (the working tree's diff, or why there is none). */
+  gitDiff(): Promise<string[]>;
   newThread(): Promise<void>;
   resumePicker(): Promise<void>;
   forkThread(): Promise<void>;
-  /** Ctrl+G: edit `text` in $VISUAL / $EDITOR; null when nothing changed or no editor ran. */
-  externalEdit(text: string): Promise<string | null>;
+  /** Ctrl+G: the text edited in $VISUAL / $EDITOR; throws with a sentence for the user when it cannot. */
+  externalEdit(text: string): Promise<string>;
   /** A turn ended or needs the user: the host decides whether to notify (unfocused terminal). */
-  notify(kind: "turn-complete" | "approval-requested", text: string): void;
+  notify(event: "agent-turn-complete" | "approval-requested", text: string): void;
   /** The user asked to leave. */
   quit(): void;
 }
@@ -190,8 +191,23 @@ export class App implements SlashContext {
     return [...this.mcpStatus].map(([name, state]) => `${name}: ${state}`);
   }
 
-  gitDiff(): Promise<string> {
+  gitDiff(): Promise<string[]> {
     return this.host.gitDiff();
+  }
+
+  warn(message: string): void {
+    this.notice("warning", message);
+  }
+
+  /** Shows a component that takes the keyboard until it calls `done`; resolves with its answer. */
+  present<T>(make: (done: (value: T) => void) => Overlay): Promise<T> {
+    return new Promise((resolve) => {
+      const overlay = make((value) => {
+        this.closeOverlay(overlay);
+        resolve(value);
+      });
+      this.openOverlay(overlay);
+    });
   }
   newThread(): Promise<void> {
     return this.host.newThread();
@@ -261,7 +277,7 @@ export class App implements SlashContext {
       case "task_complete":
         this.flushStream();
         this.setRunning(false);
-        this.host.notify("turn-complete", msg.last_agent_message ?? "Turn complete");
+        this.host.notify("agent-turn-complete", firstLine(msg.last_agent_message) ? `Turn complete: ${firstLine(msg.last_agent_message)}` : "Turn complete");
         break;
       case "turn_aborted":
         this.flushStream();
@@ -326,7 +342,7 @@ export class App implements SlashContext {
         if (replay) break;
         this.flushStream();
         this.openOverlay(questionOverlay(msg, { theme: this.theme, style: this.style, submit: (op) => this.host.submit(op), close: (o) => this.closeOverlay(o) }));
-        this.host.notify("approval-requested", "The agent is waiting for your answer");
+        this.host.notify("approval-requested", `Approval needed: ${questionSummary(msg)}`);
         break;
       case "patch_apply_begin":
         this.patches.set(msg.call_id, msg.changes);
@@ -524,8 +540,11 @@ export class App implements SlashContext {
   }
 
   private async editExternally(): Promise<void> {
-    const edited = await this.host.externalEdit(this.composer.editor.getExpandedText());
-    if (edited !== null) this.composer.setText(edited.replace(/\n$/, ""));
+    try {
+      this.composer.setText(await this.host.externalEdit(this.composer.editor.getExpandedText()));
+    } catch (err) {
+      this.notice("error", (err as Error).message);
+    }
     this.requestRender();
   }
 
@@ -630,6 +649,24 @@ export class App implements SlashContext {
       lines.push(this.theme.dim(this.running ? " Enter to steer · Esc to interrupt · Ctrl+C to clear" : " Enter to send · Shift+Enter newline · / commands · @ files · !cmd shell"));
     }
     return lines;
+  }
+}
+
+function firstLine(text: string | null): string {
+  return (text ?? "").split("\n").find((l) => l.trim() !== "")?.trim() ?? "";
+}
+
+/** A few words on what a question is about, for its notification. */
+function questionSummary(msg: EventMsg): string {
+  switch (msg.type) {
+    case "exec_approval_request":
+      return msg.command.join(" ");
+    case "apply_patch_approval_request":
+      return `edit ${Object.keys(msg.changes).length} file(s)`;
+    case "mcp_tool_call_approval_request":
+      return `${msg.server}.${msg.tool}`;
+    default:
+      return "the agent has a question";
   }
 }
 

@@ -6,7 +6,7 @@
  * Loaded only when the UI starts, so `--version` and `exec` never pay for it.
  */
 import { existsSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { loadConfig, type Config } from "../config/load-config.js";
 import { ConfigError } from "../config/overrides.js";
 import type { ThreadManager, StartedThread } from "../core/thread-manager.js";
@@ -20,9 +20,13 @@ import { InlineRenderer } from "./inline-renderer.js";
 import { TerminalSession } from "./terminal-session.js";
 import { App, type AppHost } from "./app.js";
 import { markdownTheme, usageLine } from "./cells.js";
-import { tuiSettings } from "./settings.js";
+import { tuiSettings, type TuiSettings } from "./settings.js";
 import { renderFileChange } from "./parts/diff-view.js";
-import { frontEndParts, type FrontEndParts } from "./integrations.js";
+import { FocusNotifier, type NotificationEvent } from "./parts/notifications.js";
+import { TrustPrompt, saveTrustDecision, trustQuestionFor } from "./parts/trust.js";
+import { editExternally } from "./parts/external-editor.js";
+import { diffReport } from "./parts/git-diff.js";
+import { listThreads } from "../rollout/list.js";
 
 export interface TuiOptions {
   model?: string;
@@ -64,15 +68,9 @@ export async function runTui(opts: TuiOptions, start: TuiStart): Promise<number>
     process.stderr.write(`--cd ${opts.cd}: no such directory\n`);
     return 1;
   }
-  const parts = await frontEndParts();
   let config: Config;
   try {
     config = load(opts, cwd);
-    // A project with its own settings that was never trusted or refused: ask once.
-    if (config.projectTrustLevel === null && existsSync(join(config.cwd, ".codex"))) {
-      const trusted = await parts.askTrust(config);
-      if (trusted !== null) config = load(opts, cwd);
-    }
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`Error loading config: ${err.message}\n`);
@@ -80,8 +78,7 @@ export async function runTui(opts: TuiOptions, start: TuiStart): Promise<number>
     }
     throw err;
   }
-
-  const runner = new TuiRunner(config, parts, tuiSettings(config.toml, opts));
+  const runner = new TuiRunner(config, () => load(opts, cwd), tuiSettings(config.toml, opts));
   return runner.run(start, opts.image.map((p) => resolve(cwd, p)));
 }
 
@@ -113,11 +110,14 @@ class TuiRunner implements AppHost {
   private done: ((code: number) => void) | null = null;
   private quitting = false;
 
+  private readonly notifier: FocusNotifier;
+
   constructor(
-    private readonly config: Config,
-    private readonly parts: FrontEndParts,
-    private readonly settings: ReturnType<typeof tuiSettings>,
+    private config: Config,
+    private readonly reload: () => Config,
+    private readonly settings: TuiSettings,
   ) {
+    this.notifier = new FocusNotifier(settings.notifications);
     this.term = new TerminalSession({
       alternateScreen: settings.alternateScreen,
       onInput: (data) => this.onInput(data),
@@ -129,7 +129,7 @@ class TuiRunner implements AppHost {
       theme,
       style: {
         theme,
-        markdown: { ...markdownTheme(theme), highlightCode: parts.highlight },
+        markdown: markdownTheme(theme),
         diff: (path, change, width) => renderFileChange(path, change, width, { cwd: config.cwd, maxLines: 80 }),
       },
       renderer: this.renderer,
@@ -142,8 +142,10 @@ class TuiRunner implements AppHost {
 
   async run(start: TuiStart, images: string[]): Promise<number> {
     this.term.start();
-    this.parts.notifications.start((d) => this.term.write(d));
+    this.notifier.start((d) => this.term.write(d));
     const finished = new Promise<number>((resolveDone) => (this.done = resolveDone));
+    for (const warning of this.settings.warnings) this.app.warn(warning);
+    await this.askTrust();
     // The composer is usable at once; the core loads and the thread starts behind it.
     this.app.requestRender();
     const { ThreadManager, ThreadStartError } = await import("../core/thread-manager.js");
@@ -159,7 +161,7 @@ class TuiRunner implements AppHost {
     }
     let target = start.target;
     if (start.pick && target) {
-      const picked = await this.parts.pickSession(this.app, this.config, target.kind, target.all);
+      const picked = await this.pickSession(target.kind, target.all);
       if (picked === null) {
         this.finish(0);
         return finished;
@@ -221,8 +223,8 @@ class TuiRunner implements AppHost {
   }
 
   private onInput(data: string): void {
-    if (this.parts.notifications.handleInput(data)) return;
-    this.app.handleInput(data);
+    const keys = this.notifier.filterInput(data);
+    if (keys !== "") this.app.handleInput(keys);
   }
 
   // ------------------------------------------------------------------ AppHost
@@ -233,8 +235,8 @@ class TuiRunner implements AppHost {
     return "";
   }
 
-  gitDiff(): Promise<string> {
-    return this.parts.gitDiff(this.config.cwd);
+  gitDiff(): Promise<string[]> {
+    return diffReport(this.config.cwd);
   }
 
   async newThread(): Promise<void> {
@@ -242,7 +244,7 @@ class TuiRunner implements AppHost {
   }
 
   async resumePicker(): Promise<void> {
-    const id = await this.parts.pickSession(this.app, this.config, "resume", false);
+    const id = await this.pickSession("resume", false);
     if (id !== null) await this.open({ kind: "resume", sessionId: id, last: false, all: false });
   }
 
@@ -251,12 +253,48 @@ class TuiRunner implements AppHost {
     if (id) await this.open({ kind: "fork", sessionId: id, last: false, all: false });
   }
 
-  externalEdit(text: string): Promise<string | null> {
-    return this.term.suspend(() => this.parts.externalEdit(text));
+  externalEdit(text: string): Promise<string> {
+    return editExternally(text, { terminal: { suspend: () => this.term.suspend(), resume: () => this.resumeTerminal() } });
   }
 
-  notify(kind: "turn-complete" | "approval-requested", text: string): void {
-    if (this.settings.notifications.includes(kind)) this.parts.notifications.notify(text);
+  private resumeTerminal(): void {
+    this.term.resume();
+    this.renderer.resize(this.app.liveLines());
+  }
+
+  notify(event: NotificationEvent, text: string): void {
+    this.notifier.notify(event, text);
+  }
+
+  /**
+   * A project with its own `.codex/` settings that the user never trusted or refused: ask once,
+   * save the answer, and load the project's settings when trusted.
+   */
+  private async askTrust(): Promise<void> {
+    const question = trustQuestionFor(this.config);
+    if (!question) return;
+    const level = await this.app.present<"trusted" | "untrusted" | null>((done) => new TrustPrompt(question, done));
+    if (level === null) return;
+    try {
+      await saveTrustDecision(this.config.codexHome, question.projectPath, level);
+      if (level === "trusted") this.config = this.reload();
+    } catch (err) {
+      this.app.warn(`Could not save the answer: ${(err as Error).message}`);
+    }
+  }
+
+  /** The recorded session the user picks (newest first; this folder's unless `all`), or null. */
+  private async pickSession(kind: "resume" | "fork", all: boolean): Promise<string | null> {
+    const threads = listThreads(this.config.codexHome, { cwd: all ? undefined : this.config.cwd, limit: 100 });
+    if (threads.length === 0) {
+      this.app.warn(`No recorded sessions${all ? "" : " for this directory (try --all)"}.`);
+      return null;
+    }
+    const picked = await this.app.pick(
+      kind === "resume" ? "Resume a session" : "Fork a session",
+      threads.map((t) => ({ value: t.id, label: (t.firstPrompt ?? "(no prompt)").split("\n")[0] ?? "", description: t.updatedAt ?? "" })),
+    );
+    return picked?.value ?? null;
   }
 
   quit(): void {
@@ -274,7 +312,7 @@ class TuiRunner implements AppHost {
     this.done = null;
     this.app.renderNow();
     this.renderer.close();
-    this.parts.notifications.stop();
+    this.notifier.stop();
     this.term.restore();
     if (this.startError) process.stderr.write(`${this.startError}\n`);
     const u = this.app.usage;

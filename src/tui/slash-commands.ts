@@ -28,7 +28,7 @@ export interface SlashContext {
   setComposer(text: string): void;
   statusLines(): string[];
   mcpLines(): string[];
-  gitDiff(): Promise<string>;
+  gitDiff(): Promise<string[]>;
   newThread(): Promise<void>;
   resumePicker(): Promise<void>;
   forkThread(): Promise<void>;
@@ -113,8 +113,7 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
     description: "show the working tree's changes (untracked files included)",
     duringTask: true,
     async run(ctx) {
-      const text = await ctx.gitDiff();
-      ctx.print("git diff", text.trim() === "" ? ["no changes"] : text.replace(/\n$/, "").split("\n"));
+      ctx.print("/diff", await ctx.gitDiff());
     },
   },
   { name: "status", description: "show the session's settings and token usage", duringTask: true, run: (ctx) => ctx.print("Status", ctx.statusLines()) },

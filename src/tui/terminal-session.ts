@@ -79,15 +79,15 @@ export class TerminalSession {
     process.off("exit", this.onExit);
   }
 
-  /** Lets a child program (the external editor) have the terminal, then takes it back. */
-  async suspend<T>(body: () => Promise<T>): Promise<T> {
+  /** Hands the terminal to a child program (the external editor): as a shell would leave it. */
+  suspend(): void {
     this.terminal.stop();
     this.write(RESET_MODES);
-    try {
-      return await body();
-    } finally {
-      this.write("\x1b[?25l");
-      this.terminal.start(this.options.onInput, this.options.onResize);
-    }
+  }
+
+  /** Takes the terminal back after suspend(). */
+  resume(): void {
+    this.write("\x1b[?25l");
+    this.terminal.start(this.options.onInput, this.options.onResize);
   }
 }

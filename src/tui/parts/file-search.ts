@@ -348,6 +348,10 @@ export class FileIndex {
       this.last = null;
       this.current = "ready";
       this.failure = null;
+      // One throwaway search compiles the scorer now rather than on the user's first keystroke
+      // (the first search over 100,000 paths costs several times a warm one).
+      this.search("e", 1);
+      this.last = null;
     } catch (err) {
       if (this.paths.length === 0) this.current = "failed";
       this.failure = `could not list the files under ${this.root}: ${(err as Error).message}`;
