@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// The TUI's `@` file search on a generated tree of 100,000 files (a few levels of folders with
-// source-like names). Prints the time to build the index through git (tracked files, and the
-// same tree untracked) and through the plain walk, then query latency p50/p95 over a set of
-// typical queries typed one character at a time, for our scorer and for pi-tui's fuzzyFilter.
+// The TUI's `@` file search on a generated tree of 100,000 listed files (a few levels of folders
+// with source-like names, plus one ignored file per folder). Prints the time to list the files
+// through the plain walk and through git (the tree untracked, then tracked), then query latency
+// p50/p95 over typical queries typed a character at a time and whole, for our scorer and for
+// pi-tui's fuzzyFilter.
 // It only reports numbers. Usage: node bench/file-search.mjs [--files N] [--keep]
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -24,6 +25,8 @@ const KEEP = process.argv.includes("--keep");
 
 const WORDS = ["core", "util", "render", "session", "config", "parser", "model", "client", "server", "tool", "patch", "index", "event", "cache", "state", "stream", "widget", "search", "layout", "theme"];
 const EXTS = [".ts", ".tsx", ".js", ".json", ".md", ".rs", ".py", ".css"];
+/** One ignored file per folder on top of the COUNT listed ones, so the ignore rules have work. */
+const IGNORED = "build-output.log";
 
 /** A deterministic tree: COUNT files spread over folders three levels deep, ~50 files a folder. */
 function generate(root) {
@@ -39,13 +42,14 @@ function generate(root) {
     if (i % 50 === 0) {
       folder = `${word()}-${rand(40)}/${word()}/${word()}_${rand(30)}`;
       mkdirSync(join(root, folder), { recursive: true });
+      writeFileSync(join(root, folder, IGNORED), "");
     }
     const name = `${word()}${word()[0].toUpperCase()}${word().slice(1)}${i}${EXTS[rand(EXTS.length)]}`;
     const path = `${folder}/${name}`;
     writeFileSync(join(root, path), "");
     files.push(path);
   }
-  writeFileSync(join(root, ".gitignore"), "*.css\n");
+  writeFileSync(join(root, ".gitignore"), "*.log\n");
   return files;
 }
 

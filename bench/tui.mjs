@@ -58,11 +58,11 @@ function keystrokes(cells) {
   const renderer = new InlineRenderer({ write: () => void frames++, columns: 120, rows: 40 });
   const host = {
     submit: () => "1",
-    gitDiff: async () => "",
+    gitDiff: async () => [],
     newThread: async () => {},
     resumePicker: async () => {},
     forkThread: async () => {},
-    externalEdit: async () => null,
+    externalEdit: async (t) => t,
     notify: () => {},
     quit: () => {},
   };

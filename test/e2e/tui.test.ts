@@ -66,7 +66,8 @@ void test("a streamed answer is drawn as markdown, and quitting restores the ter
 });
 
 void test("a command approved with y runs; another denied with n does not", async () => {
-  const ask = (cmd: string, id: string) => fnCall("exec_command", { cmd, sandbox_permissions: "require_escalated", justification: `need ${id}`, yield_time_ms: 5000 }, id);
+  // Not a login shell: a user's profile scripts (slow ones included) have no part in this test.
+  const ask = (cmd: string, id: string) => fnCall("exec_command", { cmd, login: false, sandbox_permissions: "require_escalated", justification: `need ${id}`, yield_time_ms: 5000 }, id);
   await withTui([turn(ask("echo approved-run", "c1")), turn(ask("touch denied.txt", "c2")), turn(text("all done"))], [], async ({ ui, server, ws }) => {
     await send(ui, "do both");
     await ui.waitFor("Run this command?");
