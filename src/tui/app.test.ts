@@ -69,7 +69,7 @@ void test("events become cells: the user message, the streamed answer, a command
   assert.match(live(app), /• Hello/);
   assert.match(live(app), /Working/);
   feed(app, { type: "exec_command_begin", call_id: "c", command: ["ls"], cwd: "/repo", parsed_cmd: [] }, { type: "exec_command_output_delta", call_id: "c", stream: "stdout", chunk: "file.txt\n" });
-  assert.match(live(app), /Running ls\n  │ file\.txt/);
+  assert.match(live(app), /Running ls\n {2}│ file\.txt/);
   feed(app, { type: "agent_message", message: "Hello there" }, { type: "task_complete", turn_id: "t", last_agent_message: "Hello there" });
   assert.match(written(), /› hi[\s\S]*• Hello there/);
   assert.doesNotMatch(live(app), /Working/);
