@@ -63,6 +63,8 @@ export interface AppOptions {
   hideReasoning: boolean;
   mcpServers: string[];
   now?: () => number;
+  /** A turn began (the runner starts loading the code highlighter then). */
+  onTurnStart?: () => void;
 }
 
 interface LiveCommand extends CommandView {
@@ -273,6 +275,7 @@ export class App implements SlashContext {
         break;
       case "task_started":
         this.setRunning(true);
+        this.options.onTurnStart?.();
         break;
       case "task_complete":
         this.flushStream();

@@ -26,7 +26,8 @@ import { FocusNotifier, type NotificationEvent } from "./parts/notifications.js"
 import { TrustPrompt, saveTrustDecision, trustQuestionFor } from "./parts/trust.js";
 import { editExternally } from "./parts/external-editor.js";
 import { diffReport } from "./parts/git-diff.js";
-import { listThreads } from "../rollout/list.js";
+import { SessionPicker } from "./parts/session-picker.js";
+import { highlightCode, preloadHighlighter } from "./parts/highlight.js";
 
 export interface TuiOptions {
   model?: string;
@@ -129,7 +130,7 @@ class TuiRunner implements AppHost {
       theme,
       style: {
         theme,
-        markdown: markdownTheme(theme),
+        markdown: { ...markdownTheme(theme), highlightCode },
         diff: (path, change, width) => renderFileChange(path, change, width, { cwd: config.cwd, maxLines: 80 }),
       },
       renderer: this.renderer,
@@ -137,6 +138,7 @@ class TuiRunner implements AppHost {
       version: packageVersion(),
       hideReasoning: config.hideAgentReasoning,
       mcpServers: Object.keys(config.mcpServers),
+      onTurnStart: () => preloadHighlighter(() => this.app.requestRender()),
     });
   }
 
@@ -284,17 +286,19 @@ class TuiRunner implements AppHost {
   }
 
   /** The recorded session the user picks (newest first; this folder's unless `all`), or null. */
-  private async pickSession(kind: "resume" | "fork", all: boolean): Promise<string | null> {
-    const threads = listThreads(this.config.codexHome, { cwd: all ? undefined : this.config.cwd, limit: 100 });
-    if (threads.length === 0) {
-      this.app.warn(`No recorded sessions${all ? "" : " for this directory (try --all)"}.`);
-      return null;
-    }
-    const picked = await this.app.pick(
-      kind === "resume" ? "Resume a session" : "Fork a session",
-      threads.map((t) => ({ value: t.id, label: (t.firstPrompt ?? "(no prompt)").split("\n")[0] ?? "", description: t.updatedAt ?? "" })),
+  private pickSession(kind: "resume" | "fork", all: boolean): Promise<string | null> {
+    return this.app.present<string | null>(
+      (done) =>
+        new SessionPicker({
+          codexHome: this.config.codexHome,
+          cwd: this.config.cwd,
+          all,
+          title: kind === "resume" ? "Resume a session" : "Fork a session",
+          onPick: (session) => done(session.id),
+          onCancel: () => done(null),
+          requestRender: () => this.app.requestRender(),
+        }),
     );
-    return picked?.value ?? null;
   }
 
   quit(): void {

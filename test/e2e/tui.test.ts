@@ -185,6 +185,19 @@ void test("resume redraws the recorded conversation and continues it", async () 
     await ui.waitFor("resumed answer");
     assert.match(userTexts(server, 0), /remember this[\s\S]*the first answer[\s\S]*and now\?/);
   }, ws);
+  // Without an id: the picker lists the directory's sessions, newest first.
+  const server = await startModelServer([]);
+  const ui = new PtySession([...baseUrlArgs(server.url), "resume"], { cwd: ws.dir, home: ws.home, cols: 100, rows: 30 });
+  try {
+    await ui.waitFor("Resume a session");
+    await ui.waitFor("remember this");
+    ui.write(KEY.enter);
+    await ui.waitFor(/› remember this[\s\S]*the first answer[\s\S]*› and now\?[\s\S]*resumed answer/);
+    assert.equal(await quit(ui), 0);
+  } finally {
+    ui.kill();
+    await server.close();
+  }
 });
 
 void test("Esc Esc backtracks: pick an earlier message, edit it, and the later turns are dropped", async (t) => {
