@@ -9,7 +9,7 @@
  * `render(width)`. While the index is still being built it says so, and re-renders through
  * `requestRender` once the index is ready.
  */
-import { matchesKey, visibleWidth, type Component } from "@mariozechner/pi-tui";
+import { matchesKey, truncateToWidth, visibleWidth, type Component } from "@mariozechner/pi-tui";
 import type { FileMatch, IndexState } from "./file-search.js";
 import { theme } from "./theme.js";
 
@@ -93,9 +93,9 @@ export class FileSearchPopup implements Component {
 
   render(width: number): string[] {
     const t = theme();
-    const note = (text: string): string[] => [t.fg("muted", clipRight(`  ${text}`, width))];
+    const note = (text: string): string[] => [t.fg("muted", truncateToWidth(`  ${text}`, width, "…"))];
     if (this.index.state === "building") return note("indexing files…");
-    if (this.index.state === "failed") return [t.fg("error", clipRight(`  ${this.index.error ?? "file search failed"}`, width))];
+    if (this.index.state === "failed") return [t.fg("error", truncateToWidth(`  ${this.index.error ?? "file search failed"}`, width, "…"))];
     if (this.matches.length === 0) return note("no matches");
     const rows: string[] = [];
     const end = Math.min(this.matches.length, this.top + this.maxVisible);
@@ -107,17 +107,6 @@ export class FileSearchPopup implements Component {
     }
     return rows;
   }
-}
-
-/** `text` cut to `width` columns from the right. */
-function clipRight(text: string, width: number): string {
-  if (visibleWidth(text) <= width) return text;
-  let out = "";
-  for (const ch of text) {
-    if (visibleWidth(out + ch) > width - 1) break;
-    out += ch;
-  }
-  return `${out}…`;
 }
 
 /**

@@ -112,6 +112,10 @@ void test("FileIndex builds once in the background, searches best first, and nar
   assert.equal(index.search("").length, 5);
   assert.equal(index.search("", 2)[0]?.path, "docs/tui.md");
   assert.equal(listed, 1);
+  assert.ok(index.age() < 60_000);
+  // Two refreshes at once list the files once.
+  await Promise.all([index.refresh(), index.refresh()]);
+  assert.equal(listed, 2);
 });
 
 void test("a failed listing is reported, and a refresh that fails keeps the previous list", async () => {

@@ -3,7 +3,9 @@
  * fuzzy scorer over it that gives the matched character positions for highlighting.
  *
  * API:
- * - `fileIndexFor(root)`: the shared `FileIndex` for a folder (started on first call).
+ * - `fileIndexFor(root)`: the shared `FileIndex` for a folder (started on first call; a list
+ *   older than `STALE_AFTER_MS` is refreshed in the background, the old one serving meanwhile,
+ *   so files the agent created show up the next time the popup opens).
  * - `new FileIndex(root, options)`: `state` ("building" | "ready" | "failed"), `error`, `size`,
  *   `source` ("git" | "walk"), `whenReady()`, `search(query, limit)` → `FileMatch[]` (best first;
  *   empty while building), `refresh()` (rebuild, keeping the old list until the new one is done).
@@ -290,6 +292,9 @@ export class FileIndex {
   private lowers: string[] = [];
   private nameStarts = new Int32Array(0);
   private building: Promise<void>;
+  /** When the current list was taken (ms since the epoch); 0 before the first one. */
+  private builtAt = 0;
+  private rebuilding = false;
   private current: IndexState = "building";
   private failure: string | null = null;
   private origin: "git" | "walk" | null = null;
@@ -326,11 +331,17 @@ export class FileIndex {
 
   /** Lists the files again; searches keep using the previous list until the new one is in. */
   refresh(): Promise<void> {
-    this.building = this.build();
+    if (!this.rebuilding) this.building = this.build();
     return this.building;
   }
 
+  /** How old the current list is, in ms (Infinity before the first one). */
+  age(now = Date.now()): number {
+    return this.builtAt === 0 ? Number.POSITIVE_INFINITY : now - this.builtAt;
+  }
+
   private async build(): Promise<void> {
+    this.rebuilding = true;
     try {
       const lister = this.options.lister ?? listFiles;
       const { files, source } = await lister(this.root, this.options);
@@ -348,6 +359,7 @@ export class FileIndex {
       this.last = null;
       this.current = "ready";
       this.failure = null;
+      this.builtAt = Date.now();
       // One throwaway search compiles the scorer now rather than on the user's first keystroke
       // (the first search over 100,000 paths costs several times a warm one).
       this.search("e", 1);
@@ -355,6 +367,8 @@ export class FileIndex {
     } catch (err) {
       if (this.paths.length === 0) this.current = "failed";
       this.failure = `could not list the files under ${this.root}: ${(err as Error).message}`;
+    } finally {
+      this.rebuilding = false;
     }
   }
 
@@ -407,6 +421,9 @@ function topK<T>(order: number[], limit: number, score: (i: number) => number, m
   return items.map(make);
 }
 
+/** A list older than this is taken again (in the background) when the index is asked for. */
+export const STALE_AFTER_MS = 30_000;
+
 const shared = new Map<string, FileIndex>();
 
 /** The index for `root`, built in the background on first use and kept for later searches. */
@@ -415,6 +432,8 @@ export function fileIndexFor(root: string): FileIndex {
   if (index === undefined) {
     index = new FileIndex(root);
     shared.set(root, index);
+  } else if (index.state !== "building" && index.age() > STALE_AFTER_MS) {
+    void index.refresh();
   }
   return index;
 }
