@@ -231,6 +231,12 @@ export async function runCli(argv: string[]): Promise<number> {
   };
   interactiveOptions(program)
     .argument("[prompt]", "a first message to send; the conversation continues in the UI")
+    .addHelpText(
+      "after",
+      "\nWithout a command, codex-ts opens the interactive UI: Enter sends, Shift+Enter adds a line, / lists the\n" +
+        "commands, @ searches files, Esc interrupts, Esc Esc edits an earlier message, Ctrl+D quits (docs/tui.md).\n\n" +
+        "Examples:\n  codex-ts\n  codex-ts \"why does the build fail?\"\n  codex-ts resume --last\n  codex-ts exec \"explain this repository\"   (no UI)",
+    )
     .action(async (prompt: string | undefined, opts: TuiOptions) => runInteractive(opts, { prompt, target: null }));
 
   await program.parseAsync(argv);

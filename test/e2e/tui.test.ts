@@ -235,3 +235,23 @@ void test("without a terminal the UI says so and points to exec", async () => {
   assert.equal(result.code, 1);
   assert.match(result.stderr, /needs a terminal[\s\S]*codex-ts exec/);
 });
+
+void test("SIGTERM restores the terminal before the process ends", async () => {
+  await withTui([], [], async ({ ui }) => {
+    const before = ui.output.length;
+    ui.kill("SIGTERM");
+    assert.equal(await ui.exit(), 143);
+    const after = ui.output.slice(before);
+    for (const reset of ["\x1b[?2004l", "\x1b[?25h", "\x1b[?1004l"]) assert.ok(after.includes(reset), `missing ${JSON.stringify(reset)}`);
+  });
+});
+
+void test("--alt-screen draws on the alternate screen and leaves it on exit", async () => {
+  await withTui([turn(text("full screen answer"))], ["--alt-screen"], async ({ ui }) => {
+    assert.ok(ui.output.includes("\x1b[?1049h"));
+    await send(ui, "hi");
+    await ui.waitFor("full screen answer");
+    assert.equal(await quit(ui), 0);
+    assert.ok(ui.output.lastIndexOf("\x1b[?1049l") > ui.output.lastIndexOf("\x1b[?1049h"));
+  });
+});
