@@ -53,15 +53,30 @@ function generate(root) {
   return files;
 }
 
-function stats(label, times) {
-  const fmt = (ms) => `${ms.toFixed(2)} ms`;
-  console.log(`  ${label.padEnd(34)} p50 ${fmt(median(times)).padStart(10)}   p95 ${fmt(percentile(times, 95)).padStart(10)}   max ${fmt(Math.max(...times)).padStart(10)}`);
+/**
+ * Runs `fn` and records its wall time and its CPU time (user + system) in `into`. On a busy
+ * machine wall time includes waiting for a core; CPU time is what the query itself cost.
+ */
+function timed(into, fn) {
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  fn();
+  into.wall.push(performance.now() - start);
+  const used = process.cpuUsage(cpu);
+  into.cpu.push((used.user + used.system) / 1000);
+}
+
+const samples = () => ({ wall: [], cpu: [] });
+
+function stats(label, { wall, cpu }) {
+  const fmt = (ms) => `${ms.toFixed(2)} ms`.padStart(9);
+  console.log(`  ${label.padEnd(34)} wall p50 ${fmt(median(wall))} p95 ${fmt(percentile(wall, 95))} max ${fmt(Math.max(...wall))}   cpu p50 ${fmt(median(cpu))} p95 ${fmt(percentile(cpu, 95))}`);
 }
 
 const scratchBase = process.env.BENCH_SCRATCH ?? tmpdir();
 const root = mkdtempSync(join(scratchBase, "file-search-bench-"));
 try {
-  let t = performance.now();
+  const t = performance.now();
   generate(root);
   console.log(`generated ${COUNT} files under ${root} in ${((performance.now() - t) / 1000).toFixed(1)} s`);
 
@@ -80,21 +95,15 @@ try {
   const index = new FileIndex(root);
   await index.whenReady();
   const queries = ["session", "srvcfg", "core/util", "renderTheme", "patchidx.ts", "stream_12", "zzzq", "cfgparser.json"];
-  const ours = [];
-  const fresh = [];
+  const ours = samples();
+  const fresh = samples();
   for (let round = 0; round < 3; round++) {
     for (const q of queries) {
       // Typed a character at a time, as in the composer: each prefix is one query.
-      for (let n = 1; n <= q.length; n++) {
-        t = performance.now();
-        index.search(q.slice(0, n), 20);
-        ours.push(performance.now() - t);
-      }
+      for (let n = 1; n <= q.length; n++) timed(ours, () => index.search(q.slice(0, n), 20));
       // The whole query at once, with nothing to narrow from.
       index.search("", 1);
-      t = performance.now();
-      index.search(q, 20);
-      fresh.push(performance.now() - t);
+      timed(fresh, () => index.search(q, 20));
     }
   }
   console.log(`queries over ${index.size} files (top 20):`);
@@ -103,12 +112,8 @@ try {
 
   const { fuzzyFilter } = await import("@mariozechner/pi-tui");
   const { files } = await listFiles(root);
-  const theirs = [];
-  for (const q of queries) {
-    t = performance.now();
-    fuzzyFilter(files, q, (f) => f).slice(0, 20);
-    theirs.push(performance.now() - t);
-  }
+  const theirs = samples();
+  for (const q of queries) timed(theirs, () => fuzzyFilter(files, q, (f) => f).slice(0, 20));
   stats("pi-tui fuzzyFilter, whole query", theirs);
   console.log(`heap used: ${(process.memoryUsage().heapUsed / 1048576).toFixed(0)} MiB`);
 } finally {
