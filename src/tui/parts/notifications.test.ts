@@ -47,6 +47,15 @@ void test("notifies only while unfocused and only for enabled events", () => {
   assert.equal(notifier.handleInput("x"), false);
 });
 
+void test("as a pi-tui input listener: reports are consumed, keys pass, mixed chunks are cut", () => {
+  const notifier = new FocusNotifier(notificationEvents(true).events, {});
+  assert.deepEqual(notifier.inputListener("\u001b[O"), { consume: true });
+  assert.equal(notifier.hasFocus, false);
+  assert.equal(notifier.inputListener("a"), undefined);
+  assert.deepEqual(notifier.inputListener("\u001b[Ib"), { data: "b" });
+  assert.equal(notifier.hasFocus, true);
+});
+
 void test("with notifications off, focus tracking is never turned on", () => {
   const written: string[] = [];
   const notifier = new FocusNotifier(notificationEvents(false).events, {});

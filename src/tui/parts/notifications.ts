@@ -14,7 +14,9 @@
  *   length capped, wrapped for tmux's passthrough when `TMUX` is set).
  * - `FocusNotifier`: `start(write)` enables focus reports, `stop()` disables them (call it on
  *   every exit path), `filterInput(data)` strips reports and updates focus, `handleInput(data)`
- *   tells whether `data` was only reports, `notify(event, text)` writes the notification when
+ *   tells whether `data` was only reports, `inputListener` does both as pi-tui's
+ *   `TUI.addInputListener` expects (consumes a chunk of reports, passes on what is left),
+ *   `notify(event, text)` writes the notification when
  *   that event is enabled and the terminal is unfocused (and says whether it did);
  *   `turnComplete(lastMessage)` and `approvalRequested(what)` word the two events.
  * A terminal that never reports focus counts as focused, so it is never notified: better silent
@@ -106,6 +108,13 @@ export class FocusNotifier {
     if (focused !== null) this.focused = focused;
     return rest;
   }
+
+  /** For `tui.addInputListener`: focus reports never reach the focused component. */
+  readonly inputListener = (data: string): { consume?: boolean; data?: string } | undefined => {
+    const rest = this.filterInput(data);
+    if (rest === data) return undefined;
+    return rest === "" ? { consume: true } : { data: rest };
+  };
 
   /** True when `data` held only focus reports (nothing left for the composer). */
   handleInput(data: string): boolean {
