@@ -255,3 +255,59 @@ void test("--alt-screen draws on the alternate screen and leaves it on exit", as
     assert.ok(ui.output.lastIndexOf("\x1b[?1049l") > ui.output.lastIndexOf("\x1b[?1049h"));
   });
 });
+
+void test("Ctrl+G edits the message in $EDITOR and brings the result back", async () => {
+  const ws = makeWorkspace();
+  const editor = join(ws.home, "fake-editor.sh");
+  writeFileSync(editor, '#!/bin/sh\nprintf "written in the editor" > "$1"\n', { mode: 0o755 });
+  const server = await startModelServer([turn(text("edited answer"))]);
+  const ui = new PtySession(baseUrlArgs(server.url), { cwd: ws.dir, home: ws.home, env: { EDITOR: editor, VISUAL: undefined } });
+  try {
+    await ui.waitFor(READY);
+    await ui.type("draft");
+    ui.write("\x07");
+    await ui.waitFor("written in the editor");
+    ui.write(KEY.enter);
+    await ui.waitFor("edited answer");
+    assert.match(userTexts(server, 0), /written in the editor/);
+  } finally {
+    ui.kill();
+    await server.close();
+  }
+});
+
+void test("a project with its own .codex/ settings is asked about once, and the answer is saved", async () => {
+  const ws = makeWorkspace();
+  mkdirSync(join(ws.dir, ".codex"));
+  writeFileSync(join(ws.dir, ".codex", "config.toml"), 'model = "gpt-5.1-codex"\n');
+  const server = await startModelServer([]);
+  const ui = new PtySession(baseUrlArgs(server.url), { cwd: ws.dir, home: ws.home });
+  try {
+    await ui.waitFor(/Trust .*\?/);
+    ui.write("y");
+    // Trusted: the project's own model setting now applies.
+    await ui.waitFor("gpt-5.1-codex");
+    assert.equal(await quit(ui), 0);
+    const { readFileSync } = await import("node:fs");
+    assert.match(readFileSync(join(ws.home, "config.toml"), "utf8"), /trust_level = "trusted"/);
+  } finally {
+    ui.kill();
+    await server.close();
+  }
+});
+
+void test("Up recalls earlier prompts from history.jsonl; an unfocused terminal gets an OSC 9 notification", async () => {
+  const ws = makeWorkspace();
+  writeFileSync(join(ws.home, "history.jsonl"), '{"session_id":"old","ts":1700000000,"text":"a prompt from yesterday"}\n');
+  await withTui([turn(text("noted"))], [], async ({ ui }) => {
+    await ui.waitFor("directory:"); // the session announced how many entries the history holds
+    ui.write(KEY.up);
+    await ui.waitFor("a prompt from yesterday");
+    ui.write("\x1b[O"); // the terminal reports it lost focus
+    ui.write(KEY.enter);
+    await ui.waitFor("noted");
+    await ui.waitFor(/Enter to send/);
+    await sleep(100);
+    assert.match(ui.output, /\x1b\]9;Turn complete: noted\x07/);
+  }, ws);
+});
