@@ -31,6 +31,15 @@ const MAX_DETAIL = 24;
 
 export function questionOverlay(msg: QuestionEvent, ctx: QuestionContext): Overlay {
   const t = ctx.theme;
+  /** One question: its title, detail lines and answers; the pick is closed and sent as `answer(value)`. */
+  const ask = <T>(title: string, detail: (width: number) => string[], choices: Choice<T>[], escape: T, answer: (value: T) => Op): Overlay => {
+    const overlay: ChoiceOverlay<T> = new ChoiceOverlay(t, title, detail, choices, escape, (value) => {
+      ctx.close(overlay);
+      ctx.submit(answer(value));
+    });
+    return overlay;
+  };
+  const deny = (label: string): Choice<ReviewDecision> => ({ key: "n", label, value: "denied" });
   switch (msg.type) {
     case "exec_approval_request": {
       const choices: Choice<ExecApprovalDecision>[] = [
@@ -45,86 +54,50 @@ export function questionOverlay(msg: QuestionEvent, ctx: QuestionContext): Overl
           value: { approved_execpolicy_amendment: { proposed_execpolicy_amendment: prefix } },
         });
       }
-      choices.push({ key: "n", label: "No, and tell the agent what to do differently", value: "denied" });
-      const overlay: ChoiceOverlay<ExecApprovalDecision> = new ChoiceOverlay(
-        t,
-        "Run this command?",
-        (w) => [
-          ...prefixed(t.fg("accent", "$ "), "  ", displayCommand(msg.command), w),
-          t.dim(`in ${msg.cwd}`),
-          ...(msg.reason ? prefixed(t.dim("reason: "), "        ", msg.reason, w) : []),
-        ],
-        choices,
-        "abort",
-        (decision) => {
-          ctx.close(overlay);
-          ctx.submit({ type: "exec_approval", id: msg.call_id, decision });
-        },
-      );
-      return overlay;
+      choices.push(deny("No, and tell the agent what to do differently"));
+      const detail = (w: number): string[] => [
+        ...prefixed(t.fg("accent", "$ "), "  ", displayCommand(msg.command), w),
+        t.dim(`in ${msg.cwd}`),
+        ...(msg.reason ? prefixed(t.dim("reason: "), "        ", msg.reason, w) : []),
+      ];
+      return ask<ExecApprovalDecision>("Run this command?", detail, choices, "abort", (decision) => ({ type: "exec_approval", id: msg.call_id, decision }));
     }
     case "apply_patch_approval_request": {
-      const overlay: ChoiceOverlay<ReviewDecision> = new ChoiceOverlay(
-        t,
-        `Apply these changes to ${Object.keys(msg.changes).length} file(s)?`,
-        (w) => {
-          const lines = Object.entries(msg.changes).flatMap(([path, change]) => ctx.style.diff(path, change, w));
-          const shown = lines.slice(0, MAX_DETAIL);
-          if (lines.length > shown.length) shown.push(t.dim(`… ${lines.length - shown.length} more lines`));
-          if (msg.reason) shown.push(...prefixed(t.dim("reason: "), "        ", msg.reason, w));
-          if (msg.grant_root) shown.push(t.dim(`and allow writing under ${msg.grant_root} for this session`));
-          return shown;
-        },
-        [
-          { key: "y", label: "Yes, apply them", value: "approved" },
-          { key: "a", label: "Yes, and don't ask again for these files in this session", value: "approved_for_session" },
-          { key: "n", label: "No, and tell the agent what to do differently", value: "denied" },
-        ],
-        "abort",
-        (decision) => {
-          ctx.close(overlay);
-          ctx.submit({ type: "patch_approval", id: msg.call_id, decision });
-        },
-      );
-      return overlay;
+      const detail = (w: number): string[] => {
+        const lines = Object.entries(msg.changes).flatMap(([path, change]) => ctx.style.diff(path, change, w));
+        const shown = lines.slice(0, MAX_DETAIL);
+        if (lines.length > shown.length) shown.push(t.dim(`… ${lines.length - shown.length} more lines`));
+        if (msg.reason) shown.push(...prefixed(t.dim("reason: "), "        ", msg.reason, w));
+        if (msg.grant_root) shown.push(t.dim(`and allow writing under ${msg.grant_root} for this session`));
+        return shown;
+      };
+      const choices: Choice<ReviewDecision>[] = [
+        { key: "y", label: "Yes, apply them", value: "approved" },
+        { key: "a", label: "Yes, and don't ask again for these files in this session", value: "approved_for_session" },
+        deny("No, and tell the agent what to do differently"),
+      ];
+      const title = `Apply these changes to ${Object.keys(msg.changes).length} file(s)?`;
+      return ask<ReviewDecision>(title, detail, choices, "abort", (decision) => ({ type: "patch_approval", id: msg.call_id, decision }));
     }
     case "mcp_tool_call_approval_request": {
-      const overlay: ChoiceOverlay<ReviewDecision> = new ChoiceOverlay(
-        t,
-        msg.question,
-        (w) => {
-          const args = JSON.stringify(msg.arguments ?? {}, null, 2).split("\n");
-          return [t.fg("accent", `${msg.server}.${msg.tool}`), ...args.slice(0, MAX_DETAIL).flatMap((l) => prefixed("  ", "  ", l, w))];
-        },
-        [
-          { key: "y", label: "Yes, call it", value: "approved" },
-          { key: "a", label: "Yes, and don't ask again for this tool in this session", value: "approved_for_session" },
-          { key: "n", label: "No", value: "denied" },
-        ],
-        "abort",
-        (decision) => {
-          ctx.close(overlay);
-          ctx.submit({ type: "mcp_tool_call_approval", id: msg.call_id, decision });
-        },
-      );
-      return overlay;
+      const detail = (w: number): string[] => {
+        const args = JSON.stringify(msg.arguments ?? {}, null, 2).split("\n");
+        return [t.fg("accent", `${msg.server}.${msg.tool}`), ...args.slice(0, MAX_DETAIL).flatMap((l) => prefixed("  ", "  ", l, w))];
+      };
+      const choices: Choice<ReviewDecision>[] = [
+        { key: "y", label: "Yes, call it", value: "approved" },
+        { key: "a", label: "Yes, and don't ask again for this tool in this session", value: "approved_for_session" },
+        deny("No"),
+      ];
+      return ask<ReviewDecision>(msg.question, detail, choices, "abort", (decision) => ({ type: "mcp_tool_call_approval", id: msg.call_id, decision }));
     }
     case "elicitation_request": {
-      const overlay: ChoiceOverlay<"accept" | "decline" | "cancel"> = new ChoiceOverlay(
-        t,
-        `${msg.server_name} asks:`,
-        (w) => prefixed("", "", msg.message, w),
-        [
-          { key: "y", label: "Accept", value: "accept" },
-          { key: "n", label: "Decline", value: "decline" },
-        ],
-        "cancel",
-        (decision) => {
-          ctx.close(overlay);
-          ctx.submit({ type: "resolve_elicitation", server_name: msg.server_name, request_id: msg.id, decision });
-        },
-      );
-      return overlay;
+      const choices: Choice<"accept" | "decline" | "cancel">[] = [
+        { key: "y", label: "Accept", value: "accept" },
+        { key: "n", label: "Decline", value: "decline" },
+      ];
+      const answer = (decision: "accept" | "decline" | "cancel"): Op => ({ type: "resolve_elicitation", server_name: msg.server_name, request_id: msg.id, decision });
+      return ask(`${msg.server_name} asks:`, (w) => prefixed("", "", msg.message, w), choices, "cancel", answer);
     }
     case "request_user_input":
       return new QuestionsOverlay(msg.call_id, msg.questions, ctx);
