@@ -77,6 +77,8 @@ export class App implements SlashContext {
   private readonly status: StatusLine;
   readonly composer: Composer;
   private readonly stream = new StreamingText();
+  /** Whether the streaming message already put a paragraph in scrollback (no bullet again). */
+  private streamContinues = false;
   private reasoning = "";
   private readonly liveCommands = new Map<string, LiveCommand>();
   private readonly liveMcp = new Map<string, McpInvocation>();
@@ -318,8 +320,8 @@ export class App implements SlashContext {
       case "agent_reasoning_section_break":
         break;
       case "exec_command_begin":
-        this.liveCommands.set(msg.call_id, { callId: msg.call_id, command: msg.command, output: "", exitCode: null, duration: null, userShell: msg.source === "user_shell" });
-        if (replay) this.liveCommands.delete(msg.call_id);
+        // A replayed command is drawn from its end event alone.
+        if (!replay) this.liveCommands.set(msg.call_id, { callId: msg.call_id, command: msg.command, output: "", exitCode: null, duration: null, userShell: msg.source === "user_shell" });
         break;
       case "exec_command_output_delta": {
         const c = this.liveCommands.get(msg.call_id);
@@ -386,8 +388,7 @@ export class App implements SlashContext {
         for (const f of msg.failed) this.notice("warning", `MCP server ${f.server} did not start: ${f.error}`);
         break;
       case "mcp_tool_call_begin":
-        this.liveMcp.set(msg.call_id, msg.invocation);
-        if (replay) this.liveMcp.delete(msg.call_id);
+        if (!replay) this.liveMcp.set(msg.call_id, msg.invocation);
         break;
       case "mcp_tool_call_end":
         this.liveMcp.delete(msg.call_id);
@@ -436,9 +437,6 @@ export class App implements SlashContext {
         break;
     }
   }
-
-  /** Whether the streaming message already put a paragraph in scrollback (no bullet again). */
-  private streamContinues = false;
 
   private flushStream(): void {
     const rest = this.stream.pending();
