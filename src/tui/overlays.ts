@@ -20,7 +20,7 @@ export interface Choice<T> {
 
 /**
  * A question with a fixed set of answers: detail lines above, the answers below, one highlighted.
- * `y`/`a`/`n`/… pick directly; Esc picks `escape` (deny and stop, for approvals).
+ * `y`/`a`/`n`/… pick directly; Esc (or Ctrl+C) picks `escape` (deny and stop, for approvals).
  */
 export class ChoiceOverlay<T> implements Overlay {
   private selected = 0;
@@ -48,7 +48,7 @@ export class ChoiceOverlay<T> implements Overlay {
   }
 
   handleInput(data: string): void {
-    if (matchesKey(data, "escape")) return this.onPick(this.escape);
+    if (matchesKey(data, "escape") || matchesKey(data, "ctrl+c")) return this.onPick(this.escape);
     if (matchesKey(data, "up")) this.selected = (this.selected + this.choices.length - 1) % this.choices.length;
     else if (matchesKey(data, "down")) this.selected = (this.selected + 1) % this.choices.length;
     else if (matchesKey(data, "enter")) {
@@ -127,7 +127,7 @@ export class TextPromptOverlay implements Overlay {
   }
 
   handleInput(data: string): void {
-    if (matchesKey(data, "escape")) return this.onDone(null);
+    if (matchesKey(data, "escape") || matchesKey(data, "ctrl+c")) return this.onDone(null);
     this.input.handleInput(data);
   }
 
