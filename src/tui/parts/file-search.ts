@@ -130,7 +130,16 @@ async function walkFiles(root: string, max: number): Promise<string[]> {
       if (!entries.some((e) => e.name === name && e.isFile())) continue;
       try {
         const ig = ignore().add(await readFile(join(root, rel, name), "utf8"));
-        matchers.push({ base: rel === "" ? "" : `${rel}/`, test: (p) => ig.test(p) });
+        matchers.push({
+          base: rel === "" ? "" : `${rel}/`,
+          test: (p) => {
+            try {
+              return ig.test(p);
+            } catch {
+              return { ignored: false, unignored: false }; // a name `ignore` refuses to judge
+            }
+          },
+        });
       } catch {
         // an unreadable ignore file ignores nothing
       }
