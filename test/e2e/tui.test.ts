@@ -311,3 +311,15 @@ void test("Up recalls earlier prompts from history.jsonl; an unfocused terminal 
     assert.ok(ui.output.includes("\x1b]9;Turn complete: noted\x07"), "no OSC 9 notification");
   }, ws);
 });
+
+void test("without an API key the UI gives the terminal back and says what is missing", async () => {
+  const ws = makeWorkspace();
+  const ui = new PtySession([], { cwd: ws.dir, home: ws.home, env: { OPENAI_API_KEY: undefined } });
+  try {
+    assert.equal(await ui.exit(), 1);
+    assert.match(await ui.transcript(), /No API key/i);
+    assert.ok(ui.output.includes("\x1b[?25h"));
+  } finally {
+    ui.kill();
+  }
+});
