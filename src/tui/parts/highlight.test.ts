@@ -27,6 +27,22 @@ void test("after loading: coloured lines whose text is unchanged, one style per 
   assert.deepEqual(block, ["\u001b[90m/* one\u001b[39m", "\u001b[90mtwo */\u001b[39m", "x"]);
 });
 
+void test("a block drawn again comes from the cache, and callers cannot spoil it", async () => {
+  setTheme(createTheme(1));
+  await loadHighlighter();
+  const code = Array.from({ length: 50 }, (_, i) => `let v${i} = "s${i}";`).join("\n");
+  const first = highlightCode(code, "js");
+  first[0] = "spoiled";
+  const second = highlightCode(code, "js");
+  assert.notEqual(second[0], "spoiled");
+  assert.deepEqual(second.map(stripAnsi), code.split("\n"));
+  // Another colour level is another entry.
+  setTheme(createTheme(0));
+  assert.deepEqual(highlightCode(code, "js"), code.split("\n"));
+  setTheme(createTheme(1));
+  assert.deepEqual(highlightCode(code, "js"), second);
+});
+
 void test("aliases are known; unknown languages, no language and NO_COLOR stay plain", async () => {
   await loadHighlighter();
   setTheme(createTheme(1));

@@ -13,6 +13,9 @@
  * - `highlightReady()`: whether it is loaded. `knownLanguage(lang)`: whether a name is covered.
  *
  * Languages are never guessed: guessing costs a full parse per grammar and often guesses wrong.
+ * highlight.js takes about a quarter of a millisecond per line, so results are kept for the
+ * last `CACHE_ENTRIES` blocks: a block drawn again (a repaint, a resize that does not change
+ * it) costs a lookup.
  * Each line is styled on its own (a string or comment spanning lines is re-coloured on every
  * line), because the renderer prints lines separately.
  */
@@ -48,6 +51,12 @@ const SCOPE_ROLES: Record<string, Role> = {
   tag: "accent",
   name: "link",
 };
+
+/** Blocks whose coloured lines are kept, most recently used last. */
+const CACHE_ENTRIES = 64;
+/** Blocks longer than this are coloured every time rather than kept. */
+const CACHE_MAX_CHARS = 256 * 1024;
+const cache = new Map<string, string[]>();
 
 let api: HLJSApi | null = null;
 let loading: Promise<void> | null = null;
@@ -134,9 +143,23 @@ export function highlightCode(code: string, lang?: string): string[] {
     return plainLines(body);
   }
   if (!knownLanguage(lang)) return plainLines(body);
+  // The theme level is part of the key: tests (and a changed setting) switch themes.
+  const key = `${theme().level}\u0000${lang.toLowerCase()}\u0000${body}`;
+  const hit = cache.get(key);
+  if (hit !== undefined) {
+    cache.delete(key);
+    cache.set(key, hit);
+    return [...hit];
+  }
+  let lines: string[];
   try {
-    return htmlToLines(api.highlight(body, { language: lang.toLowerCase(), ignoreIllegals: true }).value);
+    lines = htmlToLines(api.highlight(body, { language: lang.toLowerCase(), ignoreIllegals: true }).value);
   } catch {
     return plainLines(body);
   }
+  if (body.length <= CACHE_MAX_CHARS) {
+    cache.set(key, lines);
+    if (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
+  }
+  return [...lines];
 }
