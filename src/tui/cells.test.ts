@@ -52,3 +52,8 @@ void test("the exit summary's usage line", () => {
     "Token usage: total=1,230 input=1,000 (+ 200 cached) output=30 (reasoning 5)",
   );
 });
+
+void test("command output is shown as a terminal would: the last rewrite of a line, no escapes, tabs expanded", () => {
+  const lines = plain(commandCell({ command: ["build"], output: "10%\r50%\r100%\n\x1b[31mred\x1b[0m\tdone\x1b[2K\n", exitCode: 0, duration: null, userShell: false }, style, 50));
+  assert.deepEqual(lines.slice(1, 3), ["  │ 100%", "  │ red    done"]);
+});

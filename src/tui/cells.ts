@@ -5,7 +5,7 @@
  * command still running) live in live-cells.ts and end as one of these.
  */
 import { Markdown, type MarkdownTheme, wrapTextWithAnsi, visibleWidth } from "@mariozechner/pi-tui";
-import type { Theme } from "./parts/theme.js";
+import { stripAnsi, type Theme } from "./parts/theme.js";
 import type { FileChange, PlanItem, TokenUsage } from "../protocol/events.js";
 import type { McpInvocation, McpToolCallOutcome, EventDuration } from "../protocol/mcp-events.js";
 import type { AskForApproval, ReasoningEffort, SandboxPolicy } from "../protocol/policy.js";
@@ -106,11 +106,21 @@ export function formatDuration(d: EventDuration | number): string {
   return `${m}m ${String(Math.floor((ms % 60_000) / 1000)).padStart(2, "0")}s`;
 }
 
-/** The last `max` non-empty lines of command output, each cut to one row. */
+/**
+ * The last `max` lines of command output as plain text: what a terminal would show of a line
+ * rewritten with `\r` (a progress bar), without escape sequences or control characters, which
+ * would otherwise move our cursor, and with tabs expanded, whose width the terminal decides.
+ */
 export function outputTail(output: string, max: number): string[] {
   const lines = output.replace(/\r\n/g, "\n").replace(/\n+$/, "").split("\n");
   if (lines.length === 1 && lines[0] === "") return [];
-  return lines.slice(-max);
+  return lines.slice(-max).map(plainLine);
+}
+
+function plainLine(line: string): string {
+  const shown = line.slice(line.lastIndexOf("\r") + 1);
+  // eslint-disable-next-line no-control-regex
+  return stripAnsi(shown).replace(/\t/g, "    ").replace(/[\u0000-\u001f\u007f]/g, "");
 }
 
 export interface CommandView {
@@ -130,7 +140,7 @@ export function commandCell(c: CommandView, s: CellStyle, width: number, tailLin
   const verb = running ? (c.userShell ? "Running (you)" : "Running") : c.userShell ? "You ran" : "Ran";
   const lines = prefixed(`${bullet}${t.bold(verb)} `, "  │ ", displayCommand(c.command), width);
   const tail = outputTail(c.output, tailLines);
-  const all = outputTail(c.output, Number.MAX_SAFE_INTEGER).length;
+  const all = c.output === "" ? 0 : c.output.replace(/\n+$/, "").split("\n").length;
   if (all > tail.length) lines.push(t.dim(`  │ … ${all - tail.length} earlier lines`));
   for (const l of tail) lines.push(t.dim(`  │ ${l}`).slice(0, width * 4));
   if (!running) {
