@@ -78,9 +78,15 @@ export function headerCell(h: HeaderInfo, s: CellStyle, width: number): string[]
   return [top, ...body, bottom, ""];
 }
 
+/** Text from the model or the user without control characters (escape sequences would move our cursor). */
+export function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\t/g, "    ").replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "");
+}
+
 export function userCell(message: string, s: CellStyle, width: number): string[] {
   const lines: string[] = [];
-  message.split("\n").forEach((para, i) => {
+  printable(message).split("\n").forEach((para, i) => {
     lines.push(...prefixed(i === 0 ? s.theme.bold(s.theme.fg("accent", "› ")) : "  ", "  ", para, width));
   });
   return [...lines.map((l) => s.theme.bg("userMessage", l + " ".repeat(Math.max(0, width - visibleWidth(l))))), ""];
@@ -88,13 +94,13 @@ export function userCell(message: string, s: CellStyle, width: number): string[]
 
 /** An agent message as markdown, with a bullet in the left margin. */
 export function agentCell(markdown: string, s: CellStyle, width: number, first = true): string[] {
-  const body = new Markdown(markdown, 0, 0, s.markdown).render(Math.max(10, width - 2));
+  const body = new Markdown(printable(markdown), 0, 0, s.markdown).render(Math.max(10, width - 2));
   return [...body.map((l, i) => (i === 0 && first ? s.theme.fg("muted", "• ") : "  ") + l), ""];
 }
 
 export function reasoningCell(text: string, s: CellStyle, width: number): string[] {
   const t = s.theme;
-  const body = new Markdown(text, 0, 0, s.markdown, { italic: true, color: (x) => t.dim(x) }).render(Math.max(10, width - 2));
+  const body = new Markdown(printable(text), 0, 0, s.markdown, { italic: true, color: (x) => t.dim(x) }).render(Math.max(10, width - 2));
   return [...body.map((l, i) => (i === 0 ? t.dim("• ") : "  ") + l), ""];
 }
 
@@ -118,9 +124,7 @@ export function outputTail(output: string, max: number): string[] {
 }
 
 function plainLine(line: string): string {
-  const shown = line.slice(line.lastIndexOf("\r") + 1);
-  // eslint-disable-next-line no-control-regex
-  return stripAnsi(shown).replace(/\t/g, "    ").replace(/[\u0000-\u001f\u007f]/g, "");
+  return printable(stripAnsi(line.slice(line.lastIndexOf("\r") + 1)));
 }
 
 export interface CommandView {
