@@ -43,6 +43,33 @@ void test("a block drawn again comes from the cache, and callers cannot spoil it
   assert.deepEqual(highlightCode(code, "js"), second);
 });
 
+const STREAMED = [
+  "/**",
+  " * A doc comment over",
+  " * several lines.",
+  " */",
+  "export class Greeter<T> {",
+  "  private readonly names: string[] = [];",
+  "  greet(name: string): string {",
+  "    const text = `hello ${name},",
+  "and more on the next line`;",
+  "    return text.replace(/o+/g, \"0\"); // a regexp",
+  "  }",
+  "}",
+].join("\n");
+
+void test("a block that grows as it streams is coloured as if it came whole", async () => {
+  setTheme(createTheme(1));
+  await loadHighlighter();
+  // Arrives in uneven pieces, some cutting a line (and a token) in two.
+  let last: string[] = [];
+  for (let end = 7; end < STREAMED.length + 7; end += 7) last = highlightCode(STREAMED.slice(0, end), "ts");
+  // "typescript" is another cache entry and another growing block: coloured whole.
+  const whole = highlightCode(STREAMED, "typescript");
+  assert.deepEqual(last, whole);
+  assert.deepEqual(whole.map(stripAnsi), STREAMED.split("\n"));
+});
+
 void test("aliases are known; unknown languages, no language and NO_COLOR stay plain", async () => {
   await loadHighlighter();
   setTheme(createTheme(1));

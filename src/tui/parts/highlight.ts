@@ -15,7 +15,8 @@
  * Languages are never guessed: guessing costs a full parse per grammar and often guesses wrong.
  * highlight.js takes about a quarter of a millisecond per line, so results are kept for the
  * last `CACHE_ENTRIES` blocks: a block drawn again (a repaint, a resize that does not change
- * it) costs a lookup.
+ * it) costs a lookup. A block that is still streaming only has its new lines coloured (see
+ * `colorGrown`).
  * Each line is styled on its own (a string or comment spanning lines is re-coloured on every
  * line), because the renderer prints lines separately.
  */
@@ -102,17 +103,26 @@ function roleOf(stack: (Role | null)[]): Role | null {
   return null;
 }
 
+/** Coloured lines, and for each whether no highlighted construct (string, comment, …) runs on past its end. */
+interface Colored {
+  lines: string[];
+  closed: boolean[];
+}
+
 /** highlight.js's HTML as lines of ANSI-styled text. */
-function htmlToLines(html: string): string[] {
+function htmlToLines(html: string): Colored {
   const t = theme();
-  const lines: string[] = [""];
+  const out: Colored = { lines: [""], closed: [] };
   const stack: (Role | null)[] = [];
   const emit = (text: string): void => {
     const role = roleOf(stack);
     const parts = unescape(text).split("\n");
     parts.forEach((part, i) => {
-      if (i > 0) lines.push("");
-      if (part !== "") lines[lines.length - 1] += role ? t.fg(role, part) : part;
+      if (i > 0) {
+        out.closed.push(stack.length === 0);
+        out.lines.push("");
+      }
+      if (part !== "") out.lines[out.lines.length - 1] += role ? t.fg(role, part) : part;
     });
   };
   const tag = /<span class="([^"]*)">|<\/span>/g;
@@ -128,11 +138,36 @@ function htmlToLines(html: string): string[] {
     at = m.index + m[0].length;
   }
   if (at < html.length) emit(html.slice(at));
-  return lines;
+  out.closed.push(true);
+  return out;
 }
 
 function plainLines(code: string): string[] {
   return code.split("\n");
+}
+
+function colorAll(api: HLJSApi, body: string, lang: string): Colored {
+  return htmlToLines(api.highlight(body, { language: lang, ignoreIllegals: true }).value);
+}
+
+/**
+ * The block that was coloured last, per theme level and language. A code block still streaming
+ * grows at its end: its lines up to the last one that closed everything are kept, and only the
+ * rest is coloured again, so each repaint costs the new lines, not the whole block. The last
+ * line is always redone (it may have been cut mid-token).
+ */
+let growing: { key: string; body: string; colored: Colored } | null = null;
+
+function colorGrown(api: HLJSApi, previous: { body: string; colored: Colored }, body: string, lang: string): Colored {
+  const { lines, closed } = previous.colored;
+  let keep = lines.length - 2;
+  while (keep >= 0 && closed[keep] !== true) keep--;
+  if (keep < 0) return colorAll(api, body, lang);
+  // The text after the kept lines starts after their keep + 1 newlines.
+  let offset = -1;
+  for (let n = 0; n <= keep; n++) offset = body.indexOf("\n", offset + 1);
+  const tail = colorAll(api, body.slice(offset + 1), lang);
+  return { lines: [...lines.slice(0, keep + 1), ...tail.lines], closed: [...closed.slice(0, keep + 1), ...tail.closed] };
 }
 
 export function highlightCode(code: string, lang?: string): string[] {
@@ -143,23 +178,30 @@ export function highlightCode(code: string, lang?: string): string[] {
     return plainLines(body);
   }
   if (!knownLanguage(lang)) return plainLines(body);
+  const language = lang.toLowerCase();
   // The theme level is part of the key: tests (and a changed setting) switch themes.
-  const key = `${theme().level}\u0000${lang.toLowerCase()}\u0000${body}`;
+  const prefix = `${theme().level}\u0000${language}`;
+  const key = `${prefix}\u0000${body}`;
   const hit = cache.get(key);
   if (hit !== undefined) {
     cache.delete(key);
     cache.set(key, hit);
     return [...hit];
   }
-  let lines: string[];
+  let colored: Colored;
   try {
-    lines = htmlToLines(api.highlight(body, { language: lang.toLowerCase(), ignoreIllegals: true }).value);
+    const last = growing;
+    colored =
+      last !== null && last.key === prefix && body.length > last.body.length && body.startsWith(last.body)
+        ? colorGrown(api, last, body, language)
+        : colorAll(api, body, language);
   } catch {
     return plainLines(body);
   }
+  growing = { key: prefix, body, colored };
   if (body.length <= CACHE_MAX_CHARS) {
-    cache.set(key, lines);
+    cache.set(key, colored.lines);
     if (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
   }
-  return [...lines];
+  return [...colored.lines];
 }
