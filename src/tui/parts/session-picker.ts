@@ -111,11 +111,14 @@ export class SessionPicker implements Component {
   /** Reads session heads until `wanted` rows match, the budget is spent, or none are left. */
   private load(wanted: number): void {
     if (this.exhausted) return;
-    const start = performance.now();
+    let start = performance.now();
     try {
+      const first = this.source === null;
       this.source ??= iterateThreads(this.options.codexHome, { cwd: this.options.all ? undefined : this.options.cwd });
       while (this.matches.length < wanted) {
         const next = this.source.next();
+        // The first step lists (and stats) every session file; the budget is for reading heads.
+        if (first && this.loaded.length === 0) start = performance.now();
         if (next.done === true) {
           this.exhausted = true;
           break;
