@@ -7,6 +7,7 @@
 //     and the same with 10 cells, to show the cost does not grow with the conversation;
 //  3. memory over a 200-turn scripted session: the CLI's resident set size every 50 turns
 //     (target <= 120 MiB and flat);
+//     then that session resumed in the pseudo-terminal: keystroke to echo on the emulated screen;
 //  4. the measurement behind the renderer choice (docs/tui.md): pi-tui's full-screen TUI class
 //     holding the same 1,000 cells as components, per keystroke, and what a width change costs it.
 // Usage: node bench/tui.mjs [--runs N] [--turns N]
@@ -140,7 +141,42 @@ async function memory() {
   ui.write(KEY.ctrlD);
   await ui.exit();
   await server.close();
-  return readings;
+  return { readings, ws };
+}
+
+/**
+ * Keystroke to echo through the real pseudo-terminal, on the session just recorded, resumed
+ * with its whole conversation redrawn: from writing a key to the emulator showing it.
+ */
+async function echoLatency(ws) {
+  const server = await startModelServer([]);
+  const ui = new PtySession([...baseUrlArgs(server.url), "resume", "--last"], { cwd: ws.dir, home: ws.home, cols: 100, rows: 30 });
+  await ui.waitFor(`Answer ${turns - 1}:`, { timeoutMs: 30_000 });
+  await ui.waitFor(READY);
+  const samples = [];
+  let typed = "";
+  for (let i = 0; i < 100; i++) {
+    const ch = "abcdefghij"[i % 10];
+    typed += ch;
+    const t0 = performance.now();
+    ui.write(ch);
+    for (;;) {
+      const screen = (await ui.screen()).join("\n");
+      if (screen.includes(typed.slice(-60))) break;
+      await new Promise((r) => setTimeout(r, 0));
+    }
+    samples.push(performance.now() - t0);
+    if (typed.length >= 60) {
+      ui.write("\x15"); // Ctrl+U: clear the line, keep the composer one row
+      typed = "";
+      await sleep(20);
+    }
+  }
+  ui.write(KEY.ctrlC);
+  ui.write(KEY.ctrlD);
+  await ui.exit();
+  await server.close();
+  return samples;
 }
 
 const fmt = (n) => n.toFixed(1);
@@ -157,5 +193,7 @@ for (const cells of [10, 1000]) {
     `pi-tui TUI class, keystroke with ${cells} cells: p50 ${percentile(pi.samples, 50).toFixed(3)} ms, p95 ${percentile(pi.samples, 95).toFixed(3)} ms; a width change rewrites ${(pi.resizeBytes / 1024).toFixed(0)} KiB${pi.scrollbackCleared ? " and clears the scrollback (CSI 3J)" : ""}`,
   );
 }
-const mem = await memory();
-console.log(`memory over a ${turns}-turn session (RSS, MiB): ${mem.map(([t, m]) => `turn ${t}: ${fmt(m)}`).join(", ")} (target <= 120 MiB and flat)`);
+const { readings, ws } = await memory();
+console.log(`memory over a ${turns}-turn session (RSS, MiB): ${readings.map(([t, m]) => `turn ${t}: ${fmt(m)}`).join(", ")} (target <= 120 MiB and flat)`);
+const echo = await echoLatency(ws);
+console.log(`keystroke to echo through the pseudo-terminal, that session resumed (${2 * turns} cells redrawn): p50 ${fmt(percentile(echo, 50))} ms, p95 ${fmt(percentile(echo, 95))} ms`);
