@@ -1,6 +1,15 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { FOCUS_TRACKING_OFF, FOCUS_TRACKING_ON, FocusNotifier, notificationEvents, osc9, stripFocusReports } from "./notifications.js";
+import {
+  FOCUS_TRACKING_OFF,
+  FOCUS_TRACKING_ON,
+  FocusNotifier,
+  notificationEvents,
+  notificationMethod,
+  osc9,
+  resolveMethod,
+  stripFocusReports,
+} from "./notifications.js";
 
 void test("tui.notifications: true (default), false, or a list of event names", () => {
   assert.deepEqual([...notificationEvents(undefined).events], ["agent-turn-complete", "approval-requested"]);
@@ -64,4 +73,23 @@ void test("with notifications off, focus tracking is never turned on", () => {
   assert.equal(notifier.approvalRequested("x"), false);
   notifier.stop();
   assert.deepEqual(written, []);
+});
+
+void test("tui.notification_method: auto picks OSC 9 in terminals known to show it, else BEL", () => {
+  assert.deepEqual(notificationMethod(undefined), { method: "auto", warning: null });
+  assert.deepEqual(notificationMethod("bel"), { method: "bel", warning: null });
+  assert.match(notificationMethod("toast").warning ?? "", /must be one of auto, osc9, bel; got "toast"/);
+  assert.equal(resolveMethod("auto", { TERM_PROGRAM: "iTerm.app" }), "osc9");
+  assert.equal(resolveMethod("auto", { TERM_PROGRAM: "WezTerm" }), "osc9");
+  assert.equal(resolveMethod("auto", { TERM: "xterm-ghostty" }), "osc9");
+  assert.equal(resolveMethod("auto", { TERM: "xterm-kitty" }), "osc9");
+  assert.equal(resolveMethod("auto", { TERM_PROGRAM: "Apple_Terminal", TERM: "xterm-256color" }), "bel");
+  assert.equal(resolveMethod("osc9", {}), "osc9");
+
+  const written: string[] = [];
+  const bell = new FocusNotifier(notificationEvents(true).events, { TERM: "xterm" }, "auto");
+  bell.start((d) => written.push(d));
+  bell.filterInput("\u001b[O");
+  assert.equal(bell.turnComplete("done"), true);
+  assert.deepEqual(written, [FOCUS_TRACKING_ON, "\u0007"]);
 });

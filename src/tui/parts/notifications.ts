@@ -12,7 +12,11 @@
  *   focus state the last report gave (null when there was none).
  * - `osc9(text, env)`: the escape sequence for one notification (control characters removed,
  *   length capped, wrapped for tmux's passthrough when `TMUX` is set).
- * - `FocusNotifier`: `start(write)` enables focus reports, `stop()` disables them (call it on
+ * - `notificationMethod(value)`: reads `tui.notification_method`: `"auto"` (the reference's
+ *   default), `"osc9"` or `"bel"`; `resolveMethod(method, env)`: what `auto` means here: OSC 9
+ *   in terminals known to show it (Ghostty, iTerm2, kitty, Warp, WezTerm, by `TERM_PROGRAM` or
+ *   `TERM`), else a plain BEL, which most terminals turn into a bounce or a badge.
+ * - `FocusNotifier(events, env, method = "osc9")`: `start(write)` enables focus reports, `stop()` disables them (call it on
  *   every exit path), `filterInput(data)` strips reports and updates focus, `handleInput(data)`
  *   tells whether `data` was only reports, `inputListener` does both as pi-tui's
  *   `TUI.addInputListener` expects (consumes a chunk of reports, passes on what is left),
@@ -31,6 +35,25 @@ export const FOCUS_TRACKING_ON = "\u001b[?1004h";
 export const FOCUS_TRACKING_OFF = "\u001b[?1004l";
 const FOCUS_IN = "\u001b[I";
 const FOCUS_OUT = "\u001b[O";
+
+export type NotificationMethod = "auto" | "osc9" | "bel";
+
+const METHODS: readonly NotificationMethod[] = ["auto", "osc9", "bel"];
+
+/** Terminals that show OSC 9 as a desktop notification, as TERM_PROGRAM or TERM name them. */
+const OSC9_TERMINALS = ["ghostty", "iterm", "kitty", "warp", "wezterm"];
+
+export function notificationMethod(value: unknown): { method: NotificationMethod; warning: string | null } {
+  if (value === undefined) return { method: "auto", warning: null };
+  if (typeof value === "string" && (METHODS as readonly string[]).includes(value)) return { method: value as NotificationMethod, warning: null };
+  return { method: "auto", warning: `tui.notification_method must be one of ${METHODS.join(", ")}; got ${JSON.stringify(value)}` };
+}
+
+export function resolveMethod(method: NotificationMethod, env: NodeJS.ProcessEnv = process.env): "osc9" | "bel" {
+  if (method !== "auto") return method;
+  const names = `${env.TERM_PROGRAM ?? ""} ${env.TERM ?? ""}`.toLowerCase();
+  return OSC9_TERMINALS.some((t) => names.includes(t)) ? "osc9" : "bel";
+}
 
 /** Longest notification body: desktop notifiers cut far shorter anyway. */
 const MAX_TEXT = 180;
@@ -82,11 +105,15 @@ export function osc9(text: string, env: NodeJS.ProcessEnv = process.env): string
 export class FocusNotifier {
   private focused = true;
   private write: ((data: string) => void) | null = null;
+  private readonly method: "osc9" | "bel";
 
   constructor(
     private readonly events: ReadonlySet<NotificationEvent>,
     private readonly env: NodeJS.ProcessEnv = process.env,
-  ) {}
+    method: NotificationMethod = "osc9",
+  ) {
+    this.method = resolveMethod(method, env);
+  }
 
   get hasFocus(): boolean {
     return this.focused;
@@ -123,7 +150,7 @@ export class FocusNotifier {
 
   notify(event: NotificationEvent, text: string): boolean {
     if (this.write === null || this.focused || !this.events.has(event)) return false;
-    this.write(osc9(text, this.env));
+    this.write(this.method === "bel" ? "\u0007" : osc9(text, this.env));
     return true;
   }
 
