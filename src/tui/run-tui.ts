@@ -23,10 +23,7 @@ import { markdownTheme, usageLine } from "./cells.js";
 import { tuiSettings, type TuiSettings } from "./settings.js";
 import { renderFileChange } from "./parts/diff-view.js";
 import { FocusNotifier, type NotificationEvent } from "./parts/notifications.js";
-import { TrustPrompt, saveTrustDecision, trustQuestionFor } from "./parts/trust.js";
-import { editExternally } from "./parts/external-editor.js";
-import { diffReport } from "./parts/git-diff.js";
-import { SessionPicker } from "./parts/session-picker.js";
+import { projectSettingsFolders } from "../config/project-config.js";
 import { highlightCode, preloadHighlighter } from "./parts/highlight.js";
 
 export interface TuiOptions {
@@ -237,7 +234,8 @@ class TuiRunner implements AppHost {
     return "";
   }
 
-  gitDiff(): Promise<string[]> {
+  async gitDiff(): Promise<string[]> {
+    const { diffReport } = await import("./parts/git-diff.js");
     return diffReport(this.config.cwd);
   }
 
@@ -255,7 +253,8 @@ class TuiRunner implements AppHost {
     if (id) await this.open({ kind: "fork", sessionId: id, last: false, all: false });
   }
 
-  externalEdit(text: string): Promise<string> {
+  async externalEdit(text: string): Promise<string> {
+    const { editExternally } = await import("./parts/external-editor.js");
     return editExternally(text, { terminal: { suspend: () => this.term.suspend(), resume: () => this.resumeTerminal() } });
   }
 
@@ -273,6 +272,10 @@ class TuiRunner implements AppHost {
    * save the answer, and load the project's settings when trusted.
    */
   private async askTrust(): Promise<void> {
+    const { cwd, codexHome, projectRootMarkers, projectTrustLevel } = this.config;
+    // Most projects have no settings of their own: the question's code loads only for those that do.
+    if (projectTrustLevel !== null || projectSettingsFolders(cwd, codexHome, projectRootMarkers).folders.length === 0) return;
+    const { TrustPrompt, saveTrustDecision, trustQuestionFor } = await import("./parts/trust.js");
     const question = trustQuestionFor(this.config);
     if (!question) return;
     const level = await this.app.present<"trusted" | "untrusted" | null>((done) => new TrustPrompt(question, done));
@@ -286,7 +289,8 @@ class TuiRunner implements AppHost {
   }
 
   /** The recorded session the user picks (newest first; this folder's unless `all`), or null. */
-  private pickSession(kind: "resume" | "fork", all: boolean): Promise<string | null> {
+  private async pickSession(kind: "resume" | "fork", all: boolean): Promise<string | null> {
+    const { SessionPicker } = await import("./parts/session-picker.js");
     return this.app.present<string | null>(
       (done) =>
         new SessionPicker({
