@@ -182,3 +182,41 @@ void test("a resumed thread's initial messages are redrawn; hidden reasoning sta
   } as EventMsg);
   assert.match(written(), /› earlier question[\s\S]*thinking about it[\s\S]*• earlier answer/);
 });
+
+/** Types a slash command and sends it, then lets its picker open. */
+async function slash(app: App, command: string): Promise<void> {
+  app.composer.setText(command);
+  app.handleInput("\r");
+  await new Promise((r) => setImmediate(r));
+}
+
+void test("/review picks a target and submits the review op; /model picks model and effort", async () => {
+  const { app, ops } = harness();
+  feed(app, configured);
+  await slash(app, "/review");
+  assert.match(live(app), /Review[\s\S]*Uncommitted changes[\s\S]*Against a base branch[\s\S]*A commit[\s\S]*Custom instructions/);
+  app.handleInput("\r");
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(ops.at(-1), { type: "review", review_request: { target: { type: "uncommittedChanges" } } });
+
+  await slash(app, "/model");
+  assert.match(live(app), /Model[\s\S]*gpt-5\.5\s+current/);
+  app.handleInput("\r");
+  await new Promise((r) => setImmediate(r));
+  for (const ch of "high") app.handleInput(ch);
+  app.handleInput("\r");
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(ops.at(-1), { type: "override_turn_context", model: "gpt-5.5", effort: "high" });
+  assert.match(app.statusLines().join("\n"), /model:\s+gpt-5\.5 \(effort high\)/);
+});
+
+void test("a slash command that cannot run during a turn says so; an unknown one is named", async () => {
+  const { app, ops, written } = harness();
+  feed(app, configured, { type: "task_started", turn_id: "t", model_context_window: null });
+  const before = ops.length;
+  await slash(app, "/model");
+  await slash(app, "/nonsense");
+  app.renderNow();
+  assert.equal(ops.length, before);
+  assert.match(written(), /\/model cannot run while a turn is running[\s\S]*Unknown command \/nonsense/);
+});
