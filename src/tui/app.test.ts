@@ -220,3 +220,29 @@ void test("a slash command that cannot run during a turn says so; an unknown one
   assert.equal(ops.length, before);
   assert.match(written(), /\/model cannot run while a turn is running[\s\S]*Unknown command \/nonsense/);
 });
+
+void test("patch and MCP tool call questions show the diff and the arguments, and answer by key", () => {
+  const { app, ops } = harness();
+  feed(app, configured, {
+    type: "apply_patch_approval_request",
+    call_id: "p1",
+    turn_id: "t",
+    changes: { "/repo/a.txt": { type: "update", unified_diff: "@@ -1 +1 @@\n-old\n+new\n", move_path: null } },
+    reason: "fix the typo",
+  });
+  assert.match(live(app), /Apply these changes to 1 file\(s\)\?[\s\S]*\/repo\/a\.txt[\s\S]*reason: fix the typo/);
+  app.handleInput("a");
+  assert.deepEqual(ops.at(-1), { type: "patch_approval", id: "p1", decision: "approved_for_session" });
+  feed(app, {
+    type: "mcp_tool_call_approval_request",
+    call_id: "m1",
+    turn_id: "t",
+    server: "docs",
+    tool: "delete_page",
+    arguments: { page: "intro" },
+    question: 'Allow the docs MCP server to run tool "delete_page"?',
+  });
+  assert.match(live(app), /Allow the docs MCP server[\s\S]*docs\.delete_page[\s\S]*"page": "intro"/);
+  app.handleInput("n");
+  assert.deepEqual(ops.at(-1), { type: "mcp_tool_call_approval", id: "m1", decision: "denied" });
+});
