@@ -4,6 +4,7 @@ import { SANDBOX_MODES, type SandboxMode } from "../protocol/policy.js";
 import type { ExecOptions } from "./exec/run-exec.js";
 import type { ThreadTarget } from "../core/open-thread.js";
 import type { ReviewTarget } from "../protocol/review.js";
+import type { TuiOptions, TuiStart } from "../tui/run-tui.js";
 import { packageVersion } from "../util/version.js";
 import { createProgram, parseCommandLine } from "./parse-errors.js";
 
@@ -94,17 +95,16 @@ export async function runCli(argv: string[]): Promise<number> {
       exitCode = runSessionsCommand(opts);
     });
 
-  program
-    .command("fork")
-    .description("Copy a recorded session into a new one (new id; the original is untouched) and print the new id.")
-    .argument("[session_id]", "the session to fork (see `codex-ts sessions`)")
-    .option("--last", "fork the most recently active session of the current directory")
-    .option("--all", "with --last, consider sessions of every directory")
-    .addHelpText("after", '\nExample:\n  codex-ts exec resume "$(codex-ts fork 0199a213-81c0-7800-8aa1-bbab2a035a53)" "try the other approach"')
-    .action(async (sessionId: string | undefined, opts: { last?: boolean; all?: boolean }) => {
+  tuiThreadCommand(program, "resume", (opts, start) => runInteractive(opts, start));
+  tuiThreadCommand(program, "fork", async (opts, start) => {
+    // Scripts capture `codex-ts fork ID` to get the new id: without a terminal, keep doing that.
+    if (!process.stdout.isTTY) {
       const { runForkCommand } = await import("./sessions-command.js");
-      exitCode = runForkCommand(sessionId, opts);
-    });
+      exitCode = runForkCommand(start.target?.sessionId, { last: start.target?.last, all: start.target?.all });
+      return;
+    }
+    await runInteractive(opts, start);
+  });
 
   program
     .command("apply_patch")
@@ -254,10 +254,19 @@ export async function runCli(argv: string[]): Promise<number> {
       exitCode = await runMcpServer();
     });
 
-  program.action(() => {
-    process.stderr.write("The interactive UI is not available yet. Use `codex-ts exec \"<task>\"`; see `codex-ts --help`.\n");
-    exitCode = 2;
-  });
+  const runInteractive = async (opts: TuiOptions, start: TuiStart): Promise<void> => {
+    const { runTui } = await import("../tui/run-tui.js");
+    exitCode = await runTui(opts, start);
+  };
+  interactiveOptions(program)
+    .argument("[prompt]", "a first message to send; the conversation continues in the UI")
+    .addHelpText(
+      "after",
+      "\nWithout a command, codex-ts opens the interactive UI: Enter sends, Shift+Enter adds a line, / lists the\n" +
+        "commands, @ searches files, Esc interrupts, Esc Esc edits an earlier message, Ctrl+D quits (docs/tui.md).\n\n" +
+        "Examples:\n  codex-ts\n  codex-ts \"why does the build fail?\"\n  codex-ts resume --last\n  codex-ts exec \"explain this repository\"   (no UI)",
+    )
+    .action(async (prompt: string | undefined, opts: TuiOptions) => runInteractive(opts, { prompt, target: null }));
 
   // A usage error, --help or --version has a status of its own.
   return (await parseCommandLine(program, argv)) ?? exitCode;
@@ -356,5 +365,47 @@ function threadCommand(exec: Command, kind: ThreadTarget["kind"], run: ThreadRun
         config: [...parent.config, ...(config ?? [])],
       };
       await run(prompt, opts, { kind, sessionId, last: last === true, all: all === true });
+    });
+}
+
+/** The interactive UI's options, shared by `codex-ts [PROMPT]`, `resume` and `fork`. */
+function interactiveOptions(command: Command): Command {
+  return command
+    .option("-m, --model <model>", "model to use, e.g. gpt-5.5")
+    .addOption(new Option("-s, --sandbox <mode>", "sandbox for commands the model runs").choices([...SANDBOX_MODES]))
+    .addOption(new Option("-a, --ask-for-approval <policy>", "when to ask before running a command").choices(["untrusted", "on-failure", "on-request", "never"]))
+    .option("-C, --cd <dir>", "work in this directory instead of the current one")
+    .option("--add-dir <dir>", "another directory the agent may write to (repeatable)", collect, [])
+    .option("-c, --config <key=value>", "override a config.toml value; value parsed as TOML (repeatable)", collect, [])
+    .option("-p, --profile <name>", "use this [profiles.<name>] table from config.toml")
+    .option("-i, --image <file>", "attach image(s) to the first message (repeatable or comma-separated)", collectList, [])
+    .option("--full-auto", "let the agent edit and run commands in the workspace, asking only to go beyond it")
+    .option("--dangerously-bypass-approvals-and-sandbox", "run every command unconfined and without asking")
+    .option("--alt-screen", "use the whole screen instead of printing into the terminal's scrollback (tui.alternate_screen)")
+    .option("--no-alt-screen", "print into the terminal's scrollback even if tui.alternate_screen is set")
+    .option("--oss", "use a local model server (oss_provider from config, default ollama)")
+    .addOption(new Option("--local-provider <provider>", "the local server --oss uses").choices(["ollama", "lmstudio"]))
+    .option("--enable <feature>", "turn a feature flag on for this run (repeatable)", collect, [])
+    .option("--disable <feature>", "turn a feature flag off for this run (repeatable)", collect, []);
+}
+
+/** `codex-ts resume [ID] [--last] [--all]` and `codex-ts fork [ID] [--last] [--all]`: the UI on a recorded thread. */
+function tuiThreadCommand(program: Command, kind: ThreadTarget["kind"], run: (opts: TuiOptions, start: TuiStart) => Promise<void>): void {
+  const description =
+    kind === "resume"
+      ? "Open the interactive UI on a recorded session (a picker when no id is given)."
+      : "Open the interactive UI on a copy of a recorded session; without a terminal, print the new id.";
+  interactiveOptions(program.command(kind))
+    .description(description)
+    .argument("[session_id]", "the session's id (see `codex-ts sessions`)")
+    .option("--last", "the most recently active session of the current directory")
+    .option("--all", "consider the sessions of every directory")
+    .action(async (sessionId: string | undefined, opts: TuiOptions & { last?: boolean; all?: boolean }, cmd: Command) => {
+      const { last, all, ...rest } = opts;
+      // Options given before the subcommand's name (`codex-ts -c k=v resume`) still apply.
+      const parent = cmd.parent?.opts<TuiOptions>();
+      const merged: TuiOptions = { ...parent, ...definedOnly(rest), config: [...(parent?.config ?? []), ...rest.config], addDir: [...(parent?.addDir ?? []), ...rest.addDir], image: [...(parent?.image ?? []), ...rest.image] };
+      const pick = sessionId === undefined && !last;
+      await run(merged, { target: { kind, sessionId, last: last === true, all: all === true }, pick });
     });
 }

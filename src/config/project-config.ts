@@ -37,10 +37,29 @@ export interface ProjectConfig {
   trustedDotCodex: string[];
 }
 
+/** The working directory (real path), its project root and its git repository root. */
+function projectScope(dir: string, rootMarkers: readonly string[]): { cwd: string; projectRoot: string; repoRoot: string | null } {
+  const cwd = real(dir);
+  const projectRoot = rootMarkers.length > 0 ? (findProjectRoot(cwd, rootMarkers) ?? cwd) : cwd;
+  return { cwd, projectRoot, repoRoot: gitRepoRoot(cwd) };
+}
+
+/**
+ * The project's own `.codex` folders (from the project root down to `dir`; `$CODEX_HOME` is not
+ * one) and the path a trust decision about them is saved under when the user has not made one:
+ * the git repository root, else the project root, the last place the loader looks.
+ */
+export function projectSettingsFolders(dir: string, codexHome: string, rootMarkers: readonly string[]): { folders: string[]; trustKey: string } {
+  const { cwd, projectRoot, repoRoot } = projectScope(dir, rootMarkers);
+  const home = real(codexHome);
+  const folders = chain(projectRoot, cwd)
+    .map((d) => join(d, ".codex"))
+    .filter((d) => isDirectory(d) && real(d) !== home);
+  return { folders, trustKey: repoRoot ?? projectRoot };
+}
+
 export function loadProjectConfig(input: ProjectConfigInput): ProjectConfig {
-  const cwd = real(input.cwd);
-  const projectRoot = input.rootMarkers.length > 0 ? (findProjectRoot(cwd, input.rootMarkers) ?? cwd) : cwd;
-  const repoRoot = gitRepoRoot(cwd);
+  const { cwd, projectRoot, repoRoot } = projectScope(input.cwd, input.rootMarkers);
   const trust = trustTable(input.projects);
   const decide = (dir: string): { level: TrustLevel | null; key: string } => {
     for (const key of [dir, projectRoot, repoRoot]) {

@@ -30,6 +30,8 @@ export interface ThreadSummary {
   modelProvider: string | null;
   forkedFromId: string | null;
   source: string | null;
+  /** The git branch session_meta recorded, else null. */
+  gitBranch: string | null;
 }
 
 export interface ListOptions {
@@ -109,6 +111,7 @@ export function readSummary(file: RolloutFile): ThreadSummary {
     modelProvider: null,
     forkedFromId: null,
     source: null,
+    gitBranch: null,
   };
   let metaSeen = false;
   // Some writers log no prompt event; then the first typed user message stands in.
@@ -128,6 +131,7 @@ export function readSummary(file: RolloutFile): ThreadSummary {
           summary.cwd = str(p.cwd);
           summary.modelProvider = str(p.model_provider);
           summary.forkedFromId = str(p.forked_from_id);
+          summary.gitBranch = isObject(p.git) ? str(p.git.branch) : null;
           summary.source = typeof p.source === "string" ? p.source : p.source === undefined ? null : JSON.stringify(p.source);
         } else if (line.type === "event_msg") {
           summary.firstPrompt ??= promptFromEvent(p);
@@ -145,16 +149,26 @@ export function readSummary(file: RolloutFile): ThreadSummary {
   return summary;
 }
 
-/** Threads newest first, filtered; reads heads only until `limit` matches are found. */
-export function listThreads(codexHome: string, options: ListOptions = {}): ThreadSummary[] {
-  const out: ThreadSummary[] = [];
+/**
+ * Threads newest first, filtered, read one head at a time as the caller asks for the next:
+ * a picker can show the first page of thousands of threads without reading the rest.
+ */
+export function* iterateThreads(codexHome: string, options: Omit<ListOptions, "limit"> = {}): Generator<ThreadSummary, void, undefined> {
   const cwd = options.cwd === undefined ? undefined : canonical(options.cwd);
   for (const file of rolloutFiles(codexHome)) {
-    if (options.limit && out.length >= options.limit) break;
     const summary = readSummary(file);
     if (options.provider && summary.modelProvider && summary.modelProvider !== options.provider) continue;
     if (cwd !== undefined && !inDirectory(summary, cwd)) continue;
+    yield summary;
+  }
+}
+
+/** Threads newest first, filtered; reads heads only until `limit` matches are found. */
+export function listThreads(codexHome: string, options: ListOptions = {}): ThreadSummary[] {
+  const out: ThreadSummary[] = [];
+  for (const summary of iterateThreads(codexHome, options)) {
     out.push(summary);
+    if (options.limit && out.length >= options.limit) break;
   }
   return out;
 }

@@ -19,7 +19,7 @@ import type { ReviewOutputEvent, ReviewTarget } from "../../protocol/review.js";
 import type { AskForApproval, SandboxMode } from "../../protocol/policy.js";
 import { HumanOutput, palette } from "./human-output.js";
 import { JsonlMapper } from "./jsonl-mapper.js";
-import { reviewText } from "./review-text.js";
+import { reviewText } from "../../core/review/review-text.js";
 import { PromptError, readPrompt } from "./read-prompt.js";
 import { packageVersion } from "../../util/version.js";
 

@@ -11,18 +11,26 @@
  * `mcp_servers` written as one inline table), toml-patch's structural patch is used instead, and
  * that result is checked the same way.
  */
-import { isDeepStrictEqual } from "node:util";
-import { parse as parseToml } from "smol-toml";
-import { parse as patchParse, parseDocument, patch } from "@decimalturn/toml-patch";
+import { parseDocument } from "@decimalturn/toml-patch";
 import { tomlKey, tomlString } from "../../util/toml-text.js";
+import { isTable } from "../../config/schema.js";
+import {
+  appendBlock,
+  ConfigEditError,
+  isBlank,
+  parseConfigText,
+  patchedOrFail as patchRootOrFail,
+  sameConfig as sameData,
+  splitLines,
+} from "../../config/toml-edit.js";
+
+export { ConfigEditError, parseConfigText };
 
 export type NewServer =
   | { transport: "stdio"; command: string; args: string[]; env: Record<string, string> }
   | { transport: "streamable_http"; url: string; bearerTokenEnvVar: string | null };
 
 type Table = Record<string, unknown>;
-
-export class ConfigEditError extends Error {}
 
 /** The server as config data (what the written table parses to). */
 export function serverTable(server: NewServer): Table {
@@ -54,15 +62,6 @@ export function serverBlock(name: string, server: NewServer): string[] {
     if (server.bearerTokenEnvVar !== null) lines.push(`bearer_token_env_var = ${tomlString(server.bearerTokenEnvVar)}`);
   }
   return lines;
-}
-
-/** Parses config text (smol-toml, as the config loader does); throws ConfigEditError when invalid. */
-export function parseConfigText(text: string): Table {
-  try {
-    return parseToml(text) as Table;
-  } catch (err) {
-    throw new ConfigEditError((err as Error).message);
-  }
 }
 
 export function serverNames(config: Table): string[] {
@@ -99,67 +98,27 @@ export function addServer(text: string, name: string, server: NewServer): string
   return patchedOrFail(text, (obj) => (obj[name] = serverTable(server)), expected());
 }
 
+/** The structural patch on `[mcp_servers]`, for layouts the line edit does not handle. */
 function patchedOrFail(text: string, change: (servers: Table) => unknown, expected: Table): string {
-  let result: string;
-  try {
-    const obj = patchParse(text) as Table;
-    const servers = isTable(obj.mcp_servers) ? obj.mcp_servers : (obj.mcp_servers = {});
-    change(servers as Table);
-    result = patch(text, obj);
-  } catch (err) {
-    throw new ConfigEditError(`could not edit config.toml: ${(err as Error).message}`);
-  }
-  if (!sameConfig(result, expected)) throw new ConfigEditError("could not edit config.toml without changing other settings");
-  return result;
+  return patchRootOrFail(
+    text,
+    (root) => {
+      const servers = isTable(root.mcp_servers) ? root.mcp_servers : (root.mcp_servers = {});
+      change(servers as Table);
+    },
+    expected,
+    dropEmptyServers,
+  );
 }
 
 function sameConfig(text: string, expected: Table): boolean {
-  let actual: Table;
-  try {
-    actual = parseToml(text) as Table;
-  } catch {
-    return false;
-  }
-  return isDeepStrictEqual(plain(dropEmptyServers(actual)), plain(dropEmptyServers(expected)));
-}
-
-/** Plain data for comparison: smol-toml's tables have no prototype, and dates compare by text. */
-function plain(value: unknown): unknown {
-  if (value instanceof Date) return `date:${String(value)}`;
-  if (Array.isArray(value)) return value.map(plain);
-  if (typeof value === "object" && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
-  return value;
+  return sameData(text, expected, dropEmptyServers);
 }
 
 /** An emptied `[mcp_servers]` and no `mcp_servers` at all mean the same thing. */
 function dropEmptyServers(table: Table): Table {
   if (isTable(table.mcp_servers) && Object.keys(table.mcp_servers).length === 0) delete table.mcp_servers;
   return table;
-}
-
-function isTable(value: unknown): value is Table {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date);
-}
-
-const eolOf = (text: string): string => (text.includes("\r\n") ? "\r\n" : "\n");
-const isBlank = (line: string | undefined): boolean => line !== undefined && line.trim() === "";
-
-/** Splits into lines without their final newline; `final` says whether the text ended with one. */
-function splitLines(text: string): { lines: string[]; final: boolean } {
-  if (text === "") return { lines: [], final: false };
-  const lines = text.split("\n");
-  const final = lines[lines.length - 1] === "";
-  if (final) lines.pop();
-  return { lines, final };
-}
-
-function appendBlock(text: string, block: string[]): string {
-  const eol = eolOf(text);
-  let prefix = text;
-  if (prefix !== "" && !prefix.endsWith("\n")) prefix += eol;
-  const { lines } = splitLines(prefix);
-  if (lines.length > 0 && !isBlank(lines[lines.length - 1])) prefix += eol;
-  return prefix + block.join(eol) + eol;
 }
 
 type Cst = ReturnType<typeof parseDocument>["cst"];

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import type { ReviewFinding, ReviewOutputEvent } from "../../protocol/review.js";
-import { findingLocation } from "../../core/review/review-output.js";
+import { findingLocation } from "./review-output.js";
 
 /** At most this many lines of code are shown per finding. */
 const MAX_CODE_LINES = 8;

@@ -1,0 +1,248 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { App, type AppHost } from "./app.js";
+import { InlineRenderer } from "./inline-renderer.js";
+import { createTheme, stripAnsi } from "./parts/theme.js";
+import { markdownTheme } from "./cells.js";
+import type { Op } from "../protocol/ops.js";
+import type { EventMsg } from "../protocol/events.js";
+
+const theme = createTheme(0);
+
+/** An app on a recording screen, with a host that records the ops it submits. */
+function harness(): { app: App; ops: Op[]; written: () => string; quit: () => boolean } {
+  const ops: Op[] = [];
+  let out = "";
+  let quitted = false;
+  const host: AppHost = {
+    submit: (op) => (ops.push(op), String(ops.length)),
+    gitDiff: () => Promise.resolve([]),
+    newThread: () => Promise.resolve(),
+    resumePicker: () => Promise.resolve(),
+    forkThread: () => Promise.resolve(),
+    externalEdit: (t) => Promise.resolve(t),
+    notify: () => undefined,
+    quit: () => void (quitted = true),
+  };
+  const renderer = new InlineRenderer({ write: (d) => void (out += d), columns: 60, rows: 30 });
+  const app = new App(host, {
+    theme,
+    style: { theme, markdown: markdownTheme(theme), diff: (p) => [p] },
+    renderer,
+    rows: () => 30,
+    version: "0.0.0",
+    hideReasoning: false,
+    mcpServers: [],
+  });
+  return { app, ops, written: () => stripAnsi(out), quit: () => quitted };
+}
+
+const configured: EventMsg = {
+  type: "session_configured",
+  session_id: "0199a213-81c0-7800-8aa1-bbab2a035a53",
+  model: "gpt-5.5",
+  model_provider_id: "openai",
+  approval_policy: "on-request",
+  sandbox_policy: { type: "read-only" },
+  cwd: "/repo",
+  reasoning_effort: null,
+  history_log_id: 1,
+  history_entry_count: 0,
+  rollout_path: "/home/sessions/x.jsonl",
+};
+
+function feed(app: App, ...msgs: EventMsg[]): void {
+  for (const msg of msgs) app.onEvent({ id: "1", msg });
+  app.renderNow();
+}
+
+function type(app: App, text: string): void {
+  for (const ch of text) app.handleInput(ch);
+}
+
+const live = (app: App): string => app.liveLines().map((l) => stripAnsi(l)).join("\n");
+
+void test("events become cells: the user message, the streamed answer, a command and the turn's end", () => {
+  const { app, written } = harness();
+  feed(app, configured, { type: "task_started", turn_id: "t", model_context_window: 1000 }, { type: "user_message", message: "hi", images: null });
+  feed(app, { type: "agent_message_delta", delta: "Hello" });
+  assert.match(live(app), /• Hello/);
+  assert.match(live(app), /Working/);
+  feed(app, { type: "exec_command_begin", call_id: "c", command: ["ls"], cwd: "/repo", parsed_cmd: [] }, { type: "exec_command_output_delta", call_id: "c", stream: "stdout", chunk: "file.txt\n" });
+  assert.match(live(app), /Running ls\n {2}│ file\.txt/);
+  feed(app, { type: "agent_message", message: "Hello there" }, { type: "task_complete", turn_id: "t", last_agent_message: "Hello there" });
+  assert.match(written(), /› hi[\s\S]*• Hello there/);
+  assert.doesNotMatch(live(app), /Working/);
+});
+
+void test("Enter sends a turn; during a turn it steers; !cmd runs a shell command", () => {
+  const { app, ops } = harness();
+  feed(app, configured);
+  ops.length = 0;
+  type(app, "first");
+  app.handleInput("\r");
+  assert.deepEqual(ops, [{ type: "add_to_history", text: "first" }, { type: "user_turn", items: [{ type: "text", text: "first" }] }]);
+  feed(app, { type: "task_started", turn_id: "t", model_context_window: null });
+  ops.length = 0;
+  type(app, "more");
+  app.handleInput("\r");
+  assert.deepEqual(ops.at(-1), { type: "user_input", items: [{ type: "text", text: "more" }] });
+  feed(app, { type: "task_complete", turn_id: "t", last_agent_message: null });
+  type(app, "!ls -la");
+  app.handleInput("\r");
+  assert.deepEqual(ops.at(-1), { type: "run_user_shell_command", command: "ls -la" });
+});
+
+void test("Esc interrupts a running turn; Ctrl+C clears, interrupts, then quits on a second press", () => {
+  const { app, ops, quit } = harness();
+  feed(app, configured, { type: "task_started", turn_id: "t", model_context_window: null });
+  app.handleInput("\x1b");
+  assert.deepEqual(ops.at(-1), { type: "interrupt" });
+  feed(app, { type: "turn_aborted", turn_id: "t", reason: "interrupted" });
+  type(app, "draft");
+  app.handleInput("\x03");
+  assert.equal(app.composer.text, "");
+  app.handleInput("\x03");
+  assert.equal(quit(), false);
+  assert.match(live(app), /Ctrl\+C again to quit/);
+  app.handleInput("\x03");
+  assert.equal(quit(), true);
+});
+
+void test("Esc Esc backtracks: the picked message comes back and thread_rollback drops the turns after it", async () => {
+  const { app, ops } = harness();
+  feed(app, configured, { type: "user_message", message: "one", images: null }, { type: "user_message", message: "two", images: null }, { type: "user_message", message: "three", images: null });
+  ops.length = 0;
+  app.handleInput("\x1b");
+  app.handleInput("\x1b");
+  await new Promise((r) => setImmediate(r));
+  assert.match(live(app), /Edit an earlier message[\s\S]*three[\s\S]*two[\s\S]*one/);
+  app.handleInput("\x1b[B"); // down to "two"
+  app.handleInput("\r");
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(ops, [{ type: "thread_rollback", num_turns: 2 }]);
+  assert.equal(app.composer.text, "two");
+  feed(app, { type: "thread_rolled_back", num_turns: 2 });
+  type(app, " again");
+  app.handleInput("\r");
+  assert.deepEqual(ops.at(-1), { type: "user_turn", items: [{ type: "text", text: "two again" }] });
+});
+
+void test("a command approval overlay answers with the key pressed, the proposed prefix included", () => {
+  const { app, ops } = harness();
+  feed(app, configured, {
+    type: "exec_approval_request",
+    call_id: "c1",
+    turn_id: "t",
+    command: ["npm", "test"],
+    cwd: "/repo",
+    reason: "run the tests",
+    proposed_execpolicy_amendment: ["npm", "test"],
+    parsed_cmd: [],
+  });
+  const overlay = live(app);
+  assert.match(overlay, /Run this command\?[\s\S]*\$ npm test[\s\S]*in \/repo[\s\S]*reason: run the tests/);
+  assert.match(overlay, /always allow commands that start with `npm test` \(p\)/);
+  app.handleInput("p");
+  assert.deepEqual(ops.at(-1), { type: "exec_approval", id: "c1", decision: { approved_execpolicy_amendment: { proposed_execpolicy_amendment: ["npm", "test"] } } });
+  feed(app, { type: "exec_approval_request", call_id: "c2", turn_id: "t", command: ["rm", "x"], cwd: "/repo", parsed_cmd: [] });
+  assert.doesNotMatch(live(app), /\(p\)/);
+  app.handleInput("\x1b");
+  assert.deepEqual(ops.at(-1), { type: "exec_approval", id: "c2", decision: "abort" });
+});
+
+void test("request_user_input: pick an option per question, the answers go back together", () => {
+  const { app, ops } = harness();
+  feed(app, configured, {
+    type: "request_user_input",
+    call_id: "q",
+    turn_id: "t",
+    questions: [
+      { id: "db", header: "Database", question: "Which one?", isOther: true, isSecret: false, options: [{ label: "sqlite", description: "file" }, { label: "postgres", description: "server" }] },
+      { id: "name", header: "Name", question: "Project name?", isOther: false, isSecret: false },
+    ],
+  });
+  assert.match(live(app), /Database: Which one\?[\s\S]*sqlite[\s\S]*postgres[\s\S]*Other/);
+  app.handleInput("\x1b[B");
+  app.handleInput("\r");
+  type(app, "demo");
+  app.handleInput("\r");
+  assert.deepEqual(ops.at(-1), { type: "user_input_answer", id: "q", response: { answers: { db: { answers: ["postgres"] }, name: { answers: ["demo"] } } } });
+});
+
+void test("a resumed thread's initial messages are redrawn; hidden reasoning stays hidden", () => {
+  const { app, written } = harness();
+  feed(app, {
+    ...configured,
+    initial_messages: [
+      { type: "user_message", message: "earlier question", images: null },
+      { type: "agent_reasoning", text: "thinking about it" },
+      { type: "agent_message", message: "earlier answer" },
+    ],
+  } as EventMsg);
+  assert.match(written(), /› earlier question[\s\S]*thinking about it[\s\S]*• earlier answer/);
+});
+
+/** Types a slash command and sends it, then lets its picker open. */
+async function slash(app: App, command: string): Promise<void> {
+  app.composer.setText(command);
+  app.handleInput("\r");
+  await new Promise((r) => setImmediate(r));
+}
+
+void test("/review picks a target and submits the review op; /model picks model and effort", async () => {
+  const { app, ops } = harness();
+  feed(app, configured);
+  await slash(app, "/review");
+  assert.match(live(app), /Review[\s\S]*Uncommitted changes[\s\S]*Against a base branch[\s\S]*A commit[\s\S]*Custom instructions/);
+  app.handleInput("\r");
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(ops.at(-1), { type: "review", review_request: { target: { type: "uncommittedChanges" } } });
+
+  await slash(app, "/model");
+  assert.match(live(app), /Model[\s\S]*gpt-5\.5\s+current/);
+  app.handleInput("\r");
+  await new Promise((r) => setImmediate(r));
+  for (const ch of "high") app.handleInput(ch);
+  app.handleInput("\r");
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(ops.at(-1), { type: "override_turn_context", model: "gpt-5.5", effort: "high" });
+  assert.match(app.statusLines().join("\n"), /model:\s+gpt-5\.5 \(effort high\)/);
+});
+
+void test("a slash command that cannot run during a turn says so; an unknown one is named", async () => {
+  const { app, ops, written } = harness();
+  feed(app, configured, { type: "task_started", turn_id: "t", model_context_window: null });
+  const before = ops.length;
+  await slash(app, "/model");
+  await slash(app, "/nonsense");
+  app.renderNow();
+  assert.equal(ops.length, before);
+  assert.match(written(), /\/model cannot run while a turn is running[\s\S]*Unknown command \/nonsense/);
+});
+
+void test("patch and MCP tool call questions show the diff and the arguments, and answer by key", () => {
+  const { app, ops } = harness();
+  feed(app, configured, {
+    type: "apply_patch_approval_request",
+    call_id: "p1",
+    turn_id: "t",
+    changes: { "/repo/a.txt": { type: "update", unified_diff: "@@ -1 +1 @@\n-old\n+new\n", move_path: null } },
+    reason: "fix the typo",
+  });
+  assert.match(live(app), /Apply these changes to 1 file\(s\)\?[\s\S]*\/repo\/a\.txt[\s\S]*reason: fix the typo/);
+  app.handleInput("a");
+  assert.deepEqual(ops.at(-1), { type: "patch_approval", id: "p1", decision: "approved_for_session" });
+  feed(app, {
+    type: "mcp_tool_call_approval_request",
+    call_id: "m1",
+    turn_id: "t",
+    server: "docs",
+    tool: "delete_page",
+    arguments: { page: "intro" },
+    question: 'Allow the docs MCP server to run tool "delete_page"?',
+  });
+  assert.match(live(app), /Allow the docs MCP server[\s\S]*docs\.delete_page[\s\S]*"page": "intro"/);
+  app.handleInput("n");
+  assert.deepEqual(ops.at(-1), { type: "mcp_tool_call_approval", id: "m1", decision: "denied" });
+});

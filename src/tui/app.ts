@@ -1,0 +1,685 @@
+/**
+ * The interactive app: turns the session's events into history cells and the user's keys into
+ * ops. It holds no agent logic; everything it knows comes from events, everything it does is an
+ * op. Finished cells go to scrollback once through the inline renderer; the live region is the
+ * streaming message, running commands, the status line and the composer (or an overlay).
+ */
+import type { Op, UserInput } from "../protocol/ops.js";
+import type { Event, EventMsg, FileChange, TokenUsage } from "../protocol/events.js";
+import type { McpInvocation } from "../protocol/mcp-events.js";
+import type { AskForApproval, ReasoningEffort, SandboxPolicy } from "../protocol/policy.js";
+import type { SelectItem } from "@mariozechner/pi-tui";
+import { matchesKey } from "@mariozechner/pi-tui";
+import type { Theme } from "./parts/theme.js";
+import type { InlineRenderer } from "./inline-renderer.js";
+import {
+  agentCell,
+  commandCell,
+  headerCell,
+  mcpCallCell,
+  noticeCell,
+  patchCell,
+  planCell,
+  reasoningCell,
+  textCell,
+  userCell,
+  type CellStyle,
+  type CommandView,
+  type HeaderInfo,
+  type NoticeKind,
+} from "./cells.js";
+import { StatusLine, contextText } from "./status-line.js";
+import { StreamingText } from "./streaming-text.js";
+import { Composer, SlashCompletions } from "./composer.js";
+import { fileIndexFor } from "./parts/file-search.js";
+import { BUILTIN_COMMANDS, parseSlash, promptCommand, type SlashCommand, type SlashContext } from "./slash-commands.js";
+import { questionOverlay } from "./questions.js";
+import type { Overlay } from "./overlays.js";
+import { PickerOverlay, TextPromptOverlay } from "./overlays.js";
+import { reviewText } from "../core/review/review-text.js";
+
+/** What the app needs from the process around it (the runner in run-tui.ts). */
+export interface AppHost {
+  submit(op: Op): string;
+  /** The lines /diff shows (the working tree's diff, or why there is none). */
+  gitDiff(): Promise<string[]>;
+  newThread(): Promise<void>;
+  resumePicker(): Promise<void>;
+  forkThread(): Promise<void>;
+  /** Ctrl+G: the text edited in $VISUAL / $EDITOR; throws with a sentence for the user when it cannot. */
+  externalEdit(text: string): Promise<string>;
+  /** A turn ended or needs the user: the host decides whether to notify (unfocused terminal). */
+  notify(event: "agent-turn-complete" | "approval-requested", text: string): void;
+  /** The user asked to leave. */
+  quit(): void;
+}
+
+export interface AppOptions {
+  theme: Theme;
+  style: CellStyle;
+  renderer: InlineRenderer;
+  rows: () => number;
+  version: string;
+  hideReasoning: boolean;
+  mcpServers: string[];
+  now?: () => number;
+  /** A turn began (the runner starts loading the code highlighter then). */
+  onTurnStart?: () => void;
+}
+
+interface LiveCommand extends CommandView {
+  callId: string;
+}
+
+export class App implements SlashContext {
+  private readonly theme: Theme;
+  private readonly style: CellStyle;
+  private readonly status: StatusLine;
+  readonly composer: Composer;
+  private readonly stream = new StreamingText();
+  /** Whether the streaming message already put a paragraph in scrollback (no bullet again). */
+  private streamContinues = false;
+  private reasoning = "";
+  private readonly liveCommands = new Map<string, LiveCommand>();
+  private readonly liveMcp = new Map<string, McpInvocation>();
+  private readonly patches = new Map<string, Record<string, FileChange>>();
+  private readonly overlays: Overlay[] = [];
+  private pendingCommit: string[] = [];
+  private renderQueued = false;
+  private spinner: NodeJS.Timeout | null = null;
+  private customPrompts: SlashCommand[] = [];
+  private readonly mcpStatus = new Map<string, string>();
+  /** The user messages of the thread, oldest first (for backtrack). */
+  private userMessages: string[] = [];
+  private lastEsc = 0;
+  private lastCtrlC = 0;
+  private header: HeaderInfo | null = null;
+  private totals: TokenUsage | null = null;
+  rolloutPath: string | null = null;
+  running = false;
+  /** Cumulative usage of every thread this app showed, for the exit summary. */
+  readonly usage: TokenUsage = { input_tokens: 0, cached_input_tokens: 0, output_tokens: 0, reasoning_output_tokens: 0, total_tokens: 0 };
+
+  constructor(
+    private readonly host: AppHost,
+    private readonly options: AppOptions,
+  ) {
+    this.theme = options.theme;
+    this.style = options.style;
+    this.status = new StatusLine(options.theme, options.now);
+    for (const s of options.mcpServers) this.mcpStatus.set(s, "starting");
+    const editorHost = { requestRender: () => this.requestRender(), terminal: { get rows() { return options.rows(); } } };
+    this.composer = new Composer(editorHost, options.theme, new SlashCompletions(() => this.commands()), {
+      cwd: () => this.cwd,
+      fileIndex: () => fileIndexFor(this.cwd),
+      fetchHistory: (offset) => this.host.submit({ type: "get_history_entry_request", offset, log_id: this.composer.logId }),
+    });
+    this.composer.editor.onSubmit = (text) => this.onSubmit(text);
+  }
+
+  // ------------------------------------------------------------------ SlashContext
+
+  get cwd(): string {
+    return this.header?.cwd ?? process.cwd();
+  }
+  get model(): string {
+    return this.header?.model ?? "";
+  }
+  get effort(): ReasoningEffort | null {
+    return this.header?.effort ?? null;
+  }
+  get sessionId(): string | null {
+    return this.header?.sessionId ?? null;
+  }
+
+  submit(op: Op): string {
+    return this.host.submit(op);
+  }
+
+  print(title: string, body: string[]): void {
+    this.commit(textCell(title, body, this.style, this.width()));
+  }
+
+  error(message: string): void {
+    this.notice("error", message);
+  }
+
+  pick(title: string, items: SelectItem[]): Promise<SelectItem | null> {
+    return new Promise((resolve) => {
+      const overlay = new PickerOverlay(this.theme, title, items, (item) => {
+        this.closeOverlay(overlay);
+        resolve(item);
+      });
+      this.openOverlay(overlay);
+    });
+  }
+
+  ask(title: string): Promise<string | null> {
+    return new Promise((resolve) => {
+      const overlay = new TextPromptOverlay(this.theme, title, (text) => {
+        this.closeOverlay(overlay);
+        resolve(text);
+      });
+      this.openOverlay(overlay);
+    });
+  }
+
+  sendUserText(text: string): void {
+    this.sendMessage(text);
+  }
+
+  setComposer(text: string): void {
+    this.composer.setText("");
+    for (const ch of text) this.composer.editor.handleInput(ch);
+    this.requestRender();
+  }
+
+  statusLines(): string[] {
+    const h = this.header;
+    if (!h) return ["the session has not started yet"];
+    const lines = [
+      `model:      ${h.model}${h.effort ? ` (effort ${h.effort})` : ""}`,
+      `directory:  ${h.cwd}`,
+      `approval:   ${h.approval}`,
+      `sandbox:    ${h.sandbox.type}`,
+      `session:    ${h.sessionId}`,
+      `rollout:    ${this.rolloutPath ?? "none (ephemeral)"}`,
+    ];
+    if (this.totals) lines.push(`tokens:     ${this.totals.total_tokens.toLocaleString("en-US")} used (input ${this.totals.input_tokens.toLocaleString("en-US")}, output ${this.totals.output_tokens.toLocaleString("en-US")})`);
+    if (this.status.usage) lines.push(`context:    ${contextText(this.status.usage)}`);
+    return lines;
+  }
+
+  mcpLines(): string[] {
+    if (this.mcpStatus.size === 0) return ["no MCP servers configured (see `codex-ts mcp add`)"];
+    return [...this.mcpStatus].map(([name, state]) => `${name}: ${state}`);
+  }
+
+  gitDiff(): Promise<string[]> {
+    return this.host.gitDiff();
+  }
+
+  warn(message: string): void {
+    this.notice("warning", message);
+  }
+
+  /** Shows a component that takes the keyboard until it calls `done`; resolves with its answer. */
+  present<T>(make: (done: (value: T) => void) => Overlay): Promise<T> {
+    return new Promise((resolve) => {
+      const overlay = make((value) => {
+        this.closeOverlay(overlay);
+        resolve(value);
+      });
+      this.openOverlay(overlay);
+    });
+  }
+  newThread(): Promise<void> {
+    return this.host.newThread();
+  }
+  resumePicker(): Promise<void> {
+    return this.host.resumePicker();
+  }
+  forkThread(): Promise<void> {
+    return this.host.forkThread();
+  }
+  quit(): void {
+    this.host.quit();
+  }
+
+  settingsChanged(change: { model?: string; effort?: ReasoningEffort | null; approval?: AskForApproval; sandbox?: SandboxPolicy }): void {
+    if (!this.header) return;
+    if (change.model !== undefined) this.header.model = change.model;
+    if (change.effort !== undefined) this.header.effort = change.effort;
+    if (change.approval !== undefined) this.header.approval = change.approval;
+    if (change.sandbox !== undefined) this.header.sandbox = change.sandbox;
+  }
+
+  // ------------------------------------------------------------------ events
+
+  /** A new thread is shown: forget the old one's live state (its cells stay in scrollback). */
+  resetThread(): void {
+    this.stream.finish("");
+    this.reasoning = "";
+    this.liveCommands.clear();
+    this.liveMcp.clear();
+    this.overlays.length = 0;
+    this.userMessages = [];
+    this.setRunning(false);
+    this.status.usage = null;
+    this.totals = null;
+  }
+
+  onEvent(event: Event): void {
+    this.handle(event.msg, false);
+    this.requestRender();
+  }
+
+  private handle(msg: EventMsg, replay: boolean): void {
+    const w = this.width();
+    switch (msg.type) {
+      case "session_configured":
+        this.header = {
+          version: this.options.version,
+          model: msg.model,
+          effort: msg.reasoning_effort,
+          cwd: msg.cwd,
+          approval: msg.approval_policy,
+          sandbox: msg.sandbox_policy,
+          sessionId: msg.session_id,
+        };
+        this.rolloutPath = msg.rollout_path;
+        this.composer.setHistory(msg.history_log_id, msg.history_entry_count);
+        this.commit(headerCell(this.header, this.style, w));
+        for (const m of msg.initial_messages ?? []) this.handle(m, true);
+        if (!replay) {
+          this.host.submit({ type: "list_custom_prompts" });
+        }
+        break;
+      case "task_started":
+        this.setRunning(true);
+        this.options.onTurnStart?.();
+        break;
+      case "task_complete":
+        this.flushStream();
+        this.setRunning(false);
+        this.host.notify("agent-turn-complete", firstLine(msg.last_agent_message) ? `Turn complete: ${firstLine(msg.last_agent_message)}` : "Turn complete");
+        break;
+      case "turn_aborted":
+        this.flushStream();
+        this.endLiveCells();
+        this.setRunning(false);
+        if (msg.reason === "interrupted") this.notice("aborted", "Interrupted. Tell the agent what to do differently, or send a new request.");
+        break;
+      case "user_message":
+        this.flushStream();
+        this.userMessages.push(msg.message);
+        this.commit(userCell(msg.message, this.style, w));
+        break;
+      case "agent_message_delta": {
+        this.stream.append(msg.delta);
+        const stable = this.stream.takeStable();
+        if (stable !== null) this.commit(agentCell(stable, this.style, w, !this.streamContinues).slice(0, -1));
+        if (stable !== null) this.streamContinues = true;
+        break;
+      }
+      case "agent_message": {
+        const continues = this.streamContinues;
+        const rest = this.stream.finish(msg.message);
+        this.streamContinues = false;
+        if (rest.trim() !== "" || !continues) this.commit(agentCell(rest, this.style, w, !continues));
+        else this.commit([""]);
+        break;
+      }
+      case "agent_reasoning_delta":
+        if (!this.options.hideReasoning) this.reasoning += msg.delta;
+        break;
+      case "agent_reasoning":
+        this.reasoning = "";
+        if (!this.options.hideReasoning) this.commit(reasoningCell(msg.text, this.style, w));
+        break;
+      case "agent_reasoning_section_break":
+        break;
+      case "exec_command_begin":
+        // A replayed command is drawn from its end event alone.
+        if (!replay) this.liveCommands.set(msg.call_id, { callId: msg.call_id, command: msg.command, output: "", exitCode: null, duration: null, userShell: msg.source === "user_shell" });
+        break;
+      case "exec_command_output_delta": {
+        const c = this.liveCommands.get(msg.call_id);
+        // Only the tail is ever shown; keep a bounded amount of it.
+        if (c) c.output = (c.output + msg.chunk).slice(-16_384);
+        break;
+      }
+      case "exec_command_end":
+        this.liveCommands.delete(msg.call_id);
+        this.commit(
+          commandCell(
+            { command: msg.command, output: msg.aggregated_output || msg.formatted_output, exitCode: msg.exit_code, duration: msg.duration, userShell: msg.source === "user_shell" },
+            this.style,
+            w,
+          ),
+        );
+        break;
+      case "exec_approval_request":
+      case "apply_patch_approval_request":
+      case "mcp_tool_call_approval_request":
+      case "request_user_input":
+      case "elicitation_request":
+        if (replay) break;
+        this.flushStream();
+        this.openOverlay(questionOverlay(msg, { theme: this.theme, style: this.style, submit: (op) => this.host.submit(op), close: (o) => this.closeOverlay(o) }));
+        this.host.notify("approval-requested", `Approval needed: ${questionSummary(msg)}`);
+        break;
+      case "patch_apply_begin":
+        this.patches.set(msg.call_id, msg.changes);
+        if (replay) this.commit(patchCell(msg.changes, "applied", this.style, w));
+        break;
+      case "patch_apply_end": {
+        const changes = this.patches.get(msg.call_id);
+        this.patches.delete(msg.call_id);
+        if (changes) this.commit(patchCell(changes, msg.success ? "applied" : "failed", this.style, w));
+        if (!msg.success && msg.stderr.trim()) this.notice("error", msg.stderr.trim());
+        break;
+      }
+      case "plan_update":
+        this.commit(planCell(msg.explanation, msg.plan, this.style, w));
+        break;
+      case "token_count":
+        if (msg.info) {
+          this.status.usage = msg.info;
+          const last = msg.info.last_token_usage;
+          if (!replay) addUsage(this.usage, last);
+          this.totals = msg.info.total_token_usage;
+        }
+        break;
+      case "stream_error":
+        this.notice("warning", msg.message);
+        break;
+      case "warning":
+        this.notice("warning", msg.message);
+        break;
+      case "error":
+        this.flushStream();
+        this.notice("error", msg.message);
+        break;
+      case "mcp_startup_update":
+        this.mcpStatus.set(msg.server, msg.status.state === "failed" ? `failed: ${msg.status.error}` : msg.status.state);
+        break;
+      case "mcp_startup_complete":
+        for (const f of msg.failed) this.notice("warning", `MCP server ${f.server} did not start: ${f.error}`);
+        break;
+      case "mcp_tool_call_begin":
+        if (!replay) this.liveMcp.set(msg.call_id, msg.invocation);
+        break;
+      case "mcp_tool_call_end":
+        this.liveMcp.delete(msg.call_id);
+        this.commit(mcpCallCell(msg.invocation, msg.result, msg.duration, this.style, w));
+        break;
+      case "entered_review_mode":
+        this.status.label = "Reviewing";
+        this.notice("info", `Review started${msg.user_facing_hint ? `: ${msg.user_facing_hint}` : ""}`);
+        break;
+      case "exited_review_mode":
+        this.status.label = "Working";
+        if (msg.review_output) this.print("Review", reviewText(msg.review_output).split("\n"));
+        else this.notice("aborted", "The review was interrupted.");
+        break;
+      case "context_compacted":
+        this.notice("info", "Conversation compacted to free context.");
+        break;
+      case "thread_rolled_back":
+        this.userMessages = this.userMessages.slice(0, Math.max(0, this.userMessages.length - msg.num_turns));
+        if (!replay) this.notice("info", `Rolled back ${msg.num_turns} turn${msg.num_turns === 1 ? "" : "s"}; the agent no longer sees them.`);
+        break;
+      case "get_history_entry_response":
+        this.composer.historyEntry(msg.log_id, msg.offset, msg.entry?.text ?? null);
+        break;
+      case "list_custom_prompts_response":
+        this.customPrompts = msg.custom_prompts.map(promptCommand);
+        break;
+      case "list_skills_response": {
+        const lines: string[] = [];
+        for (const group of msg.skills) {
+          for (const s of group.skills) lines.push(`$${s.name}  ${this.theme.dim(`${s.description} (${s.scope})`)}`);
+          for (const e of group.errors) lines.push(this.theme.fg("warning", `${e.path}: ${e.message}`));
+        }
+        this.print("Skills", lines.length > 0 ? [...lines, this.theme.dim("mention one with $name in a message")] : ["no skills found (SKILL.md files in $CODEX_HOME/skills or .codex/skills)"]);
+        break;
+      }
+      case "view_image_tool_call":
+        this.notice("info", `Viewed image ${msg.path}`);
+        break;
+      case "turn_diff":
+      case "agent_reasoning_raw_content_delta":
+      case "agent_reasoning_raw_content":
+      case "shutdown_complete":
+        break;
+      default:
+        break;
+    }
+  }
+
+  private flushStream(): void {
+    const rest = this.stream.pending();
+    if (this.stream.started && rest.trim() !== "") {
+      this.commit(agentCell(rest, this.style, this.width(), !this.streamContinues));
+    }
+    if (this.stream.started) this.stream.finish("");
+    this.streamContinues = false;
+  }
+
+  /** Commands still shown as running when the turn ended without them finishing. */
+  private endLiveCells(): void {
+    for (const c of this.liveCommands.values()) this.commit(commandCell({ ...c, exitCode: -1 }, this.style, this.width()));
+    this.liveCommands.clear();
+    this.liveMcp.clear();
+  }
+
+  private notice(kind: NoticeKind, message: string): void {
+    this.commit(noticeCell(kind, message, this.style, this.width()));
+  }
+
+  private setRunning(running: boolean): void {
+    this.running = running;
+    this.status.startedAt = running ? (this.options.now ?? Date.now)() : null;
+    if (running && !this.spinner) {
+      this.spinner = setInterval(() => this.requestRender(), 100);
+      this.spinner.unref();
+    } else if (!running && this.spinner) {
+      clearInterval(this.spinner);
+      this.spinner = null;
+    }
+  }
+
+  // ------------------------------------------------------------------ input
+
+  handleInput(data: string): void {
+    const overlay = this.overlays[0];
+    if (overlay) {
+      overlay.handleInput(data);
+      this.requestRender();
+      return;
+    }
+    this.status.hint = null;
+    if (matchesKey(data, "ctrl+c")) this.onCtrlC();
+    else if (matchesKey(data, "ctrl+d") && this.composer.text === "") this.host.quit();
+    else if (matchesKey(data, "escape") && !this.composer.popupOpen) this.onEscape();
+    else if (matchesKey(data, "ctrl+g")) void this.editExternally();
+    else this.composer.handleInput(data);
+    this.requestRender();
+  }
+
+  private onCtrlC(): void {
+    // Only a press on an idle, empty composer arms the quit; the next one within 2 s quits.
+    const now = Date.now();
+    const armed = now - this.lastCtrlC < 2000;
+    this.lastCtrlC = 0;
+    if (this.composer.text !== "") {
+      this.composer.setText("");
+    } else if (this.running) {
+      this.host.submit({ type: "interrupt" });
+    } else if (armed) {
+      this.host.quit();
+    } else {
+      this.status.hint = "Press Ctrl+C again to quit";
+      this.lastCtrlC = now;
+    }
+  }
+
+  private onEscape(): void {
+    if (this.running) {
+      this.host.submit({ type: "interrupt" });
+      return;
+    }
+    if (this.composer.text !== "") return;
+    const now = Date.now();
+    if (now - this.lastEsc < 1000) {
+      this.lastEsc = 0;
+      void this.backtrack();
+    } else {
+      this.lastEsc = now;
+      if (this.userMessages.length > 0) this.status.hint = "Press Esc again to edit an earlier message";
+    }
+  }
+
+  /**
+   * Esc Esc: pick an earlier user message; the turns from it on are dropped from the thread
+   * (`thread_rollback`) and its text comes back in the composer to be edited and sent again.
+   */
+  private async backtrack(): Promise<void> {
+    const n = this.userMessages.length;
+    if (n === 0) return;
+    const items = this.userMessages
+      .map((m, i) => ({ value: String(i), label: m.split("\n")[0] ?? "", description: `${n - i} turn${n - i === 1 ? "" : "s"} back` }))
+      .reverse();
+    const picked = await this.pick("Edit an earlier message (later turns are dropped)", items);
+    if (!picked) return;
+    const index = Number(picked.value);
+    const text = this.userMessages[index] ?? "";
+    this.host.submit({ type: "thread_rollback", num_turns: n - index });
+    this.composer.setText(text);
+    this.requestRender();
+  }
+
+  private async editExternally(): Promise<void> {
+    try {
+      this.composer.setText(await this.host.externalEdit(this.composer.editor.getExpandedText()));
+    } catch (err) {
+      this.notice("error", (err as Error).message);
+    }
+    this.requestRender();
+  }
+
+  private commands(): SlashCommand[] {
+    return [...BUILTIN_COMMANDS, ...this.customPrompts];
+  }
+
+  private onSubmit(raw: string): void {
+    const { text: expanded, images } = this.composer.take(raw);
+    const text = expanded.trim();
+    if (text === "" && images.length === 0) return;
+    const slash = parseSlash(text);
+    const command = slash ? this.commands().find((c) => c.name === slash.name) : undefined;
+    if (slash && command) {
+      if (this.running && !command.duringTask) {
+        this.notice("warning", `/${command.name} cannot run while a turn is running; wait or press Esc first.`);
+        return;
+      }
+      void Promise.resolve(command.run(this, slash.args)).catch((err: unknown) => this.error(`/${command.name}: ${(err as Error).message}`));
+      return;
+    }
+    if (slash && !slash.name.includes("/")) {
+      this.notice("error", `Unknown command /${slash.name}. Type / to see the commands.`);
+      return;
+    }
+    if (text.startsWith("!") && text.length > 1) {
+      this.host.submit({ type: "run_user_shell_command", command: text.slice(1).trim() });
+      return;
+    }
+    this.sendMessage(text, images);
+  }
+
+  /** A message from the user: a new turn, or steering when a turn is running. */
+  private sendMessage(text: string, images: string[] = []): void {
+    this.composer.remember(text);
+    this.host.submit({ type: "add_to_history", text });
+    const items: UserInput[] = [...images.map((path): UserInput => ({ type: "local_image", path })), { type: "text", text }];
+    this.host.submit(this.running ? { type: "user_input", items } : { type: "user_turn", items });
+  }
+
+  // ------------------------------------------------------------------ overlays and rendering
+
+  private openOverlay(overlay: Overlay): void {
+    this.overlays.push(overlay);
+    this.requestRender();
+  }
+
+  private closeOverlay(overlay: Overlay): void {
+    const i = this.overlays.indexOf(overlay);
+    if (i >= 0) this.overlays.splice(i, 1);
+    this.requestRender();
+  }
+
+  private commit(lines: string[]): void {
+    this.pendingCommit.push(...lines);
+    this.requestRender();
+  }
+
+  private width(): number {
+    return Math.max(20, this.renderer().columns);
+  }
+
+  private renderer(): InlineRenderer {
+    return this.options.renderer;
+  }
+
+  requestRender(): void {
+    if (this.renderQueued) return;
+    this.renderQueued = true;
+    setImmediate(() => {
+      this.renderQueued = false;
+      this.renderNow();
+    });
+  }
+
+  /** Paints now: commits what finished, repaints the live region. */
+  renderNow(): void {
+    const live = this.liveLines();
+    if (this.pendingCommit.length > 0) {
+      const lines = this.pendingCommit;
+      this.pendingCommit = [];
+      this.renderer().commit(lines, live);
+    } else {
+      this.renderer().paint(live);
+    }
+  }
+
+  /** The live region, top to bottom. */
+  liveLines(): string[] {
+    const w = this.width();
+    const lines: string[] = [];
+    const pending = this.stream.pending();
+    if (pending.trim() !== "") lines.push(...agentCell(pending, this.style, w, !this.streamContinues));
+    if (this.reasoning.trim() !== "" && !this.stream.started) lines.push(this.theme.dim(this.theme.italic(`• ${lastLine(this.reasoning)}`)));
+    for (const c of this.liveCommands.values()) lines.push(...commandCell(c, this.style, w, 3));
+    for (const inv of this.liveMcp.values()) lines.push(...mcpCallCell(inv, null, null, this.style, w));
+    lines.push(...this.status.render(w));
+    const overlay = this.overlays[0];
+    if (overlay) lines.push(...overlay.render(w));
+    else {
+      lines.push(...this.composer.render(w));
+      lines.push(this.theme.dim(this.running ? " Enter to steer · Esc to interrupt · Ctrl+C to clear" : " Enter to send · Shift+Enter newline · / commands · @ files · !cmd shell"));
+    }
+    return lines;
+  }
+}
+
+function firstLine(text: string | null): string {
+  return (text ?? "").split("\n").find((l) => l.trim() !== "")?.trim() ?? "";
+}
+
+/** A few words on what a question is about, for its notification. */
+function questionSummary(msg: EventMsg): string {
+  switch (msg.type) {
+    case "exec_approval_request":
+      return msg.command.join(" ");
+    case "apply_patch_approval_request":
+      return `edit ${Object.keys(msg.changes).length} file(s)`;
+    case "mcp_tool_call_approval_request":
+      return `${msg.server}.${msg.tool}`;
+    default:
+      return "the agent has a question";
+  }
+}
+
+function lastLine(text: string): string {
+  const lines = text.trim().split("\n");
+  return lines[lines.length - 1] ?? "";
+}
+
+function addUsage(into: TokenUsage, add: TokenUsage): void {
+  into.input_tokens += add.input_tokens;
+  into.cached_input_tokens += add.cached_input_tokens;
+  into.output_tokens += add.output_tokens;
+  into.reasoning_output_tokens += add.reasoning_output_tokens;
+  into.total_tokens += add.total_tokens;
+}

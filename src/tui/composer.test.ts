@@ -1,0 +1,50 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Composer, SlashCompletions } from "./composer.js";
+import { createTheme, stripAnsi } from "./parts/theme.js";
+import type { SearchableIndex } from "./parts/file-search-popup.js";
+
+const UP = "\x1b[A";
+const DOWN = "\x1b[B";
+
+function composer(fetched: number[]): Composer {
+  const index: SearchableIndex = {
+    state: "ready",
+    error: null,
+    search: (q) => (q === "" || "src/main.ts".includes(q) ? [{ path: "src/main.ts", score: 1, indices: [] }] : []),
+    whenReady: () => Promise.resolve(),
+  };
+  return new Composer({ requestRender: () => undefined, terminal: { rows: 30 } }, createTheme(0), new SlashCompletions(() => []), {
+    cwd: () => "/nonexistent",
+    fileIndex: () => index,
+    fetchHistory: (offset) => void fetched.push(offset),
+  });
+}
+
+void test("Up walks this session's prompts first, then asks the core for older ones; Down comes back", () => {
+  const fetched: number[] = [];
+  const c = composer(fetched);
+  c.setHistory(7, 2);
+  c.remember("sent just now");
+  c.handleInput(UP);
+  assert.equal(c.text, "sent just now");
+  c.handleInput(UP);
+  assert.deepEqual(fetched, [1]);
+  c.historyEntry(7, 1, "from the file");
+  assert.equal(c.text, "from the file");
+  c.historyEntry(8, 0, "another log"); // a different history file: ignored
+  c.handleInput(DOWN);
+  assert.equal(c.text, "sent just now");
+  c.handleInput(DOWN);
+  assert.equal(c.text, "");
+});
+
+void test("@ opens the file popup under the composer; Tab puts the path in place of the word", () => {
+  const c = composer([]);
+  for (const ch of "see @mai") c.handleInput(ch);
+  assert.ok(c.popupOpen);
+  assert.match(c.render(40).map((l) => stripAnsi(l)).join("\n"), /src\/main\.ts/);
+  c.handleInput("\t");
+  assert.equal(c.text, "see src/main.ts ");
+  assert.equal(c.popupOpen, false);
+});

@@ -1,0 +1,85 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import xtermHeadless from "@xterm/headless";
+import { InlineRenderer, type Screen } from "./inline-renderer.js";
+
+/** A headless terminal the renderer draws into, recording every write. */
+function terminal(cols = 40, rows = 10): { screen: Screen; writes: string[]; text: () => Promise<string[]> } {
+  const term = new xtermHeadless.Terminal({ cols, rows, scrollback: 1000, allowProposedApi: true });
+  const writes: string[] = [];
+  let pending = Promise.resolve();
+  const screen: Screen = {
+    write: (d) => {
+      writes.push(d);
+      pending = pending.then(() => new Promise<void>((r) => term.write(d, r)));
+    },
+    get columns() {
+      return term.cols;
+    },
+    get rows() {
+      return term.rows;
+    },
+  };
+  const text = async (): Promise<string[]> => {
+    await pending;
+    const buf = term.buffer.active;
+    const out: string[] = [];
+    for (let i = 0; i < buf.length; i++) out.push(buf.getLine(i)?.translateToString(true) ?? "");
+    while (out.length > 0 && out[out.length - 1] === "") out.pop();
+    return out;
+  };
+  return { screen, writes, text };
+}
+
+void test("committed lines are written once above the live region and stay in scrollback", async () => {
+  const { screen, writes, text } = terminal(40, 6);
+  const r = new InlineRenderer(screen);
+  r.paint(["> compose", "status"]);
+  for (let i = 1; i <= 8; i++) r.commit([`cell ${i}`], ["> compose", "status"]);
+  const all = await text();
+  assert.deepEqual(all, ["cell 1", "cell 2", "cell 3", "cell 4", "cell 5", "cell 6", "cell 7", "cell 8", "> compose", "status"]);
+  // Repainting the live region never rewrites a committed cell.
+  writes.length = 0;
+  r.paint(["> compose!", "status"]);
+  assert.ok(!writes.join("").includes("cell"), "committed text was redrawn");
+  assert.deepEqual((await text()).slice(-2), ["> compose!", "status"]);
+});
+
+void test("a repaint rewrites only from the first changed row, inside synchronized output", async () => {
+  const { screen, writes, text } = terminal(40, 10);
+  const r = new InlineRenderer(screen);
+  r.paint(["a", "b", "c"]);
+  writes.length = 0;
+  r.paint(["a", "b", "C"]);
+  const out = writes.join("");
+  assert.ok(out.startsWith("\x1b[?2026h") && out.endsWith("\x1b[?2026l"));
+  assert.ok(!out.includes("a") && !out.includes("b"), JSON.stringify(out));
+  writes.length = 0;
+  r.paint(["a", "b", "C"]);
+  assert.equal(writes.length, 0, "an unchanged frame writes nothing");
+  r.paint(["a"]);
+  assert.deepEqual(await text(), ["a"]);
+});
+
+void test("rows wider than the terminal are cut, so the terminal never wraps them", async () => {
+  const { screen, text } = terminal(10, 5);
+  const r = new InlineRenderer(screen);
+  r.paint(["0123456789abcdef", "x"]);
+  assert.deepEqual(await text(), ["0123456789", "x"]);
+});
+
+void test("a live region taller than the screen keeps its bottom rows", async () => {
+  const { screen, text } = terminal(20, 4);
+  const r = new InlineRenderer(screen);
+  r.paint(["1", "2", "3", "4", "5", "6"]);
+  assert.deepEqual(await text(), ["4", "5", "6"]);
+});
+
+void test("close clears the live region and nothing is drawn afterwards", async () => {
+  const { screen, text } = terminal(20, 6);
+  const r = new InlineRenderer(screen);
+  r.commit(["kept"], ["live 1", "live 2"]);
+  r.close();
+  r.paint(["ghost"]);
+  assert.deepEqual(await text(), ["kept"]);
+});

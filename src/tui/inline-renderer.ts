@@ -1,0 +1,151 @@
+/**
+ * The inline renderer: the terminal keeps its own scrollback. Finished history cells are written
+ * once above the live region and scroll away into the terminal's scrollback, never to be redrawn;
+ * only the live region (the streaming cell, the status line, the composer, an overlay) is
+ * repainted, line by line where it changed, inside one synchronized-output frame (CSI ?2026h/l),
+ * so a keystroke costs the same however long the conversation is.
+ *
+ * The renderer tracks where the terminal's cursor is relative to the live region's first row; it
+ * never moves above that row, so nothing already in scrollback is touched.
+ */
+import { truncateToWidth, visibleWidth } from "@mariozechner/pi-tui";
+
+export interface Screen {
+  write(data: string): void;
+  readonly columns: number;
+  readonly rows: number;
+}
+
+/** Where to leave the terminal's cursor inside the live region (row from its top, column). */
+export interface CursorSpot {
+  row: number;
+  col: number;
+}
+
+const SYNC_ON = "\x1b[?2026h";
+const SYNC_OFF = "\x1b[?2026l";
+const CLEAR_LINE = "\x1b[2K";
+const CLEAR_BELOW = "\x1b[J";
+
+export class InlineRenderer {
+  private previous: string[] = [];
+  /** The cursor's row, counted from the live region's first row. */
+  private cursorRow = 0;
+  private cursorCol = 0;
+  private width: number;
+  /** After close() nothing is drawn any more (a render queued before exit must not reappear). */
+  private closed = false;
+
+  constructor(private readonly screen: Screen) {
+    this.width = screen.columns;
+  }
+
+  /**
+   * Writes finished lines above the live region (they go to scrollback for good) and paints the
+   * live region below them, in one frame.
+   */
+  commit(lines: readonly string[], live: readonly string[], cursor?: CursorSpot): void {
+    if (this.closed) return;
+    let out = SYNC_ON + this.moveTo(0) + "\r" + CLEAR_BELOW;
+    for (const line of lines) out += this.fit(line) + "\r\n";
+    this.previous = [];
+    this.cursorRow = 0;
+    out += this.frame(live, cursor);
+    this.screen.write(out + SYNC_OFF);
+  }
+
+  /** Repaints the live region, rewriting only the rows from the first one that changed. */
+  paint(live: readonly string[], cursor?: CursorSpot): void {
+    if (this.closed) return;
+    const body = this.frame(live, cursor);
+    if (body !== "") this.screen.write(SYNC_ON + body + SYNC_OFF);
+  }
+
+  /**
+   * After a resize the terminal may have reflowed the rows we drew: estimate how many rows the
+   * old live region now spans above the cursor, clear from there and draw it afresh.
+   */
+  resize(live: readonly string[], cursor?: CursorSpot): void {
+    if (this.closed) return;
+    const columns = Math.max(1, this.screen.columns);
+    let rowsAbove = 0;
+    for (let i = 0; i < this.cursorRow && i < this.previous.length; i++) {
+      rowsAbove += Math.max(1, Math.ceil(visibleWidth(this.previous[i] ?? "") / columns));
+    }
+    rowsAbove = Math.min(rowsAbove, Math.max(0, this.screen.rows - 1));
+    this.width = this.screen.columns;
+    let out = SYNC_ON + (rowsAbove > 0 ? `\x1b[${rowsAbove}A` : "") + "\r" + CLEAR_BELOW;
+    this.previous = [];
+    this.cursorRow = 0;
+    out += this.frame(live, cursor);
+    this.screen.write(out + SYNC_OFF);
+  }
+
+  /** Clears the live region for good, leaving the cursor where it began (on exit). */
+  close(): void {
+    if (this.closed) return;
+    this.screen.write(this.moveTo(0) + "\r" + CLEAR_BELOW);
+    this.previous = [];
+    this.cursorRow = 0;
+    this.closed = true;
+  }
+
+  get columns(): number {
+    return this.screen.columns;
+  }
+
+  /** The live region as last painted (tests and the benchmark read it). */
+  get lines(): readonly string[] {
+    return this.previous;
+  }
+
+  private frame(liveIn: readonly string[], cursor?: CursorSpot): string {
+    // A live region taller than the screen could not be repainted without touching rows that
+    // have scrolled off; keep its bottom part, where the composer is.
+    const maxRows = Math.max(1, this.screen.rows - 1);
+    const clip = Math.max(0, liveIn.length - maxRows);
+    const live = liveIn.slice(clip).map((l) => this.fit(l));
+    const target = cursor ? { row: Math.min(Math.max(0, cursor.row - clip), live.length - 1), col: cursor.col } : { row: live.length - 1, col: 0 };
+    let first = 0;
+    while (first < live.length && first < this.previous.length && live[first] === this.previous[first]) first++;
+    const unchanged = first === live.length && live.length === this.previous.length;
+    if (unchanged && live.length > 0 && target.row === this.cursorRow && target.col === this.cursorCol) return "";
+    let out = "";
+    if (!unchanged) {
+      if (first < live.length) {
+        out += this.moveTo(first) + "\r";
+        for (let i = first; i < live.length; i++) {
+          if (i > first) out += "\r\n";
+          out += CLEAR_LINE + live[i];
+        }
+        this.cursorRow = live.length - 1;
+      }
+      if (live.length < this.previous.length) {
+        // Rows below the new end existed before, so moving into them does not scroll.
+        out += live.length === 0 ? this.moveTo(0) + "\r" + CLEAR_BELOW : this.moveTo(live.length) + "\r" + CLEAR_BELOW;
+        if (live.length > 0) out += this.moveTo(live.length - 1);
+      }
+      this.previous = live;
+    }
+    if (live.length > 0) {
+      const row = Math.min(Math.max(0, target.row), live.length - 1);
+      out += this.moveTo(row) + "\r" + (target.col > 0 ? `\x1b[${target.col}C` : "");
+      this.cursorCol = target.col;
+    }
+    return out;
+  }
+
+  /** Cursor movement from the current row to `row` of the live region (both already drawn). */
+  private moveTo(row: number): string {
+    const delta = row - this.cursorRow;
+    this.cursorRow = row;
+    if (delta > 0) return `\x1b[${delta}B`;
+    if (delta < 0) return `\x1b[${-delta}A`;
+    return "";
+  }
+
+  /** A row never wider than the terminal, so the terminal never wraps it behind our back. */
+  private fit(line: string): string {
+    return visibleWidth(line) > this.width ? truncateToWidth(line, this.width, "") : line;
+  }
+}

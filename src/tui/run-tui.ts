@@ -1,0 +1,333 @@
+/**
+ * `codex-ts [PROMPT]`, `codex-ts resume …` and `codex-ts fork …`: the interactive UI. Loads the
+ * config as exec does (but with the configured approval policy: someone is there to answer),
+ * asks the thread manager for a thread, takes the terminal over, and runs the app until the
+ * user quits; then gives the terminal back and prints the token usage and how to resume.
+ * Loaded only when the UI starts, so `--version` and `exec` never pay for it.
+ */
+import { existsSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import { loadConfig, type Config } from "../config/load-config.js";
+import { ConfigError } from "../config/overrides.js";
+import type { ThreadManager, StartedThread } from "../core/thread-manager.js";
+import type { ThreadTarget } from "../core/open-thread.js";
+import type { Session } from "../core/session.js";
+import type { SandboxMode } from "../protocol/policy.js";
+import type { Op } from "../protocol/ops.js";
+import { packageVersion } from "../util/version.js";
+import { theme as processTheme } from "./parts/theme.js";
+import { InlineRenderer } from "./inline-renderer.js";
+import { TerminalSession } from "./terminal-session.js";
+import { App, type AppHost } from "./app.js";
+import { markdownTheme, usageLine } from "./cells.js";
+import { tuiSettings, type TuiSettings } from "./settings.js";
+import { renderFileChange } from "./parts/diff-view.js";
+import { FocusNotifier, type NotificationEvent } from "./parts/notifications.js";
+import { projectSettingsFolders } from "../config/project-config.js";
+import { highlightCode, preloadHighlighter } from "./parts/highlight.js";
+
+export interface TuiOptions {
+  model?: string;
+  sandbox?: SandboxMode;
+  askForApproval?: "untrusted" | "on-failure" | "on-request" | "never";
+  cd?: string;
+  config: string[];
+  profile?: string;
+  fullAuto?: boolean;
+  dangerouslyBypassApprovalsAndSandbox?: boolean;
+  addDir: string[];
+  image: string[];
+  /** `--alt-screen` (true) / `--no-alt-screen` (false). */
+  altScreen?: boolean;
+  oss?: boolean;
+  localProvider?: string;
+  enable?: string[];
+  disable?: string[];
+}
+
+/** What the UI opens on: a new thread (with an optional first prompt), or a recorded one. */
+export interface TuiStart {
+  prompt?: string;
+  target: ThreadTarget | null;
+  /** `resume`/`fork` without an id: let the user pick the session first. */
+  pick?: boolean;
+}
+
+export const NO_TERMINAL =
+  "codex-ts: the interactive UI needs a terminal on stdin and stdout. To run a task without one, use `codex-ts exec \"<task>\"` (see `codex-ts exec --help`).";
+
+export async function runTui(opts: TuiOptions, start: TuiStart): Promise<number> {
+  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+    process.stderr.write(`${NO_TERMINAL}\n`);
+    return 1;
+  }
+  const cwd = resolve(opts.cd ?? process.cwd());
+  if (!existsSync(cwd) || !statSync(cwd).isDirectory()) {
+    process.stderr.write(`--cd ${opts.cd}: no such directory\n`);
+    return 1;
+  }
+  let config: Config;
+  try {
+    config = load(opts, cwd);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`Error loading config: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  const runner = new TuiRunner(config, () => load(opts, cwd), tuiSettings(config.toml, opts));
+  return runner.run(start, opts.image.map((p) => resolve(cwd, p)));
+}
+
+function load(opts: TuiOptions, cwd: string): Config {
+  return loadConfig({
+    cwd,
+    overrides: opts.config,
+    profile: opts.profile,
+    model: opts.model,
+    sandboxMode: opts.dangerouslyBypassApprovalsAndSandbox ? "danger-full-access" : opts.fullAuto ? "workspace-write" : opts.sandbox,
+    approvalPolicy: opts.dangerouslyBypassApprovalsAndSandbox ? "never" : opts.fullAuto ? "on-request" : opts.askForApproval,
+    addDirs: opts.addDir,
+    oss: opts.oss,
+    localProvider: opts.localProvider,
+    enable: opts.enable,
+    disable: opts.disable,
+  });
+}
+
+/** Owns the terminal, the app and the current thread; switches threads for /new, /resume, /fork. */
+class TuiRunner implements AppHost {
+  private threads: ThreadManager | null = null;
+  /** Ops submitted before the first thread was ready (a prompt typed while it starts). */
+  private readonly early: Op[] = [];
+  private readonly term: TerminalSession;
+  private readonly renderer: InlineRenderer;
+  private readonly app: App;
+  private thread: StartedThread | null = null;
+  private done: ((code: number) => void) | null = null;
+  private quitting = false;
+
+  private readonly notifier: FocusNotifier;
+
+  constructor(
+    private config: Config,
+    private readonly reload: () => Config,
+    private readonly settings: TuiSettings,
+  ) {
+    this.notifier = new FocusNotifier(settings.notifications);
+    this.term = new TerminalSession({
+      alternateScreen: settings.alternateScreen,
+      onInput: (data) => this.onInput(data),
+      onResize: () => this.renderer.resize(this.app.liveLines()),
+    });
+    this.renderer = new InlineRenderer(this.term);
+    const theme = processTheme();
+    this.app = new App(this, {
+      theme,
+      style: {
+        theme,
+        markdown: { ...markdownTheme(theme), highlightCode },
+        diff: (path, change, width) => renderFileChange(path, change, width, { cwd: config.cwd, maxLines: 80 }),
+      },
+      renderer: this.renderer,
+      rows: () => this.term.rows,
+      version: packageVersion(),
+      hideReasoning: config.hideAgentReasoning,
+      mcpServers: Object.keys(config.mcpServers),
+      onTurnStart: () => preloadHighlighter(() => this.app.requestRender()),
+    });
+  }
+
+  async run(start: TuiStart, images: string[]): Promise<number> {
+    this.term.start();
+    this.notifier.start((d) => this.term.write(d));
+    const finished = new Promise<number>((resolveDone) => (this.done = resolveDone));
+    for (const warning of this.settings.warnings) this.app.warn(warning);
+    await this.askTrust();
+    // The composer is usable at once; the core loads and the thread starts behind it.
+    this.app.requestRender();
+    const { ThreadManager, ThreadStartError } = await import("../core/thread-manager.js");
+    this.startErrorType = ThreadStartError;
+    this.threads = new ThreadManager({ env: process.env, source: "cli", originator: "codex_cli_rs", userAgentProduct: "codex_cli_rs", readCodexApiKey: false });
+    try {
+      this.threads.checkCredentials(this.config);
+    } catch (err) {
+      if (!(err instanceof ThreadStartError)) throw err;
+      this.startError = err.message;
+      this.finish(1);
+      return finished;
+    }
+    let target = start.target;
+    if (start.pick && target) {
+      const picked = await this.pickSession(target.kind, target.all);
+      if (picked === null) {
+        this.finish(0);
+        return finished;
+      }
+      target = { ...target, sessionId: picked };
+    }
+    const prompt = start.prompt;
+    if (!(await this.open(target))) {
+      this.finish(1);
+      return finished;
+    }
+    if ((prompt !== undefined && prompt.trim() !== "") || images.length > 0) {
+      const items = [...images.map((path) => ({ type: "local_image" as const, path })), { type: "text" as const, text: prompt ?? "" }];
+      this.submit({ type: "user_turn", items });
+    }
+    return finished;
+  }
+
+  /** Starts (or resumes / forks) a thread and shows it; false when it could not start. */
+  private async open(target: ThreadTarget | null): Promise<boolean> {
+    const threads = this.threads;
+    if (!threads) return false;
+    let thread: StartedThread;
+    try {
+      thread = await threads.startThread({ config: this.config, target });
+    } catch (err) {
+      if (!(err instanceof this.startErrorType)) throw err;
+      this.startError = err.message;
+      return false;
+    }
+    const previous = this.thread;
+    this.thread = thread;
+    this.app.resetThread();
+    void this.pump(thread.session);
+    if (previous) void threads.closeThread(previous.threadId);
+    for (const op of this.early.splice(0)) thread.session.submit(op);
+    try {
+      await threads.waitUntilReady(thread);
+    } catch (err) {
+      if (!(err instanceof this.startErrorType)) throw err;
+      this.startError = err.message;
+      return false;
+    }
+    return true;
+  }
+
+  private startError: string | null = null;
+  /** The core's start-failure class, known once the core is loaded. */
+  private startErrorType: new (...args: never[]) => Error = Error;
+
+  /** Shows one thread's events until it ends or another thread replaces it. */
+  private async pump(session: Session): Promise<void> {
+    for (;;) {
+      const event = await session.nextEvent();
+      if (!event || this.thread?.session !== session) return;
+      this.app.onEvent(event);
+      if (event.msg.type === "shutdown_complete" && this.quitting) this.finish(0);
+    }
+  }
+
+  private onInput(data: string): void {
+    const keys = this.notifier.filterInput(data);
+    if (keys !== "") this.app.handleInput(keys);
+  }
+
+  // ------------------------------------------------------------------ AppHost
+
+  submit(op: Op): string {
+    if (this.thread) return this.thread.session.submit(op);
+    this.early.push(op);
+    return "";
+  }
+
+  async gitDiff(): Promise<string[]> {
+    const { diffReport } = await import("./parts/git-diff.js");
+    return diffReport(this.config.cwd);
+  }
+
+  async newThread(): Promise<void> {
+    await this.open(null);
+  }
+
+  async resumePicker(): Promise<void> {
+    const id = await this.pickSession("resume", false);
+    if (id !== null) await this.open({ kind: "resume", sessionId: id, last: false, all: false });
+  }
+
+  async forkThread(): Promise<void> {
+    const id = this.app.sessionId;
+    if (id) await this.open({ kind: "fork", sessionId: id, last: false, all: false });
+  }
+
+  async externalEdit(text: string): Promise<string> {
+    const { editExternally } = await import("./parts/external-editor.js");
+    return editExternally(text, { terminal: { suspend: () => this.term.suspend(), resume: () => this.resumeTerminal() } });
+  }
+
+  private resumeTerminal(): void {
+    this.term.resume();
+    this.renderer.resize(this.app.liveLines());
+  }
+
+  notify(event: NotificationEvent, text: string): void {
+    this.notifier.notify(event, text);
+  }
+
+  /**
+   * A project with its own `.codex/` settings that the user never trusted or refused: ask once,
+   * save the answer, and load the project's settings when trusted.
+   */
+  private async askTrust(): Promise<void> {
+    const { cwd, codexHome, projectRootMarkers, projectTrustLevel } = this.config;
+    // Most projects have no settings of their own: the question's code loads only for those that do.
+    if (projectTrustLevel !== null || projectSettingsFolders(cwd, codexHome, projectRootMarkers).folders.length === 0) return;
+    const { TrustPrompt, saveTrustDecision, trustQuestionFor } = await import("./parts/trust.js");
+    const question = trustQuestionFor(this.config);
+    if (!question) return;
+    const level = await this.app.present<"trusted" | "untrusted" | null>((done) => new TrustPrompt(question, done));
+    if (level === null) return;
+    try {
+      await saveTrustDecision(this.config.codexHome, question.projectPath, level);
+      if (level === "trusted") this.config = this.reload();
+    } catch (err) {
+      this.app.warn(`Could not save the answer: ${(err as Error).message}`);
+    }
+  }
+
+  /** The recorded session the user picks (newest first; this folder's unless `all`), or null. */
+  private async pickSession(kind: "resume" | "fork", all: boolean): Promise<string | null> {
+    const { SessionPicker } = await import("./parts/session-picker.js");
+    return this.app.present<string | null>(
+      (done) =>
+        new SessionPicker({
+          codexHome: this.config.codexHome,
+          cwd: this.config.cwd,
+          all,
+          title: kind === "resume" ? "Resume a session" : "Fork a session",
+          onPick: (session) => done(session.id),
+          onCancel: () => done(null),
+          requestRender: () => this.app.requestRender(),
+        }),
+    );
+  }
+
+  quit(): void {
+    if (this.quitting) return;
+    this.quitting = true;
+    if (!this.thread) return this.finish(0);
+    this.submit({ type: "shutdown" });
+    // A session that does not shut down promptly must not keep the user waiting.
+    setTimeout(() => this.finish(0), 3000).unref();
+  }
+
+  private finish(code: number): void {
+    const done = this.done;
+    if (!done) return;
+    this.done = null;
+    this.app.renderNow();
+    this.renderer.close();
+    this.notifier.stop();
+    this.term.restore();
+    if (this.startError) process.stderr.write(`${this.startError}\n`);
+    const u = this.app.usage;
+    if (u.total_tokens > 0) process.stdout.write(`${usageLine(u)}\n`);
+    const id = this.app.sessionId;
+    if (id && this.app.rolloutPath) process.stdout.write(`To continue this session, run codex-ts resume ${id}\n`);
+    const flushed = this.threads ? this.threads.shutdown() : Promise.resolve([]);
+    void flushed.then(() => done(this.startError ? 1 : code));
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * The `[tui]` table of config.toml, with the command line's say over it:
+ * `alternate_screen` (full-screen view instead of inline; `--alt-screen` / `--no-alt-screen`)
+ * and `notifications` (true, false, or the events to notify about; see parts/notifications.ts).
+ */
+import type { TomlTable } from "../config/overrides.js";
+import { notificationEvents, type NotificationEvent } from "./parts/notifications.js";
+
+export interface TuiSettings {
+  alternateScreen: boolean;
+  notifications: Set<NotificationEvent>;
+  /** Problems with the table, shown once as warnings. */
+  warnings: string[];
+}
+
+export function tuiSettings(toml: TomlTable, flags: { altScreen?: boolean }): TuiSettings {
+  const tui = typeof toml.tui === "object" && toml.tui !== null && !Array.isArray(toml.tui) ? (toml.tui as TomlTable) : {};
+  const warnings: string[] = [];
+  if (tui.alternate_screen !== undefined && typeof tui.alternate_screen !== "boolean") warnings.push("tui.alternate_screen must be true or false; using false");
+  // `--alt-screen` / `--no-alt-screen` set altScreen to true / false; absent, the config decides.
+  const alternateScreen = flags.altScreen ?? tui.alternate_screen === true;
+  const { events, warning } = notificationEvents(tui.notifications);
+  if (warning) warnings.push(warning);
+  return { alternateScreen, notifications: events, warnings };
+}

@@ -1,0 +1,59 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { BUILTIN_COMMANDS, parseSlash, promptCommand, type SlashContext } from "./slash-commands.js";
+import { SlashCompletions } from "./composer.js";
+import type { Op } from "../protocol/ops.js";
+
+void test("parseSlash splits the name from its arguments", () => {
+  assert.deepEqual(parseSlash("/review look at auth"), { name: "review", args: "look at auth" });
+  assert.deepEqual(parseSlash("/prompts:fix 12"), { name: "prompts:fix", args: "12" });
+  assert.equal(parseSlash("not a command"), null);
+});
+
+void test("the table has every command the UI documents, /compact included", () => {
+  const names = BUILTIN_COMMANDS.map((c) => c.name);
+  for (const n of ["model", "approvals", "new", "resume", "fork", "diff", "status", "init", "mention", "mcp", "quit", "exit", "review", "skills", "compact"]) assert.ok(names.includes(n), n);
+});
+
+void test("the popup filters the table, prefix matches first", async () => {
+  const completions = new SlashCompletions(() => BUILTIN_COMMANDS);
+  const s = await completions.getSuggestions(["/re"], 0, 3);
+  assert.deepEqual(s?.items.map((i) => i.value).slice(0, 2), ["/resume", "/review"]);
+  assert.equal(await completions.getSuggestions(["hello /re"], 0, 9), null);
+  const applied = completions.applyCompletion(["/re"], 0, 3, { value: "/review", label: "/review" }, "/re");
+  assert.deepEqual(applied, { lines: ["/review "], cursorLine: 0, cursorCol: 8 });
+});
+
+/** A context that records what commands submit and send. */
+function recorder(): { ctx: SlashContext; ops: Op[]; sent: string[] } {
+  const ops: Op[] = [];
+  const sent: string[] = [];
+  const ctx = {
+    cwd: "/nonexistent",
+    model: "gpt-5.5",
+    effort: null,
+    submit: (op: Op) => (ops.push(op), "1"),
+    sendUserText: (t: string) => sent.push(t),
+    print: () => undefined,
+  } as unknown as SlashContext;
+  return { ctx, ops, sent };
+}
+
+void test("/compact, /skills and /review with instructions submit their ops; /init sends a prompt", async () => {
+  const { ctx, ops, sent } = recorder();
+  const run = (name: string, args = "") => BUILTIN_COMMANDS.find((c) => c.name === name)?.run(ctx, args);
+  await run("compact");
+  await run("skills");
+  await run("review", "check the parser");
+  await run("init");
+  assert.deepEqual(ops, [{ type: "compact" }, { type: "list_skills" }, { type: "review", review_request: { target: { type: "custom", instructions: "check the parser" } } }]);
+  assert.match(sent[0] ?? "", /AGENTS\.md/);
+});
+
+void test("/prompts:NAME fills the placeholders from what follows", async () => {
+  const { ctx, sent } = recorder();
+  const cmd = promptCommand({ name: "fix", content: "Fix issue $1 in $2 ($ARGUMENTS)", description: "fix one" });
+  assert.equal(cmd.name, "prompts:fix");
+  await cmd.run(ctx, "42 parser.ts");
+  assert.equal(sent[0], "Fix issue 42 in parser.ts (42 parser.ts)");
+});

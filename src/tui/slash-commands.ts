@@ -1,0 +1,186 @@
+/**
+ * The slash command table. Each command is data (name, description, whether it may run while a
+ * turn is running) plus what it does through `SlashContext`, the few things the app lends it;
+ * later commands plug into the same table. The composer's popup lists and filters this table.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { SelectItem } from "@mariozechner/pi-tui";
+import type { Op } from "../protocol/ops.js";
+import type { AskForApproval, ReasoningEffort, SandboxPolicy } from "../protocol/policy.js";
+import { REASONING_EFFORTS, sandboxPolicyFor } from "../protocol/policy.js";
+import type { ReviewTarget } from "../protocol/review.js";
+import { FAMILY_PREFIXES } from "../model/catalog.js";
+import { expandPrompt } from "../config/custom-prompts.js";
+
+export interface SlashContext {
+  readonly cwd: string;
+  readonly model: string;
+  readonly effort: ReasoningEffort | null;
+  submit(op: Op): string;
+  /** Prints a titled block of lines into the transcript. */
+  print(title: string, body: string[]): void;
+  error(message: string): void;
+  pick(title: string, items: SelectItem[]): Promise<SelectItem | null>;
+  ask(title: string): Promise<string | null>;
+  /** Submits a user turn as if typed (the user message cell comes back as an event). */
+  sendUserText(text: string): void;
+  setComposer(text: string): void;
+  statusLines(): string[];
+  mcpLines(): string[];
+  gitDiff(): Promise<string[]>;
+  newThread(): Promise<void>;
+  resumePicker(): Promise<void>;
+  forkThread(): Promise<void>;
+  quit(): void;
+  /** Settings changed by /model and /approvals, for the header and /status. */
+  settingsChanged(change: { model?: string; effort?: ReasoningEffort | null; approval?: AskForApproval; sandbox?: SandboxPolicy }): void;
+}
+
+export interface SlashCommand {
+  name: string;
+  description: string;
+  /** May run while a turn is running. */
+  duringTask: boolean;
+  /** Shows an argument hint in the popup. */
+  argumentHint?: string;
+  run(ctx: SlashContext, args: string): void | Promise<void>;
+}
+
+/** The prompt /init sends: ask the agent to write an AGENTS.md for this repository (our wording). */
+export const INIT_PROMPT = [
+  "Create an AGENTS.md file at the root of this repository for coding agents working here.",
+  "Look at the code first, then describe briefly and concretely: the layout of the project, how to build it,",
+  "how to run the tests and the linters, the code style and naming conventions it follows, and anything a",
+  "newcomer would trip over. Keep it short (a page or so), use Markdown headings, and only write what you checked.",
+].join(" ");
+
+/** Approval presets, as the reference offers them. */
+const APPROVAL_PRESETS: Array<{ id: string; label: string; description: string; approval: AskForApproval; sandbox: "read-only" | "workspace-write" | "danger-full-access" }> = [
+  { id: "read-only", label: "Read Only", description: "reads files; asks before editing or running anything else", approval: "on-request", sandbox: "read-only" },
+  { id: "auto", label: "Auto", description: "edits and runs commands in the workspace; asks to go beyond it", approval: "on-request", sandbox: "workspace-write" },
+  { id: "full-access", label: "Full Access", description: "edits and runs anything, network included, without asking", approval: "never", sandbox: "danger-full-access" },
+];
+
+export const BUILTIN_COMMANDS: SlashCommand[] = [
+  {
+    name: "model",
+    description: "choose the model and its reasoning effort",
+    duringTask: false,
+    async run(ctx) {
+      const slugs = [...new Set([ctx.model, ...FAMILY_PREFIXES.filter((p) => /\d/.test(p) && !p.endsWith("-") && !p.includes("/"))])];
+      const model = await ctx.pick("Model", slugs.map((s) => ({ value: s, label: s, description: s === ctx.model ? "current" : "" })));
+      if (!model) return;
+      const effortItem = await ctx.pick(
+        `Reasoning effort for ${model.value}`,
+        [{ value: "default", label: "default", description: "the model's own default" }, ...REASONING_EFFORTS.map((e) => ({ value: e, label: e, description: e === ctx.effort ? "current" : "" }))],
+      );
+      if (!effortItem) return;
+      const effort = effortItem.value === "default" ? null : (effortItem.value as ReasoningEffort);
+      ctx.submit({ type: "override_turn_context", model: model.value, effort });
+      ctx.settingsChanged({ model: model.value, effort });
+      ctx.print("Model changed", [`${model.value}${effort ? ` (${effort})` : ""} from the next turn on`]);
+    },
+  },
+  {
+    name: "approvals",
+    description: "choose when the agent asks before acting",
+    duringTask: false,
+    async run(ctx) {
+      const picked = await ctx.pick("Approval mode", APPROVAL_PRESETS.map((p) => ({ value: p.id, label: p.label, description: p.description })));
+      const preset = APPROVAL_PRESETS.find((p) => p.id === picked?.value);
+      if (!preset) return;
+      const sandbox = sandboxPolicyFor(preset.sandbox);
+      ctx.submit({ type: "override_turn_context", approval_policy: preset.approval, sandbox_policy: sandbox });
+      ctx.settingsChanged({ approval: preset.approval, sandbox });
+      ctx.print("Approval mode changed", [`${preset.label}: approval ${preset.approval}, sandbox ${preset.sandbox}`]);
+    },
+  },
+  { name: "new", description: "start a new conversation", duringTask: false, run: (ctx) => ctx.newThread() },
+  { name: "resume", description: "continue a recorded conversation", duringTask: false, run: (ctx) => ctx.resumePicker() },
+  { name: "fork", description: "continue a copy of this conversation", duringTask: false, run: (ctx) => ctx.forkThread() },
+  {
+    name: "review",
+    description: "review changes and find problems",
+    duringTask: false,
+    async run(ctx, args) {
+      const target = args.trim() ? ({ type: "custom", instructions: args.trim() } as ReviewTarget) : await pickReviewTarget(ctx);
+      if (target) ctx.submit({ type: "review", review_request: { target } });
+    },
+  },
+  {
+    name: "diff",
+    description: "show the working tree's changes (untracked files included)",
+    duringTask: true,
+    async run(ctx) {
+      ctx.print("/diff", await ctx.gitDiff());
+    },
+  },
+  { name: "status", description: "show the session's settings and token usage", duringTask: true, run: (ctx) => ctx.print("Status", ctx.statusLines()) },
+  {
+    name: "init",
+    description: "ask the agent to write an AGENTS.md for this repository",
+    duringTask: false,
+    run(ctx) {
+      if (existsSync(join(ctx.cwd, "AGENTS.md"))) return ctx.print("/init", ["AGENTS.md already exists here; nothing to do."]);
+      ctx.sendUserText(INIT_PROMPT);
+    },
+  },
+  { name: "mention", description: "mention a file (opens the @ file search)", duringTask: true, run: (ctx) => ctx.setComposer("@") },
+  { name: "compact", description: "summarise the conversation to free context", duringTask: false, run: (ctx) => void ctx.submit({ type: "compact" }) },
+  { name: "skills", description: "list the skills the agent can use", duringTask: true, run: (ctx) => void ctx.submit({ type: "list_skills" }) },
+  { name: "mcp", description: "list the MCP servers and their tools", duringTask: true, run: (ctx) => ctx.print("MCP servers", ctx.mcpLines()) },
+  { name: "quit", description: "exit codex-ts", duringTask: true, run: (ctx) => ctx.quit() },
+  { name: "exit", description: "exit codex-ts", duringTask: true, run: (ctx) => ctx.quit() },
+];
+
+async function pickReviewTarget(ctx: SlashContext): Promise<ReviewTarget | null> {
+  const kind = await ctx.pick("Review", [
+    { value: "uncommitted", label: "Uncommitted changes", description: "staged, unstaged and untracked" },
+    { value: "base", label: "Against a base branch", description: "what this branch changes" },
+    { value: "commit", label: "A commit", description: "the changes of one commit" },
+    { value: "custom", label: "Custom instructions", description: "say what to look at" },
+  ]);
+  switch (kind?.value) {
+    case "uncommitted":
+      return { type: "uncommittedChanges" };
+    case "base": {
+      const branch = await ctx.ask("Base branch (e.g. main)");
+      return branch?.trim() ? { type: "baseBranch", branch: branch.trim() } : null;
+    }
+    case "commit": {
+      const sha = await ctx.ask("Commit (SHA or ref)");
+      return sha?.trim() ? { type: "commit", sha: sha.trim() } : null;
+    }
+    case "custom": {
+      const instructions = await ctx.ask("What should the review look at?");
+      return instructions?.trim() ? { type: "custom", instructions: instructions.trim() } : null;
+    }
+    default:
+      return null;
+  }
+}
+
+export interface CustomPromptInfo {
+  name: string;
+  content: string;
+  description?: string;
+  argument_hint?: string;
+}
+
+/** `/prompts:NAME args`: the prompt file's text with its placeholders filled, sent as a user turn. */
+export function promptCommand(p: CustomPromptInfo): SlashCommand {
+  return {
+    name: `prompts:${p.name}`,
+    description: p.description ?? "custom prompt",
+    duringTask: false,
+    ...(p.argument_hint ? { argumentHint: p.argument_hint } : {}),
+    run: (ctx, args) => ctx.sendUserText(expandPrompt(p.content, args)),
+  };
+}
+
+/** Splits "/name rest" into the command's name and its arguments; null when not a slash command. */
+export function parseSlash(text: string): { name: string; args: string } | null {
+  const m = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(text.trim());
+  return m ? { name: m[1] ?? "", args: m[2] ?? "" } : null;
+}
