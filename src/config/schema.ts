@@ -87,7 +87,7 @@ const BASE_SCHEMA: readonly KeySpec[] = [
   { key: "oss_provider", type: "string", values: OSS_PROVIDERS, defaultText: '"ollama" (used by `--oss`)', profile: true, group: "Model", description: "The local provider `--oss` uses." },
   { key: "openai_base_url", type: "string", defaultText: `$OPENAI_BASE_URL, else "${OPENAI_DEFAULT_BASE_URL}"`, userOnly: true, group: "Model", description: "Base URL of the built-in `openai` provider." },
   { key: "model_context_window", type: "integer", min: 1, group: "Model", description: "Context window of the model, in tokens, for models the built-in catalog does not know." },
-  { key: "model_auto_compact_token_limit", type: "integer", min: 1, unused: true, group: "Model", description: "Token count at which the conversation is compacted automatically." },
+  { key: "model_auto_compact_token_limit", type: "integer", min: 1, group: "Model", description: "Token count at which the conversation is compacted automatically (at most 90% of the context window)." },
   { key: "tool_output_token_limit", type: "integer", min: 0, group: "Model", description: "Token budget for each tool output kept in the conversation." },
   { key: "model_reasoning_effort", type: "string", values: effort, profile: true, defaultText: "the model's default", group: "Model", description: "Reasoning effort sent to reasoning models.", example: 'model_reasoning_effort = "high"' },
   { key: "model_reasoning_summary", type: "string", values: REASONING_SUMMARIES, profile: true, defaultText: "left to the model", group: "Model", description: "Reasoning summary requested from reasoning models." },

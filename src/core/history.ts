@@ -4,17 +4,34 @@
  * Every append is reported to the listener (the rollout recorder) at the moment it happens, so
  * the session file always holds exactly what the next request would resend. Compaction (and a
  * rollback) replace the whole list at once; whoever replaces it records why.
+ *
+ * The list also keeps a running estimate of its size in tokens (the reference's four bytes per
+ * token over each item's JSON), so deciding whether to compact never walks the whole history.
  */
 import type { ResponseItem } from "../protocol/items.js";
+import { approxTokenCount } from "../exec/truncate.js";
+
+/** Estimated tokens of one item as it is sent (its JSON). */
+export function estimateItemTokens(item: ResponseItem): number {
+  return approxTokenCount(JSON.stringify(item));
+}
+
+export function estimateTokens(items: readonly ResponseItem[]): number {
+  let sum = 0;
+  for (const item of items) sum += estimateItemTokens(item);
+  return sum;
+}
 
 export class ConversationHistory {
   private items: ResponseItem[] = [];
+  private tokens = 0;
 
   constructor(private readonly onAppend: (items: readonly ResponseItem[]) => void = () => {}) {}
 
   append(...items: ResponseItem[]): void {
     if (items.length === 0) return;
     for (const item of items) this.items.push(item);
+    this.tokens += estimateTokens(items);
     this.onAppend(items);
   }
 
@@ -22,15 +39,22 @@ export class ConversationHistory {
   restore(items: readonly ResponseItem[]): void {
     // A loop, not push(...items): a long session can exceed the engine's argument limit.
     for (const item of items) this.items.push(item);
+    this.tokens += estimateTokens(items);
   }
 
   /** Replaces everything (a compaction's new history, a rollback's shorter one); not reported as appends. */
   replace(items: readonly ResponseItem[]): void {
     this.items = [...items];
+    this.tokens = estimateTokens(this.items);
   }
 
   /** The items to send, oldest first. Callers must not mutate them. */
   snapshot(): readonly ResponseItem[] {
     return this.items;
+  }
+
+  /** Estimated tokens of the whole history. */
+  estimatedTokens(): number {
+    return this.tokens;
   }
 }
