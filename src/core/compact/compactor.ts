@@ -23,7 +23,7 @@ import type { TurnContext } from "../../tools/turn-context.js";
 import type { ConversationHistory } from "../history.js";
 import { estimateTokens } from "../history.js";
 import { sampleWithRetries } from "../sampling.js";
-import { dropOldestPaired } from "./fit.js";
+import { dropOldestPaired, shrinkLargeItems } from "./fit.js";
 import { summarizationPrompt } from "./prompt.js";
 import { USER_MESSAGES_MAX_TOKENS, buildCompactedHistory, capUserMessages, collectUserMessages, contextItems } from "./rebuild.js";
 import { isWorkingStateNote, workingStateNote } from "./working-state.js";
@@ -81,7 +81,7 @@ export async function compact(
   let budget = window === null ? Infinity : window - approxTokenCount(host.baseInstructions) - approxTokenCount(prompt) - answerReserve(window);
   const protect = contextItems(history).length;
   for (let attempt = 1; ; attempt++) {
-    const input = Number.isFinite(budget) ? dropOldestPaired(history, protect, Math.max(0, budget)).items : history;
+    const input = Number.isFinite(budget) ? fitInput(history, protect, Math.max(0, budget)) : history;
     try {
       const replacement = remote
         ? await remoteCompaction(turn, host, input, signal)
@@ -93,6 +93,12 @@ export async function compact(
       budget = (Number.isFinite(budget) ? budget : estimateTokens(history)) / 2;
     }
   }
+}
+
+/** The summariser's input within `budget`: oldest items left out first, then oversized ones cut. */
+function fitInput(history: ResponseItem[], protect: number, budget: number): ResponseItem[] {
+  const dropped = dropOldestPaired(history, protect, budget).items;
+  return estimateTokens(dropped) <= budget ? dropped : shrinkLargeItems(dropped, Math.floor(budget / 4));
 }
 
 interface Replacement {
@@ -164,9 +170,14 @@ function finish(
     rebuilt = [...context, ...kept, ...(note !== null ? [userText(note)] : [])];
   } else {
     const cap = window === null ? USER_MESSAGES_MAX_TOKENS : Math.min(USER_MESSAGES_MAX_TOKENS, Math.floor(window / 4));
+    const messages = collectUserMessages(history);
+    const kept = capUserMessages(messages, cap);
+    if (kept.length > 0 && kept[kept.length - 1] !== messages[messages.length - 1]) {
+      emit({ type: "warning", message: "The latest message was too long to keep whole in the model's context window: only its beginning and end were kept." });
+    }
     rebuilt = buildCompactedHistory({
       context,
-      userMessages: capUserMessages(collectUserMessages(history), cap),
+      userMessages: kept,
       workingState: note,
       summary: replacement.summary,
     });

@@ -5,6 +5,7 @@
  */
 import type { ResponseItem } from "../../protocol/items.js";
 import { estimateItemTokens } from "../history.js";
+import { truncateMiddle } from "../../exec/truncate.js";
 
 function callId(item: ResponseItem): string | null {
   switch (item.type) {
@@ -57,4 +58,33 @@ export function dropOldestPaired(items: readonly ResponseItem[], protect: number
     }
   }
   return { items: items.filter((_, i) => !drop.has(i)), dropped: drop.size };
+}
+
+function shrinkText(text: string, maxTokens: number): string {
+  return truncateMiddle(text, maxTokens).text;
+}
+
+/** One item with its text cut (head and tail kept) to about `maxTokens`; others as they are. */
+function shrinkItem(item: ResponseItem, maxTokens: number): ResponseItem {
+  switch (item.type) {
+    case "message":
+      return { ...item, content: item.content.map((c) => (c.type === "input_image" ? c : { ...c, text: shrinkText(c.text, maxTokens) })) };
+    case "function_call_output":
+      return {
+        ...item,
+        output: typeof item.output === "string" ? shrinkText(item.output, maxTokens) : item.output.map((p) => (p.type === "input_text" ? { ...p, text: shrinkText(p.text, maxTokens) } : p)),
+      };
+    case "custom_tool_call_output":
+      return { ...item, output: shrinkText(item.output, maxTokens) };
+    default:
+      return item;
+  }
+}
+
+/**
+ * Cuts every item larger than `maxItemTokens` down to about that size, so that one oversized
+ * message or output (a pasted log, say) cannot keep a request from fitting on its own.
+ */
+export function shrinkLargeItems(items: readonly ResponseItem[], maxItemTokens: number): ResponseItem[] {
+  return items.map((item) => (estimateItemTokens(item) > maxItemTokens ? shrinkItem(item, maxItemTokens) : item));
 }
