@@ -62,7 +62,11 @@ export async function runTurn(
   // Set by a compaction, cleared by the next completed response: never compact twice in a row.
   let justCompacted = false;
   const compactNow = async (): Promise<void> => {
-    await deps.compaction?.run({ overheadTokens });
+    await deps.compaction?.run({ overheadTokens }).catch((err: unknown) => {
+      // Even the compaction did not fit (the initial context alone is too big): show it full.
+      if (err instanceof ModelError && err.kind === "context_window") deps.compaction?.windowFull();
+      throw err;
+    });
     justCompacted = true;
   };
   for (;;) {
