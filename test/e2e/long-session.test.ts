@@ -14,6 +14,7 @@ import { customCall, estimatedRequestTokens, fnCall, startModelServer, text, tur
 import { until, withSession } from "../support/session.js";
 import { readLines } from "../support/rollout.js";
 import { recordedSession, resumedSession } from "../support/recorded-session.js";
+import { exec, jsonLines, makeWorkspace } from "../support/cli.js";
 
 type TokenCount = Extract<EventMsg, { type: "token_count" }>;
 const BASE = "You are a test agent. Do what the user asks.";
@@ -322,3 +323,39 @@ async function runWith(server: ModelServer, overrides: Parameters<typeof recorde
     await server.close();
   }
 }
+
+void test("exec: usage on turn.completed and 'tokens used', rate-limit headers accepted, automatic server-side compaction in a small window", async () => {
+  const ws = makeWorkspace();
+  let step = 0;
+  const server = await startModelServer([], {
+    usageFromBody: true,
+    contextWindow: 20_000,
+    respond: () => {
+      step += 1;
+      if (step > 80) return { outputs: [text("Finished.")], headers: { "x-codex-primary-used-percent": "42", "x-codex-plan-type": "plus" } };
+      return turn(customCall("apply_patch", `*** Begin Patch\n*** Add File: f${step}.txt\n+${"x".repeat(900)}\n*** End Patch\n`, `call-${step}`));
+    },
+  });
+  try {
+    const args = ["-s", "danger-full-access", "-m", "gpt-5.1-codex", "-c", "model_context_window=20000"];
+    const json = await exec(server, [...args, "--json", "fill the window"], { cwd: ws.dir, home: ws.home, timeoutMs: 60_000 });
+    assert.equal(json.code, 0, json.stderr);
+    const events = jsonLines(json.stdout);
+    const usage = events.at(-1)?.usage as Record<string, number> | undefined;
+    assert.equal(events.at(-1)?.type, "turn.completed");
+    assert.ok((usage?.input_tokens ?? 0) > 20_000 && (usage?.output_tokens ?? 0) >= 81 * 20, JSON.stringify(usage));
+    // The built-in OpenAI provider compacts server-side by default.
+    assert.ok(server.compactions.length >= 1);
+    for (const req of server.requests) assert.ok(estimatedRequestTokens(req.rawBody) <= 20_000);
+
+    step = 0;
+    const human = await exec(server, [...args, "-c", "features.remote_compaction=false", "fill it again"], { cwd: ws.dir, home: ws.home, timeoutMs: 60_000 });
+    assert.equal(human.code, 0, human.stderr);
+    assert.equal(human.stdout, "Finished.\n");
+    assert.match(human.stderr, /context compacted/);
+    assert.match(human.stderr, /tokens used\n[\d,]+/);
+    assert.deepEqual(server.violations, []);
+  } finally {
+    await server.close();
+  }
+});
