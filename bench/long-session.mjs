@@ -4,7 +4,7 @@
 // server that reports usage from each request's size and refuses requests larger than the
 // window. The agent must compact by itself (local summaries by default) to finish. The script
 // samples the CLI's resident memory (VmRSS from /proc) when the server receives the requests of
-// steps 100, 200, …, and, through bench/heap-probe.cjs (preloaded with --expose-gc, answering
+// steps 100, 200, …, and, through bench/heap-probe.mjs (preloaded with --expose-gc, answering
 // SIGUSR2), its live heap after a full garbage collection at the same moments. It prints wall
 // time, peak RSS (VmHWM), the number of compactions, the largest request, and the rollout
 // file's size. A second run with a window large enough never to
@@ -16,14 +16,14 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { requireBuilt } from "./built.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CLI = join(ROOT, "dist/src/cli/main.js");
 const SERVER = join(ROOT, "dist/test/support/model-server.js");
 const SUMMARY_MARK = join(ROOT, "dist/src/core/compact/prompt.js");
-const PROBE = join(ROOT, "bench/heap-probe.cjs");
+const PROBE = join(ROOT, "bench/heap-probe.mjs");
 
 function intFlag(argv, name, fallback, min) {
   const i = argv.indexOf(name);
@@ -126,7 +126,7 @@ async function run(window) {
   ];
   const started = performance.now();
   const result = await new Promise((resolve) => {
-    child = spawn(process.execPath, ["--expose-gc", "--require", PROBE, ...args], {
+    child = spawn(process.execPath, ["--expose-gc", "--import", pathToFileURL(PROBE).href, ...args], {
       cwd,
       env: { ...process.env, CODEX_HOME: home, HOME: root, OPENAI_API_KEY: "sk-bench", NO_COLOR: "1" },
       stdio: ["ignore", "pipe", "pipe"],

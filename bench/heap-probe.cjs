@@ -1,8 +1,0 @@
-// Preloaded into the CLI by bench/long-session.mjs (with --expose-gc): on SIGUSR2 it collects
-// garbage and prints the live heap to stderr, so the bench can tell retained memory from
-// memory V8 simply has not handed back yet. Not part of the product.
-process.on("SIGUSR2", () => {
-  global.gc();
-  const { heapUsed, rss } = process.memoryUsage();
-  process.stderr.write(`heap-probe ${heapUsed} ${rss}\n`);
-});
