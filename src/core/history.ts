@@ -11,9 +11,48 @@
 import type { ResponseItem } from "../protocol/items.js";
 import { approxTokenCount } from "../exec/truncate.js";
 
-/** Estimated tokens of one item as it is sent (its JSON). */
+/** Bytes of JSON around an item's strings (keys, quotes, type names), about what it adds. */
+const ITEM_OVERHEAD_BYTES = 60;
+
+const bytes = (s: string | null | undefined): number => (s ? Buffer.byteLength(s) : 0);
+
+/**
+ * Estimated tokens of one item as it is sent: its strings' UTF-8 bytes plus a little for the
+ * JSON around them, over four. Walking the fields (rather than serialising the item) keeps a
+ * resumed session of thousands of items from paying for a second JSON encoding.
+ */
 export function estimateItemTokens(item: ResponseItem): number {
-  return approxTokenCount(JSON.stringify(item));
+  let n = ITEM_OVERHEAD_BYTES;
+  switch (item.type) {
+    case "message":
+      for (const c of item.content) n += c.type === "input_image" ? bytes(c.image_url) : bytes(c.text);
+      break;
+    case "reasoning":
+      for (const p of item.summary) n += bytes(p.text);
+      for (const p of item.content ?? []) n += bytes(p.text);
+      n += bytes(item.encrypted_content);
+      break;
+    case "function_call":
+      n += bytes(item.name) + bytes(item.arguments) + bytes(item.call_id);
+      break;
+    case "custom_tool_call":
+      n += bytes(item.name) + bytes(item.input) + bytes(item.call_id);
+      break;
+    case "function_call_output":
+      n += bytes(item.call_id);
+      if (typeof item.output === "string") n += bytes(item.output);
+      else for (const p of item.output) n += p.type === "input_text" ? bytes(p.text) : bytes(p.image_url);
+      break;
+    case "custom_tool_call_output":
+      n += bytes(item.call_id) + bytes(item.output);
+      break;
+    case "compaction":
+      n += bytes(item.encrypted_content);
+      break;
+    default:
+      return approxTokenCount(JSON.stringify(item));
+  }
+  return Math.ceil(n / 4);
 }
 
 export function estimateTokens(items: readonly ResponseItem[]): number {
