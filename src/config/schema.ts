@@ -86,7 +86,7 @@ const BASE_SCHEMA: readonly KeySpec[] = [
   { key: "model_provider", type: "string", default: "openai", profile: true, userOnly: true, group: "Model", description: "Id of the provider to use: `openai`, `ollama`, `lmstudio` or a `[model_providers.<id>]` table.", example: 'model_provider = "azure"' },
   { key: "oss_provider", type: "string", values: OSS_PROVIDERS, defaultText: '"ollama" (used by `--oss`)', profile: true, group: "Model", description: "The local provider `--oss` uses." },
   { key: "openai_base_url", type: "string", defaultText: `$OPENAI_BASE_URL, else "${OPENAI_DEFAULT_BASE_URL}"`, userOnly: true, group: "Model", description: "Base URL of the built-in `openai` provider." },
-  { key: "model_context_window", type: "integer", min: 1, group: "Model", description: "Context window of the model, in tokens, for models the built-in catalog does not know." },
+  { key: "model_context_window", type: "integer", min: 1, group: "Model", description: "Context window of the model, in tokens; replaces the catalog's (compaction starts at 90% of it)." },
   { key: "model_auto_compact_token_limit", type: "integer", min: 1, group: "Model", description: "Token count at which the conversation is compacted automatically (at most 90% of the context window)." },
   { key: "tool_output_token_limit", type: "integer", min: 0, group: "Model", description: "Token budget for each tool output kept in the conversation." },
   { key: "model_reasoning_effort", type: "string", values: effort, profile: true, defaultText: "the model's default", group: "Model", description: "Reasoning effort sent to reasoning models.", example: 'model_reasoning_effort = "high"' },
