@@ -12,7 +12,7 @@
 // Nothing is asserted on timings. Usage:
 //   node bench/long-session.mjs [--steps N] [--window N] [--remote] [--no-baseline] [--keep]
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -24,6 +24,7 @@ const CLI = join(ROOT, "dist/src/cli/main.js");
 const SERVER = join(ROOT, "dist/test/support/model-server.js");
 const SUMMARY_MARK = join(ROOT, "dist/src/core/compact/prompt.js");
 const PROBE = join(ROOT, "bench/heap-probe.mjs");
+const ROLLOUT_HELPERS = join(ROOT, "dist/test/support/rollout.js");
 
 function intFlag(argv, name, fallback, min) {
   const i = argv.indexOf(name);
@@ -43,9 +44,10 @@ const REMOTE = argv.includes("--remote");
 const KEEP = argv.includes("--keep");
 const SAMPLE_EVERY = Math.max(1, Math.floor(STEPS / 5));
 
-requireBuilt(CLI, SERVER, SUMMARY_MARK, PROBE);
+requireBuilt(CLI, SERVER, SUMMARY_MARK, PROBE, ROLLOUT_HELPERS);
 const { startModelServer, estimatedRequestTokens } = await import(SERVER);
 const { SUMMARIZATION_PROMPT } = await import(SUMMARY_MARK);
+const { rolloutFiles } = await import(ROLLOUT_HELPERS);
 
 const mib = (kib, digits = 0) => `${(kib / 1024).toFixed(digits)} MiB`;
 
@@ -57,20 +59,6 @@ function procStatus(pid) {
   } catch {
     return { rss: NaN, hwm: NaN };
   }
-}
-
-function rolloutFile(home) {
-  const found = [];
-  const walk = (dir) => {
-    if (!existsSync(dir)) return;
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      const p = join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith(".jsonl")) found.push(p);
-    }
-  };
-  walk(join(home, "sessions"));
-  return found[0] ?? null;
 }
 
 function lastUserText(body) {
@@ -142,7 +130,7 @@ async function run(window) {
   });
   const wall = performance.now() - started;
   await server.close();
-  const rollout = rolloutFile(home);
+  const rollout = rolloutFiles(home)[0];
   const files = readdirSync(cwd).filter((f) => f.startsWith("step-")).length;
   const ok = result.code === 0 && result.stdout.includes(`All ${STEPS} steps are done.`) && files === STEPS && server.violations.length === 0;
   if (!ok) {
