@@ -25,7 +25,7 @@ import { estimateTokens } from "../history.js";
 import { sampleWithRetries } from "../sampling.js";
 import { dropOldestPaired, shrinkLargeItems } from "./fit.js";
 import { summarizationPrompt } from "./prompt.js";
-import { USER_MESSAGES_MAX_TOKENS, buildCompactedHistory, capUserMessages, collectUserMessages, contextItems } from "./rebuild.js";
+import { USER_MESSAGES_MAX_TOKENS, buildCompactedHistory, capUserMessages, collectUserMessages, contextItems, contextPrefixLength } from "./rebuild.js";
 import { isWorkingStateNote, workingStateNote } from "./working-state.js";
 
 /** What a compaction needs from its session. */
@@ -79,7 +79,7 @@ export async function compact(
   const remote = host.remote && host.client.compact !== undefined;
   // What the summariser reads must leave room for its instructions, the prompt and the answer.
   let budget = window === null ? Infinity : window - approxTokenCount(host.baseInstructions) - approxTokenCount(prompt) - answerReserve(window);
-  const protect = contextItems(history).length;
+  const protect = contextPrefixLength(history);
   for (let attempt = 1; ; attempt++) {
     const input = Number.isFinite(budget) ? fitInput(history, protect, Math.max(0, budget)) : history;
     try {

@@ -36,14 +36,19 @@ function settingKind(item: ResponseItem): string | null {
   return tag ?? (text.startsWith("# AGENTS.md instructions") ? "agents_md" : null);
 }
 
+/** How many items open the history before the first message the user typed. */
+export function contextPrefixLength(items: readonly ResponseItem[]): number {
+  const firstUser = items.findIndex(isRealUserMessage);
+  return firstUser === -1 ? items.length : firstUser;
+}
+
 /**
  * The context to keep: everything before the first message the user typed (the initial context,
  * unchanged), then the newest of each kind of setting update that came later (a new cwd or new
  * permissions), so the model keeps working under the settings in force.
  */
 export function contextItems(items: readonly ResponseItem[]): ResponseItem[] {
-  const firstUser = items.findIndex(isRealUserMessage);
-  const prefixEnd = firstUser === -1 ? items.length : firstUser;
+  const prefixEnd = contextPrefixLength(items);
   const prefix = items.slice(0, prefixEnd).filter((i) => i.type === "message" && i.role !== "assistant" && !isWorkingStateNote(i) && !isSummaryMessage(i));
   const latest = new Map<string, ResponseItem>();
   for (const item of items.slice(prefixEnd)) {
