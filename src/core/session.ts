@@ -26,7 +26,7 @@ import { ExecPolicy } from "../approval/exec-policy/policy.js";
 import { noTelemetry, type TelemetryRecorder } from "../telemetry/recorder.js";
 import { modelInfoFor } from "../model/catalog.js";
 import { ModelError, errorInfo } from "../model/errors.js";
-import type { CodexErrorInfo, Event, EventMsg } from "../protocol/events.js";
+import type { CodexErrorInfo, Event, EventMsg, TokenUsage } from "../protocol/events.js";
 import type { Op, TurnOverrides, UserInput } from "../protocol/ops.js";
 import type { ElicitationAnswer, McpElicitation, McpElicitationHandler } from "../mcp/elicitation.js";
 import type { ResponseItem } from "../protocol/items.js";
@@ -440,10 +440,7 @@ export class Session {
       baseInstructions: this.baseInstructionsFor(turn),
       tools: () => this.turnTools(turn, emit, controller.signal),
       takePendingInput: () => active.pending.splice(0),
-      recordUsage: (usage) => {
-        this.tokens.addUsage(usage, turn.model.contextWindow);
-        emit(this.tokenCount());
-      },
+      recordUsage: this.usageRecorder(turn, emit),
       recordRateLimits: (snapshot) => {
         this.tokens.setRateLimits(snapshot);
         emit(this.tokenCount());
@@ -590,6 +587,14 @@ export class Session {
     return { type: "token_count", info: this.tokens.info(), rate_limits: this.tokens.rateLimits };
   }
 
+  /** Adds a response's usage to the totals and tells them (a token_count after every response). */
+  private usageRecorder(turn: TurnContext, emit: (msg: EventMsg) => void): (usage: TokenUsage | null) => void {
+    return (usage) => {
+      this.tokens.addUsage(usage, turn.model.contextWindow);
+      emit(this.tokenCount());
+    };
+  }
+
   /** How a task of this turn compacts the thread's history (see compact/compactor.ts). */
   private compactionFor(turn: TurnContext, emit: (msg: EventMsg) => void, signal: AbortSignal): TurnCompaction {
     const host: CompactionHost = {
@@ -600,10 +605,7 @@ export class Session {
       streamMaxRetries: this.options.streamMaxRetries,
       remote: this.options.remoteCompaction === true,
       reportedContextTokens: () => this.tokens.reportedContextTokens,
-      recordUsage: (usage) => {
-        this.tokens.addUsage(usage, turn.model.contextWindow);
-        emit(this.tokenCount());
-      },
+      recordUsage: this.usageRecorder(turn, emit),
       commit: (items, summary) => {
         this.history.replace(items);
         this.recorder?.recordCompaction(summary, items);
