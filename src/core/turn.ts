@@ -94,6 +94,8 @@ export async function runTurn(
       showRawReasoning: turn.showRawAgentReasoning,
       ...(deps.recordRateLimits ? { onRateLimits: deps.recordRateLimits } : {}),
     }).catch((err: unknown) => {
+      // A reached usage limit comes with the account's limits: show them before the error.
+      if (err instanceof ModelError && err.options.rateLimits) deps.recordRateLimits?.(err.options.rateLimits);
       if (!(err instanceof ModelError) || err.kind !== "context_window") throw err;
       deps.compaction?.windowFull();
       // The window overflowed before our estimate said so: compact once and try again.

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { Event, EventMsg } from "../../src/protocol/events.js";
 import { COMPACTION_SUMMARY_PREFIX, loadThread } from "../../src/rollout/reconstruct.js";
 import { SUMMARIZATION_PROMPT } from "../../src/core/compact/prompt.js";
-import { customCall, estimatedRequestTokens, fnCall, startModelServer, text, turn, type JsonObject, type ModelServer, type RecordedRequest, type ScriptedTurn } from "../support/model-server.js";
+import { customCall, errorTurn, estimatedRequestTokens, fnCall, startModelServer, text, turn, type JsonObject, type ModelServer, type RecordedRequest, type ScriptedTurn } from "../support/model-server.js";
 import { until, withSession } from "../support/session.js";
 import { readLines } from "../support/rollout.js";
 import { recordedSession, resumedSession } from "../support/recorded-session.js";
@@ -358,4 +358,23 @@ void test("exec: usage on turn.completed and 'tokens used', rate-limit headers a
   } finally {
     await server.close();
   }
+});
+
+void test("a usage limit that was reached: its headers' rate limits are told before the error", async () => {
+  const limited = errorTurn(
+    429,
+    { "x-codex-primary-used-percent": "100", "x-codex-primary-window-minutes": "300", "x-codex-primary-reset-after-seconds": "3600" },
+    { error: { code: "usage_limit_reached", message: "You've hit your usage limit." } },
+  );
+  await withSession([limited], async (session) => {
+    const events = await until(session, session.submit({ type: "user_input", items: [{ type: "text", text: "hi" }] }), "task_complete");
+    const kinds = events.map((e) => e.msg.type);
+    const limits = counts(events).at(-1)?.rate_limits;
+    assert.equal(limits?.primary?.used_percent, 100);
+    assert.equal(limits?.primary?.window_minutes, 300);
+    assert.ok((limits?.primary?.resets_at ?? 0) > Date.now() / 1000);
+    assert.ok(kinds.indexOf("token_count") < kinds.indexOf("error"));
+    const error = events.find((e) => e.msg.type === "error")?.msg;
+    assert.equal(error?.type === "error" && error.codex_error_info, "usage_limit_exceeded");
+  });
 });
