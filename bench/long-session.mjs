@@ -10,7 +10,7 @@
 // file's size. A second run with a window large enough never to
 // compact shows what the same session costs without compaction.
 // Nothing is asserted on timings. Usage:
-//   node bench/long-session.mjs [--steps N] [--window N] [--remote] [--no-baseline] [--keep]
+//   node bench/long-session.mjs [--steps N] [--window N] [--remote] [--same-file] [--no-baseline] [--keep]
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -41,6 +41,9 @@ const argv = process.argv.slice(2);
 const STEPS = intFlag(argv, "--steps", 500, 10);
 const WINDOW = intFlag(argv, "--window", 32_000, 8_000);
 const REMOTE = argv.includes("--remote");
+/** Every step rewrites one file instead of adding one, so the turn's cumulative diff stays small. */
+const SAME_FILE = argv.includes("--same-file");
+const line = (n) => `step ${n}: ${"lorem ipsum dolor sit amet ".repeat(30)}`;
 const KEEP = argv.includes("--keep");
 const SAMPLE_EVERY = Math.max(1, Math.floor(STEPS / 5));
 
@@ -101,8 +104,9 @@ async function run(window) {
         child.kill("SIGUSR2");
       }
       if (step > STEPS) return { outputs: [{ type: "message", text: `All ${STEPS} steps are done.` }] };
-      const body = `+step ${step}: ${"lorem ipsum dolor sit amet ".repeat(30)}\n`;
-      const patch = `*** Begin Patch\n*** Add File: step-${step}.txt\n${body}*** End Patch\n`;
+      const patch = SAME_FILE && step > 1
+        ? `*** Begin Patch\n*** Update File: step-1.txt\n@@\n-${line(step - 1)}\n+${line(step)}\n*** End Patch\n`
+        : `*** Begin Patch\n*** Add File: step-${step}.txt\n+${line(step)}\n*** End Patch\n`;
       return { outputs: [{ type: "message", text: `Writing step ${step}.` }, { type: "custom_tool_call", name: "apply_patch", input: patch, callId: `call-${step}` }] };
     },
   });
@@ -132,7 +136,8 @@ async function run(window) {
   await server.close();
   const rollout = rolloutFiles(home)[0];
   const files = readdirSync(cwd).filter((f) => f.startsWith("step-")).length;
-  const ok = result.code === 0 && result.stdout.includes(`All ${STEPS} steps are done.`) && files === STEPS && server.violations.length === 0;
+  const written = SAME_FILE ? readFileSync(join(cwd, "step-1.txt"), "utf8") === `${line(STEPS)}\n` : files === STEPS;
+  const ok = result.code === 0 && result.stdout.includes(`All ${STEPS} steps are done.`) && written && server.violations.length === 0;
   if (!ok) {
     console.error(`run with a ${window}-token window failed: exit ${result.code}, ${files} files, violations ${server.violations.slice(0, 3).join("; ")}`);
     console.error(result.stderr.slice(-2000));
@@ -154,7 +159,7 @@ function report(label, r) {
   console.log(`  live heap (GC'd): ${r.samples.map((s) => mib(s.heap, 1).padStart(7)).join(" ")}`);
 }
 
-console.log(`long session: ${STEPS} steps, ${REMOTE ? "server-side" : "local"} compaction, Node ${process.version}`);
+console.log(`long session: ${STEPS} steps (${SAME_FILE ? "rewriting one file" : "one new file each"}), ${REMOTE ? "server-side" : "local"} compaction, Node ${process.version}`);
 const small = await run(WINDOW);
 report(`window ${WINDOW.toLocaleString("en-US")} tokens (compacting)`, small);
 let failed = !small.ok;
