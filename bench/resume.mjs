@@ -88,7 +88,10 @@ async function runOnce(m, timePath, ctx, args) {
   const server = await m.startModelServer([m.turn(m.text("Resumed fine."))]);
   const rssFile = join(ctx.root, "rss.txt");
   rmSync(rssFile, { force: true });
-  const cliArgs = [CLI, "exec", "--json", "-s", "danger-full-access", "-c", `openai_base_url="${server.url}"`, ...args];
+  // The generated history (about 600,000 tokens) is more than any real window holds, so a resume
+  // would compact it first; a huge configured window keeps compaction out of what this measures
+  // (bench/long-session.mjs measures that).
+  const cliArgs = [CLI, "exec", "--json", "-s", "danger-full-access", "-c", `openai_base_url="${server.url}"`, "-c", "model_context_window=4000000", ...args];
   const [cmd, argv] = timePath ? [timePath, ["-o", rssFile, "-f", "%M", process.execPath, ...cliArgs]] : [process.execPath, cliArgs];
   const startWall = Date.now();
   const start = performance.now();

@@ -27,7 +27,7 @@ export const FEATURES: readonly FeatureSpec[] = [
   { key: "skill_mcp_dependency_install", stage: "stable", default: true, description: "offer to install MCP servers a skill needs" },
   { key: "personality", stage: "stable", default: true, description: "personality selection" },
   { key: "fast_mode", stage: "stable", default: true, description: "Fast mode (service tier) selection" },
-  { key: "remote_compaction", stage: "stable", default: true, description: "compact history server-side when signed in with ChatGPT" },
+  { key: "remote_compaction", stage: "stable", default: true, description: "compact history with the Responses API's compaction endpoint (built-in OpenAI provider)" },
   { key: "js_repl", stage: "experimental", default: false, description: "a persistent Node-backed JavaScript REPL tool" },
   { key: "apps", stage: "experimental", default: false, description: "ChatGPT apps (connectors) through `$` mentions" },
   { key: "smart_approvals", stage: "experimental", default: false, description: "route approval prompts to a reviewer sub-agent" },
@@ -96,7 +96,7 @@ export const FEATURE_ALIASES: Readonly<Record<string, string>> = {
  * The features codex-ts acts on. The others are accepted so the reference's config loads, are
  * marked "not used yet" in docs/config.md, and setting one away from its default draws a warning.
  */
-export const HONOURED_FEATURES: ReadonlySet<string> = new Set(["exec_policy", "unified_exec", "shell_tool", "apply_patch_freeform"]);
+export const HONOURED_FEATURES: ReadonlySet<string> = new Set(["exec_policy", "unified_exec", "shell_tool", "apply_patch_freeform", "remote_compaction"]);
 
 /** Whether turning `key` on or off changes anything (removed features are accepted as no-ops). */
 export function isHonoured(key: string): boolean {

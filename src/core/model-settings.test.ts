@@ -18,3 +18,13 @@ void test("config settings change the model's window, output budget, reasoning a
   const fnPatch = modelInfoFor("gpt-4.1");
   assert.equal(effectiveModelInfo(fnPatch, { ...none, features: { apply_patch_freeform: true } }).applyPatchTool, "freeform");
 });
+
+void test("the auto-compact limit: the catalog's, 90% of a configured window, and a configured limit never above that", () => {
+  const base = modelInfoFor("gpt-5.5");
+  assert.equal(base.autoCompactTokenLimit, 244_800);
+  assert.equal(effectiveModelInfo(base, { ...none, contextWindow: 32_000 }).autoCompactTokenLimit, 28_800);
+  assert.equal(effectiveModelInfo(base, { ...none, contextWindow: 32_000, autoCompactTokenLimit: 20_000 }).autoCompactTokenLimit, 20_000);
+  assert.equal(effectiveModelInfo(base, { ...none, contextWindow: 32_000, autoCompactTokenLimit: 31_000 }).autoCompactTokenLimit, 28_800);
+  assert.equal(effectiveModelInfo(base, { ...none, autoCompactTokenLimit: 100_000 }).autoCompactTokenLimit, 100_000);
+  assert.equal(effectiveModelInfo(modelInfoFor("some-local-model"), { ...none, autoCompactTokenLimit: 5_000 }).autoCompactTokenLimit, 5_000);
+});

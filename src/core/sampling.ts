@@ -8,7 +8,7 @@
 import { ModelError, backoffMs, errorInfo } from "../model/errors.js";
 import type { ModelClient, Prompt } from "../model/prompt.js";
 import { sleep } from "../model/http.js";
-import type { EventMsg, TokenUsage } from "../protocol/events.js";
+import type { EventMsg, RateLimitSnapshot, TokenUsage } from "../protocol/events.js";
 import { assistantText, type ResponseItem } from "../protocol/items.js";
 
 export interface SampleResult {
@@ -25,6 +25,8 @@ export interface SampleOptions {
   emit: (msg: EventMsg) => void;
   /** `show_raw_agent_reasoning`: also emit the model's raw reasoning text, not only its summaries. */
   showRawReasoning?: boolean;
+  /** The account's rate limits, whenever a response reports them. */
+  onRateLimits?: (snapshot: RateLimitSnapshot) => void;
 }
 
 export async function sampleWithRetries(opts: SampleOptions): Promise<SampleResult> {
@@ -51,7 +53,7 @@ function emitRetry(emit: (msg: EventMsg) => void, attempt: number, max: number, 
   });
 }
 
-async function sampleOnce({ client, prompt, signal, emit, showRawReasoning }: SampleOptions): Promise<SampleResult> {
+async function sampleOnce({ client, prompt, signal, emit, showRawReasoning, onRateLimits }: SampleOptions): Promise<SampleResult> {
   const items: ResponseItem[] = [];
   let lastAgentMessage: string | null = null;
   const onRetry = (attempt: number, max: number, _delay: number, err: ModelError): void => emitRetry(emit, attempt, max, err);
@@ -85,6 +87,9 @@ async function sampleOnce({ client, prompt, signal, emit, showRawReasoning }: Sa
         }
         break;
       }
+      case "rate_limits":
+        onRateLimits?.(event.snapshot);
+        break;
       case "completed":
         return { items, usage: event.usage, lastAgentMessage };
     }

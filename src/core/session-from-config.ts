@@ -44,10 +44,13 @@ export function sessionOptionsFromConfig(config: Config, client: ModelClient): S
     reviewModel: config.reviewModel,
     modelSettings: {
       contextWindow: config.modelContextWindow,
+      autoCompactTokenLimit: config.modelAutoCompactTokenLimit,
       toolOutputTokenLimit: config.toolOutputTokenLimit,
       supportsReasoningSummaries: config.modelSupportsReasoningSummaries,
       features: config.features,
     },
+    // The reference compacts server-side for OpenAI's own provider; others get a local summary.
+    remoteCompaction: config.features.remote_compaction !== false && config.provider.id === "openai" && config.provider.wireApi === "responses",
     showRawAgentReasoning: config.showRawAgentReasoning,
     baseInstructionsOverride: config.baseInstructionsOverride,
     shellEnvironmentPolicy: config.shellEnvironmentPolicy,

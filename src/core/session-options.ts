@@ -55,6 +55,11 @@ export interface SessionOptions {
   mcpServers?: Record<string, McpServerConfig>;
   /** What config changes about the model (context window, tool-output budget, feature flags). */
   modelSettings?: ModelSettings;
+  /**
+   * Compact with the provider's server-side endpoint instead of a local summary (the built-in
+   * OpenAI provider with `[features] remote_compaction`, on by default).
+   */
+  remoteCompaction?: boolean;
   /** `show_raw_agent_reasoning`: emit the model's raw reasoning text as well as its summaries. */
   showRawAgentReasoning?: boolean;
   /** `review_model`: the model reviews run with; absent: the session's model. */

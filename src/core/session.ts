@@ -26,7 +26,7 @@ import { ExecPolicy } from "../approval/exec-policy/policy.js";
 import { noTelemetry, type TelemetryRecorder } from "../telemetry/recorder.js";
 import { modelInfoFor } from "../model/catalog.js";
 import { ModelError, errorInfo } from "../model/errors.js";
-import type { CodexErrorInfo, Event, EventMsg, TokenUsage, TokenUsageInfo } from "../protocol/events.js";
+import type { CodexErrorInfo, Event, EventMsg, TokenUsage } from "../protocol/events.js";
 import type { Op, TurnOverrides, UserInput } from "../protocol/ops.js";
 import type { ElicitationAnswer, McpElicitation, McpElicitationHandler } from "../mcp/elicitation.js";
 import type { ResponseItem } from "../protocol/items.js";
@@ -62,6 +62,11 @@ import type { ReviewRequest } from "../protocol/review.js";
 import type { ModelInfo } from "../model/catalog.js";
 import { UserShellTask } from "./tasks/user-shell-task.js";
 import type { SessionOptions, SessionSettings } from "./session-options.js";
+import { TokenAccounting } from "./token-usage.js";
+import { CompactTask } from "./tasks/compact-task.js";
+import { compact, compactionDue, type CompactionHost } from "./compact/compactor.js";
+import type { TurnCompaction } from "./turn.js";
+import { dropLastUserTurns } from "../rollout/reconstruct.js";
 import { mcpApprovalHook } from "./mcp-approval.js";
 import type { McpApprovalHook } from "../approval/mcp-tool-approval.js";
 
@@ -106,7 +111,7 @@ export class Session {
   private nextSubmissionId = 0;
   private opChain: Promise<void> = Promise.resolve();
   private active: ActiveTask | null = null;
-  private totalUsage: TokenUsage | null = null;
+  private tokens = new TokenAccounting();
   private closed = false;
   /** null: no MCP servers configured. Never rejects (a load failure is a warning and null). */
   private readonly mcp: Promise<McpRuntime | null> | null;
@@ -176,7 +181,7 @@ export class Session {
     // Calls the previous process never answered get the answer an interrupt would have given,
     // recorded like any other output so the file and the next request agree.
     this.history.append(...thread.unanswered.map((call) => outputItem(call, ABORTED_OUTPUT)));
-    this.totalUsage = thread.tokenInfo?.total_token_usage ?? null;
+    this.tokens = new TokenAccounting(thread.tokenInfo);
     const last = thread.lastTurn;
     if (last === null) {
       // No readable baseline: the model gets the whole initial context again.
@@ -287,10 +292,13 @@ export class Session {
       case "review":
         return this.review(id, op.review_request);
       case "compact":
-      case "thread_rollback":
-        // Arrives with the long-sessions work (issue 14); until then the op says so.
-        this.send(id, { type: "error", message: `${op.type} is not supported by this version of codex-ts`, codex_error_info: "other" });
+        // Like any new task, it replaces one still running.
+        await this.abortActive("replaced");
+        this.recorder?.persist();
+        this.spawnTask(this.turnContext(id, null), new CompactTask(op.instructions));
         return;
+      case "thread_rollback":
+        return this.rollback(id, op.num_turns);
       case "list_custom_prompts": {
         const codexHome = this.options.codexHome;
         const { prompts } = codexHome ? discoverPrompts(promptsDir(codexHome)) : { prompts: [] };
@@ -429,10 +437,15 @@ export class Session {
       client: this.options.client,
       threadId: this.threadId,
       streamMaxRetries: this.options.streamMaxRetries,
-      baseInstructions: this.options.baseInstructionsOverride ?? this.recordedBaseInstructions ?? baseInstructions(turn.model),
+      baseInstructions: this.baseInstructionsFor(turn),
       tools: () => this.turnTools(turn, emit, controller.signal),
       takePendingInput: () => active.pending.splice(0),
-      recordUsage: (usage) => emit({ type: "token_count", info: this.addUsage(usage, turn), rate_limits: null }),
+      recordUsage: this.usageRecorder(turn, emit),
+      recordRateLimits: (snapshot) => {
+        this.tokens.setRateLimits(snapshot);
+        emit(this.tokenCount());
+      },
+      compaction: this.compactionFor(turn, emit, controller.signal),
     };
     active.done = task.run(ctx).then(
       (last) => {
@@ -463,6 +476,10 @@ export class Session {
       this.history.append(...active.pending.splice(0));
       if (this.active === active) this.active = null;
     });
+  }
+
+  private baseInstructionsFor(turn: TurnContext): string {
+    return this.options.baseInstructionsOverride ?? this.recordedBaseInstructions ?? baseInstructions(turn.model);
   }
 
   /**
@@ -566,27 +583,59 @@ export class Session {
     await task.done;
   }
 
-  private addUsage(usage: TokenUsage | null, turn: TurnContext): TokenUsageInfo | null {
-    if (!usage) return this.totalUsage ? this.usageInfo(this.totalUsage, turn) : null;
-    const t = this.totalUsage;
-    this.totalUsage = t
-      ? {
-          input_tokens: t.input_tokens + usage.input_tokens,
-          cached_input_tokens: t.cached_input_tokens + usage.cached_input_tokens,
-          output_tokens: t.output_tokens + usage.output_tokens,
-          reasoning_output_tokens: t.reasoning_output_tokens + usage.reasoning_output_tokens,
-          total_tokens: t.total_tokens + usage.total_tokens,
-        }
-      : usage;
-    return this.usageInfo(usage, turn);
+  private tokenCount(): EventMsg {
+    return { type: "token_count", info: this.tokens.info(), rate_limits: this.tokens.rateLimits };
   }
 
-  private usageInfo(last: TokenUsage, turn: TurnContext): TokenUsageInfo {
-    return {
-      total_token_usage: this.totalUsage ?? last,
-      last_token_usage: last,
-      model_context_window: turn.model.contextWindow,
+  /** Adds a response's usage to the totals and tells them (a token_count after every response). */
+  private usageRecorder(turn: TurnContext, emit: (msg: EventMsg) => void): (usage: TokenUsage | null) => void {
+    return (usage) => {
+      this.tokens.addUsage(usage, turn.model.contextWindow);
+      emit(this.tokenCount());
     };
+  }
+
+  /** How a task of this turn compacts the thread's history (see compact/compactor.ts). */
+  private compactionFor(turn: TurnContext, emit: (msg: EventMsg) => void, signal: AbortSignal): TurnCompaction {
+    const host: CompactionHost = {
+      client: this.options.client,
+      history: this.history,
+      baseInstructions: this.baseInstructionsFor(turn),
+      threadId: this.threadId,
+      streamMaxRetries: this.options.streamMaxRetries,
+      remote: this.options.remoteCompaction === true,
+      reportedContextTokens: () => this.tokens.reportedContextTokens,
+      recordUsage: this.usageRecorder(turn, emit),
+      commit: (items, summary) => {
+        this.history.replace(items);
+        this.recorder?.recordCompaction(summary, items);
+        this.tokens.recompute(this.history.estimatedTokens(), turn.model.contextWindow);
+        emit(this.tokenCount());
+      },
+    };
+    return {
+      due: (overhead) => compactionDue(turn, host, overhead),
+      run: (options) => compact(turn, host, options, signal, emit),
+      windowFull: () => {
+        this.tokens.setFull(turn.model.contextWindow);
+        emit(this.tokenCount());
+      },
+    };
+  }
+
+  /**
+   * `thread_rollback`: drops the last `numTurns` user turns from history (files on disk stay as
+   * they are), tells the new token estimate, and records thread_rolled_back so a resume replays it.
+   */
+  private rollback(id: string, numTurns: number): void {
+    const fail = (message: string): void => this.send(id, { type: "error", message, codex_error_info: "thread_rollback_failed" });
+    if (!Number.isInteger(numTurns) || numTurns < 1) return fail("num_turns must be >= 1");
+    if (this.active && !this.active.aborted) return fail("Cannot rollback while a turn is in progress.");
+    this.history.replace(dropLastUserTurns([...this.history.snapshot()], numTurns));
+    const window = effectiveModelInfo(modelInfoFor(this.settings.model), this.options.modelSettings).contextWindow;
+    this.tokens.recompute(this.history.estimatedTokens(), window);
+    this.send(id, this.tokenCount());
+    this.send(id, { type: "thread_rolled_back", num_turns: numTurns });
   }
 }
 

@@ -7,7 +7,7 @@
  *        └───────────────────────────────────┴──▶ done (unless input arrived meanwhile) ◀──┘
  */
 import type { ModelClient } from "../model/prompt.js";
-import type { EventMsg, TokenUsage } from "../protocol/events.js";
+import type { EventMsg, RateLimitSnapshot, TokenUsage } from "../protocol/events.js";
 import { developerText, type ResponseItem, type ToolCallItem } from "../protocol/items.js";
 import type { ToolSpec } from "../protocol/tool-spec.js";
 import type { DispatchContext, ToolRouter } from "../tools/router.js";
@@ -16,6 +16,19 @@ import type { ConversationHistory } from "./history.js";
 import { sampleWithRetries } from "./sampling.js";
 import type { TurnContext } from "../tools/turn-context.js";
 import { TurnDiffTracker } from "../patch/turn-diff.js";
+import { ModelError } from "../model/errors.js";
+import { approxTokenCount } from "../exec/truncate.js";
+import type { CompactOptions } from "./compact/compactor.js";
+import { limitToolOutputs } from "./tool-output-limit.js";
+
+/** Automatic compaction as a turn sees it (see compact/compactor.ts). */
+export interface TurnCompaction {
+  /** Whether history has reached the auto-compact threshold. */
+  due(overheadTokens: number): boolean;
+  run(options: CompactOptions): Promise<void>;
+  /** The provider said the window overflowed: usage shows it full. */
+  windowFull(): void;
+}
 
 export interface TurnDeps {
   client: ModelClient;
@@ -28,6 +41,8 @@ export interface TurnDeps {
   /** Input the user sent while this turn was running, taken once. */
   takePendingInput: () => ResponseItem[];
   recordUsage: (usage: TokenUsage | null) => void;
+  recordRateLimits?: (snapshot: RateLimitSnapshot) => void;
+  compaction?: TurnCompaction;
 }
 
 /** Output recorded for a call whose tool never finished because the turn was interrupted. */
@@ -42,8 +57,22 @@ export async function runTurn(
   let lastAgentMessage: string | null = null;
   const turnDiff = new TurnDiffTracker(turn.cwd);
   let lastDiff: string | null = null;
+  // Base instructions and tool specs go with every request besides history.
+  const overheadTokens = approxTokenCount(deps.baseInstructions) + approxTokenCount(JSON.stringify(deps.tools));
+  // Set by a compaction, cleared by the next completed response: never compact twice in a row.
+  let justCompacted = false;
+  const compactNow = async (): Promise<void> => {
+    await deps.compaction?.run({ overheadTokens }).catch((err: unknown) => {
+      // Even the compaction did not fit (the initial context alone is too big): show it full.
+      if (err instanceof ModelError && err.kind === "context_window") deps.compaction?.windowFull();
+      throw err;
+    });
+    justCompacted = true;
+  };
   for (;;) {
     deps.history.append(...deps.takePendingInput());
+    // Before the turn's first request and between its requests, as the reference does.
+    if (deps.compaction?.due(overheadTokens) && !justCompacted) await compactNow();
     const result = await sampleWithRetries({
       client: deps.client,
       prompt: {
@@ -63,7 +92,21 @@ export async function runTurn(
       signal,
       emit,
       showRawReasoning: turn.showRawAgentReasoning,
+      ...(deps.recordRateLimits ? { onRateLimits: deps.recordRateLimits } : {}),
+    }).catch((err: unknown) => {
+      // A reached usage limit comes with the account's limits: show them before the error.
+      if (err instanceof ModelError && err.options.rateLimits) deps.recordRateLimits?.(err.options.rateLimits);
+      if (!(err instanceof ModelError) || err.kind !== "context_window") throw err;
+      deps.compaction?.windowFull();
+      // The window overflowed before our estimate said so: compact once and try again.
+      if (deps.compaction && !justCompacted && !signal.aborted) return null;
+      throw err;
     });
+    if (result === null) {
+      await compactNow();
+      continue;
+    }
+    justCompacted = false;
     deps.history.append(...result.items);
     deps.recordUsage(result.usage);
     if (result.lastAgentMessage !== null) lastAgentMessage = result.lastAgentMessage;
@@ -80,7 +123,7 @@ export async function runTurn(
       continue;
     }
     const outputs = await runToolCalls(calls, { turn, signal, emit, turnDiff }, deps.router, turn.model.supportsParallelToolCalls);
-    deps.history.append(...outputs);
+    deps.history.append(...limitToolOutputs(outputs, turn.model.truncationTokens));
     // After each batch of tool calls, the net change of the turn so far, if patches changed it.
     const diff = turnDiff.unifiedDiff();
     if (diff !== null && diff !== lastDiff) emit({ type: "turn_diff", unified_diff: diff });

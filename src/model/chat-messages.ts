@@ -145,6 +145,9 @@ export function toChatMessages(input: readonly ResponseItem[]): ChatMessage[] {
       case "reasoning":
       case "web_search_call":
         break;
+      case "compaction":
+        // Only the Responses API can read its own compaction item; a chat model gets the rest.
+        break;
     }
   }
   close();

@@ -1,4 +1,4 @@
-import type { CodexErrorInfo } from "../protocol/events.js";
+import type { CodexErrorInfo, RateLimitSnapshot } from "../protocol/events.js";
 
 /**
  * What can go wrong talking to a model, sorted by what the turn loop should do about it:
@@ -17,7 +17,13 @@ export class ModelError extends Error {
   constructor(
     readonly kind: ModelErrorKind,
     message: string,
-    readonly options: { httpStatus?: number; retryAfterMs?: number; streamDisconnected?: boolean } = {},
+    readonly options: {
+      httpStatus?: number;
+      retryAfterMs?: number;
+      streamDisconnected?: boolean;
+      /** The account's limits from the error response's headers (a usage limit that was reached). */
+      rateLimits?: RateLimitSnapshot;
+    } = {},
   ) {
     super(message);
     this.name = "ModelError";

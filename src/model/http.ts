@@ -9,6 +9,7 @@ import type { RetryListener } from "./prompt.js";
 import { errorText } from "./sse.js";
 import { httpPost, type HttpResponse } from "./http-post.js";
 import type { TelemetryRecorder } from "../telemetry/recorder.js";
+import { parseRateLimitHeaders } from "./rate-limits.js";
 
 export interface PostOptions {
   url: string;
@@ -87,7 +88,9 @@ async function errorFromResponse(res: HttpResponse): Promise<ModelError> {
     // Not JSON: keep the raw text as the message.
   }
   const retryAfter = res.headers["retry-after"];
-  return classifyServerError(res.status, code, message, parseRetryAfter(typeof retryAfter === "string" ? retryAfter : null));
+  const err = classifyServerError(res.status, code, message, parseRetryAfter(typeof retryAfter === "string" ? retryAfter : null));
+  const rateLimits = parseRateLimitHeaders(res.headers);
+  return rateLimits ? new ModelError(err.kind, err.message, { ...err.options, rateLimits }) : err;
 }
 
 export function sleep(ms: number, signal: AbortSignal): Promise<void> {

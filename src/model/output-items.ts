@@ -48,6 +48,10 @@ export function normalizeOutputItem(raw: unknown): ResponseItem | null {
         ...(action ? { action: { type: action.type ?? "search", query: action.query } } : {}),
       };
     }
+    case "compaction":
+    case "compaction_summary":
+      // Older API versions named the item compaction_summary; both carry opaque content.
+      return typeof item.encrypted_content === "string" ? { type: "compaction", encrypted_content: item.encrypted_content } : null;
     default:
       return null;
   }

@@ -5,7 +5,7 @@
  */
 import type { ReasoningEffort, ReasoningSummary } from "../protocol/policy.js";
 import type { ResponseItem } from "../protocol/items.js";
-import type { TokenUsage } from "../protocol/events.js";
+import type { RateLimitSnapshot, TokenUsage } from "../protocol/events.js";
 import type { ToolSpec } from "../protocol/tool-spec.js";
 import type { ModelError } from "./errors.js";
 import type { TelemetryRecorder } from "../telemetry/recorder.js";
@@ -33,7 +33,19 @@ export type ModelStreamEvent =
   | { type: "reasoning_summary_delta"; delta: string; summaryIndex: number }
   | { type: "reasoning_summary_part_added"; summaryIndex: number }
   | { type: "reasoning_content_delta"; delta: string }
-  | { type: "completed"; responseId: string; usage: TokenUsage | null };
+  | { type: "completed"; responseId: string; usage: TokenUsage | null }
+  /** The account's limits, from the response headers (or a `codex.rate_limits` stream event). */
+  | { type: "rate_limits"; snapshot: RateLimitSnapshot };
+
+/** A request to the provider's server-side compaction (`POST {base}/responses/compact`). */
+export interface CompactRequest {
+  model: string;
+  /** The history to compact, base instructions excluded (they go in `instructions`). */
+  input: ResponseItem[];
+  instructions: string;
+  threadId: string;
+  telemetry?: TelemetryRecorder;
+}
 
 /** Told before each request-level retry, so the user sees why the turn is waiting. */
 export type RetryListener = (attempt: number, max: number, delayMs: number, error: ModelError) => void;
@@ -45,4 +57,9 @@ export interface ModelClient {
    * ModelError for the turn loop to retry as a whole.
    */
   stream(prompt: Prompt, signal: AbortSignal, onRetry?: RetryListener): AsyncGenerator<ModelStreamEvent>;
+  /**
+   * Server-side compaction, for providers that offer it: the history that replaces `input`
+   * (the API's opaque `compaction` item plus what it keeps). Absent: only local summaries work.
+   */
+  compact?(request: CompactRequest, signal: AbortSignal): Promise<ResponseItem[]>;
 }

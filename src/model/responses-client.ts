@@ -6,10 +6,12 @@ import type { TelemetryRecorder } from "../telemetry/recorder.js";
 import { ModelError, classifyServerError } from "./errors.js";
 import { postWithRetries } from "./http.js";
 import { normalizeOutputItem } from "./output-items.js";
-import type { ModelClient, ModelStreamEvent, Prompt, RetryListener } from "./prompt.js";
+import type { CompactRequest, ModelClient, ModelStreamEvent, Prompt, RetryListener } from "./prompt.js";
+import { parseRateLimitHeaders } from "./rate-limits.js";
+import type { ResponseItem } from "../protocol/items.js";
 import { endpointUrl, providerHeaders, type ModelProvider } from "./provider.js";
 import { readSse } from "./sse.js";
-import type { TokenUsage } from "../protocol/events.js";
+import type { RateLimitSnapshot, RateLimitWindow, TokenUsage } from "../protocol/events.js";
 
 /**
  * Credentials that change while the process runs (a ChatGPT login refreshing itself). Their
@@ -50,7 +52,30 @@ export class ResponsesClient implements ModelClient {
       telemetry: prompt.telemetry,
       ...(credentials ? { onUnauthorized: async () => ({ ...headers, ...(await credentialHeaders(() => credentials.afterUnauthorized())) }) } : {}),
     });
+    const limits = parseRateLimitHeaders(res.headers);
+    if (limits) yield { type: "rate_limits", snapshot: limits };
     yield* parseResponsesStream(res.body, this.provider.streamIdleTimeoutMs, signal, prompt.telemetry);
+  }
+
+  /** `POST {base}/responses/compact`: `{model, input, instructions, …}` in, `{output: [items]}` back. */
+  async compact(request: CompactRequest, signal: AbortSignal): Promise<ResponseItem[]> {
+    const res = await postWithRetries({
+      url: endpointUrl(this.provider, "/responses/compact"),
+      headers: { ...requestHeaders(this.provider, this.identity, request.threadId), accept: "application/json" },
+      body: JSON.stringify({ model: request.model, input: request.input, instructions: request.instructions, tools: [], parallel_tool_calls: false }),
+      provider: this.provider,
+      signal,
+      telemetry: request.telemetry,
+    });
+    const text = await res.text();
+    let output: unknown;
+    try {
+      output = (JSON.parse(text) as { output?: unknown }).output;
+    } catch {
+      output = undefined;
+    }
+    if (!Array.isArray(output)) throw new ModelError("bad_request", `the compaction endpoint answered without an output list: ${text.slice(0, 200)}`);
+    return output.map(normalizeOutputItem).filter((i): i is ResponseItem => i !== null);
   }
 }
 
@@ -178,6 +203,11 @@ export async function* parseResponsesStream(
         const reason = ((response.incomplete_details ?? {}) as Json).reason;
         throw failureError(err.code, err.message ?? reason ?? `${type} without details`);
       }
+      case "codex.rate_limits": {
+        const snapshot = rateLimitsEvent(data);
+        if (snapshot) yield { type: "rate_limits", snapshot };
+        break;
+      }
       case "error":
         throw failureError(data.code, data.message);
       default:
@@ -201,6 +231,31 @@ function failureError(code: unknown, message: unknown): ModelError {
   const err = classifyServerError(500, typeof code === "string" ? code : undefined, text);
   // A failed stream that is not a quota or context problem is worth another try.
   return err.retryable ? new ModelError("retryable", text, { ...err.options, streamDisconnected: true }) : err;
+}
+
+/** A `codex.rate_limits` stream event: the same snapshot as the headers, as JSON. */
+function rateLimitsEvent(data: Json): RateLimitSnapshot | null {
+  const limits = (data.rate_limits ?? {}) as Json;
+  const window = (v: unknown): RateLimitWindow | null => {
+    if (!v || typeof v !== "object") return null;
+    const w = v as Json;
+    if (typeof w.used_percent !== "number") return null;
+    const int = (x: unknown): number | null => (typeof x === "number" ? Math.trunc(x) : null);
+    return { used_percent: w.used_percent, window_minutes: int(w.window_minutes), resets_at: int(w.reset_at ?? w.resets_at) };
+  };
+  const c = data.credits as Json | undefined;
+  const credits = c && typeof c.has_credits === "boolean" && typeof c.unlimited === "boolean"
+    ? { has_credits: c.has_credits, unlimited: c.unlimited, balance: typeof c.balance === "string" ? c.balance : null }
+    : null;
+  const name = typeof data.metered_limit_name === "string" ? data.metered_limit_name : typeof data.limit_name === "string" ? data.limit_name : "codex";
+  return {
+    limit_id: name.toLowerCase().replace(/-/g, "_"),
+    limit_name: null,
+    primary: window(limits.primary),
+    secondary: window(limits.secondary),
+    credits,
+    plan_type: typeof data.plan_type === "string" ? data.plan_type : null,
+  };
 }
 
 function parseUsage(raw: unknown): TokenUsage | null {

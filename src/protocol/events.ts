@@ -23,6 +23,30 @@ export interface TokenUsageInfo {
   model_context_window: number | null;
 }
 
+/** One rate-limit window of the account (e.g. the 5-hour one), as the provider reports it. */
+export interface RateLimitWindow {
+  used_percent: number;
+  window_minutes: number | null;
+  /** When the window resets, in Unix seconds. */
+  resets_at: number | null;
+}
+
+export interface CreditsSnapshot {
+  has_credits: boolean;
+  unlimited: boolean;
+  balance: string | null;
+}
+
+/** The account's limits as last reported (response headers); carried by every token_count. */
+export interface RateLimitSnapshot {
+  limit_id: string | null;
+  limit_name: string | null;
+  primary: RateLimitWindow | null;
+  secondary: RateLimitWindow | null;
+  credits: CreditsSnapshot | null;
+  plan_type: string | null;
+}
+
 export type PlanStatus = "pending" | "in_progress" | "completed";
 export interface PlanItem {
   step: string;
@@ -48,6 +72,7 @@ export type CodexErrorInfo =
   | "bad_request"
   | "internal_server_error"
   | "sandbox_error"
+  | "thread_rollback_failed"
   | "other"
   | { response_stream_disconnected: { http_status_code: number | null } }
   | { http_connection_failed: { http_status_code: number | null } };
@@ -191,7 +216,8 @@ export type EventMsg =
   | { type: "request_user_input"; call_id: string; turn_id: string; questions: UserQuestion[] }
   /** The model attached a local image to the conversation (`path` is absolute). */
   | { type: "view_image_tool_call"; call_id: string; path: string }
-  | { type: "token_count"; info: TokenUsageInfo | null; rate_limits: null }
+  /** Usage so far and of the last response, with the latest rate-limit snapshot (null until one came). */
+  | { type: "token_count"; info: TokenUsageInfo | null; rate_limits: RateLimitSnapshot | null }
   | { type: "stream_error"; message: string; codex_error_info: CodexErrorInfo | null; additional_details: string | null }
   | { type: "warning"; message: string }
   | { type: "error"; message: string; codex_error_info: CodexErrorInfo | null }

@@ -38,7 +38,9 @@ export type ResponseItem =
   | { type: "function_call_output"; call_id: string; output: FunctionCallOutput }
   | { type: "custom_tool_call"; id?: string; name: string; input: string; call_id: string }
   | { type: "custom_tool_call_output"; call_id: string; output: string }
-  | { type: "web_search_call"; id?: string; status?: string; action?: { type: string; query?: string } };
+  | { type: "web_search_call"; id?: string; status?: string; action?: { type: string; query?: string } }
+  /** What the Responses API's compaction endpoint leaves of earlier history: opaque, resent as is. */
+  | { type: "compaction"; encrypted_content: string };
 
 export type ToolCallItem = Extract<ResponseItem, { type: "function_call" | "custom_tool_call" }>;
 

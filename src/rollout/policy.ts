@@ -20,6 +20,8 @@ export function isPersistedEvent(msg: EventMsg): boolean {
     case "task_complete":
     case "entered_review_mode":
     case "exited_review_mode":
+    case "context_compacted":
+    case "thread_rolled_back":
       return true;
     default:
       return false;

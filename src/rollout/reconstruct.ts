@@ -238,13 +238,18 @@ export function isContextText(text: string): boolean {
   return CONTEXT_PREFIXES.some((p) => t.startsWith(p)) || /^<[a-z_]+>/.test(t);
 }
 
+/** A message the user typed: not harness context, not a compaction's summary. */
 export function isRealUserMessage(item: ResponseItem): boolean {
   if (item.type !== "message" || item.role !== "user") return false;
   const first = item.content.find((c) => c.type === "input_text");
-  return first === undefined || !isContextText(first.text);
+  return first === undefined || (!isContextText(first.text) && !first.text.startsWith(COMPACTION_SUMMARY_PREFIX));
 }
 
-function dropLastUserTurns(history: ResponseItem[], turns: number): ResponseItem[] {
+/**
+ * History without its last `turns` user turns (each starts at a message the user typed); more
+ * turns than there are leaves what came before the first one (the initial context).
+ */
+export function dropLastUserTurns(history: ResponseItem[], turns: number): ResponseItem[] {
   if (turns <= 0) return history;
   const starts = history.flatMap((item, i) => (isRealUserMessage(item) ? [i] : []));
   if (starts.length === 0) return history;

@@ -126,6 +126,8 @@ const SHAPES: Record<string, Shape> = {
     },
     required: [],
   },
+  /** The server-side compaction's opaque summary of earlier history. */
+  compaction: { fields: { encrypted_content: string }, required: ["encrypted_content"] },
 };
 
 const isStr = (v: unknown): v is string => typeof v === "string";

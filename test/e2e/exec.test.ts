@@ -153,12 +153,15 @@ void test("401 ends the run at once with a message that says what to fix", async
   });
 });
 
-void test("a context-window error is not retried and tells the user what to do", async () => {
+void test("a context-window error is retried once after compacting, then tells the user what to do", async () => {
   const ws = makeWorkspace();
-  await withServer([errorTurn(400, undefined, { error: { message: "too long", code: "context_length_exceeded" } })], async (server) => {
+  const tooLong = errorTurn(400, undefined, { error: { message: "too long", code: "context_length_exceeded" } });
+  await withServer([tooLong, tooLong], async (server) => {
     const r = await exec(server, ["--json", "hi"], { cwd: ws.dir, home: ws.home });
     assert.equal(r.code, 1);
-    assert.equal(server.requests.length, 1);
+    // Compaction could have saved the turn, so it is tried (once), then the request once more.
+    assert.equal(server.compactions.length, 1);
+    assert.equal(server.requests.length, 2);
     const failed = jsonLines(r.stdout).find((e) => e.type === "turn.failed") as { error: { message: string } } | undefined;
     assert.match(failed?.error.message ?? "", /context window/);
   });

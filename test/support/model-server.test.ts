@@ -6,6 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
   customCall,
+  estimatedRequestTokens,
   errorTurn,
   fnCall,
   parseSse,
@@ -324,4 +325,30 @@ void test("close() does not hang on a hanging stream", async () => {
   const { text: raw, failed } = await reading;
   assert.ok(failed, "the client sees the connection drop");
   assert.equal(parseSse(raw).length, 2);
+});
+
+void test("long-session options: usage from the request size, an enforced window, a responder, the compaction endpoint", async () => {
+  const server = await startModelServer([], {
+    usageFromBody: true,
+    contextWindow: 200,
+    respond: () => turn(text("from the responder")),
+  });
+  try {
+    const body = responsesBody();
+    const ok = await post(server, "/responses", body);
+    const completed = events(await ok.text()).find((e) => e.type === "response.completed");
+    const usage = (completed?.response as JsonObject | undefined)?.usage as JsonObject | undefined;
+    assert.equal(usage?.input_tokens, estimatedRequestTokens(body));
+    const tooBig = await post(server, "/responses", responsesBody([{ type: "message", role: "user", content: [{ type: "input_text", text: "x".repeat(2_000) }] }]));
+    assert.equal(tooBig.status, 400);
+    assert.equal(((await tooBig.json()) as { error: { code: string } }).error.code, "context_length_exceeded");
+    const compacted = await post(server, "/responses/compact", JSON.stringify({ model: "m", input: [{ type: "message", role: "user", content: [{ type: "input_text", text: "keep me" }] }], instructions: "" }));
+    const output = ((await compacted.json()) as { output: Json[] }).output;
+    assert.deepEqual(output.map((i) => i.type), ["message", "compaction"]);
+    assert.equal(server.compactions.length, 1);
+    assert.equal(server.requests.length, 2);
+    assert.deepEqual(server.violations, []);
+  } finally {
+    await server.close();
+  }
 });

@@ -6,6 +6,10 @@
  * incoming model request consumes the next ScriptedTurn, whichever wire it arrives on. Every
  * model request is recorded, and the conversation history the client sends is checked for
  * unpaired tool calls / outputs (see `violations`). Ids are counters, so runs are reproducible.
+ *
+ * For long sessions, `options` make it behave more like a real provider: usage computed from the
+ * request's size, a context window it enforces, a function answering whatever the script does
+ * not, and the Responses API's compaction endpoint (`POST {base}/responses/compact`).
  * Only Node's `http` module is used, so the compiled file also works from plain Node scripts.
  */
 import http from "node:http";
@@ -75,6 +79,23 @@ export interface RequiredAuth {
   accountId?: string;
 }
 
+export interface ModelServerOptions {
+  /**
+   * Report `input_tokens` as the request body's estimated size (four bytes per token) for turns
+   * that script no usage, so usage grows with the conversation as a real provider's does.
+   */
+  usageFromBody?: boolean;
+  /** Refuse (400 context_length_exceeded) a request whose estimated size exceeds this many tokens. */
+  contextWindow?: number;
+  /** Answers requests once the script is exhausted (instead of a 500). */
+  respond?: (request: RecordedRequest) => ScriptedTurn;
+  /**
+   * Answers `POST {base}/responses/compact`; by default the output keeps the input's user
+   * messages (context ones excluded) and adds one opaque `compaction` item.
+   */
+  compact?: (request: RecordedRequest) => JsonObject[];
+}
+
 export interface ModelServer {
   /** Provider base URL, e.g. "http://127.0.0.1:PORT/v1". */
   url: string;
@@ -88,6 +109,8 @@ export interface ModelServer {
   requests: RecordedRequest[];
   /** Requests to any other path (answered 404); they do not consume turns. */
   unhandled: RecordedRequest[];
+  /** Requests to the compaction endpoint; they do not consume turns. */
+  compactions: RecordedRequest[];
   /** Problems noticed in requests; tests normally assert this stays empty. */
   violations: string[];
   push(...turns: ScriptedTurn[]): void;
@@ -168,6 +191,11 @@ class Ids {
     this.counts.set(prefix, n);
     return `${prefix}_${n}`;
   }
+}
+
+/** The request's size in tokens as the estimate goes: four bytes each. */
+export function estimatedRequestTokens(rawBody: string): number {
+  return Math.ceil(Buffer.byteLength(rawBody) / 4);
 }
 
 function usageOf(t: ScriptedTurn): Required<NonNullable<ScriptedTurn["usage"]>> {
@@ -396,7 +424,18 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-export async function startModelServer(turns: ScriptedTurn[] = []): Promise<ModelServer> {
+/** The default compaction: the user's own messages and one opaque item standing for the rest. */
+function defaultCompaction(request: RecordedRequest, n: number): JsonObject[] {
+  const input = Array.isArray(request.body.input) ? request.body.input : [];
+  const users = input.filter((i) => {
+    if (i.type !== "message" || i.role !== "user" || !Array.isArray(i.content)) return false;
+    const first = i.content[0] as JsonObject | undefined;
+    return typeof first?.text === "string" && !first.text.startsWith("<");
+  });
+  return [...users, { type: "compaction", encrypted_content: `compacted-history-${n}` }];
+}
+
+export async function startModelServer(turns: ScriptedTurn[] = [], options: ModelServerOptions = {}): Promise<ModelServer> {
   const script = [...turns];
   let nextTurn = 0;
   let closed = false;
@@ -405,6 +444,7 @@ export async function startModelServer(turns: ScriptedTurn[] = []): Promise<Mode
   const unhandled: RecordedRequest[] = [];
   const rejected: RecordedRequest[] = [];
   let requiredAuth: RequiredAuth | null = null;
+  const compactions: RecordedRequest[] = [];
   const violations: string[] = [];
   const sockets = new Set<Socket>();
   const sleepers = new Set<{ timer: NodeJS.Timeout; wake: () => void }>();
@@ -466,8 +506,9 @@ export async function startModelServer(turns: ScriptedTurn[] = []): Promise<Mode
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const rawBody = await readBody(req);
     const [path = "/", query = ""] = (req.url ?? "/").split("?");
+    const isCompaction = req.method === "POST" && (path === `${BASE_PATH}/responses/compact` || path === `${CHATGPT_PATH}/codex/responses/compact`);
     const wire = req.method !== "POST" ? "other"
-      : path === `${BASE_PATH}/responses` || path === `${CHATGPT_PATH}/codex/responses` ? "responses"
+      : path === `${BASE_PATH}/responses` || path === `${CHATGPT_PATH}/codex/responses` || isCompaction ? "responses"
       : path === `${BASE_PATH}/chat/completions` ? "chat" : "other";
     let body: ModelRequestBody = {};
     let parseProblem: string | undefined;
@@ -492,11 +533,21 @@ export async function startModelServer(turns: ScriptedTurn[] = []): Promise<Mode
       sendJson(res, 401, { error: { message: "Your authentication token has expired. Please try signing in again.", type: "invalid_request_error", code: "token_expired" } });
       return;
     }
+    if (isCompaction) {
+      compactions.push(record);
+      const label = `compaction request #${compactions.length}`;
+      if (parseProblem) violations.push(`${label}: ${parseProblem}`);
+      // Not a stream, but its history must still pair calls with outputs.
+      else violations.push(...checkBody(wire, { ...body, stream: true }, label));
+      sendJson(res, 200, { output: options.compact ? options.compact(record) : defaultCompaction(record, compactions.length) });
+      return;
+    }
     const label = `request #${requests.length + 1} (${wire})`;
     if (parseProblem) violations.push(`${label}: ${parseProblem}`);
     else violations.push(...checkBody(wire, body, label));
-    const t = nextTurn < script.length ? script[nextTurn] : undefined;
+    let t = nextTurn < script.length ? script[nextTurn] : undefined;
     if (t) record.turnIndex = nextTurn++;
+    else if (options.respond) t = options.respond(record);
     requests.push(record);
     for (const wake of [...waiters]) wake();
     if (!t) {
@@ -505,6 +556,13 @@ export async function startModelServer(turns: ScriptedTurn[] = []): Promise<Mode
       sendJson(res, 500, { error: { message, type: "server_error", code: "script_exhausted" } });
       return;
     }
+    const size = estimatedRequestTokens(rawBody);
+    if (options.contextWindow !== undefined && size > options.contextWindow) {
+      const message = `model-server: this request (about ${size} tokens) exceeds the context window of ${options.contextWindow}`;
+      sendJson(res, 400, { error: { message, type: "invalid_request_error", code: "context_length_exceeded" } });
+      return;
+    }
+    if (options.usageFromBody && !t.usage) t = { ...t, usage: { input: size, output: 20 } };
     await sleep(t.delayMs ?? 0);
     if (closed || res.destroyed) return;
     if (t.status !== undefined && t.status !== 200) {
@@ -548,6 +606,7 @@ export async function startModelServer(turns: ScriptedTurn[] = []): Promise<Mode
     },
     requests,
     unhandled,
+    compactions,
     violations,
     push(...more: ScriptedTurn[]): void {
       script.push(...more);

@@ -123,6 +123,9 @@ export class HumanOutput {
       case "token_count":
         if (msg.info) this.totalTokens = msg.info.total_token_usage.total_tokens;
         break;
+      case "context_compacted":
+        this.err(c.dim("context compacted: earlier turns were summarised to free the model's context window"));
+        break;
       case "stream_error":
         this.err(c.dim(`${msg.message}${msg.additional_details ? ` (${msg.additional_details})` : ""}`));
         break;

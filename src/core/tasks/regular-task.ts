@@ -19,6 +19,8 @@ export class RegularTask implements SessionTask {
         streamMaxRetries: ctx.streamMaxRetries,
         takePendingInput: () => ctx.takePendingInput(),
         recordUsage: (usage) => ctx.recordUsage(usage),
+        recordRateLimits: (snapshot) => ctx.recordRateLimits(snapshot),
+        compaction: ctx.compaction,
       },
       ctx.signal,
       (msg) => ctx.emit(msg),

@@ -1,16 +1,17 @@
 /**
  * A task is what one submission runs while the session is busy: a regular user turn, a command
- * the user typed (`!cmd`), and later compaction and review. The session owns the lifecycle they
+ * the user typed (`!cmd`), a manual compaction, a review. The session owns the lifecycle they
  * share (task_started, one abort path, task_complete or turn_aborted, at most one task at a
  * time); a task only does its own work through the context it is given.
  */
-import type { EventMsg, TokenUsage } from "../../protocol/events.js";
+import type { EventMsg, RateLimitSnapshot, TokenUsage } from "../../protocol/events.js";
 import type { ResponseItem } from "../../protocol/items.js";
 import type { ToolSpec } from "../../protocol/tool-spec.js";
 import type { ModelClient } from "../../model/prompt.js";
 import type { ToolRouter } from "../../tools/router.js";
 import type { TurnContext } from "../../tools/turn-context.js";
 import type { ConversationHistory } from "../history.js";
+import type { TurnCompaction } from "../turn.js";
 
 export type TaskKind = "regular" | "user_shell" | "compact" | "review";
 
@@ -31,6 +32,9 @@ export interface TaskContext {
   /** Input the user sent while the task was running, taken once. */
   takePendingInput(): ResponseItem[];
   recordUsage(usage: TokenUsage | null): void;
+  recordRateLimits(snapshot: RateLimitSnapshot): void;
+  /** Compacting this thread's history (automatically, or as the task itself). */
+  compaction: TurnCompaction;
 }
 
 export interface SessionTask {
