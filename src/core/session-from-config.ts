@@ -47,6 +47,7 @@ export function sessionOptionsFromConfig(config: Config, client: ModelClient): S
       toolOutputTokenLimit: config.toolOutputTokenLimit,
       supportsReasoningSummaries: config.modelSupportsReasoningSummaries,
       features: config.features,
+      webSearch: config.webSearch,
     },
     showRawAgentReasoning: config.showRawAgentReasoning,
     baseInstructionsOverride: config.baseInstructionsOverride,
