@@ -7,6 +7,7 @@ import type { ReviewTarget } from "../protocol/review.js";
 import type { TuiOptions, TuiStart } from "../tui/run-tui.js";
 import { packageVersion } from "../util/version.js";
 import { createProgram, parseCommandLine } from "./parse-errors.js";
+import { searchOption } from "./search-option.js";
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 const collectList = (value: string, previous: string[]): string[] => [...previous, ...value.split(",").filter(Boolean)];
@@ -43,6 +44,7 @@ export async function runCli(argv: string[]): Promise<number> {
     .addOption(new Option("--local-provider <provider>", "the local server --oss uses").choices(["ollama", "lmstudio"]))
     .option("--enable <feature>", "turn a feature flag on for this run, like -c features.<feature>=true (repeatable)", collect, [])
     .option("--disable <feature>", "turn a feature flag off for this run, like -c features.<feature>=false (repeatable)", collect, [])
+    .addOption(searchOption())
     .addOption(new Option("--thread-source <source>", "who started the thread (set by the Codex SDK)").hideHelp())
     .addOption(new Option("--cyber-access-program <program>").hideHelp())
     .addHelpText(

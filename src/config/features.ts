@@ -62,8 +62,8 @@ export const FEATURES: readonly FeatureSpec[] = [
   { key: "network_proxy", stage: "under-development", default: false, description: "managed network proxy with domain allowlists" },
   { key: "responses_websockets", stage: "under-development", default: false, description: "Responses API over WebSocket" },
   { key: "responses_websockets_v2", stage: "under-development", default: false, description: "Responses API WebSocket v2" },
-  { key: "web_search_request", stage: "deprecated", default: false, description: "live web search (use `web_search = \"live\"`)" },
-  { key: "web_search_cached", stage: "deprecated", default: false, description: "cached web search (use `web_search = \"cached\"`)" },
+  { key: "web_search_request", stage: "deprecated", default: false, description: "live web search when `web_search` is unset; use `web_search = \"live\"`" },
+  { key: "web_search_cached", stage: "deprecated", default: false, description: "cached web search when `web_search` is unset (wins over `web_search_request`); use `web_search = \"cached\"`" },
   { key: "search_tool", stage: "removed", default: false, description: "no effect" },
   { key: "sqlite", stage: "removed", default: true, description: "no effect" },
   { key: "use_linux_sandbox_bwrap", stage: "removed", default: false, description: "no effect (bubblewrap is the default)" },
@@ -96,7 +96,16 @@ export const FEATURE_ALIASES: Readonly<Record<string, string>> = {
  * The features codex-ts acts on. The others are accepted so the reference's config loads, are
  * marked "not used yet" in docs/config.md, and setting one away from its default draws a warning.
  */
-export const HONOURED_FEATURES: ReadonlySet<string> = new Set(["exec_policy", "unified_exec", "shell_tool", "apply_patch_freeform", "remote_compaction"]);
+export const HONOURED_FEATURES: ReadonlySet<string> = new Set([
+  "exec_policy",
+  "unified_exec",
+  "shell_tool",
+  "apply_patch_freeform",
+  "remote_compaction",
+  // Deprecated, but still read (with a note) when no top-level `web_search` is set: see web-search.ts.
+  "web_search_request",
+  "web_search_cached",
+]);
 
 /** Whether turning `key` on or off changes anything (removed features are accepted as no-ops). */
 export function isHonoured(key: string): boolean {

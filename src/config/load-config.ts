@@ -41,7 +41,9 @@ import { DEFAULT_OSS_MODELS, DEFAULT_OSS_PROVIDER, OSS_PROVIDERS, isOssProvider,
 import { ConfigError, type TomlTable } from "./overrides.js";
 import { bothFormsWarning, chooseProfile, missingProfile, profileTableLayer, readProfileFile } from "./profiles.js";
 import { loadProjectConfig, type TrustLevel } from "./project-config.js";
-import { DEFAULT_MODEL, defaultsTable, isTable } from "./schema.js";
+import { CONFIG_SCHEMA, DEFAULT_MODEL, defaultsTable, isTable } from "./schema.js";
+import { resolveWebSearch } from "./web-search.js";
+import type { WebSearchSettings } from "../protocol/web-search.js";
 
 export { DEFAULT_MODEL };
 
@@ -62,6 +64,8 @@ export interface CliConfigInput {
   enable?: string[];
   /** `--disable NAME` (repeatable): `features.NAME = false`. */
   disable?: string[];
+  /** `--search`: `web_search = "live"`. */
+  search?: boolean;
 }
 
 
@@ -94,6 +98,8 @@ export interface Config {
   history: HistorySettings;
   /** Where `.rules` files are read from: `$CODEX_HOME/rules`, then trusted projects' `.codex/rules`. */
   rulesFolders: string[];
+  /** The hosted web search tool's settings; null when it is not offered (disabled, or a Chat provider). */
+  webSearch: WebSearchSettings | null;
   /** `[otel]`: where the OpenTelemetry events go (nowhere by default). */
   otel: OtelSettings;
   /** `[mcp_servers.<name>]`, checked and with defaults filled in. */
@@ -210,6 +216,8 @@ export function loadConfig(input: CliConfigInput): Config {
 
   const features = resolveFeatures(t);
   warnings.push(...featureWarnings(t, features));
+  const webSearch = resolveWebSearch(t, provider.wireApi);
+  warnings.push(...webSearch.warnings);
   return {
     codexHome: home,
     cwd,
@@ -241,6 +249,7 @@ export function loadConfig(input: CliConfigInput): Config {
       ...(maxBytes !== undefined ? { max_bytes: maxBytes } : {}),
     },
     mcpServers: mcpServersFromToml(t.mcp_servers, t),
+    webSearch: webSearch.settings,
     otel: otelSettingsFrom(table(t.otel), env),
     projectDocMaxBytes,
     projectDocFallbackFilenames,
@@ -289,6 +298,7 @@ function flagsLayer(input: CliConfigInput, below: TomlTable, belowLayers: Layer[
   if (input.approvalPolicy !== undefined) set(["approval_policy"], input.approvalPolicy, "the approval policy option");
   for (const name of input.enable ?? []) set(["features", name], true, `--enable ${name}`);
   for (const name of input.disable ?? []) set(["features", name], false, `--disable ${name}`);
+  if (input.search) set(["web_search"], "live", "--search");
   return fixedLayer("command-line flags", values, (path) => labels.get(path.join(".")) ?? "command-line flags");
 }
 

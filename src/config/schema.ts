@@ -10,6 +10,7 @@
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { APPROVAL_POLICIES, REASONING_EFFORTS, REASONING_SUMMARIES, SANDBOX_MODES } from "../protocol/policy.js";
+import { WEB_SEARCH_MODES } from "../protocol/web-search.js";
 import {
   DEFAULT_REQUEST_MAX_RETRIES,
   DEFAULT_STREAM_IDLE_TIMEOUT_MS,
@@ -173,9 +174,16 @@ const BASE_SCHEMA: readonly KeySpec[] = [
   { key: "experimental_use_unified_exec_tool", type: "boolean", profile: true, group: "Features", description: "Older spelling of `features.unified_exec`." },
   { key: "experimental_use_freeform_apply_patch", type: "boolean", profile: true, group: "Features", description: "Older spelling of `features.apply_patch_freeform`." },
   { key: "include_apply_patch_tool", type: "boolean", profile: true, group: "Features", description: "Older spelling of `features.apply_patch_freeform`." },
-  { key: "web_search", type: "string", values: ["disabled", "cached", "live"], profile: true, unused: true, group: "Features", description: "The web search tool: off, cached results, or live." },
-  { key: "tools", type: "table", unused: true, group: "Features", description: "Older tool switches (now features)." },
-  { key: "tools.web_search", type: "boolean", unused: true, group: "Features", description: "Older switch for web search." },
+  { key: "web_search", type: "string", values: WEB_SEARCH_MODES, profile: true, defaultText: '"cached"', group: "Features", description: "The hosted web search tool (Responses wire only): `disabled`, `cached` (the provider's index, no live fetches), `indexed`, or `live`. `--search` sets `live` for one run.", example: 'web_search = "live"' },
+  { key: "tools", type: "table", group: "Features", description: "Tool settings." },
+  { key: "tools.web_search", type: ["table", "boolean"], group: "Features", description: "What the web search tool may search (the mode is `web_search`); the older `true` / `false` form is accepted and changes nothing.", example: '[tools.web_search]\nallowed_domains = ["docs.python.org"]' },
+  { key: "tools.web_search.context_size", type: "string", values: ["low", "medium", "high"], group: "Features", description: "How much of the found pages the search puts in context." },
+  { key: "tools.web_search.allowed_domains", type: "string[]", group: "Features", description: "Search only these domains." },
+  { key: "tools.web_search.location", type: "table", group: "Features", description: "Approximate user location for localised results: `country`, `region`, `city`, `timezone`." },
+  { key: "tools.web_search.location.country", type: "string", group: "Features", description: "Two-letter country code, e.g. \"US\"." },
+  { key: "tools.web_search.location.region", type: "string", group: "Features", description: "Region or state." },
+  { key: "tools.web_search.location.city", type: "string", group: "Features", description: "City." },
+  { key: "tools.web_search.location.timezone", type: "string", group: "Features", description: "IANA time zone, e.g. \"America/New_York\"." },
   { key: "tools.view_image", type: "boolean", unused: true, group: "Features", description: "Older switch for the view_image tool." },
   { key: "ghost_snapshot", type: "table", unused: true, group: "Features", description: "Settings of the `undo` snapshots." },
   { key: "ghost_snapshot.ignore_large_untracked_files", type: "integer", min: 0, unused: true, group: "Features", description: "Untracked files above this many bytes are left out of snapshots (10 MiB)." },

@@ -1,9 +1,10 @@
 /**
  * What the config changes about a model's catalog entry: the context window, the automatic
- * compaction threshold, the tool-output budget, reasoning summaries for a model the catalog does not know, and the tools feature
- * flags turn on or off. Applied to every turn's model, so the whole session agrees.
+ * compaction threshold, the tool-output budget, reasoning summaries for a model the catalog does not know, the tools feature
+ * flags turn on or off, and the hosted web search. Applied to every turn's model, so the whole session agrees.
  */
 import type { ModelInfo } from "../model/catalog.js";
+import type { WebSearchSettings } from "../protocol/web-search.js";
 
 export interface ModelSettings {
   /** `model_context_window`: replaces the catalog's window. */
@@ -16,6 +17,8 @@ export interface ModelSettings {
   supportsReasoningSummaries: boolean | null;
   /** Resolved `[features]`. */
   features: Readonly<Record<string, boolean>>;
+  /** The hosted web search to offer (config/web-search.ts); absent or null: none. */
+  webSearch?: WebSearchSettings | null;
 }
 
 /** The highest share of the window at which compaction may start, whatever config says. */
@@ -42,5 +45,6 @@ export function effectiveModelInfo(model: ModelInfo, settings: ModelSettings | u
   if (f.unified_exec === false && out.shellTool === "exec_command") out.shellTool = "shell_command";
   if (f.shell_tool === false) out.shellTool = null;
   if (f.apply_patch_freeform === true && out.applyPatchTool === "function") out.applyPatchTool = "freeform";
+  out.webSearch = settings.webSearch ?? null;
   return out;
 }

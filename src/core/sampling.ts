@@ -10,6 +10,7 @@ import type { ModelClient, Prompt } from "../model/prompt.js";
 import { sleep } from "../model/http.js";
 import type { EventMsg, RateLimitSnapshot, TokenUsage } from "../protocol/events.js";
 import { assistantText, type ResponseItem } from "../protocol/items.js";
+import { WebSearchCalls } from "./web-search-calls.js";
 
 export interface SampleResult {
   items: ResponseItem[];
@@ -56,11 +57,14 @@ function emitRetry(emit: (msg: EventMsg) => void, attempt: number, max: number, 
 async function sampleOnce({ client, prompt, signal, emit, showRawReasoning, onRateLimits }: SampleOptions): Promise<SampleResult> {
   const items: ResponseItem[] = [];
   let lastAgentMessage: string | null = null;
+  const searches = new WebSearchCalls(emit);
   const onRetry = (attempt: number, max: number, _delay: number, err: ModelError): void => emitRetry(emit, attempt, max, err);
   for await (const event of client.stream(prompt, signal, onRetry)) {
     switch (event.type) {
       case "created":
+        break;
       case "output_item_added":
+        if (event.item.type === "web_search_call") searches.begin(event.itemId ?? "");
         break;
       case "output_text_delta":
         emit({ type: "agent_message_delta", delta: event.delta });
@@ -84,6 +88,8 @@ async function sampleOnce({ client, prompt, signal, emit, showRawReasoning, onRa
         } else if (event.item.type === "reasoning") {
           for (const part of event.item.summary) emit({ type: "agent_reasoning", text: part.text });
           if (showRawReasoning) for (const part of event.item.content ?? []) emit({ type: "agent_reasoning_raw_content", text: part.text });
+        } else if (event.item.type === "web_search_call") {
+          searches.end(event.itemId ?? "", event.item.action);
         }
         break;
       }

@@ -720,5 +720,5 @@ function promptHistoryMetadata(options: SessionOptions): { history_log_id: numbe
 
 /** The review model's tools: a plain shell (no long-lived sessions), no images, no questions, no web search. */
 function reviewerModel(model: ModelInfo): ModelInfo {
-  return { ...model, shellTool: model.shellTool === "exec_command" ? "shell_command" : model.shellTool, viewImageTool: false, requestUserInputTool: false };
+  return { ...model, shellTool: model.shellTool === "exec_command" ? "shell_command" : model.shellTool, viewImageTool: false, requestUserInputTool: false, webSearch: null };
 }

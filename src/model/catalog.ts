@@ -8,6 +8,7 @@
  * The automatic compaction threshold defaults to 90% of the advertised window.
  */
 import type { ReasoningEffort } from "../protocol/policy.js";
+import type { WebSearchSettings } from "../protocol/web-search.js";
 
 export interface ModelInfo {
   /** The slug asked for. */
@@ -33,11 +34,15 @@ export interface ModelInfo {
   planTool: boolean;
   viewImageTool: boolean;
   requestUserInputTool: boolean;
+  /** Its hosted web search can also return images (`search_content_types`). */
+  webSearchImages: boolean;
   /** Budget, in tokens, for tool output shown to the model. */
   truncationTokens: number;
+  /** The hosted web search to offer; the catalog offers none, config decides (core/model-settings.ts). */
+  webSearch: WebSearchSettings | null;
 }
 
-type Traits = Omit<ModelInfo, "slug" | "family" | "contextWindow" | "autoCompactTokenLimit"> & {
+type Traits = Omit<ModelInfo, "slug" | "family" | "contextWindow" | "autoCompactTokenLimit" | "webSearch"> & {
   /** The window the vendor advertises; null when unknown. */
   advertisedWindow: number | null;
 };
@@ -63,6 +68,7 @@ const FALLBACK: Traits = {
   planTool: true,
   viewImageTool: false,
   requestUserInputTool: false,
+  webSearchImages: false,
   truncationTokens: DEFAULT_TRUNCATION_TOKENS,
 };
 
@@ -80,6 +86,7 @@ const CURRENT_GENERATION: Traits = {
   planTool: false,
   viewImageTool: true,
   requestUserInputTool: true,
+  webSearchImages: true,
   truncationTokens: DEFAULT_TRUNCATION_TOKENS,
 };
 
@@ -97,6 +104,7 @@ const CODEX_TUNED: Traits = {
   planTool: true,
   viewImageTool: true,
   requestUserInputTool: false,
+  webSearchImages: false,
   truncationTokens: DEFAULT_TRUNCATION_TOKENS,
 };
 
@@ -184,5 +192,6 @@ export function modelInfoFor(slug: string): ModelInfo {
     autoCompactTokenLimit:
       advertisedWindow === null ? null : Math.floor((advertisedWindow * AUTO_COMPACT_PERCENT) / 100),
     ...rest,
+    webSearch: null,
   };
 }

@@ -4,10 +4,16 @@
  * exactly the same bytes for the same item and the provider's prompt cache keeps hitting.
  */
 import type { ContentItem, ResponseItem } from "../protocol/items.js";
+import { parseWebSearchAction } from "../protocol/web-search.js";
 
 type Json = Record<string, unknown>;
 
 const str = (v: unknown): string => (typeof v === "string" ? v : "");
+
+/** The provider's id of a raw output item ("" when it has none): a hosted search is known by it. */
+export function outputItemId(raw: unknown): string {
+  return raw && typeof raw === "object" ? str((raw as Json).id) : "";
+}
 
 export function normalizeOutputItem(raw: unknown): ResponseItem | null {
   if (!raw || typeof raw !== "object") return null;
@@ -41,12 +47,9 @@ export function normalizeOutputItem(raw: unknown): ResponseItem | null {
     case "custom_tool_call":
       return { type: "custom_tool_call", name: str(item.name), input: str(item.input), call_id: str(item.call_id) };
     case "web_search_call": {
-      const action = item.action as { type?: string; query?: string } | undefined;
-      return {
-        type: "web_search_call",
-        status: str(item.status) || "completed",
-        ...(action ? { action: { type: action.type ?? "search", query: action.query } } : {}),
-      };
+      // Announced before the search ran, the item has no action yet.
+      const action = parseWebSearchAction(item.action);
+      return { type: "web_search_call", ...(typeof item.status === "string" ? { status: item.status } : {}), ...(action ? { action } : {}) };
     }
     case "compaction":
     case "compaction_summary":

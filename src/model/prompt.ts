@@ -27,8 +27,9 @@ export interface Prompt {
 
 export type ModelStreamEvent =
   | { type: "created" }
-  | { type: "output_item_added"; item: ResponseItem }
-  | { type: "output_item_done"; item: ResponseItem }
+  /** `itemId`: the provider's id for the item, which history leaves out; "" when unknown. */
+  | { type: "output_item_added"; item: ResponseItem; itemId?: string }
+  | { type: "output_item_done"; item: ResponseItem; itemId?: string }
   | { type: "output_text_delta"; delta: string }
   | { type: "reasoning_summary_delta"; delta: string; summaryIndex: number }
   | { type: "reasoning_summary_part_added"; summaryIndex: number }

@@ -5,7 +5,7 @@
 import type { TelemetryRecorder } from "../telemetry/recorder.js";
 import { ModelError, classifyServerError } from "./errors.js";
 import { postWithRetries } from "./http.js";
-import { normalizeOutputItem } from "./output-items.js";
+import { normalizeOutputItem, outputItemId } from "./output-items.js";
 import type { CompactRequest, ModelClient, ModelStreamEvent, Prompt, RetryListener } from "./prompt.js";
 import { parseRateLimitHeaders } from "./rate-limits.js";
 import type { ResponseItem } from "../protocol/items.js";
@@ -169,12 +169,12 @@ export async function* parseResponsesStream(
         break;
       case "response.output_item.added": {
         const item = normalizeOutputItem(data.item);
-        if (item) yield { type: "output_item_added", item };
+        if (item) yield { type: "output_item_added", item, itemId: outputItemId(data.item) };
         break;
       }
       case "response.output_item.done": {
         const item = normalizeOutputItem(data.item);
-        if (item) yield { type: "output_item_done", item };
+        if (item) yield { type: "output_item_done", item, itemId: outputItemId(data.item) };
         break;
       }
       case "response.output_text.delta":

@@ -8,6 +8,7 @@ import type { ReviewOutputEvent, ReviewRequest } from "./review.js";
 import type { AskForApproval, ReasoningEffort, SandboxPolicy } from "./policy.js";
 import type { McpEventMsg } from "./mcp-events.js";
 import type { UserQuestion } from "./user-questions.js";
+import type { WebSearchAction } from "./web-search.js";
 
 export interface TokenUsage {
   input_tokens: number;
@@ -216,6 +217,10 @@ export type EventMsg =
   | { type: "request_user_input"; call_id: string; turn_id: string; questions: UserQuestion[] }
   /** The model attached a local image to the conversation (`path` is absolute). */
   | { type: "view_image_tool_call"; call_id: string; path: string }
+  /** The provider started a hosted web search (`call_id` is the search item's id). */
+  | { type: "web_search_begin"; call_id: string }
+  /** It finished: `query` is the one-line description of `action` (see protocol/web-search.ts). */
+  | { type: "web_search_end"; call_id: string; query: string; action: WebSearchAction }
   /** Usage so far and of the last response, with the latest rate-limit snapshot (null until one came). */
   | { type: "token_count"; info: TokenUsageInfo | null; rate_limits: RateLimitSnapshot | null }
   | { type: "stream_error"; message: string; codex_error_info: CodexErrorInfo | null; additional_details: string | null }

@@ -3,6 +3,7 @@
  * model sent back (messages, reasoning, tool calls) and what we send it (user messages, tool
  * outputs). Field names are the wire's, so items are stored and resent without translation.
  */
+import type { WebSearchAction } from "./web-search.js";
 
 export type ContentItem =
   | { type: "input_text"; text: string }
@@ -38,7 +39,8 @@ export type ResponseItem =
   | { type: "function_call_output"; call_id: string; output: FunctionCallOutput }
   | { type: "custom_tool_call"; id?: string; name: string; input: string; call_id: string }
   | { type: "custom_tool_call_output"; call_id: string; output: string }
-  | { type: "web_search_call"; id?: string; status?: string; action?: { type: string; query?: string } }
+  /** A search the provider ran (hosted tool): kept and resent as it came, minus its id. */
+  | { type: "web_search_call"; id?: string; status?: string; action?: WebSearchAction }
   /** What the Responses API's compaction endpoint leaves of earlier history: opaque, resent as is. */
   | { type: "compaction"; encrypted_content: string };
 

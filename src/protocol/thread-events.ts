@@ -4,6 +4,7 @@
  */
 
 import type { ReviewFinding } from "./review.js";
+import type { WebSearchAction } from "./web-search.js";
 
 export interface Usage {
   input_tokens: number;
@@ -25,6 +26,18 @@ export interface McpToolCallThreadItem {
   status: "in_progress" | "completed" | "failed";
 }
 
+/**
+ * A hosted web search. `search_id` is the search's own id, which the line writer puts out as a
+ * second `id` key, as the reference does (cli/exec/web-search-items.ts).
+ */
+export interface WebSearchThreadItem {
+  id: string;
+  type: "web_search";
+  search_id: string;
+  query: string;
+  action: WebSearchAction;
+}
+
 export type ThreadItem =
   | { id: string; type: "agent_message"; text: string }
   | { id: string; type: "reasoning"; text: string }
@@ -43,7 +56,7 @@ export type ThreadItem =
       status: "in_progress" | "completed" | "failed";
     }
   | McpToolCallThreadItem
-  | { id: string; type: "web_search"; query: string }
+  | WebSearchThreadItem
   | { id: string; type: "todo_list"; items: Array<{ text: string; completed: boolean }> }
   | { id: string; type: "error"; message: string }
   /** `exec review`: one item per finding, then the verdict. */

@@ -21,7 +21,15 @@ export type ToolSpec =
       description: string;
       format: { type: "grammar"; syntax: "lark"; definition: string };
     }
-  | { type: "web_search"; external_web_access?: boolean; search_content_types?: string[] };
+  | {
+      type: "web_search";
+      external_web_access?: boolean;
+      indexed_web_access?: boolean;
+      filters?: { allowed_domains: string[] };
+      user_location?: { type: "approximate"; country?: string; region?: string; city?: string; timezone?: string };
+      search_context_size?: "low" | "medium" | "high";
+      search_content_types?: string[];
+    };
 
 export type ChatTool = { type: "function"; function: { name: string; description: string; parameters: JsonSchema } };
 

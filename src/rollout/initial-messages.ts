@@ -1,7 +1,7 @@
 /**
  * The events a front end needs to redraw a recorded conversation (session_configured's
  * `initial_messages`): the recorded user and agent messages, reasoning, applied patches, MCP
- * calls and aborted turns as they were written, plus what the rollout keeps only as response
+ * calls, web searches and aborted turns as they were written, plus what the rollout keeps only as response
  * items: each command the model ran (as an exec_command_end built from its call and output)
  * and each plan update (from the update_plan call's arguments). A rollback drops the events of
  * the turns it removed.
@@ -16,6 +16,7 @@ const REDRAWN = new Set([
   "agent_reasoning",
   "patch_apply_end",
   "mcp_tool_call_end",
+  "web_search_end",
   "turn_aborted",
   "entered_review_mode",
   "exited_review_mode",

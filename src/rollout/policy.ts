@@ -1,7 +1,7 @@
 /**
  * Which events a rollout keeps. Like the reference's "limited" persistence mode, only events a
  * reader needs to replay the conversation are written (messages, reasoning, token counts, turn
- * boundaries, applied patches, finished MCP tool calls); deltas, command output, begin/end
+ * boundaries, applied patches, finished MCP tool calls and web searches); deltas, command output, begin/end
  * chatter and MCP start-up progress would multiply the file's size for nothing, since the
  * response items already hold what the model saw.
  */
@@ -15,6 +15,7 @@ export function isPersistedEvent(msg: EventMsg): boolean {
     case "token_count":
     case "patch_apply_end":
     case "mcp_tool_call_end":
+    case "web_search_end":
     case "turn_aborted":
     case "task_started":
     case "task_complete":

@@ -9,6 +9,7 @@
  * (all clean) are used as parsed, without a copy: a long session loads in a fraction of the time.
  */
 import type { ResponseItem } from "../protocol/items.js";
+import { parseWebSearchAction } from "../protocol/web-search.js";
 
 type Json = Record<string, unknown>;
 /** The cleaned value (the input itself when nothing had to change), or undefined when invalid. */
@@ -117,12 +118,7 @@ const SHAPES: Record<string, Shape> = {
   web_search_call: {
     fields: {
       status: string,
-      action: (v) => {
-        if (!isObject(v) || typeof v.type !== "string") return undefined;
-        const query = typeof v.query === "string" ? v.query : undefined;
-        if (keyCount(v) === (query === undefined ? 1 : 2)) return v;
-        return query === undefined ? { type: v.type } : { type: v.type, query };
-      },
+      action: (v) => parseWebSearchAction(v) ?? undefined,
     },
     required: [],
   },

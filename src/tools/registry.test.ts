@@ -13,8 +13,8 @@ void test("every tool offered to every model family has a handler", () => {
   assert.ok(slugs.length > 10, "the catalog lists its families");
   const offered = new Set<string>();
   for (const slug of slugs) {
-    for (const webSearch of [false, true]) {
-      for (const spec of buildToolSpecs(modelInfoFor(slug), { webSearch })) {
+    for (const webSearch of [null, { mode: "live" as const }]) {
+      for (const spec of buildToolSpecs({ ...modelInfoFor(slug), webSearch })) {
         if (spec.type === "web_search") continue;
         offered.add(spec.name);
         assert.ok(HANDLERS[spec.name], `${slug} is offered ${spec.name}, which has no handler`);

@@ -2,7 +2,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { modelInfoFor } from "../model/catalog.js";
+import { modelInfoFor, type ModelInfo } from "../model/catalog.js";
+import type { WebSearchSettings } from "../protocol/web-search.js";
 import { buildToolSpecs } from "./specs.js";
 import { APPLY_PATCH_LARK_GRAMMAR, type ToolSpec } from "../protocol/tool-spec.js";
 import { toChatTools } from "../model/chat-tools.js";
@@ -37,7 +38,8 @@ void test("gpt-5.5 tools equal the reference's, descriptions aside", (t) => {
   const reference = (JSON.parse(readFileSync(REFERENCE, "utf8")) as Array<{ type: string; name?: string }>).filter(
     (tool) => !NOT_IMPLEMENTED.has(tool.name ?? tool.type),
   );
-  const ours = buildToolSpecs(modelInfoFor("gpt-5.5"), { webSearch: true });
+  // The captured run used the default mode, cached.
+  const ours = buildToolSpecs(withSearch("gpt-5.5", { mode: "cached" }));
   assert.deepEqual(names(ours), reference.map((tool) => tool.name ?? tool.type));
   assert.deepEqual(stripDescriptions(ours), stripDescriptions(reference));
   // Key order is part of the byte-level request body (and so of prompt caching): compare text too.
@@ -66,10 +68,31 @@ void test("every tool has a non-empty description of our own", () => {
   }
 });
 
-void test("web_search is only offered when asked", () => {
+void test("web_search is offered only when config gives it, last, in the reference's shape per mode", () => {
   assert.ok(!names(buildToolSpecs(modelInfoFor("gpt-5.5"))).includes("web_search"));
-  assert.ok(names(buildToolSpecs(modelInfoFor("gpt-5.5"), { webSearch: true })).includes("web_search"));
+  const last = (slug: string, settings: WebSearchSettings): unknown => buildToolSpecs(withSearch(slug, settings)).at(-1);
+  const images = { search_content_types: ["text", "image"] };
+  assert.deepEqual(last("gpt-5.5", { mode: "cached" }), { type: "web_search", external_web_access: false, ...images });
+  assert.deepEqual(last("gpt-5.5", { mode: "live" }), { type: "web_search", external_web_access: true, ...images });
+  assert.deepEqual(last("gpt-5.5", { mode: "indexed" }), { type: "web_search", external_web_access: true, indexed_web_access: true, ...images });
+  // Models without image search get no content types.
+  assert.deepEqual(last("o3", { mode: "live" }), { type: "web_search", external_web_access: true });
+  // [tools.web_search], key order included (it is part of the request bytes).
+  const table = last("gpt-5.5", {
+    mode: "live",
+    contextSize: "high",
+    allowedDomains: ["example.com", "b.org"],
+    location: { country: "US", region: "MA", city: "Boston", timezone: "America/New_York" },
+  });
+  assert.equal(
+    JSON.stringify(table),
+    '{"type":"web_search","external_web_access":true,"filters":{"allowed_domains":["example.com","b.org"]},"user_location":{"type":"approximate","country":"US","region":"MA","city":"Boston","timezone":"America/New_York"},"search_context_size":"high","search_content_types":["text","image"]}',
+  );
 });
+
+function withSearch(slug: string, webSearch: WebSearchSettings): ModelInfo {
+  return { ...modelInfoFor(slug), webSearch };
+}
 
 void test("per-family tool sets", () => {
   assert.deepEqual(names(buildToolSpecs(modelInfoFor("gpt-5.5"))), [
@@ -136,7 +159,7 @@ void test("shell, shell_command and update_plan schemas", () => {
 });
 
 void test("chat conversion turns custom tools into functions and drops web_search", () => {
-  const chat = toChatTools(buildToolSpecs(modelInfoFor("gpt-5.5"), { webSearch: true }));
+  const chat = toChatTools(buildToolSpecs(withSearch("gpt-5.5", { mode: "live" })));
   assert.deepEqual(
     chat.map((c) => c.function.name),
     ["exec_command", "write_stdin", "request_user_input", "apply_patch", "view_image"],

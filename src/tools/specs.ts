@@ -5,6 +5,7 @@
  * enum, required, additionalProperties) so request bodies stay byte-stable across turns.
  */
 import type { ModelInfo } from "../model/catalog.js";
+import type { WebSearchSettings } from "../protocol/web-search.js";
 import { APPLY_PATCH_LARK_GRAMMAR, PATCH_FORMAT_SUMMARY, type JsonSchema, type ToolSpec } from "../protocol/tool-spec.js";
 
 // ---------------------------------------------------------------------------------------------
@@ -210,15 +211,29 @@ function viewImageTool(): ToolSpec {
   );
 }
 
-function webSearchTool(): ToolSpec {
-  return { type: "web_search", external_web_access: false, search_content_types: ["text", "image"] };
+/**
+ * The hosted search tool, with the reference's fields in its order: `external_web_access` is
+ * off only in cached mode, `indexed` adds `indexed_web_access`, `[tools.web_search]` adds the
+ * domain filter, location and context size, and models that take images get both content types.
+ */
+export function webSearchTool(settings: WebSearchSettings, images: boolean): ToolSpec {
+  const loc = settings.location;
+  return {
+    type: "web_search",
+    external_web_access: settings.mode !== "cached",
+    ...(settings.mode === "indexed" ? { indexed_web_access: true } : {}),
+    ...(settings.allowedDomains ? { filters: { allowed_domains: settings.allowedDomains } } : {}),
+    ...(loc ? { user_location: { type: "approximate" as const, ...loc } } : {}),
+    ...(settings.contextSize ? { search_context_size: settings.contextSize } : {}),
+    ...(images ? { search_content_types: ["text", "image"] } : {}),
+  };
 }
 
 /**
  * The tools offered to `model`, in the order the reference sends them: command tools, plan,
  * user questions, apply_patch, view_image, then hosted web search.
  */
-export function buildToolSpecs(model: ModelInfo, options?: { webSearch?: boolean }): ToolSpec[] {
+export function buildToolSpecs(model: ModelInfo): ToolSpec[] {
   const specs: ToolSpec[] = [];
   switch (model.shellTool) {
     case "exec_command":
@@ -238,7 +253,7 @@ export function buildToolSpecs(model: ModelInfo, options?: { webSearch?: boolean
   if (model.applyPatchTool === "freeform") specs.push(applyPatchFreeformTool());
   else if (model.applyPatchTool === "function") specs.push(applyPatchFunctionTool());
   if (model.viewImageTool) specs.push(viewImageTool());
-  if (options?.webSearch === true) specs.push(webSearchTool());
+  if (model.webSearch) specs.push(webSearchTool(model.webSearch, model.webSearchImages));
   return specs;
 }
 

@@ -52,7 +52,7 @@ void test("exec offers a server's tools (resource tools after the command tools,
   await withServer([turn(fnCall("mcp__fx__echo", { text: "hi" }, "call_1")), turn(text("Echoed."))], async (server) => {
     const r = await exec(server, ["--json", "echo hi"], { cwd: ws.dir, home: ws.home });
     assert.equal(r.code, 0, r.stderr);
-    assert.deepEqual(toolNames(server), ["exec_command", "write_stdin", ...RESOURCE_TOOLS, "request_user_input", "apply_patch", "view_image", ...FX_QUALIFIED_TOOL_NAMES]);
+    assert.deepEqual(toolNames(server), ["exec_command", "write_stdin", ...RESOURCE_TOOLS, "request_user_input", "apply_patch", "view_image", "web_search", ...FX_QUALIFIED_TOOL_NAMES]);
     const echo = server.requests[0]?.body.tools?.find((t) => t.name === "mcp__fx__echo");
     assert.deepEqual(echo, FX_ECHO_TOOL_SPEC);
     assert.equal(outputOf(server, 1, "call_1"), '[{"type":"text","text":"echo: hi"}]');

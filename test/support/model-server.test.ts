@@ -14,6 +14,7 @@ import {
   startModelServer,
   text,
   turn,
+  webSearch,
 } from "./model-server.js";
 import type { JsonObject, ModelServer, ScriptedTurn } from "./model-server.js";
 
@@ -139,6 +140,29 @@ void test("Responses stream: failed turn ends with response.failed", async () =>
     assert.equal(last.type, "response.failed");
     assert.deepEqual((last.response as Json).error, { code: "server_error", message: "boom" });
     assert.ok(!evs.some((e) => e.type === "response.completed"));
+  });
+});
+
+void test("Responses stream: a hosted web search is announced without an action, progresses, and is done with it", async () => {
+  const action = { type: "search", query: "weather" };
+  await withServer([turn(webSearch(action), text("Sunny."))], async (server) => {
+    const evs = events(await (await post(server, "/responses", responsesBody())).text());
+    const search = evs.filter((e) => e.type?.includes("web_search") || (e.item as Json | undefined)?.type === "web_search_call");
+    assert.deepEqual(
+      search.map((e) => e.type),
+      ["response.output_item.added", "response.web_search_call.in_progress", "response.web_search_call.searching", "response.web_search_call.completed", "response.output_item.done"],
+    );
+    assert.deepEqual(search[0]!.item, { type: "web_search_call", id: "ws_1", status: "in_progress" });
+    assert.deepEqual(search.at(-1)!.item, { type: "web_search_call", id: "ws_1", status: "completed", action });
+    const output = ((evs.at(-1)!.response as Json).output as Json[]).map((o) => o.type);
+    assert.deepEqual(output, ["web_search_call", "message"]);
+  });
+  // The Chat wire has no hosted tools: the search leaves no trace there.
+  await withServer([turn(webSearch(action), text("Sunny."))], async (server) => {
+    const body = JSON.stringify({ model: "m1", messages: [{ role: "user", content: "hi" }], stream: true });
+    const raw = await (await post(server, "/chat/completions", body)).text();
+    assert.ok(!raw.includes("web_search"));
+    assert.match(raw, /"content":"Su"/);
   });
 });
 

@@ -20,7 +20,12 @@ export type ScriptedOutput =
   | { type: "message"; text: string; id?: string }
   | { type: "reasoning"; summary: string[]; id?: string; encryptedContent?: string }
   | { type: "function_call"; name: string; arguments: unknown; callId: string; id?: string }
-  | { type: "custom_tool_call"; name: string; input: string; callId: string; id?: string };
+  | { type: "custom_tool_call"; name: string; input: string; callId: string; id?: string }
+  /**
+   * A hosted web search the provider ran itself: announced in progress (no action yet, as the
+   * Responses API does), then done with its action (search / open_page / find_in_page).
+   */
+  | { type: "web_search_call"; action: JsonObject; id?: string; status?: string };
 
 export interface ScriptedTurn {
   outputs?: ScriptedOutput[];
@@ -139,6 +144,10 @@ export function fnCall(name: string, args: unknown, callId: string): ScriptedOut
 }
 export function customCall(name: string, input: string, callId: string): ScriptedOutput {
   return { type: "custom_tool_call", name, input, callId };
+}
+/** A hosted web search; `action` is the wire's, e.g. `{ type: "search", query: "…" }`. */
+export function webSearch(action: JsonObject, id?: string): ScriptedOutput {
+  return id === undefined ? { type: "web_search_call", action } : { type: "web_search_call", action, id };
 }
 /** A successful turn made of these outputs. */
 export function turn(...outputs: ScriptedOutput[]): ScriptedTurn {
@@ -262,6 +271,15 @@ function responsesFrames(t: ScriptedTurn, ids: Ids, model: string): string[] {
         done = { ...base, input: out.input, status: "completed" };
         break;
       }
+      case "web_search_call": {
+        const id = out.id ?? ids.next("ws");
+        emit("response.output_item.added", { output_index, item: { type: "web_search_call", id, status: "in_progress" } });
+        for (const phase of ["in_progress", "searching", "completed"]) {
+          emit(`response.web_search_call.${phase}`, { output_index, item_id: id });
+        }
+        done = { type: "web_search_call", id, status: out.status ?? "completed", action: out.action };
+        break;
+      }
     }
     finalItems.push(done);
     emit("response.output_item.done", { output_index, item: done });
@@ -312,6 +330,8 @@ function chatFrames(t: ScriptedTurn, ids: Ids, model: string, includeUsage: bool
       case "custom_tool_call":
         toolCall(out.callId, out.name, JSON.stringify({ input: out.input }));
         break;
+      case "web_search_call":
+        break; // Chat Completions has no hosted tools: nothing goes on that wire.
     }
   }
   if (t.failed) {

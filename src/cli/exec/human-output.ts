@@ -106,6 +106,13 @@ export class HumanOutput {
         if ("Ok" in msg.result) this.err(c.dim(clip(JSON.stringify(msg.result.Ok, null, 2))));
         break;
       }
+      case "web_search_begin":
+        // The reference prints the line at the start too, before the query is known.
+        this.err(`${c.bold("web search:")} `);
+        break;
+      case "web_search_end":
+        this.err(`${c.bold("web search:")} ${msg.query}`);
+        break;
       case "entered_review_mode":
         this.err(`${c.bold(c.magenta("review"))} ${msg.user_facing_hint ?? ""}`);
         break;

@@ -1,13 +1,15 @@
 /**
  * Maps core events to the `exec --json` ThreadEvents, as the reference's exec does: items get
  * ids in order of first appearance, a begin/end pair becomes item.started/item.completed, the
- * plan becomes a todo_list item, MCP tool calls become mcp_tool_call items (start-up progress
+ * plan becomes a todo_list item, MCP tool calls become mcp_tool_call items, web searches
+ * web_search items (start-up progress
  * has no counterpart), and an error during the turn turns its end into turn.failed.
  */
 import type { Event, EventMsg, FileChange, TokenUsage } from "../../protocol/events.js";
 import type { ThreadEvent, ThreadItem, Usage } from "../../protocol/thread-events.js";
 import { shellJoin } from "../../util/shell-quote.js";
 import { McpItemMapper } from "../../mcp/exec-items.js";
+import { WebSearchItems } from "./web-search-items.js";
 
 type CommandItem = Extract<ThreadItem, { type: "command_execution" }>;
 type FileChangeItem = Extract<ThreadItem, { type: "file_change" }>;
@@ -24,6 +26,7 @@ export class JsonlMapper {
   private turnUsage: Usage = emptyUsage();
   private turnError: string | null = null;
   private readonly mcpItems = new McpItemMapper(() => this.itemId());
+  private readonly searches = new WebSearchItems(() => this.itemId());
 
   map(event: Event): ThreadEvent[] {
     const msg = event.msg;
@@ -93,6 +96,9 @@ export class JsonlMapper {
       case "mcp_tool_call_begin":
       case "mcp_tool_call_end":
         return [this.mcpItems.map(msg)];
+      case "web_search_begin":
+      case "web_search_end":
+        return [this.searches.map(msg)];
       case "plan_update": {
         const items = msg.plan.map((p) => ({ text: p.step, completed: p.status === "completed" }));
         if (this.todo) {

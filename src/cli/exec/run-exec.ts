@@ -19,6 +19,7 @@ import type { ReviewOutputEvent, ReviewTarget } from "../../protocol/review.js";
 import type { AskForApproval, SandboxMode } from "../../protocol/policy.js";
 import { HumanOutput, palette } from "./human-output.js";
 import { JsonlMapper } from "./jsonl-mapper.js";
+import { threadEventJson } from "./web-search-items.js";
 import { reviewText } from "../../core/review/review-text.js";
 import { PromptError, readPrompt } from "./read-prompt.js";
 import { packageVersion } from "../../util/version.js";
@@ -46,6 +47,8 @@ export interface ExecOptions {
   /** Feature flags to turn on / off for this run (`features.NAME = true/false`). */
   enable?: string[];
   disable?: string[];
+  /** `--search`: live web search for this run. */
+  search?: boolean;
 }
 
 /** The reference's sentence when exec runs outside a Git repository. */
@@ -115,6 +118,7 @@ export async function runExec(
       localProvider: opts.localProvider,
       enable: opts.enable,
       disable: opts.disable,
+      search: opts.search,
     });
   } catch (err) {
     if (err instanceof ConfigError) {
@@ -191,7 +195,7 @@ export async function runExec(
     for (;;) {
       const event = await session.nextEvent();
       if (!event) break;
-      if (mapper) for (const line of mapper.map(event)) process.stdout.write(`${JSON.stringify(line)}\n`);
+      if (mapper) for (const line of mapper.map(event)) process.stdout.write(`${threadEventJson(line)}\n`);
       else human?.render(event);
       if (turnId === null || event.id !== turnId) continue;
       const msg = event.msg;
