@@ -41,7 +41,7 @@ import { DEFAULT_OSS_MODELS, DEFAULT_OSS_PROVIDER, OSS_PROVIDERS, isOssProvider,
 import { ConfigError, type TomlTable } from "./overrides.js";
 import { bothFormsWarning, chooseProfile, missingProfile, profileTableLayer, readProfileFile } from "./profiles.js";
 import { loadProjectConfig, type TrustLevel } from "./project-config.js";
-import { CONFIG_SCHEMA, DEFAULT_MODEL, defaultsTable, isTable } from "./schema.js";
+import { DEFAULT_MODEL, defaultsTable, isTable } from "./schema.js";
 import { resolveWebSearch } from "./web-search.js";
 import type { WebSearchSettings } from "../protocol/web-search.js";
 
