@@ -96,7 +96,7 @@ export const FEATURE_ALIASES: Readonly<Record<string, string>> = {
  * The features codex-ts acts on. The others are accepted so the reference's config loads, are
  * marked "not used yet" in docs/config.md, and setting one away from its default draws a warning.
  */
-export const HONOURED_FEATURES: ReadonlySet<string> = new Set(["exec_policy", "unified_exec", "shell_tool", "apply_patch_freeform"]);
+export const HONOURED_FEATURES: ReadonlySet<string> = new Set(["exec_policy", "unified_exec", "shell_tool", "apply_patch_freeform", "shell_snapshot"]);
 
 /** Whether turning `key` on or off changes anything (removed features are accepted as no-ops). */
 export function isHonoured(key: string): boolean {

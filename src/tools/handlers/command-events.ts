@@ -12,6 +12,17 @@ export function commandEnv(invocation: ToolInvocation): Record<string, string> {
   return createCommandEnv(invocation.turn.shellEnvironmentPolicy, process.env);
 }
 
+/**
+ * What to spawn for a command: with a shell snapshot, a login-shell command becomes a plain
+ * shell that sources it (see exec/snapshot-wrapper.ts); the policy's `set` values keep winning.
+ */
+export async function spawnArgvFor(invocation: ToolInvocation, argv: string[], cwd: string): Promise<string[] | undefined> {
+  const snapshot = invocation.turn.services.shellSnapshot;
+  if (!snapshot) return undefined;
+  const spawnArgv = await snapshot.spawnArgv(argv, cwd, Object.keys(invocation.turn.shellEnvironmentPolicy.set ?? {}));
+  return spawnArgv === argv ? undefined : spawnArgv;
+}
+
 export function emitBegin(invocation: ToolInvocation, argv: string[], cwd: string): void {
   invocation.emit({
     type: "exec_command_begin",

@@ -10,7 +10,7 @@ import { resolveWorkdir } from "../turn-context.js";
 import { ToolError, parseArguments, type ToolHandler, type ToolInvocation, type ToolOutput } from "../types.js";
 import { OutputCapture } from "../../exec/output-capture.js";
 import { interceptApplyPatch } from "./apply-patch.js";
-import { commandEnv, emitBegin, emitEnd, emitRefusal, outputDeltaEmitter } from "./command-events.js";
+import { commandEnv, emitBegin, emitEnd, emitRefusal, outputDeltaEmitter, spawnArgvFor } from "./command-events.js";
 import { orchestrateCommand, type CommandLaunch, type CommandRequest, type SandboxPermissions } from "../command-orchestrator.js";
 
 interface ExecCommandArgs {
@@ -63,8 +63,10 @@ export const execCommandHandler: ToolHandler = {
     if (patched) return patched;
     const cwd = resolveWorkdir(invocation.turn, args.workdir);
     const tty = args.tty === true;
+    const spawnArgv = await spawnArgvFor(invocation, argv, cwd);
     const request: CommandRequest = {
       argv,
+      ...(spawnArgv ? { spawnArgv } : {}),
       cwd,
       env: commandEnv(invocation),
       permissions: args.sandbox_permissions ?? "use_default",

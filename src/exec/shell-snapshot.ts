@@ -1,0 +1,224 @@
+/**
+ * Shell snapshots: the user's start-up files run once per session instead of once per command.
+ *
+ * When a session starts, its user's shell runs as a login shell in the background, sources the
+ * start-up files and dumps what they left behind (functions, options, aliases, exported
+ * variables) into `$CODEX_HOME/shell_snapshots/<thread id>.<pid>.sh`. Commands that would have
+ * started a login shell (`bash -lc SCRIPT`) then start a plain shell that sources that file
+ * first (see snapshot-wrapper.ts). The file is checked by sourcing it once before it is used,
+ * removed when the session ends, and files left by processes that died are removed by the next
+ * session. A snapshot that cannot be made leaves commands on login shells, as before.
+ */
+import { spawn } from "node:child_process";
+import { existsSync, unlinkSync } from "node:fs";
+import { mkdir, open, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { SNAPSHOT_MARKER, snapshotScript, snapshotShellKind, type SnapshotShellKind } from "./shell-snapshot-scripts.js";
+import { wrapWithSnapshot } from "./snapshot-wrapper.js";
+
+export const SNAPSHOT_DIR = "shell_snapshots";
+/** Start-up files slower than this are treated as broken (the reference's bound too). */
+export const SNAPSHOT_TIMEOUT_MS = 10_000;
+/** Linux never hands out a pid above this; bigger numbers in a file name are not ours. */
+const MAX_PID = 4_194_304;
+
+export interface ShellSnapshotFile {
+  path: string;
+  /** The directory the start-up files ran in; commands elsewhere get a login shell. */
+  cwd: string;
+  /** The shell that made the snapshot and that sources it. */
+  shell: string;
+  kind: SnapshotShellKind;
+}
+
+/** Why a snapshot could not be made, in words meant for the user. */
+export class SnapshotError extends Error {}
+
+export interface CaptureOptions {
+  shell: string;
+  codexHome: string;
+  threadId: string;
+  cwd: string;
+  /** The environment commands get (shell_environment_policy applied), so the snapshot starts from it. */
+  env: Record<string, string>;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+/** Runs the user's start-up files once and writes the checked snapshot file. */
+export async function captureShellSnapshot(o: CaptureOptions): Promise<ShellSnapshotFile> {
+  const kind = snapshotShellKind(o.shell);
+  if (!kind) throw new SnapshotError(`${o.shell} is not a shell codex-ts can snapshot (bash and zsh are)`);
+  const dir = join(o.codexHome, SNAPSHOT_DIR);
+  const stem = join(dir, `${o.threadId}.${process.pid}`);
+  const temp = `${stem}.tmp`;
+  try {
+    await mkdir(dir, { recursive: true });
+    const out = await open(temp, "w");
+    try {
+      await runShell(o, ["-lc", snapshotScript(kind)], out.fd);
+    } finally {
+      await out.close();
+    }
+    const raw = await readFile(temp, "utf8");
+    // Whatever the start-up files printed comes before the marker line.
+    const at = raw.startsWith(`${SNAPSHOT_MARKER}\n`) ? 0 : raw.indexOf(`\n${SNAPSHOT_MARKER}\n`);
+    if (at < 0) throw new SnapshotError(`${o.shell} printed no snapshot`);
+    await writeFile(temp, raw.slice(at === 0 ? 0 : at + 1));
+    // A file that does not source cleanly would break every command; check it once now.
+    await runShell(o, ["-c", `set -e; . '${temp.replace(/'/g, `'"'"'`)}'`], "ignore");
+    await rename(temp, `${stem}.sh`);
+  } catch (err) {
+    await rm(temp, { force: true });
+    if (err instanceof SnapshotError) throw err;
+    throw new SnapshotError((err as Error).message);
+  }
+  return { path: `${stem}.sh`, cwd: o.cwd, shell: o.shell, kind };
+}
+
+/**
+ * Runs the shell detached from the terminal (its own process group, no stdin), so start-up
+ * files cannot take over the user's terminal. It is done when the shell exits, even if
+ * something it started in the background still holds its output open.
+ */
+function runShell(o: CaptureOptions, args: string[], stdout: number | "ignore"): Promise<void> {
+  const timeoutMs = o.timeoutMs ?? SNAPSHOT_TIMEOUT_MS;
+  return new Promise((done, fail) => {
+    if (o.signal?.aborted) return fail(new SnapshotError("the session ended"));
+    const child = spawn(o.shell, args, { cwd: o.cwd, env: o.env, stdio: ["ignore", stdout, "pipe"], detached: true });
+    let stderr = "";
+    child.stderr?.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString("utf8")).slice(-2000)));
+    const stop = (why: string): void => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // Already gone.
+      }
+      fail(new SnapshotError(why));
+    };
+    const timer = setTimeout(() => stop(`the start-up files took longer than ${timeoutMs / 1000} s`), timeoutMs);
+    const onAbort = (): void => stop("the session ended");
+    o.signal?.addEventListener("abort", onAbort, { once: true });
+    const settle = (): void => {
+      clearTimeout(timer);
+      o.signal?.removeEventListener("abort", onAbort);
+    };
+    child.on("error", (err) => {
+      settle();
+      fail(new SnapshotError(`${o.shell} could not be started: ${err.message}`));
+    });
+    child.on("exit", (code, signal) => {
+      settle();
+      if (code === 0) return done();
+      const detail = stderr.trim().split("\n").at(-1);
+      fail(new SnapshotError(`${o.shell} ${signal ? `was killed by ${signal}` : `exited with status ${code}`}${detail ? `: ${detail}` : ""}`));
+    });
+  });
+}
+
+/**
+ * Removes snapshot files whose process has ended (a session that crashed or was killed never
+ * removed its own). Files named in another way (the reference's, which share the folder when
+ * CODEX_HOME is shared) are left alone.
+ */
+export async function removeStaleSnapshots(codexHome: string): Promise<void> {
+  const dir = join(codexHome, SNAPSHOT_DIR);
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return;
+  }
+  await Promise.all(
+    names.map(async (name) => {
+      const match = /^[^.]+\.(\d+)\.(sh|tmp)$/.exec(name);
+      const pid = match ? Number(match[1]) : NaN;
+      if (!(pid > 0 && pid <= MAX_PID) || processAlive(pid)) return;
+      await rm(join(dir, name), { force: true });
+    }),
+  );
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it exists but belongs to someone else.
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Snapshot files of this process still in place, removed on exit if nobody got to them. */
+const liveFiles = new Set<string>();
+let exitHookInstalled = false;
+
+function track(path: string): void {
+  liveFiles.add(path);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once("exit", () => {
+    for (const file of liveFiles) {
+      try {
+        unlinkSync(file);
+      } catch {
+        // Already removed.
+      }
+    }
+  });
+}
+
+export interface SessionShellSnapshotOptions extends Omit<CaptureOptions, "signal"> {
+  /** Told once, with the reason, when no snapshot could be made. */
+  onFailure(reason: string): void;
+}
+
+/** One session's snapshot: made in the background at start, removed at the end. */
+export class SessionShellSnapshot {
+  private readonly ended = new AbortController();
+  private readonly ready: Promise<ShellSnapshotFile | null>;
+
+  constructor(options: SessionShellSnapshotOptions) {
+    const { onFailure, ...capture } = options;
+    void removeStaleSnapshots(options.codexHome).catch(() => undefined);
+    this.ready = captureShellSnapshot({ ...capture, signal: this.ended.signal }).then(
+      (file) => {
+        track(file.path);
+        return file;
+      },
+      (err: unknown) => {
+        if (!this.ended.signal.aborted) onFailure((err as Error).message);
+        return null;
+      },
+    );
+  }
+
+  /** Resolves when the snapshot is made or has failed; null when there is none. */
+  settled(): Promise<ShellSnapshotFile | null> {
+    return this.ready;
+  }
+
+  /**
+   * What to spawn for `argv`: the snapshot wrapper for a login-shell command run in the
+   * session's directory, `argv` itself otherwise. A command that comes while the snapshot is
+   * still being made waits for it: a login shell would spend as long running the same files.
+   * `keep` names variables whose value in the command's environment must win over the
+   * snapshot's (shell_environment_policy's `set`).
+   */
+  async spawnArgv(argv: string[], cwd: string, keep: readonly string[]): Promise<string[]> {
+    if (argv[1] !== "-lc" || this.ended.signal.aborted) return argv;
+    const file = await this.ready;
+    // The file may have been removed under us (another tool cleaning the folder): login shell.
+    if (!file || resolve(file.cwd) !== resolve(cwd) || !existsSync(file.path)) return argv;
+    return wrapWithSnapshot(argv, file, keep) ?? argv;
+  }
+
+  /** Ends a capture still running and removes the file. */
+  async dispose(): Promise<void> {
+    this.ended.abort();
+    const file = await this.ready;
+    if (!file) return;
+    liveFiles.delete(file.path);
+    await rm(file.path, { force: true });
+  }
+}
