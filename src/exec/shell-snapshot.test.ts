@@ -27,8 +27,8 @@ function scratch(files: Record<string, string>): Scratch {
   for (const d of [home, codexHome, cwd, join(home, "bin")]) mkdirSync(d, { recursive: true });
   for (const [name, text] of Object.entries(files)) writeFileSync(join(home, name), text);
   writeFileSync(join(home, "bin", "mytool"), "#!/bin/sh\necho mytool ran\n", { mode: 0o755 });
-  // SHLVL as under a terminal: bash started over a socket (Node's pipes are) at level 1 reads ~/.bashrc.
-  return { root, home, codexHome, cwd, env: { HOME: home, PATH: "/usr/bin:/bin", LANG: "C.UTF-8", SHLVL: "1" } };
+  // No SHLVL: the case where bash -c over a socket stdin (Node's pipes) reads ~/.bashrc unasked.
+  return { root, home, codexHome, cwd, env: { HOME: home, PATH: "/usr/bin:/bin", LANG: "C.UTF-8" } };
 }
 
 const BASH_FILES = {
@@ -46,7 +46,7 @@ const BASH_FILES = {
 
 /** Runs what the wrapper would spawn, with `env`, and returns stdout (stderr folded in). */
 function runWrapped(argv: string[], s: Scratch, env: Record<string, string> = s.env): string {
-  const r = spawnSync(argv[0]!, argv.slice(1), { cwd: s.cwd, env, encoding: "utf8" });
+  const r = spawnSync(argv[0]!, argv.slice(1), { cwd: s.cwd, env, encoding: "utf8", stdio: ["pipe", "pipe", "pipe"] });
   return `${r.stdout}${r.stderr}`;
 }
 
@@ -70,6 +70,8 @@ void test("wrapWithSnapshot: the same shell evals the script after the snapshot;
   assert.match(other[2]!, /__codex_keep_set_0="\$\{KEEP_ME\+x\}"/);
   assert.ok(!other[2]!.includes("not a name"));
   assert.ok(other[2]!.endsWith("exec '/bin/bash' '-c' 'echo hi' 'zero'"));
+  const fromBash = wrapWithSnapshot(["zsh", "-lc", "true"], { path: "/s.sh", shell: BASH, kind: "bash" })!;
+  assert.deepEqual(fromBash.slice(0, 3), [BASH, "--norc", "-c"]);
 });
 
 void test("a bash snapshot carries exports, PATH, functions and options; start-up files run once", async () => {
@@ -82,7 +84,9 @@ void test("a bash snapshot carries exports, PATH, functions and options; start-u
   assert.ok(!/declare -x (PWD|OLDPWD|SHLVL)=/.test(text), "directory and level variables are not recorded");
 
   const script = 'echo "$FROM_PROFILE|$FROM_RC"; mytool; greet you; shopt -q extglob && echo extglob; echo "$0 $1"';
-  const out = runWrapped(wrapWithSnapshot([BASH, "-lc", script, "zero", "one"], file)!, s);
+  const argv = wrapWithSnapshot([BASH, "-lc", script, "zero", "one"], file)!;
+  assert.deepEqual(argv.slice(0, 3), [BASH, "--norc", "-c"]);
+  const out = runWrapped(argv, s);
   assert.equal(out, "yes|it's \"quoted\"\nmytool ran\nhello you\nextglob\nzero one\n");
   assert.equal(readFileSync(join(s.home, "rc-runs"), "utf8"), "rc\n");
   assert.equal(readFileSync(join(s.home, "profile-runs"), "utf8"), "profile\n");

@@ -37,12 +37,15 @@ export function wrapWithSnapshot(argv: readonly string[], snapshot: SnapshotRef,
     lines.push(`if [ -n "$__codex_keep_set_${i}" ]; then export ${name}="$__codex_keep_${i}"; else unset ${name}; fi`),
   );
   if (names.length > 0) lines.push(`unset ${names.flatMap((_, i) => [`__codex_keep_set_${i}`, `__codex_keep_${i}`]).join(" ")}`);
+  // bash -c reads ~/.bashrc by itself when its stdin is a socket (Node's pipes are) and SHLVL
+  // is below 2; the snapshot already holds what that file does.
+  const flags = snapshot.kind === "bash" ? ["--norc", "-c"] : ["-c"];
   if (snapshotShellKind(program) === snapshot.kind) {
     lines.push(`eval ${quote(script)}`);
-    return [program, "-c", lines.join("\n"), ...rest];
+    return [program, ...flags, lines.join("\n"), ...rest];
   }
   lines.push(`exec ${[program, "-c", script, ...rest].map(quote).join(" ")}`);
-  return [snapshot.shell, "-c", lines.join("\n")];
+  return [snapshot.shell, ...flags, lines.join("\n")];
 }
 
 function quote(s: string): string {
