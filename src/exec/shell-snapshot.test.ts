@@ -77,7 +77,7 @@ void test("wrapWithSnapshot: the same shell evals the script after the snapshot;
 void test("a bash snapshot carries exports, PATH, functions and options; start-up files run once", async () => {
   const s = scratch(BASH_FILES);
   const file = await captureShellSnapshot({ shell: BASH, codexHome: s.codexHome, threadId: "t1", cwd: s.cwd, env: s.env });
-  assert.equal(file.path, join(s.codexHome, "shell_snapshots", `t1.${process.pid}.sh`));
+  assert.match(file.path, new RegExp(`^${join(s.codexHome, "shell_snapshots")}/t1\\.${process.pid}-\\d+\\.sh$`));
   const text = readFileSync(file.path, "utf8");
   assert.ok(text.startsWith(`${SNAPSHOT_MARKER}\n`), "start-up chatter is cut off");
   assert.ok(!text.includes("welcome from the profile"));
@@ -132,10 +132,10 @@ void test("stale files of ended processes are removed; live ones and foreign nam
   const dir = join(s.codexHome, "shell_snapshots");
   mkdirSync(dir);
   const dead = Number(execFileSync("sh", ["-c", "echo $$"], { encoding: "utf8" }).trim());
-  const names = [`old.${dead}.sh`, `old.${dead}.tmp`, `live.${process.pid}.sh`, "ref.1795566104528731054.sh", "notes.txt"];
+  const names = [`old.${dead}-1.sh`, `old.${dead}-2.tmp`, `live.${process.pid}-1.sh`, "ref.1795566104528731054.sh", "notes.txt"];
   for (const n of names) writeFileSync(join(dir, n), "");
   await removeStaleSnapshots(s.codexHome);
-  assert.deepEqual(readdirSync(dir).sort(), [`live.${process.pid}.sh`, "notes.txt", "ref.1795566104528731054.sh"]);
+  assert.deepEqual(readdirSync(dir).sort(), [`live.${process.pid}-1.sh`, "notes.txt", "ref.1795566104528731054.sh"]);
 });
 
 void test("a session's snapshot: commands wait for it, other directories get a login shell, dispose removes it", async () => {

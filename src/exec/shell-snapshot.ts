@@ -3,7 +3,7 @@
  *
  * When a session starts, its user's shell runs as a login shell in the background, sources the
  * start-up files and dumps what they left behind (functions, options, aliases, exported
- * variables) into `$CODEX_HOME/shell_snapshots/<thread id>.<pid>.sh`. Commands that would have
+ * variables) into `$CODEX_HOME/shell_snapshots/<thread id>.<pid>-<n>.sh`. Commands that would have
  * started a login shell (`bash -lc SCRIPT`) then start a plain shell that sources that file
  * first (see snapshot-wrapper.ts). The file is checked by sourcing it once before it is used,
  * removed when the session ends, and files left by processes that died are removed by the next
@@ -21,6 +21,8 @@ export const SNAPSHOT_DIR = "shell_snapshots";
 export const SNAPSHOT_TIMEOUT_MS = 10_000;
 /** Linux never hands out a pid above this; bigger numbers in a file name are not ours. */
 const MAX_PID = 4_194_304;
+/** Numbers the snapshots of one process, so a thread resumed in the same process gets its own file. */
+let sequence = 0;
 
 export interface ShellSnapshotFile {
   path: string;
@@ -50,7 +52,7 @@ export async function captureShellSnapshot(o: CaptureOptions): Promise<ShellSnap
   const kind = snapshotShellKind(o.shell);
   if (!kind) throw new SnapshotError(`${o.shell} is not a shell codex-ts can snapshot (bash and zsh are)`);
   const dir = join(o.codexHome, SNAPSHOT_DIR);
-  const stem = join(dir, `${o.threadId}.${process.pid}`);
+  const stem = join(dir, `${o.threadId}.${process.pid}-${++sequence}`);
   const temp = `${stem}.tmp`;
   try {
     await mkdir(dir, { recursive: true });
@@ -131,7 +133,7 @@ export async function removeStaleSnapshots(codexHome: string): Promise<void> {
   }
   await Promise.all(
     names.map(async (name) => {
-      const match = /^[^.]+\.(\d+)\.(sh|tmp)$/.exec(name);
+      const match = /^[^.]+\.(\d+)-\d+\.(sh|tmp)$/.exec(name);
       const pid = match ? Number(match[1]) : NaN;
       if (!(pid > 0 && pid <= MAX_PID) || processAlive(pid)) return;
       await rm(join(dir, name), { force: true });

@@ -8,8 +8,9 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fnCall, text, turn, type ModelServer } from "../support/model-server.js";
+import { fnCall, startModelServer, text, turn, type ModelServer } from "../support/model-server.js";
 import { exec, makeWorkspace, withServer } from "../support/cli.js";
+import { newSession, until } from "../support/session.js";
 
 const ZSH = ["/usr/bin/zsh", "/bin/zsh"].find((p) => existsSync(p));
 const PROBE = 'echo "[$FROM_PROFILE] [$FROM_RC]"; mytool; greet model';
@@ -143,4 +144,33 @@ void test("the read-only sandbox still lets a command source the snapshot", asyn
   });
   // The command itself could not have written the counter under read-only: only the snapshot did.
   assert.equal(home.runs(".bashrc"), 1);
+});
+
+void test("the user's own !cmd starts from the snapshot too", async () => {
+  const home = scratchHome("bash");
+  const codexHome = mkdtempSync(join(tmpdir(), "snapshot-codex-home-"));
+  const server = await startModelServer([]);
+  const session = newSession(server, {
+    userShell: "/bin/bash",
+    codexHome,
+    // The policy's HOME is where the snapshot's login shell finds the start-up files.
+    shellEnvironmentPolicy: { set: { HOME: home.dir } },
+    modelSettings: { contextWindow: null, toolOutputTokenLimit: null, supportsReasoningSummaries: null, features: { shell_snapshot: true } },
+  });
+  try {
+    for (let i = 0; i < 2; i++) {
+      const id = session.submit({ type: "run_user_shell_command", command: PROBE });
+      const events = await until(session, id, "task_complete");
+      const end = events.find((e) => e.id === id && e.msg.type === "exec_command_end")?.msg;
+      assert.ok(end?.type === "exec_command_end");
+      assert.match(end.aggregated_output, /\[profile\] \[rc\]\nmytool ran\nhello model/);
+      assert.deepEqual(end.command, ["/bin/bash", "-lc", PROBE], "events show the command as the user gave it");
+    }
+    await until(session, session.submit({ type: "shutdown" }), "shutdown_complete");
+  } finally {
+    await server.close();
+  }
+  assert.equal(home.runs(".bash_profile"), 1);
+  assert.equal(home.runs(".bashrc"), 1);
+  assert.deepEqual(readdirSync(join(codexHome, "shell_snapshots")), [], "shutdown removes the snapshot");
 });
