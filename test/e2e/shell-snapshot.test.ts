@@ -77,13 +77,17 @@ void test("exec_command uses the snapshot too; a command in another directory ge
   const turns = [
     turn(fnCall("exec_command", { cmd: PROBE }, "call_0")),
     turn(fnCall("exec_command", { cmd: 'echo "[$FROM_PROFILE]"', workdir: "sub" }, "call_1")),
+    turn(fnCall("exec_command", { cmd: 'echo "$TERM $PAGER $LANG"' }, "call_2")),
     turn(text("done")),
   ];
   await withServer(turns, async (server) => {
-    const r = await exec(server, ["-s", "danger-full-access", "-m", "gpt-5.5", "go"], { cwd: ws.dir, home: ws.home, env: { HOME: home.dir, SHELL: "/bin/bash" } });
+    const env = { HOME: home.dir, SHELL: "/bin/bash", TERM: "xterm-256color", PAGER: "less", LANG: "en_US.UTF-8" };
+    const r = await exec(server, ["-s", "danger-full-access", "-m", "gpt-5.5", "go"], { cwd: ws.dir, home: ws.home, env });
     assert.equal(r.code, 0, r.stderr);
     assert.match(outputOf(server, "call_0"), /\[profile\] \[rc\]\nmytool ran\nhello model/);
     assert.match(outputOf(server, "call_1"), /\[profile\]/);
+    // The terminal's values are in the snapshot; exec_command's own (no pager, no colour) win.
+    assert.match(outputOf(server, "call_2"), /dumb cat C\.UTF-8/);
   });
   // The snapshot's run of both files, then the login shell in `sub` (its profile does not source .bashrc).
   assert.equal(home.runs(".bash_profile"), 2);

@@ -14,12 +14,14 @@ export function commandEnv(invocation: ToolInvocation): Record<string, string> {
 
 /**
  * What to spawn for a command: with a shell snapshot, a login-shell command becomes a plain
- * shell that sources it (see exec/snapshot-wrapper.ts); the policy's `set` values keep winning.
+ * shell that sources it (see exec/snapshot-wrapper.ts). The policy's `set` values, and `forced`
+ * (variables the tool itself sets for every command), keep the command's value.
  */
-export async function spawnArgvFor(invocation: ToolInvocation, argv: string[], cwd: string): Promise<string[] | undefined> {
+export async function spawnArgvFor(invocation: ToolInvocation, argv: string[], cwd: string, forced: readonly string[] = []): Promise<string[] | undefined> {
   const snapshot = invocation.turn.services.shellSnapshot;
   if (!snapshot) return undefined;
-  const spawnArgv = await snapshot.spawnArgv(argv, cwd, Object.keys(invocation.turn.shellEnvironmentPolicy.set ?? {}));
+  const keep = [...Object.keys(invocation.turn.shellEnvironmentPolicy.set ?? {}), ...forced];
+  const spawnArgv = await snapshot.spawnArgv(argv, cwd, keep);
   return spawnArgv === argv ? undefined : spawnArgv;
 }
 

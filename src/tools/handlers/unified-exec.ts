@@ -5,7 +5,7 @@
  * exec_command_end event is emitted by whichever call sees the process exit.
  */
 import { formatFreeformOutput, formatUnifiedExecResponse } from "../../exec/format.js";
-import { UnifiedExecError, type UnifiedExecManager, type UnifiedExecResult } from "../../exec/unified-exec.js";
+import { UNIFIED_EXEC_ENV, UnifiedExecError, type UnifiedExecManager, type UnifiedExecResult } from "../../exec/unified-exec.js";
 import { resolveWorkdir } from "../turn-context.js";
 import { ToolError, parseArguments, type ToolHandler, type ToolInvocation, type ToolOutput } from "../types.js";
 import { OutputCapture } from "../../exec/output-capture.js";
@@ -63,7 +63,8 @@ export const execCommandHandler: ToolHandler = {
     if (patched) return patched;
     const cwd = resolveWorkdir(invocation.turn, args.workdir);
     const tty = args.tty === true;
-    const spawnArgv = await spawnArgvFor(invocation, argv, cwd);
+    // The snapshot holds the terminal's TERM, LANG, PAGER…; the no-pager, no-colour ones must win.
+    const spawnArgv = await spawnArgvFor(invocation, argv, cwd, Object.keys(UNIFIED_EXEC_ENV));
     const request: CommandRequest = {
       argv,
       ...(spawnArgv ? { spawnArgv } : {}),
