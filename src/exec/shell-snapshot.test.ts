@@ -163,3 +163,22 @@ void test("a session's snapshot: commands wait for it, other directories get a l
   assert.match(seen[0]!, /exited with status 1/);
   await failing.dispose();
 });
+
+/** Polls `check` every 20 ms for up to `ms`; true once it holds. */
+async function eventually(check: () => boolean, ms = 3000): Promise<boolean> {
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 20))) if (check()) return true;
+  return check();
+}
+
+void test("a snapshot stopped early lets start-up files release their locks (SIGTERM before SIGKILL)", async () => {
+  // What `pyenv rehash` does: a lock file removed by an EXIT trap, in a child of the rc file.
+  const s = scratch({ ".bashrc": `bash -c 'touch "$HOME/lock"; trap "rm -f \\"$HOME/lock\\"" EXIT; sleep 5'\n` });
+  const lock = join(s.home, "lock");
+  const failures: string[] = [];
+  const session = new SessionShellSnapshot({ shell: BASH, codexHome: s.codexHome, threadId: "t7", cwd: s.cwd, env: s.env, onFailure: (r) => failures.push(r) });
+  assert.ok(await eventually(() => existsSync(lock)), "the rc file started");
+  await session.dispose();
+  assert.ok(await eventually(() => !existsSync(lock)), "the lock was released");
+  assert.deepEqual(failures, [], "a session that ends before its snapshot is not a failure");
+  assert.deepEqual(readdirSync(join(s.codexHome, "shell_snapshots")), []);
+});

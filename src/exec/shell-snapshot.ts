@@ -19,6 +19,8 @@ import { wrapWithSnapshot } from "./snapshot-wrapper.js";
 export const SNAPSHOT_DIR = "shell_snapshots";
 /** Start-up files slower than this are treated as broken (the reference's bound too). */
 export const SNAPSHOT_TIMEOUT_MS = 10_000;
+/** How long a stopped snapshot shell has to run its EXIT traps before it is killed. */
+const KILL_GRACE_MS = 2_000;
 /** Linux never hands out a pid above this; bigger numbers in a file name are not ours. */
 const MAX_PID = 4_194_304;
 /** Numbers the snapshots of one process, so a thread resumed in the same process gets its own file. */
@@ -82,6 +84,10 @@ export async function captureShellSnapshot(o: CaptureOptions): Promise<ShellSnap
  * Runs the shell detached from the terminal (its own process group, no stdin), so start-up
  * files cannot take over the user's terminal. It is done when the shell exits, even if
  * something it started in the background still holds its output open.
+ *
+ * A shell stopped early (timeout, session end) gets SIGTERM first: start-up files hold locks
+ * (`pyenv rehash` creates one in the shims folder) that their EXIT traps release, and a SIGKILL
+ * would leave them behind for every later shell to wait on. SIGKILL follows after a grace period.
  */
 function runShell(o: CaptureOptions, args: string[], stdout: number | "ignore"): Promise<void> {
   const timeoutMs = o.timeoutMs ?? SNAPSHOT_TIMEOUT_MS;
@@ -90,12 +96,17 @@ function runShell(o: CaptureOptions, args: string[], stdout: number | "ignore"):
     const child = spawn(o.shell, args, { cwd: o.cwd, env: o.env, stdio: ["ignore", stdout, "pipe"], detached: true });
     let stderr = "";
     child.stderr?.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString("utf8")).slice(-2000)));
-    const stop = (why: string): void => {
+    let exited = false;
+    const signalGroup = (signal: NodeJS.Signals): void => {
       try {
-        if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+        if (child.pid !== undefined && !exited) process.kill(-child.pid, signal);
       } catch {
         // Already gone.
       }
+    };
+    const stop = (why: string): void => {
+      signalGroup("SIGTERM");
+      setTimeout(() => signalGroup("SIGKILL"), KILL_GRACE_MS).unref();
       fail(new SnapshotError(why));
     };
     const timer = setTimeout(() => stop(`the start-up files took longer than ${timeoutMs / 1000} s`), timeoutMs);
@@ -110,6 +121,7 @@ function runShell(o: CaptureOptions, args: string[], stdout: number | "ignore"):
       fail(new SnapshotError(`${o.shell} could not be started: ${err.message}`));
     });
     child.on("exit", (code, signal) => {
+      exited = true;
       settle();
       if (code === 0) return done();
       const detail = stderr.trim().split("\n").at(-1);

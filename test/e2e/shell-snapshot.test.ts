@@ -94,6 +94,23 @@ void test("exec_command uses the snapshot too; a command in another directory ge
   assert.equal(home.runs(".bashrc"), 1);
 });
 
+void test("the shell tool: an argv the model wrote as bash -lc uses the snapshot; bash -c stays as it is", async () => {
+  const home = scratchHome("bash");
+  const ws = makeWorkspace();
+  const turns = [
+    turn(fnCall("shell", { command: ["bash", "-lc", PROBE] }, "call_0")),
+    turn(fnCall("shell", { command: ["bash", "-c", 'echo "[$FROM_RC]"'] }, "call_1")),
+    turn(text("done")),
+  ];
+  await withServer(turns, async (server) => {
+    const r = await exec(server, ["-s", "danger-full-access", "-m", "o3", "go"], { cwd: ws.dir, home: ws.home, env: { HOME: home.dir, SHELL: "/bin/bash" } });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(outputOf(server, "call_0"), /\[profile\] \[rc\]\\nmytool ran\\nhello model/);
+    assert.match(outputOf(server, "call_1"), /\[\]/);
+  });
+  assert.equal(home.runs(".bashrc"), 1);
+});
+
 void test("shell_snapshot off: every command starts a login shell again", async () => {
   const home = scratchHome("bash");
   const ws = makeWorkspace();
