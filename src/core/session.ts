@@ -334,7 +334,7 @@ export class Session {
         this.unifiedExec.terminateAll();
         // Stdio servers are our children: end them, or they keep the front end's process alive.
         await (await this.mcp)?.manager.shutdown();
-        await this.shellSnapshot?.dispose();
+        this.shellSnapshot?.dispose();
         this.recorder?.close();
         this.closed = true;
         this.send(id, { type: "shutdown_complete" });

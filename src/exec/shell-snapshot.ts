@@ -26,6 +26,26 @@ const MAX_PID = 4_194_304;
 /** Numbers the snapshots of one process, so a thread resumed in the same process gets its own file. */
 let sequence = 0;
 
+/** Snapshot files of this process still in place, removed on exit if nobody got to them. */
+const liveFiles = new Set<string>();
+let exitHookInstalled = false;
+
+/** Registers a file of this process for removal at exit (once the process-wide hook is in). */
+function track(path: string): void {
+  liveFiles.add(path);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once("exit", () => {
+    for (const file of liveFiles) {
+      try {
+        unlinkSync(file);
+      } catch {
+        // Already removed.
+      }
+    }
+  });
+}
+
 export interface ShellSnapshotFile {
   path: string;
   /** The directory the start-up files ran in; commands elsewhere get a login shell. */
@@ -58,6 +78,7 @@ export async function captureShellSnapshot(o: CaptureOptions): Promise<ShellSnap
   const temp = `${stem}.tmp`;
   try {
     await mkdir(dir, { recursive: true });
+    track(temp);
     const out = await open(temp, "w");
     try {
       await runShell(o, ["-lc", snapshotScript(kind)], out.fd);
@@ -76,6 +97,8 @@ export async function captureShellSnapshot(o: CaptureOptions): Promise<ShellSnap
     await rm(temp, { force: true });
     if (err instanceof SnapshotError) throw err;
     throw new SnapshotError((err as Error).message);
+  } finally {
+    liveFiles.delete(temp);
   }
   return { path: `${stem}.sh`, cwd: o.cwd, shell: o.shell, kind };
 }
@@ -107,6 +130,9 @@ function runShell(o: CaptureOptions, args: string[], stdout: number | "ignore"):
     const stop = (why: string): void => {
       signalGroup("SIGTERM");
       setTimeout(() => signalGroup("SIGKILL"), KILL_GRACE_MS).unref();
+      // Nothing waits for it any more: a process that is done must not stay up for it.
+      child.unref();
+      (child.stderr as (NodeJS.ReadableStream & { unref?: () => void }) | null)?.unref?.();
       fail(new SnapshotError(why));
     };
     const timer = setTimeout(() => stop(`the start-up files took longer than ${timeoutMs / 1000} s`), timeoutMs);
@@ -163,25 +189,6 @@ function processAlive(pid: number): boolean {
   }
 }
 
-/** Snapshot files of this process still in place, removed on exit if nobody got to them. */
-const liveFiles = new Set<string>();
-let exitHookInstalled = false;
-
-function track(path: string): void {
-  liveFiles.add(path);
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once("exit", () => {
-    for (const file of liveFiles) {
-      try {
-        unlinkSync(file);
-      } catch {
-        // Already removed.
-      }
-    }
-  });
-}
-
 export interface SessionShellSnapshotOptions extends Omit<CaptureOptions, "signal"> {
   /** Told once, with the reason, when no snapshot could be made. */
   onFailure(reason: string): void;
@@ -191,6 +198,7 @@ export interface SessionShellSnapshotOptions extends Omit<CaptureOptions, "signa
 export class SessionShellSnapshot {
   private readonly ended = new AbortController();
   private readonly ready: Promise<ShellSnapshotFile | null>;
+  private file: ShellSnapshotFile | null = null;
 
   constructor(options: SessionShellSnapshotOptions) {
     const { onFailure, ...capture } = options;
@@ -198,7 +206,10 @@ export class SessionShellSnapshot {
     this.ready = captureShellSnapshot({ ...capture, signal: this.ended.signal }).then(
       (file) => {
         track(file.path);
-        return file;
+        this.file = file;
+        // Finished just as the session ended: nobody will use it.
+        if (this.ended.signal.aborted) this.dispose();
+        return this.file;
       },
       (err: unknown) => {
         if (!this.ended.signal.aborted) onFailure((err as Error).message);
@@ -227,12 +238,20 @@ export class SessionShellSnapshot {
     return wrapWithSnapshot(argv, file, keep) ?? argv;
   }
 
-  /** Ends a capture still running and removes the file. */
-  async dispose(): Promise<void> {
+  /**
+   * Ends a capture still running (it cleans up after itself) and removes the file. Synchronous,
+   * so a session's shutdown is not held up by it.
+   */
+  dispose(): void {
     this.ended.abort();
-    const file = await this.ready;
+    const file = this.file;
     if (!file) return;
+    this.file = null;
     liveFiles.delete(file.path);
-    await rm(file.path, { force: true });
+    try {
+      unlinkSync(file.path);
+    } catch {
+      // Already removed.
+    }
   }
 }
