@@ -63,7 +63,7 @@ void test("wrapWithSnapshot: the same shell evals the script after the snapshot;
   assert.equal(same[0], "zsh");
   assert.equal(same[1], "-c");
   assert.deepEqual(same.slice(3), ["zero", "one"]);
-  assert.match(same[2]!, /^if \. '\/tmp\/it'"'"'s\.sh' >\/dev\/null 2>&1; then :; fi\neval 'echo '"'"'a'"'"''$/);
+  assert.match(same[2]!, /^if \. '\/tmp\/it'"'"'s\.sh' >\/dev\/null 2>&1; then :; fi\nbuiltin eval 'echo '"'"'a'"'"''$/);
   const other = wrapWithSnapshot(["/bin/bash", "-lc", "echo hi", "zero"], ref, ["KEEP_ME", "not a name"])!;
   assert.equal(other[0], "/bin/zsh");
   assert.equal(other.length, 3);
@@ -181,4 +181,10 @@ void test("a snapshot stopped early lets start-up files release their locks (SIG
   assert.ok(await eventually(() => !existsSync(lock)), "the lock was released");
   assert.deepEqual(failures, [], "a session that ends before its snapshot is not a failure");
   assert.deepEqual(readdirSync(join(s.codexHome, "shell_snapshots")), []);
+});
+
+void test("start-up files that redefine printf or declare do not break the dump", async () => {
+  const s = scratch({ ".bashrc": "printf() { echo hijacked; }\ndeclare() { echo hijacked; }\nexport FROM_RC=still-here\n" });
+  const file = await captureShellSnapshot({ shell: BASH, codexHome: s.codexHome, threadId: "t8", cwd: s.cwd, env: s.env });
+  assert.equal(runWrapped(wrapWithSnapshot([BASH, "-lc", 'echo "$FROM_RC"'], file)!, s), "still-here\n");
 });

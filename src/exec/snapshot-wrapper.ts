@@ -12,8 +12,10 @@
  *   the reference does; only the exported environment carries over.
  *
  * Sourcing is best effort: if the file cannot be read the command still runs. Variables named in
- * `keep` (shell_environment_policy's `set`) get back the command's own value, or stay unset,
- * after the snapshot is sourced, so the policy wins over what the start-up files exported.
+ * `keep` (shell_environment_policy's `set`, exec_command's own settings) get back the command's
+ * own value, or stay unset, after the snapshot is sourced, so they win over what the start-up
+ * files exported. The lines after the snapshot call builtins by name, since the snapshot may
+ * define functions that shadow them.
  */
 import { snapshotShellKind, type SnapshotShellKind } from "./shell-snapshot-scripts.js";
 
@@ -34,14 +36,14 @@ export function wrapWithSnapshot(argv: readonly string[], snapshot: SnapshotRef,
   names.forEach((name, i) => lines.push(`__codex_keep_set_${i}="\${${name}+x}"; __codex_keep_${i}="\${${name}-}"`));
   lines.push(`if . ${quote(snapshot.path)} >/dev/null 2>&1; then :; fi`);
   names.forEach((name, i) =>
-    lines.push(`if [ -n "$__codex_keep_set_${i}" ]; then export ${name}="$__codex_keep_${i}"; else unset ${name}; fi`),
+    lines.push(`if builtin test -n "$__codex_keep_set_${i}"; then builtin export ${name}="$__codex_keep_${i}"; else builtin unset ${name}; fi`),
   );
-  if (names.length > 0) lines.push(`unset ${names.flatMap((_, i) => [`__codex_keep_set_${i}`, `__codex_keep_${i}`]).join(" ")}`);
+  if (names.length > 0) lines.push(`builtin unset ${names.flatMap((_, i) => [`__codex_keep_set_${i}`, `__codex_keep_${i}`]).join(" ")}`);
   // bash -c reads ~/.bashrc by itself when its stdin is a socket (Node's pipes are) and SHLVL
   // is below 2; the snapshot already holds what that file does.
   const flags = snapshot.kind === "bash" ? ["--norc", "-c"] : ["-c"];
   if (snapshotShellKind(program) === snapshot.kind) {
-    lines.push(`eval ${quote(script)}`);
+    lines.push(`builtin eval ${quote(script)}`);
     return [program, ...flags, lines.join("\n"), ...rest];
   }
   lines.push(`exec ${[program, "-c", script, ...rest].map(quote).join(" ")}`);
