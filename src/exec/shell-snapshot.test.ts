@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SNAPSHOT_MARKER } from "./shell-snapshot-scripts.js";
@@ -80,6 +80,7 @@ void test("a bash snapshot carries exports, PATH, functions and options; start-u
   assert.match(file.path, new RegExp(`^${join(s.codexHome, "shell_snapshots")}/t1\\.${process.pid}-\\d+\\.sh$`));
   const text = readFileSync(file.path, "utf8");
   assert.ok(text.startsWith(`${SNAPSHOT_MARKER}\n`), "start-up chatter is cut off");
+  assert.equal(statSync(file.path).mode & 0o777, 0o600, "only the user can read it");
   assert.ok(!text.includes("welcome from the profile"));
   assert.ok(!/declare -x (PWD|OLDPWD|SHLVL)=/.test(text), "directory and level variables are not recorded");
 

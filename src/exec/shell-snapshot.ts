@@ -77,9 +77,10 @@ export async function captureShellSnapshot(o: CaptureOptions): Promise<ShellSnap
   const stem = join(dir, `${o.threadId}.${process.pid}-${++sequence}`);
   const temp = `${stem}.tmp`;
   try {
-    await mkdir(dir, { recursive: true });
+    // Start-up files export tokens and the like: only the user may read what they left.
+    await mkdir(dir, { recursive: true, mode: 0o700 });
     track(temp);
-    const out = await open(temp, "w");
+    const out = await open(temp, "w", 0o600);
     try {
       await runShell(o, ["-lc", snapshotScript(kind)], out.fd);
     } finally {
