@@ -178,6 +178,11 @@ void test("a snapshot stopped early lets start-up files release their locks (SIG
   const failures: string[] = [];
   const session = new SessionShellSnapshot({ shell: BASH, codexHome: s.codexHome, threadId: "t7", cwd: s.cwd, env: s.env, onFailure: (r) => failures.push(r) });
   assert.ok(await eventually(() => existsSync(lock)), "the rc file started");
+  // An interrupted turn stops waiting for the snapshot at once.
+  const interrupt = new AbortController();
+  const waiting = session.spawnArgv([BASH, "-lc", "true"], s.cwd, [], interrupt.signal);
+  interrupt.abort();
+  assert.deepEqual(await waiting, [BASH, "-lc", "true"]);
   await session.dispose();
   assert.ok(await eventually(() => !existsSync(lock)), "the lock was released");
   assert.deepEqual(failures, [], "a session that ends before its snapshot is not a failure");

@@ -229,14 +229,31 @@ export class SessionShellSnapshot {
    * session's directory, `argv` itself otherwise. A command that comes while the snapshot is
    * still being made waits for it: a login shell would spend as long running the same files.
    * `keep` names variables whose value in the command's environment must win over the
-   * snapshot's (shell_environment_policy's `set`).
+   * snapshot's (shell_environment_policy's `set`). An aborted `signal` (an interrupted turn)
+   * ends the wait.
    */
-  async spawnArgv(argv: string[], cwd: string, keep: readonly string[]): Promise<string[]> {
+  async spawnArgv(argv: string[], cwd: string, keep: readonly string[], signal?: AbortSignal): Promise<string[]> {
     if (argv[1] !== "-lc" || this.ended.signal.aborted) return argv;
-    const file = await this.ready;
+    const file = await this.readyUnless(signal);
     // The file may have been removed under us (another tool cleaning the folder): login shell.
     if (!file || resolve(file.cwd) !== resolve(cwd) || !existsSync(file.path)) return argv;
     return wrapWithSnapshot(argv, file, keep) ?? argv;
+  }
+
+  /** The snapshot, or null as soon as `signal` is aborted (its listener is removed either way). */
+  private async readyUnless(signal: AbortSignal | undefined): Promise<ShellSnapshotFile | null> {
+    if (!signal) return this.ready;
+    if (signal.aborted) return null;
+    let onAbort = (): void => undefined;
+    const aborted = new Promise<null>((done) => {
+      onAbort = () => done(null);
+      signal.addEventListener("abort", onAbort, { once: true });
+    });
+    try {
+      return await Promise.race([this.ready, aborted]);
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+    }
   }
 
   /**

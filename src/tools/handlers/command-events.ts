@@ -21,7 +21,7 @@ export async function spawnArgvFor(invocation: ToolInvocation, argv: string[], c
   const snapshot = invocation.turn.services.shellSnapshot;
   if (!snapshot) return undefined;
   const keep = [...Object.keys(invocation.turn.shellEnvironmentPolicy.set ?? {}), ...forced];
-  const spawnArgv = await snapshot.spawnArgv(argv, cwd, keep);
+  const spawnArgv = await snapshot.spawnArgv(argv, cwd, keep, invocation.signal);
   return spawnArgv === argv ? undefined : spawnArgv;
 }
 
