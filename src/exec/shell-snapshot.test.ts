@@ -171,9 +171,10 @@ async function eventually(check: () => boolean, ms = 3000): Promise<boolean> {
   return check();
 }
 
-void test("a snapshot stopped early lets start-up files release their locks (SIGTERM before SIGKILL)", async () => {
+void test("start-up files are never cut short by the session's end; past the time limit they get SIGTERM first", async () => {
   // What `pyenv rehash` does: a lock file removed by an EXIT trap, in a child of the rc file.
-  const s = scratch({ ".bashrc": `bash -c 'touch "$HOME/lock"; trap "rm -f \\"$HOME/lock\\"" EXIT; sleep 5'\n` });
+  const rc = (seconds: number) => `bash -c 'touch "$HOME/lock"; trap "rm -f \\"$HOME/lock\\"" EXIT; sleep ${seconds}'\necho finished >> "$HOME/finished"\n`;
+  const s = scratch({ ".bashrc": rc(1) });
   const lock = join(s.home, "lock");
   const failures: string[] = [];
   const session = new SessionShellSnapshot({ shell: BASH, codexHome: s.codexHome, threadId: "t7", cwd: s.cwd, env: s.env, onFailure: (r) => failures.push(r) });
@@ -183,10 +184,16 @@ void test("a snapshot stopped early lets start-up files release their locks (SIG
   const waiting = session.spawnArgv([BASH, "-lc", "true"], s.cwd, [], interrupt.signal);
   interrupt.abort();
   assert.deepEqual(await waiting, [BASH, "-lc", "true"]);
-  await session.dispose();
-  assert.ok(await eventually(() => !existsSync(lock)), "the lock was released");
+  session.dispose();
+  assert.ok(existsSync(lock), "the session's end does not stop the start-up files");
+  assert.ok(await eventually(() => existsSync(join(s.home, "finished")) && !existsSync(lock)), "they ran to the end");
   assert.deepEqual(failures, [], "a session that ends before its snapshot is not a failure");
-  assert.deepEqual(readdirSync(join(s.codexHome, "shell_snapshots")), []);
+  assert.ok(await eventually(() => readdirSync(join(s.codexHome, "shell_snapshots")).length === 0), "nothing is left behind");
+
+  writeFileSync(join(s.home, ".bashrc"), rc(30));
+  const base = { shell: BASH, codexHome: s.codexHome, threadId: "t9", cwd: s.cwd, env: s.env };
+  await assert.rejects(captureShellSnapshot({ ...base, timeoutMs: 500 }), /took longer than 0\.5 s/);
+  assert.ok(await eventually(() => !existsSync(lock)), "SIGTERM let the EXIT trap release the lock");
 });
 
 void test("start-up files that redefine printf or declare do not break the dump", async () => {

@@ -19,7 +19,7 @@ import { wrapWithSnapshot } from "./snapshot-wrapper.js";
 export const SNAPSHOT_DIR = "shell_snapshots";
 /** Start-up files slower than this are treated as broken (the reference's bound too). */
 export const SNAPSHOT_TIMEOUT_MS = 10_000;
-/** How long a stopped snapshot shell has to run its EXIT traps before it is killed. */
+/** How long a shell stopped at the time limit has to run its EXIT traps before it is killed. */
 const KILL_GRACE_MS = 2_000;
 /** Linux never hands out a pid above this; bigger numbers in a file name are not ours. */
 const MAX_PID = 4_194_304;
@@ -76,85 +76,104 @@ export async function captureShellSnapshot(o: CaptureOptions): Promise<ShellSnap
   const dir = join(o.codexHome, SNAPSHOT_DIR);
   const stem = join(dir, `${o.threadId}.${process.pid}-${++sequence}`);
   const temp = `${stem}.tmp`;
+  const errors = `${stem}.err.tmp`;
   try {
     // Start-up files export tokens and the like: only the user may read what they left.
     await mkdir(dir, { recursive: true, mode: 0o700 });
     track(temp);
-    const out = await open(temp, "w", 0o600);
-    try {
-      await runShell(o, ["-lc", snapshotScript(kind)], out.fd);
-    } finally {
-      await out.close();
-    }
+    track(errors);
+    await runShell(o, ["-lc", snapshotScript(kind)], temp, errors);
     const raw = await readFile(temp, "utf8");
     // Whatever the start-up files printed comes before the marker line.
     const at = raw.startsWith(`${SNAPSHOT_MARKER}\n`) ? 0 : raw.indexOf(`\n${SNAPSHOT_MARKER}\n`);
     if (at < 0) throw new SnapshotError(`${o.shell} printed no snapshot`);
     await writeFile(temp, raw.slice(at === 0 ? 0 : at + 1));
     // A file that does not source cleanly would break every command; check it once now.
-    await runShell(o, ["-c", `set -e; . '${temp.replace(/'/g, `'"'"'`)}'`], "ignore");
+    await runShell(o, ["-c", `set -e; . '${temp.replace(/'/g, `'"'"'`)}'`], null, errors);
     await rename(temp, `${stem}.sh`);
   } catch (err) {
     await rm(temp, { force: true });
     if (err instanceof SnapshotError) throw err;
     throw new SnapshotError((err as Error).message);
   } finally {
+    await rm(errors, { force: true });
     liveFiles.delete(temp);
+    liveFiles.delete(errors);
   }
   return { path: `${stem}.sh`, cwd: o.cwd, shell: o.shell, kind };
 }
 
 /**
  * Runs the shell detached from the terminal (its own process group, no stdin), so start-up
- * files cannot take over the user's terminal. It is done when the shell exits, even if
- * something it started in the background still holds its output open.
+ * files cannot take over the user's terminal; its output goes to files, not pipes. It is done
+ * when the shell exits, even if something it started in the background is still running.
  *
- * A shell stopped early (timeout, session end) gets SIGTERM first: start-up files hold locks
- * (`pyenv rehash` creates one in the shims folder) that their EXIT traps release, and a SIGKILL
- * would leave them behind for every later shell to wait on. SIGKILL follows after a grace period.
+ * Start-up files are never cut short when the session ends first: they hold locks (`pyenv
+ * rehash` creates one in its shims folder that every later shell waits a minute on if it is
+ * left behind) and half-written state. The shell finishes on its own and its output is thrown
+ * away. Only one that overruns the time limit is stopped, with SIGTERM (EXIT traps run), then
+ * SIGKILL after a grace period.
  */
-function runShell(o: CaptureOptions, args: string[], stdout: number | "ignore"): Promise<void> {
-  const timeoutMs = o.timeoutMs ?? SNAPSHOT_TIMEOUT_MS;
-  return new Promise((done, fail) => {
-    if (o.signal?.aborted) return fail(new SnapshotError("the session ended"));
-    const child = spawn(o.shell, args, { cwd: o.cwd, env: o.env, stdio: ["ignore", stdout, "pipe"], detached: true });
-    let stderr = "";
-    child.stderr?.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString("utf8")).slice(-2000)));
-    let exited = false;
-    const signalGroup = (signal: NodeJS.Signals): void => {
-      try {
-        if (child.pid !== undefined && !exited) process.kill(-child.pid, signal);
-      } catch {
-        // Already gone.
-      }
-    };
-    const stop = (why: string): void => {
-      signalGroup("SIGTERM");
-      setTimeout(() => signalGroup("SIGKILL"), KILL_GRACE_MS).unref();
-      // Nothing waits for it any more: a process that is done must not stay up for it.
-      child.unref();
-      (child.stderr as (NodeJS.ReadableStream & { unref?: () => void }) | null)?.unref?.();
-      fail(new SnapshotError(why));
-    };
-    const timer = setTimeout(() => stop(`the start-up files took longer than ${timeoutMs / 1000} s`), timeoutMs);
-    const onAbort = (): void => stop("the session ended");
-    o.signal?.addEventListener("abort", onAbort, { once: true });
-    const settle = (): void => {
-      clearTimeout(timer);
-      o.signal?.removeEventListener("abort", onAbort);
-    };
-    child.on("error", (err) => {
-      settle();
-      fail(new SnapshotError(`${o.shell} could not be started: ${err.message}`));
+async function runShell(o: CaptureOptions, args: string[], stdoutFile: string | null, stderrFile: string): Promise<void> {
+  const out = stdoutFile === null ? null : await open(stdoutFile, "w", 0o600);
+  const err = await open(stderrFile, "w", 0o600);
+  try {
+    await new Promise<void>((done, fail) => {
+      if (o.signal?.aborted) return fail(new SnapshotError("the session ended"));
+      const child = spawn(o.shell, args, { cwd: o.cwd, env: o.env, stdio: ["ignore", out?.fd ?? "ignore", err.fd], detached: true });
+      const timeoutMs = o.timeoutMs ?? SNAPSHOT_TIMEOUT_MS;
+      let exited = false;
+      const signalGroup = (signal: NodeJS.Signals): void => {
+        try {
+          if (child.pid !== undefined && !exited) process.kill(-child.pid, signal);
+        } catch {
+          // Already gone.
+        }
+      };
+      const timer = setTimeout(() => {
+        signalGroup("SIGTERM");
+        setTimeout(() => signalGroup("SIGKILL"), KILL_GRACE_MS).unref();
+        leave(`the start-up files took longer than ${timeoutMs / 1000} s`);
+      }, timeoutMs);
+      const onAbort = (): void => leave("the session ended");
+      const settle = (): void => {
+        clearTimeout(timer);
+        o.signal?.removeEventListener("abort", onAbort);
+      };
+      // Nothing waits for the shell any more, and a process that is done must not stay up for it.
+      const leave = (why: string): void => {
+        settle();
+        child.unref();
+        fail(new SnapshotError(why));
+      };
+      o.signal?.addEventListener("abort", onAbort, { once: true });
+      child.on("error", (e) => {
+        settle();
+        fail(new SnapshotError(`${o.shell} could not be started: ${e.message}`));
+      });
+      child.on("exit", (code, signal) => {
+        exited = true;
+        settle();
+        if (code === 0) return done();
+        void lastLine(stderrFile).then((detail) =>
+          fail(new SnapshotError(`${o.shell} ${signal ? `was killed by ${signal}` : `exited with status ${code}`}${detail ? `: ${detail}` : ""}`)),
+        );
+      });
     });
-    child.on("exit", (code, signal) => {
-      exited = true;
-      settle();
-      if (code === 0) return done();
-      const detail = stderr.trim().split("\n").at(-1);
-      fail(new SnapshotError(`${o.shell} ${signal ? `was killed by ${signal}` : `exited with status ${code}`}${detail ? `: ${detail}` : ""}`));
-    });
-  });
+  } finally {
+    await out?.close();
+    await err.close();
+  }
+}
+
+/** The last non-empty line of a (small) file, or "" when there is none. */
+async function lastLine(path: string): Promise<string> {
+  try {
+    const text = await readFile(path, "utf8");
+    return text.trim().split("\n").at(-1)?.slice(-500) ?? "";
+  } catch {
+    return "";
+  }
 }
 
 /**
@@ -172,7 +191,7 @@ export async function removeStaleSnapshots(codexHome: string): Promise<void> {
   }
   await Promise.all(
     names.map(async (name) => {
-      const match = /^[^.]+\.(\d+)-\d+\.(sh|tmp)$/.exec(name);
+      const match = /^[^.]+\.(\d+)-\d+\.(sh|tmp|err\.tmp)$/.exec(name);
       const pid = match ? Number(match[1]) : NaN;
       if (!(pid > 0 && pid <= MAX_PID) || processAlive(pid)) return;
       await rm(join(dir, name), { force: true });
