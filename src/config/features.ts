@@ -19,7 +19,7 @@ export const FEATURES: readonly FeatureSpec[] = [
   { key: "undo", stage: "stable", default: false, description: "snapshot the worktree each turn so a turn can be undone" },
   { key: "shell_tool", stage: "stable", default: true, description: "offer the model the shell tool" },
   { key: "unified_exec", stage: "stable", default: true, description: "PTY-backed `exec_command` / `write_stdin` tools" },
-  { key: "shell_snapshot", stage: "stable", default: true, description: "snapshot the login shell's environment once and reuse it" },
+  { key: "shell_snapshot", stage: "stable", default: true, description: "run your shell's start-up files once per session, in the background, and start each login-shell command (`bash -lc`, `zsh -lc`) from a snapshot of what they set up (`$CODEX_HOME/shell_snapshots/`) instead of re-running them; off: a login shell per command" },
   { key: "exec_policy", stage: "stable", default: true, description: "apply `.rules` exec policies to commands" },
   { key: "use_legacy_landlock", stage: "stable", default: false, description: "use the Landlock Linux sandbox instead of bubblewrap" },
   { key: "enable_request_compression", stage: "stable", default: true, description: "compress request bodies (zstd) to the ChatGPT backend" },
@@ -102,6 +102,7 @@ export const HONOURED_FEATURES: ReadonlySet<string> = new Set([
   "shell_tool",
   "apply_patch_freeform",
   "remote_compaction",
+  "shell_snapshot",
   // Deprecated, but still read (with a note) when no top-level `web_search` is set: see web-search.ts.
   "web_search_request",
   "web_search_cached",

@@ -153,7 +153,7 @@ const BASE_SCHEMA: readonly KeySpec[] = [
   { key: "shell_environment_policy.ignore_default_excludes", type: "boolean", default: false, group: "Shell environment", description: "Keep variables whose names contain KEY, SECRET or TOKEN (dropped by default)." },
   { key: "shell_environment_policy.exclude", type: "string[]", default: [], group: "Shell environment", description: "Case-insensitive globs of names to drop.", example: 'exclude = ["AWS_*"]' },
   { key: "shell_environment_policy.include_only", type: "string[]", default: [], group: "Shell environment", description: "When not empty, keep only names matching these globs." },
-  { key: "shell_environment_policy.set", type: "map", group: "Shell environment", description: "Variables to set." },
+  { key: "shell_environment_policy.set", type: "map", group: "Shell environment", description: "Variables to set. With the `shell_snapshot` feature on they also win over what your shell's start-up files export." },
   { key: "shell_environment_policy.set.<VAR>", type: "string", group: "Shell environment", description: "Value of one variable.", example: "set = { CI = \"1\" }" },
   { key: "shell_environment_policy.experimental_use_profile", type: "boolean", unused: true, group: "Shell environment", description: "Run commands through the user's shell profile." },
 

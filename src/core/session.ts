@@ -68,6 +68,8 @@ import { compact, compactionDue, type CompactionHost } from "./compact/compactor
 import type { TurnCompaction } from "./turn.js";
 import { dropLastUserTurns } from "../rollout/reconstruct.js";
 import { mcpApprovalHook } from "./mcp-approval.js";
+import { startShellSnapshot, userShellOf } from "./session-shell-snapshot.js";
+import type { SessionShellSnapshot } from "../exec/shell-snapshot.js";
 import type { McpApprovalHook } from "../approval/mcp-tool-approval.js";
 
 /** A session's MCP servers, once the MCP code is loaded. */
@@ -115,6 +117,8 @@ export class Session {
   private closed = false;
   /** null: no MCP servers configured. Never rejects (a load failure is a warning and null). */
   private readonly mcp: Promise<McpRuntime | null> | null;
+  /** The user's shell as its start-up files leave it, made in the background; null: login shells. */
+  private readonly shellSnapshot: SessionShellSnapshot | null;
 
   constructor(private readonly options: SessionOptions) {
     const resumed = options.resume?.thread;
@@ -141,6 +145,7 @@ export class Session {
       ...(resumed ? { initial_messages: resumed.initialMessages } : {}),
     });
     for (const message of options.startupWarnings ?? []) this.send("", { type: "warning", message });
+    this.shellSnapshot = startShellSnapshot(options, this.threadId, this.settings.cwd, (message) => this.send("", { type: "warning", message }));
     if (resumed) {
       this.recordedBaseInstructions = resumed.baseInstructions;
       this.restore(resumed, options.resume?.warnOnModelChange === true);
@@ -337,6 +342,7 @@ export class Session {
         this.unifiedExec.terminateAll();
         // Stdio servers are our children: end them, or they keep the front end's process alive.
         await (await this.mcp)?.manager.shutdown();
+        this.shellSnapshot?.dispose();
         this.recorder?.close();
         this.closed = true;
         this.send(id, { type: "shutdown_complete" });
@@ -393,7 +399,8 @@ export class Session {
       shellEnvironmentPolicy: this.options.shellEnvironmentPolicy,
       services: {
         unifiedExec: this.unifiedExec,
-        userShell: this.options.userShell ?? process.env.SHELL ?? "/bin/bash",
+        userShell: userShellOf(this.options),
+        ...(this.shellSnapshot ? { shellSnapshot: this.shellSnapshot } : {}),
         telemetry: this.telemetry.withModel(s.model),
         execPolicy: this.options.execPolicy?.policy ?? ExecPolicy.empty(),
         approvals: this.approvals,

@@ -26,6 +26,8 @@ export type SandboxPermissions = "use_default" | "require_escalated";
 export interface CommandRequest {
   /** The command as the model asked for it (before any sandbox wrapping). */
   argv: string[];
+  /** What is spawned instead of `argv` (the shell-snapshot wrapper); rules, approvals and events see `argv`. */
+  spawnArgv?: string[];
   cwd: string;
   env: Record<string, string>;
   permissions: SandboxPermissions;
@@ -99,7 +101,8 @@ export async function orchestrateCommand<R>(
     reportDecision(invocation, "approved", "config");
   }
 
-  const unsandboxed: CommandLaunch = { argv: request.argv, env: request.env, sandbox: "none" };
+  const spawnArgv = request.spawnArgv ?? request.argv;
+  const unsandboxed: CommandLaunch = { argv: spawnArgv, env: request.env, sandbox: "none" };
   // An approved escalation runs outside the sandbox, as does everything under full access.
   if (turn.sandboxPolicy.type === "danger-full-access" || (escalated && approved)) {
     return { kind: "ran", result: await attempt(unsandboxed), launch: unsandboxed };
@@ -107,7 +110,7 @@ export async function orchestrateCommand<R>(
 
   let launch: CommandLaunch;
   try {
-    launch = await sandboxCommand({ policy: turn.sandboxPolicy, cwd: request.cwd, argv: request.argv, env: request.env, tty: request.tty });
+    launch = await sandboxCommand({ policy: turn.sandboxPolicy, cwd: request.cwd, argv: spawnArgv, env: request.env, tty: request.tty });
   } catch (err) {
     if (!(err instanceof SandboxUnavailableError)) throw err;
     // Never unconfined without the user's say-so: ask, or tell the model why nothing ran.

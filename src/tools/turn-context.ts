@@ -9,6 +9,7 @@ import type { ModelInfo } from "../model/catalog.js";
 import type { AskForApproval, ReasoningEffort, ReasoningSummary, SandboxPolicy } from "../protocol/policy.js";
 import type { ShellEnvironmentPolicy } from "../exec/env.js";
 import type { UnifiedExecManager } from "../exec/unified-exec.js";
+import type { SessionShellSnapshot } from "../exec/shell-snapshot.js";
 import type { PendingApprovals } from "../approval/pending-approvals.js";
 import type { PendingUserInput } from "../approval/pending-user-input.js";
 import type { ApprovalStore } from "../approval/approval-store.js";
@@ -21,6 +22,8 @@ export interface TurnServices {
   unifiedExec: UnifiedExecManager;
   /** The user's shell, used for shell_command and exec_command scripts. */
   userShell: string;
+  /** The session's snapshot of that shell (feature `shell_snapshot`); absent: login shells. */
+  shellSnapshot?: SessionShellSnapshot;
   approvals: PendingApprovals;
   /** Questions from request_user_input awaiting the user's answers. */
   userInput: PendingUserInput;

@@ -12,6 +12,19 @@ export function commandEnv(invocation: ToolInvocation): Record<string, string> {
   return createCommandEnv(invocation.turn.shellEnvironmentPolicy, process.env);
 }
 
+/**
+ * What to spawn for a command: with a shell snapshot, a login-shell command becomes a plain
+ * shell that sources it (see exec/snapshot-wrapper.ts). The policy's `set` values, and `forced`
+ * (variables the tool itself sets for every command), keep the command's value.
+ */
+export async function spawnArgvFor(invocation: ToolInvocation, argv: string[], cwd: string, forced: readonly string[] = []): Promise<string[] | undefined> {
+  const snapshot = invocation.turn.services.shellSnapshot;
+  if (!snapshot) return undefined;
+  const keep = [...Object.keys(invocation.turn.shellEnvironmentPolicy.set ?? {}), ...forced];
+  const spawnArgv = await snapshot.spawnArgv(argv, cwd, keep, invocation.signal);
+  return spawnArgv === argv ? undefined : spawnArgv;
+}
+
 export function emitBegin(invocation: ToolInvocation, argv: string[], cwd: string): void {
   invocation.emit({
     type: "exec_command_begin",

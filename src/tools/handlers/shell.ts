@@ -8,7 +8,7 @@ import { formatFreeformOutput, formatShellJsonOutput } from "../../exec/format.j
 import { resolveWorkdir } from "../turn-context.js";
 import { ToolError, parseArguments, type ToolHandler, type ToolInvocation, type ToolOutput } from "../types.js";
 import { interceptApplyPatch, type PatchOutputFormat } from "./apply-patch.js";
-import { commandEnv, emitBegin, emitEnd, emitRefusal, outputDeltaEmitter } from "./command-events.js";
+import { commandEnv, emitBegin, emitEnd, emitRefusal, outputDeltaEmitter, spawnArgvFor } from "./command-events.js";
 import { orchestrateCommand, type CommandLaunch, type CommandRequest, type SandboxPermissions } from "../command-orchestrator.js";
 
 /** Commands without a timeout_ms stop after this long, so a hung command cannot hang the turn. */
@@ -61,8 +61,10 @@ async function runToCompletion(
   const patched = await interceptApplyPatch(invocation, argv, args.workdir, format);
   if (patched) return patched;
   const cwd = resolveWorkdir(invocation.turn, args.workdir);
+  const spawnArgv = await spawnArgvFor(invocation, argv, cwd);
   const request: CommandRequest = {
     argv,
+    ...(spawnArgv ? { spawnArgv } : {}),
     cwd,
     env: commandEnv(invocation),
     permissions: args.sandbox_permissions ?? "use_default",

@@ -5,12 +5,12 @@
  * exec_command_end event is emitted by whichever call sees the process exit.
  */
 import { formatFreeformOutput, formatUnifiedExecResponse } from "../../exec/format.js";
-import { UnifiedExecError, type UnifiedExecManager, type UnifiedExecResult } from "../../exec/unified-exec.js";
+import { UNIFIED_EXEC_ENV, UnifiedExecError, type UnifiedExecManager, type UnifiedExecResult } from "../../exec/unified-exec.js";
 import { resolveWorkdir } from "../turn-context.js";
 import { ToolError, parseArguments, type ToolHandler, type ToolInvocation, type ToolOutput } from "../types.js";
 import { OutputCapture } from "../../exec/output-capture.js";
 import { interceptApplyPatch } from "./apply-patch.js";
-import { commandEnv, emitBegin, emitEnd, emitRefusal, outputDeltaEmitter } from "./command-events.js";
+import { commandEnv, emitBegin, emitEnd, emitRefusal, outputDeltaEmitter, spawnArgvFor } from "./command-events.js";
 import { orchestrateCommand, type CommandLaunch, type CommandRequest, type SandboxPermissions } from "../command-orchestrator.js";
 
 interface ExecCommandArgs {
@@ -63,8 +63,11 @@ export const execCommandHandler: ToolHandler = {
     if (patched) return patched;
     const cwd = resolveWorkdir(invocation.turn, args.workdir);
     const tty = args.tty === true;
+    // The snapshot holds the terminal's TERM, LANG, PAGER…; the no-pager, no-colour ones must win.
+    const spawnArgv = await spawnArgvFor(invocation, argv, cwd, Object.keys(UNIFIED_EXEC_ENV));
     const request: CommandRequest = {
       argv,
+      ...(spawnArgv ? { spawnArgv } : {}),
       cwd,
       env: commandEnv(invocation),
       permissions: args.sandbox_permissions ?? "use_default",
