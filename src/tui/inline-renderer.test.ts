@@ -83,3 +83,24 @@ void test("close clears the live region and nothing is drawn afterwards", async 
   r.paint(["ghost"]);
   assert.deepEqual(await text(), ["kept"]);
 });
+
+void test("a commit never clears the whole screen, even when the live region starts at the top-left corner", async () => {
+  // tmux (scroll-on-clear) pushes a wholly cleared screen into scrollback, which would leave a
+  // stray copy of the first live region above the transcript.
+  const { screen, writes, text } = terminal(40, 10);
+  const r = new InlineRenderer(screen);
+  r.paint(["", "-----", "> compose", "-----", "hint"]);
+  writes.length = 0;
+  r.commit(["header 1", "header 2"], ["-----", "> compose", "-----", "hint"]);
+  r.commit(["a very long cell", "with", "many", "rows", "in", "it"], ["> compose"]);
+  assert.ok(writes.every((w) => !w.includes("\x1b[J")), "rows are overwritten, the screen is never cleared below");
+  assert.deepEqual(await text(), ["header 1", "header 2", "a very long cell", "with", "many", "rows", "in", "it", "> compose"]);
+});
+
+void test("a commit shorter than the old live region clears the rows left below it", async () => {
+  const { screen, text } = terminal(40, 10);
+  const r = new InlineRenderer(screen);
+  r.paint(["overlay 1", "overlay 2", "overlay 3", "overlay 4", "> compose"]);
+  r.commit(["cell"], ["> compose"]);
+  assert.deepEqual(await text(), ["cell", "> compose"]);
+});

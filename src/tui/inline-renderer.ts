@@ -26,6 +26,8 @@ const SYNC_ON = "\x1b[?2026h";
 const SYNC_OFF = "\x1b[?2026l";
 const CLEAR_LINE = "\x1b[2K";
 const CLEAR_BELOW = "\x1b[J";
+/** Stands for a row that still shows old content; never equal to a rendered row. */
+const STALE_ROW = "\u0000stale";
 
 export class InlineRenderer {
   private previous: string[] = [];
@@ -46,9 +48,17 @@ export class InlineRenderer {
    */
   commit(lines: readonly string[], live: readonly string[], cursor?: CursorSpot): void {
     if (this.closed) return;
-    let out = SYNC_ON + this.moveTo(0) + "\r" + CLEAR_BELOW;
-    for (const line of lines) out += this.fit(line) + "\r\n";
-    this.previous = [];
+    // Each row is overwritten in place rather than clearing the screen below the live region
+    // first: when the live region starts at the top-left corner (a fresh or cleared terminal, or
+    // an overlay as tall as the screen), "clear below" clears the whole screen, which tmux (and
+    // terminals with a scroll-on-clear setting) answer by pushing the old rows into scrollback,
+    // leaving a stray copy of the composer above the transcript.
+    const staleRows = this.previous.length - lines.length;
+    let out = SYNC_ON + this.moveTo(0) + "\r";
+    for (const line of lines) out += CLEAR_LINE + this.fit(line) + "\r\n";
+    // Rows of the old live region not covered by the committed lines count as drawn-but-stale,
+    // so frame() repaints over them and clears what is left from below its own first row.
+    this.previous = staleRows > 0 ? new Array<string>(staleRows).fill(STALE_ROW) : [];
     this.cursorRow = 0;
     out += this.frame(live, cursor);
     this.screen.write(out + SYNC_OFF);
