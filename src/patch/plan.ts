@@ -4,11 +4,13 @@
  * already includes the earlier hunks, so a patch that adds a file and then updates it, or
  * updates one file twice, behaves as if each hunk had been applied in turn.
  */
+import { isUtf8 } from "node:buffer";
 import { readFile } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
-import { applyChunks } from "./file-update.js";
+import { FileContent } from "./file-content.js";
+import { updateContent } from "./file-update.js";
 import { PatchIoError } from "./io-error.js";
-import type { Hunk, ParsedPatch, PatchPlan, PlannedChange } from "./types.js";
+import type { ChangeContents, Hunk, ParsedPatch, PatchPlan, PlannedChange } from "./types.js";
 
 export async function planPatch(parsed: ParsedPatch, cwd: string): Promise<PatchPlan> {
   const view = new PendingFiles();
@@ -37,72 +39,76 @@ export function pathsWrittenBy(parsed: ParsedPatch, cwd: string): string[] {
 
 async function planHunk(hunk: Hunk, cwd: string, view: PendingFiles): Promise<PlannedChange> {
   const path = resolvePatchPath(cwd, hunk.path);
-  const base = { path, displayPath: hunk.path, movePath: null, moveDisplayPath: null, overwrittenContent: null, regions: null };
+  const base = { path, displayPath: hunk.path, movePath: null, moveDisplayPath: null, regions: null };
   switch (hunk.kind) {
     case "add": {
       const overwritten = await view.readIfPresent(path, "Failed to write file");
-      view.set(path, hunk.contents);
-      return { ...base, kind: "add", oldContent: null, newContent: hunk.contents, overwrittenContent: overwritten };
+      const added = FileContent.fromText(hunk.contents);
+      view.set(path, added);
+      return plannedChange({ ...base, kind: "add" }, { old: null, new: added, overwritten });
     }
     case "delete": {
       const content = await view.read(path, "Failed to read");
       view.set(path, null);
-      return { ...base, kind: "delete", oldContent: content, newContent: null };
+      return plannedChange({ ...base, kind: "delete" }, { old: content, new: null, overwritten: null });
     }
     case "update": {
       const original = await view.read(path, "Failed to read file to update");
-      const { content, regions } = applyChunks(original, hunk.chunks, path);
+      const { content, regions } = updateContent(original, hunk.chunks, path);
       if (hunk.movePath === null) {
         view.set(path, content);
-        return { ...base, kind: "update", oldContent: original, newContent: content, regions };
+        return plannedChange({ ...base, kind: "update", regions }, { old: original, new: content, overwritten: null });
       }
       const movePath = resolvePatchPath(cwd, hunk.movePath);
       const overwritten = movePath === path ? null : await view.readIfPresent(movePath, "Failed to write file");
       view.set(path, null);
       view.set(movePath, content);
-      return {
-        ...base,
-        kind: "update",
-        movePath,
-        moveDisplayPath: hunk.movePath,
-        oldContent: original,
-        newContent: content,
-        overwrittenContent: overwritten,
-        regions,
-      };
+      return plannedChange(
+        { ...base, kind: "update", movePath, moveDisplayPath: hunk.movePath, regions },
+        { old: original, new: content, overwritten },
+      );
     }
   }
 }
 
+/** A change whose string contents are decoded from `contents` the first time they are read. */
+function plannedChange(fields: Omit<PlannedChange, "contents" | "oldContent" | "newContent" | "overwrittenContent">, contents: ChangeContents): PlannedChange {
+  const text = (content: FileContent | null): PropertyDescriptor => ({ enumerable: true, get: () => content?.text ?? null });
+  return Object.defineProperties(
+    { ...fields, contents },
+    { oldContent: text(contents.old), newContent: text(contents.new), overwrittenContent: text(contents.overwritten) },
+  ) as PlannedChange;
+}
+
 /** The file system as it will be after the hunks planned so far (null marks a deletion). */
 class PendingFiles {
-  private readonly pending = new Map<string, string | null>();
+  private readonly pending = new Map<string, FileContent | null>();
   private readonly disk = new Map<string, Promise<DiskRead>>();
 
   prefetch(path: string): void {
     if (!this.disk.has(path)) this.disk.set(path, readDisk(path));
   }
 
-  set(path: string, content: string | null): void {
+  set(path: string, content: FileContent | null): void {
     this.pending.set(path, content);
   }
 
   /** Reads a file that must exist as text; the error says which step needed it. */
-  async read(path: string, context: string): Promise<string> {
+  async read(path: string, context: string): Promise<FileContent> {
     const planned = this.pending.get(path);
     if (planned === null) throw new PatchIoError(`${context} ${path}`, missingFile());
     if (planned !== undefined) return planned;
     const result = await this.fromDisk(path);
     if ("error" in result) throw new PatchIoError(`${context} ${path}`, result.error);
-    return result.text;
+    return result.content;
   }
 
   /** Reads a file the patch is about to replace, or null when nothing is there yet. */
-  async readIfPresent(path: string, context: string): Promise<string | null> {
+  async readIfPresent(path: string, context: string): Promise<FileContent | null> {
     const planned = this.pending.get(path);
     if (planned !== undefined) return planned;
     const result = await this.fromDisk(path);
-    if (!("error" in result)) return result.text;
+    if (!("error" in result)) return result.content;
     const code = (result.error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return null;
     // A directory in the way would only fail at write time: refuse the patch now instead.
@@ -115,9 +121,7 @@ class PendingFiles {
   }
 }
 
-type DiskRead = { text: string } | { error: unknown };
-
-const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+type DiskRead = { content: FileContent } | { error: unknown };
 
 /** Reads UTF-8 text; a binary file is an error rather than something to mangle on rewrite. */
 async function readDisk(path: string): Promise<DiskRead> {
@@ -127,11 +131,8 @@ async function readDisk(path: string): Promise<DiskRead> {
   } catch (error) {
     return { error };
   }
-  try {
-    return { text: utf8.decode(bytes) };
-  } catch {
-    return { error: new Error("stream did not contain valid UTF-8") };
-  }
+  // Checked now, decoded only if something needs the text (see FileContent).
+  return isUtf8(bytes) ? { content: FileContent.fromBytes(bytes) } : { error: new Error("stream did not contain valid UTF-8") };
 }
 
 function missingFile(): NodeJS.ErrnoException {
