@@ -19,12 +19,13 @@ import { tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { median } from "./stats.mjs";
-import { parseRuns } from "./stats.mjs";
+import { gnuTimePath } from "./gnu-time.mjs";
+import { median, parseRuns } from "./stats.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DIST = process.env.CODEX_TS_DIST ? resolve(process.env.CODEX_TS_DIST) : join(ROOT, "dist");
 const WARMUP = 1;
+const GNU_TIME = gnuTimePath();
 
 // ---------------------------------------------------------------------------------------------
 // Scenarios: each builds its files (relative path -> content) and a patch.
@@ -161,14 +162,20 @@ function resetDir(dir, files) {
   spawnSync("sync");
 }
 
-function runProcess(applier, scenario, dir) {
+/**
+ * Wall time from spawn to exit, and with GNU time the CPU time (user + system) the process used:
+ * on a busy machine the wall time also counts waiting for a core, the CPU time does not.
+ */
+function runProcess(applier, scenario, dir, timeFile) {
+  const argv = GNU_TIME ? [GNU_TIME, "-f", "%U %S", "-o", timeFile, ...applier.argv] : applier.argv;
   const start = performance.now();
-  const child = spawnSync(applier.argv[0], applier.argv.slice(1), { cwd: dir, input: scenario.patch, encoding: "utf8", maxBuffer: 64 << 20 });
+  const child = spawnSync(argv[0], argv.slice(1), { cwd: dir, input: scenario.patch, encoding: "utf8", maxBuffer: 64 << 20 });
   const ms = performance.now() - start;
   if (child.status !== 0 || !scenario.check(dir)) {
     throw new Error(`${applier.name} failed on ${scenario.label} (status ${child.status}): ${child.stderr || child.error?.message}`);
   }
-  return ms;
+  const cpu = GNU_TIME ? readFileSync(timeFile, "utf8").trim().split(/\s+/).slice(-2).reduce((sum, s) => sum + Number(s) * 1000, 0) : undefined;
+  return { ms, cpu };
 }
 
 async function runInProcess(engine, scenario, dir) {
@@ -176,22 +183,23 @@ async function runInProcess(engine, scenario, dir) {
   const result = await engine.applyPatchInDirectory(scenario.patch, dir);
   const ms = performance.now() - start;
   if (!result.ok || !scenario.check(dir)) throw new Error(`in-process apply failed on ${scenario.label}: ${result.stderr}`);
-  return ms;
+  return { ms };
 }
 
-async function measure(scenario, tools, engine, runs, dir) {
+/** Samples per tool name ("in-process" for the engine alone): lists of { ms, cpu? }. */
+async function measure(scenario, tools, engine, runs, dir, timeFile) {
   const samples = new Map([...tools.map((t) => [t.name, []]), ["in-process", []]]);
   for (let round = 0; round < WARMUP + runs; round++) {
     // Alternate the order so neither tool always runs right after a reset.
     const order = round % 2 ? [...tools].reverse() : tools;
     for (const tool of order) {
       resetDir(dir, scenario.files);
-      const ms = runProcess(tool, scenario, dir);
-      if (round >= WARMUP) samples.get(tool.name).push(ms);
+      const sample = runProcess(tool, scenario, dir, timeFile);
+      if (round >= WARMUP) samples.get(tool.name).push(sample);
     }
     resetDir(dir, scenario.files);
-    const ms = await runInProcess(engine, scenario, dir);
-    if (round >= WARMUP) samples.get("in-process").push(ms);
+    const sample = await runInProcess(engine, scenario, dir);
+    if (round >= WARMUP) samples.get("in-process").push(sample);
   }
   return samples;
 }
@@ -225,7 +233,7 @@ async function main() {
   try {
     tools = appliers(scratch);
     for (const scenario of [bigFileScenario(), manyFilesScenario()]) {
-      rows.push({ scenario, samples: await measure(scenario, tools, engine, runs, join(scratch, "work")) });
+      rows.push({ scenario, samples: await measure(scenario, tools, engine, runs, join(scratch, "work"), join(scratch, "time.txt")) });
     }
   } finally {
     rmSync(scratch, { recursive: true, force: true });
@@ -236,8 +244,18 @@ async function main() {
   console.log(`codex-ts:  node ${process.version} ${join(DIST, "src/cli/main.js")} apply_patch`);
   console.log(`reference: ${reference ? `${reference.binary} started as apply_patch` : "not found (set CODEX_REF_BIN to its launcher or binary); column skipped"}`);
   console.log(`files on:  ${scratch.replace(/[^/]+$/, "")} ${fsType}${fsType.startsWith("tmpfs") ? "  (tmpfs: set CODEX_TS_BENCH_DIR to a folder on disk)" : ""}\n`);
+  const wall = (list) => list.map((s) => s.ms);
   const stat = (values) => `${median(values).toFixed(1)} (${Math.min(...values).toFixed(0)}-${Math.max(...values).toFixed(0)})`;
-  const header = ["scenario", "size", "codex-ts", ...(reference ? ["reference", "ratio"] : []), "codex-ts in-process"];
+  const ratio = (ours, theirs) => `${(median(ours) / median(theirs)).toFixed(2)}x`;
+  const cpu = (list) => `${median(list.map((s) => s.cpu)).toFixed(0)}`;
+  const header = [
+    "scenario",
+    "size",
+    "codex-ts wall",
+    ...(reference ? ["reference wall", "ratio"] : []),
+    ...(GNU_TIME ? ["codex-ts cpu", ...(reference ? ["reference cpu", "ratio"] : [])] : []),
+    "in-process wall",
+  ];
   const table = [header];
   for (const { scenario, samples } of rows) {
     const ours = samples.get("codex-ts");
@@ -245,14 +263,16 @@ async function main() {
     table.push([
       scenario.label,
       scenario.size,
-      stat(ours),
-      ...(theirs ? [stat(theirs), `${(median(ours) / median(theirs)).toFixed(2)}x`] : []),
-      stat(samples.get("in-process")),
+      stat(wall(ours)),
+      ...(theirs ? [stat(wall(theirs)), ratio(wall(ours), wall(theirs))] : []),
+      ...(GNU_TIME ? [cpu(ours), ...(theirs ? [cpu(theirs), ratio(ours.map((s) => s.cpu), theirs.map((s) => s.cpu))] : [])] : []),
+      stat(wall(samples.get("in-process"))),
     ]);
   }
   const widths = header.map((_, col) => Math.max(...table.map((row) => row[col].length)));
   for (const row of table) console.log(row.map((cell, col) => (col < 2 ? cell.padEnd(widths[col]) : cell.padStart(widths[col]))).join("   "));
-  console.log("\nratio = codex-ts median / reference median (target: 1.00x or less). In-process = one");
+  console.log("\nwall = spawn to exit; cpu = user + system time of the process (GNU time, 10 ms steps; n/a without it);");
+  console.log("ratio = codex-ts median / reference median (target: 1.00x or less); in-process = one");
   console.log("applyPatchInDirectory call in this process: the engine without Node's start-up.");
 }
 

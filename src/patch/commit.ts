@@ -5,15 +5,30 @@
  * with what was there before, which the plan already holds in memory; if any step fails, the
  * recorded steps are undone newest first: rewritten files get their old bytes back, created ones
  * are removed, deleted ones (and the sources of moves) come back with their old mode.
+ *
+ * The system calls are synchronous: for the small files patches mostly touch, a round trip
+ * through the thread pool costs more than the call, and a patch's writes are over in
+ * milliseconds.
  */
-import { mkdir, lstat, open, readlink, realpath, rm, symlink, unlink, writeFile, chmod } from "node:fs/promises";
+import {
+  chmodSync,
+  closeSync,
+  ftruncateSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { dirname } from "node:path";
 import { PatchIoError } from "./io-error.js";
 import { FileContent } from "./file-content.js";
 import type { ChangeContents, PatchPlan, PlannedChange } from "./types.js";
-
-/** Enough writes in flight to keep the thread pool busy on a slow disk, not so many as to thrash. */
-const WRITE_CONCURRENCY = 16;
 
 /** What the patch does to one path, and what was there before (null: nothing). */
 interface PathOutcome {
@@ -28,25 +43,22 @@ type Step =
   | { kind: "deleted"; path: string; before: FileContent | null; mode: number; linkTarget: string | null }
   | { kind: "created-dir"; path: string };
 
-export async function commitPlan(plan: PatchPlan): Promise<void> {
+export function commitPlan(plan: PatchPlan): Promise<void> {
   const outcomes = finalOutcomes(plan);
   const steps: Step[] = [];
   try {
     // Writes first, then deletions, so a move's destination exists before its source goes.
-    await forEachConcurrently(
-      outcomes.filter((o) => o.after !== null),
-      WRITE_CONCURRENCY,
-      (outcome) => writeOutcome(outcome, outcome.after as FileContent, steps),
-    );
-    await forEachConcurrently(
-      outcomes.filter((o) => o.after === null),
-      WRITE_CONCURRENCY,
-      (outcome) => deleteOutcome(outcome, steps),
-    );
+    for (const outcome of outcomes) {
+      if (outcome.after !== null) writeOutcome(outcome, outcome.after, steps);
+    }
+    for (const outcome of outcomes) {
+      if (outcome.after === null) deleteOutcome(outcome, steps);
+    }
   } catch (err) {
-    await undo(steps);
-    throw err;
+    undo(steps);
+    return Promise.reject(err as Error);
   }
+  return Promise.resolve();
 }
 
 /** "Success. Updated the following files:" then A, M and D lines, paths as the patch spelled them. */
@@ -98,41 +110,44 @@ function contentsOf(change: PlannedChange): ChangeContents {
   return { old: wrap(change.oldContent), new: wrap(change.newContent), overwritten: wrap(change.overwrittenContent) };
 }
 
-async function writeOutcome(outcome: PathOutcome, content: FileContent, steps: Step[]): Promise<void> {
+function writeOutcome(outcome: PathOutcome, content: FileContent, steps: Step[]): void {
   const { path, before } = outcome;
   if (before === null) {
     try {
-      const created = await mkdir(dirname(path), { recursive: true });
+      const created = mkdirSync(dirname(path), { recursive: true });
       if (created !== undefined) steps.push({ kind: "created-dir", path: created });
     } catch (err) {
       throw new PatchIoError(`Failed to create parent directories for ${path}`, err);
     }
   }
   const bytes = content.bytes;
-  // An existing file is overwritten from its start and cut to length only when it shrinks: no
-  // new inode, and no truncation that would free (and, on some disks, discard) all its blocks.
-  const handle = await open(path, before === null ? "w" : "r+").catch((err: unknown) => {
+  let fd: number;
+  try {
+    // An existing file is overwritten from its start and cut to length only when it shrinks: no
+    // new inode, and no truncation that frees (and on some disks discards) all of its blocks.
+    fd = openSync(path, before === null ? "w" : "r+");
+  } catch (err) {
     throw new PatchIoError(`Failed to write file ${path}`, err);
-  });
+  }
   // From here on the file may be partly written: record it first so a failure restores it.
   steps.push({ kind: "wrote", path, before });
   try {
-    await handle.write(bytes, 0, bytes.length, 0);
-    if (before !== null && bytes.length < before.bytes.length) await handle.truncate(bytes.length);
+    for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written, bytes.length - written, written);
+    if (before !== null && bytes.length < before.bytes.length) ftruncateSync(fd, bytes.length);
   } catch (err) {
     throw new PatchIoError(`Failed to write file ${path}`, err);
   } finally {
-    await handle.close().catch(() => undefined);
+    closeSync(fd);
   }
 }
 
-async function deleteOutcome(outcome: PathOutcome, steps: Step[]): Promise<void> {
+function deleteOutcome(outcome: PathOutcome, steps: Step[]): void {
   const { path, before } = outcome;
   try {
-    const info = await lstat(path);
+    const info = lstatSync(path);
     if (info.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
-    const linkTarget = info.isSymbolicLink() ? await readlink(path) : null;
-    await unlink(path);
+    const linkTarget = info.isSymbolicLink() ? readlinkSync(path) : null;
+    unlinkSync(path);
     steps.push({ kind: "deleted", path, before, mode: info.mode & 0o7777, linkTarget });
   } catch (err) {
     throw new PatchIoError(`Failed to delete file ${path}`, err);
@@ -140,61 +155,38 @@ async function deleteOutcome(outcome: PathOutcome, steps: Step[]): Promise<void>
 }
 
 /** Undoes recorded steps, newest first, from the contents the plan holds. */
-async function undo(steps: readonly Step[]): Promise<void> {
+function undo(steps: readonly Step[]): void {
   for (const step of [...steps].reverse()) {
     try {
-      await undoStep(step);
+      undoStep(step);
     } catch {
       // Best effort: the original error is what the caller needs to see.
     }
   }
 }
 
-async function undoStep(step: Step): Promise<void> {
+function undoStep(step: Step): void {
   switch (step.kind) {
     case "wrote":
-      if (step.before !== null) await writeFile(step.path, step.before.bytes);
-      else await unlink(await createdFile(step.path));
+      if (step.before !== null) writeFileSync(step.path, step.before.bytes);
+      else unlinkSync(createdFile(step.path));
       return;
     case "deleted":
       if (step.linkTarget !== null) {
-        await symlink(step.linkTarget, step.path);
+        symlinkSync(step.linkTarget, step.path);
       } else {
-        await writeFile(step.path, step.before?.bytes ?? "", { mode: step.mode });
+        writeFileSync(step.path, step.before?.bytes ?? "", { mode: step.mode });
         // The process umask may have narrowed the mode the file was created with.
-        await chmod(step.path, step.mode);
+        chmodSync(step.path, step.mode);
       }
       return;
     case "created-dir":
-      await rm(step.path, { recursive: true, force: true });
+      rmSync(step.path, { recursive: true, force: true });
       return;
   }
 }
 
 /** The file a write to `path` created: the path itself, or what a dangling symlink there led to. */
-async function createdFile(path: string): Promise<string> {
-  const isLink = await lstat(path).then((s) => s.isSymbolicLink(), () => false);
-  return isLink ? realpath(path) : path;
-}
-
-/**
- * Runs `task` over `items` with at most `limit` in flight. On a failure no new task starts, the
- * ones in flight finish (so every step they took is recorded and can be undone), and the first
- * error is thrown.
- */
-async function forEachConcurrently<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  let failure: { error: unknown } | null = null;
-  const worker = async (): Promise<void> => {
-    while (failure === null && next < items.length) {
-      const item = items[next++] as T;
-      try {
-        await task(item);
-      } catch (error) {
-        failure ??= { error };
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  if (failure !== null) throw (failure as { error: unknown }).error;
+function createdFile(path: string): string {
+  return lstatSync(path).isSymbolicLink() ? realpathSync(path) : path;
 }

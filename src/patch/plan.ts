@@ -5,7 +5,7 @@
  * updates one file twice, behaves as if each hunk had been applied in turn.
  */
 import { isUtf8 } from "node:buffer";
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { FileContent } from "./file-content.js";
 import { updateContent } from "./file-update.js";
@@ -14,11 +14,8 @@ import type { ChangeContents, Hunk, ParsedPatch, PatchPlan, PlannedChange } from
 
 export async function planPatch(parsed: ParsedPatch, cwd: string): Promise<PatchPlan> {
   const view = new PendingFiles();
-  // Start every read at once (the hunks are then planned in order from memory): a patch that
-  // touches hundreds of files waits for the disk once, not once per file.
-  for (const path of pathsWrittenBy(parsed, cwd)) view.prefetch(path);
   const changes: PlannedChange[] = [];
-  for (const hunk of parsed.hunks) changes.push(await planHunk(hunk, cwd, view));
+  for (const hunk of parsed.hunks) changes.push(planHunk(hunk, cwd, view));
   return { cwd, patch: parsed.patch, changes };
 }
 
@@ -37,30 +34,30 @@ export function pathsWrittenBy(parsed: ParsedPatch, cwd: string): string[] {
   return [...new Set(paths)];
 }
 
-async function planHunk(hunk: Hunk, cwd: string, view: PendingFiles): Promise<PlannedChange> {
+function planHunk(hunk: Hunk, cwd: string, view: PendingFiles): PlannedChange {
   const path = resolvePatchPath(cwd, hunk.path);
   const base = { path, displayPath: hunk.path, movePath: null, moveDisplayPath: null, regions: null };
   switch (hunk.kind) {
     case "add": {
-      const overwritten = await view.readIfPresent(path, "Failed to write file");
+      const overwritten = view.readIfPresent(path, "Failed to write file");
       const added = FileContent.fromText(hunk.contents);
       view.set(path, added);
       return plannedChange({ ...base, kind: "add" }, { old: null, new: added, overwritten });
     }
     case "delete": {
-      const content = await view.read(path, "Failed to read");
+      const content = view.read(path, "Failed to read");
       view.set(path, null);
       return plannedChange({ ...base, kind: "delete" }, { old: content, new: null, overwritten: null });
     }
     case "update": {
-      const original = await view.read(path, "Failed to read file to update");
+      const original = view.read(path, "Failed to read file to update");
       const { content, regions } = updateContent(original, hunk.chunks, path);
       if (hunk.movePath === null) {
         view.set(path, content);
         return plannedChange({ ...base, kind: "update", regions }, { old: original, new: content, overwritten: null });
       }
       const movePath = resolvePatchPath(cwd, hunk.movePath);
-      const overwritten = movePath === path ? null : await view.readIfPresent(movePath, "Failed to write file");
+      const overwritten = movePath === path ? null : view.readIfPresent(movePath, "Failed to write file");
       view.set(path, null);
       view.set(movePath, content);
       return plannedChange(
@@ -83,31 +80,27 @@ function plannedChange(fields: Omit<PlannedChange, "contents" | "oldContent" | "
 /** The file system as it will be after the hunks planned so far (null marks a deletion). */
 class PendingFiles {
   private readonly pending = new Map<string, FileContent | null>();
-  private readonly disk = new Map<string, Promise<DiskRead>>();
-
-  prefetch(path: string): void {
-    if (!this.disk.has(path)) this.disk.set(path, readDisk(path));
-  }
+  private readonly disk = new Map<string, DiskRead>();
 
   set(path: string, content: FileContent | null): void {
     this.pending.set(path, content);
   }
 
   /** Reads a file that must exist as text; the error says which step needed it. */
-  async read(path: string, context: string): Promise<FileContent> {
+  read(path: string, context: string): FileContent {
     const planned = this.pending.get(path);
     if (planned === null) throw new PatchIoError(`${context} ${path}`, missingFile());
     if (planned !== undefined) return planned;
-    const result = await this.fromDisk(path);
+    const result = this.fromDisk(path);
     if ("error" in result) throw new PatchIoError(`${context} ${path}`, result.error);
     return result.content;
   }
 
   /** Reads a file the patch is about to replace, or null when nothing is there yet. */
-  async readIfPresent(path: string, context: string): Promise<FileContent | null> {
+  readIfPresent(path: string, context: string): FileContent | null {
     const planned = this.pending.get(path);
     if (planned !== undefined) return planned;
-    const result = await this.fromDisk(path);
+    const result = this.fromDisk(path);
     if (!("error" in result)) return result.content;
     const code = (result.error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return null;
@@ -115,19 +108,23 @@ class PendingFiles {
     throw new PatchIoError(`${context} ${path}`, result.error);
   }
 
-  private fromDisk(path: string): Promise<DiskRead> {
-    this.prefetch(path);
-    return this.disk.get(path) as Promise<DiskRead>;
+  private fromDisk(path: string): DiskRead {
+    let result = this.disk.get(path);
+    if (result === undefined) {
+      result = readDisk(path);
+      this.disk.set(path, result);
+    }
+    return result;
   }
 }
 
 type DiskRead = { content: FileContent } | { error: unknown };
 
 /** Reads UTF-8 text; a binary file is an error rather than something to mangle on rewrite. */
-async function readDisk(path: string): Promise<DiskRead> {
+function readDisk(path: string): DiskRead {
   let bytes: Buffer;
   try {
-    bytes = await readFile(path);
+    bytes = readFileSync(path);
   } catch (error) {
     return { error };
   }
