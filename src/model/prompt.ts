@@ -35,8 +35,12 @@ export type ModelStreamEvent =
   | { type: "reasoning_content_delta"; delta: string }
   | { type: "completed"; responseId: string; usage: TokenUsage | null };
 
-/** Told before each request-level retry, so the user sees why the turn is waiting. */
-export type RetryListener = (attempt: number, max: number, delayMs: number, error: ModelError) => void;
+/**
+ * Asked before each request-level retry: the delay to wait before it, or null to give up and
+ * throw the error. It lets the caller count every retry of one sampling request, whichever layer
+ * makes it, against one budget and show the user one sequence.
+ */
+export type RetryListener = (error: ModelError) => number | null;
 
 export interface ModelClient {
   /**
