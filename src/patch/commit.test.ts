@@ -113,3 +113,18 @@ void test("a failure while writing undoes the writes before it, and a file creat
   await assert.rejects(commitPlan(planned), { message: `Failed to write file ${join(dir, "blocked.txt")}: Is a directory (os error 21)` });
   assert.deepEqual(snapshot(dir), before);
 });
+
+void test("a content in more pieces than one vectored write takes is written whole", async () => {
+  const lines = Array.from({ length: 6_000 }, (_, i) => `line ${i}`);
+  const dir = workspace({ "big.txt": `${lines.join("\n")}\n` });
+  const body: string[] = [];
+  const expected = [...lines];
+  for (let at = 2; at < lines.length; at += 5) {
+    body.push("@@", ` ${lines[at - 1]}`, `-${lines[at]}`, `+changed ${at}`);
+    expected[at] = `changed ${at}`;
+  }
+  const planned = await plan(dir, `*** Update File: big.txt\n${body.join("\n")}`);
+  assert.ok((planned.changes[0]?.contents?.new?.parts.length ?? 0) > 2_048, "the exact path kept the pieces apart");
+  await commitPlan(planned);
+  assert.equal(readFileSync(join(dir, "big.txt"), "utf8"), `${expected.join("\n")}\n`);
+});

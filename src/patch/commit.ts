@@ -24,11 +24,15 @@ import {
   unlinkSync,
   writeFileSync,
   writeSync,
+  writevSync,
 } from "node:fs";
 import { dirname } from "node:path";
 import { PatchIoError } from "./io-error.js";
 import { FileContent } from "./file-content.js";
 import type { ChangeContents, PatchPlan, PlannedChange } from "./types.js";
+
+/** Buffers per vectored write: the usual IOV_MAX. */
+const MAX_WRITEV_BUFFERS = 1024;
 
 /** What the patch does to one path, and what was there before (null: nothing). */
 interface PathOutcome {
@@ -120,7 +124,6 @@ function writeOutcome(outcome: PathOutcome, content: FileContent, steps: Step[])
       throw new PatchIoError(`Failed to create parent directories for ${path}`, err);
     }
   }
-  const bytes = content.bytes;
   let fd: number;
   try {
     // An existing file is overwritten from its start and cut to length only when it shrinks: no
@@ -132,13 +135,27 @@ function writeOutcome(outcome: PathOutcome, content: FileContent, steps: Step[])
   // From here on the file may be partly written: record it first so a failure restores it.
   steps.push({ kind: "wrote", path, before });
   try {
-    for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written, bytes.length - written, written);
-    if (before !== null && bytes.length < before.bytes.length) ftruncateSync(fd, bytes.length);
+    const length = writeAll(fd, content.parts);
+    if (before !== null && length < before.byteLength) ftruncateSync(fd, length);
   } catch (err) {
     throw new PatchIoError(`Failed to write file ${path}`, err);
   } finally {
     closeSync(fd);
   }
+}
+
+/** Writes the pieces from the file's start, in as few calls as the system allows; returns the length. */
+function writeAll(fd: number, parts: readonly Buffer[]): number {
+  let position = 0;
+  for (let i = 0; i < parts.length; i += MAX_WRITEV_BUFFERS) {
+    const batch = parts.slice(i, i + MAX_WRITEV_BUFFERS);
+    const size = batch.reduce((sum, part) => sum + part.length, 0);
+    let written = writevSync(fd, batch, position);
+    // A short write (a signal, a full pipe) continues with what is left of the batch.
+    while (written < size) written += writeSync(fd, Buffer.concat(batch).subarray(written), 0, size - written, position + written);
+    position += size;
+  }
+  return position;
 }
 
 function deleteOutcome(outcome: PathOutcome, steps: Step[]): void {

@@ -14,7 +14,8 @@ const LF = 10;
 const CR = 13;
 
 export interface BytesUpdate {
-  content: Buffer;
+  /** The new content in pieces (stretches of the original and new lines), to be written in order. */
+  parts: Buffer[];
   regions: ChangedRegion[];
 }
 
@@ -50,7 +51,7 @@ export function applyChunksToBytes(original: Buffer, chunks: readonly UpdateChun
     cursor = copied;
   }
   parts.push(original.subarray(copied));
-  return { content: Buffer.concat(parts), regions };
+  return { parts, regions };
 }
 
 /**
@@ -71,8 +72,14 @@ function findLines(haystack: Buffer, needle: Buffer, from: number, endOfFile: bo
     const fits = at >= from && haystack[haystack.length - 1] === LF && startsLine(at) && haystack.subarray(at, at + needle.length).equals(needle);
     return fits ? at : -1;
   }
-  for (let at = haystack.indexOf(needle, from); at !== -1 && at < haystack.length; at = haystack.indexOf(needle, at + 1)) {
-    if (startsLine(at) && haystack[at + needle.length] === LF) return at;
+  // Search for the first line alone (with its line break), a short needle the search finds
+  // fast, and compare the rest in place where it occurs.
+  const firstBreak = needle.indexOf(LF);
+  const head = firstBreak === -1 ? needle : needle.subarray(0, firstBreak + 1);
+  for (let at = haystack.indexOf(head, from); at !== -1 && at < haystack.length; at = haystack.indexOf(head, at + 1)) {
+    const end = at + needle.length;
+    if (haystack[end] !== LF || !startsLine(at)) continue;
+    if (head === needle || haystack.compare(needle, 0, needle.length, at, end) === 0) return at;
   }
   return -1;
 }

@@ -47,7 +47,7 @@ export interface ContentUpdate {
 /** What the plan calls: the exact path on bytes when it applies, else the general one on text. */
 export function updateContent(original: FileContent, chunks: readonly UpdateChunk[], displayPath: string): ContentUpdate {
   const exact = applyChunksToBytes(original.bytes, chunks);
-  if (exact !== null) return { content: FileContent.fromBytes(exact.content), regions: exact.regions };
+  if (exact !== null) return { content: FileContent.fromParts(exact.parts), regions: exact.regions };
   const { content, regions } = applyChunksByLine(original.text, chunks, displayPath);
   return { content: FileContent.fromText(content), regions };
 }
