@@ -119,3 +119,21 @@ void test("retries the client makes before the stream starts share the turn's se
     ["Reconnecting... 1/4", "Reconnecting... 2/4", "Reconnecting... 3/4", "Reconnecting... 4/4"],
   );
 });
+
+void test("request_max_retries holds even without stream retries: the sequence runs to the larger of the two", async () => {
+  const events: EventMsg[] = [];
+  const refused = new ModelError("retryable", "HTTP 500");
+  const c: ModelClient = {
+    requestMaxRetries: 2,
+    async *stream(_prompt, _signal, onRetry): AsyncGenerator<ModelStreamEvent> {
+      for (let i = 0; i < 2; i++) if (onRetry?.(refused) === null) throw refused;
+      yield* answer("after two retries");
+    },
+  };
+  const result = await sampleWithRetries({ client: c, prompt: PROMPT, streamMaxRetries: 0, signal: new AbortController().signal, emit: (m) => events.push(m) });
+  assert.equal(result.lastAgentMessage, "after two retries");
+  assert.deepEqual(
+    events.filter((e) => e.type === "stream_error").map((e) => (e.type === "stream_error" ? e.message : "")),
+    ["Reconnecting... 1/2", "Reconnecting... 2/2"],
+  );
+});

@@ -1,11 +1,12 @@
 /**
  * One sampling request, streamed into events and collected into items, with the turn-level
  * retry policy: a stream that drops, goes idle or fails transiently is retried from scratch.
- * Every retry of the request, whether the HTTP layer makes it (before the server accepted) or
- * this one (after the stream started), is one step of one sequence bounded by the provider's
- * stream_max_retries, announced by a stream_error event "Reconnecting... n/max". Nothing from a
- * failed attempt enters history and no tool runs before a response completes, so a retry can
- * never run a tool call twice.
+ * Every retry of the request is one step of one sequence, announced by a stream_error event
+ * "Reconnecting... n/max": those the client makes before the server accepted the request (at
+ * most request_max_retries per request) and those made here after a stream failed (at most
+ * stream_max_retries), together at most the larger of the two, so one layer's retries never
+ * restart inside the other's. Nothing from a failed attempt enters history and no tool runs
+ * before a response completes, so a retry can never run a tool call twice.
  */
 import { ModelError, backoffMs, errorInfo } from "../model/errors.js";
 import type { ModelClient, Prompt, RetryListener } from "../model/prompt.js";
@@ -30,14 +31,16 @@ export interface SampleOptions {
 }
 
 export async function sampleWithRetries(opts: SampleOptions): Promise<SampleResult> {
+  const max = Math.max(opts.streamMaxRetries, opts.client.requestMaxRetries ?? 0);
   let retries = 0;
-  /** Takes the next retry of the sequence and announces it; null once the budget is spent. */
+  let streamRetries = 0;
+  /** Takes the next step of the sequence and announces it; null once the budget is spent. */
   const nextRetry = (err: ModelError): number | null => {
-    if (retries >= opts.streamMaxRetries) return null;
+    if (retries >= max) return null;
     retries += 1;
     opts.emit({
       type: "stream_error",
-      message: `Reconnecting... ${retries}/${opts.streamMaxRetries}`,
+      message: `Reconnecting... ${retries}/${max}`,
       codex_error_info: errorInfo(err),
       additional_details: err.message,
     });
@@ -48,8 +51,10 @@ export async function sampleWithRetries(opts: SampleOptions): Promise<SampleResu
       return await sampleOnce(opts, nextRetry);
     } catch (err) {
       if (opts.signal.aborted) throw err;
-      const delay = err instanceof ModelError && err.retryable ? nextRetry(err) : null;
+      const retryable = err instanceof ModelError && err.retryable && streamRetries < opts.streamMaxRetries;
+      const delay = retryable ? nextRetry(err) : null;
       if (delay === null) throw err;
+      streamRetries += 1;
       await sleep(delay, opts.signal);
     }
   }

@@ -49,4 +49,6 @@ export interface ModelClient {
    * ModelError for the turn loop to retry as a whole.
    */
   stream(prompt: Prompt, signal: AbortSignal, onRetry?: RetryListener): AsyncGenerator<ModelStreamEvent>;
+  /** The provider's request_max_retries: how many retries the client may ask for per request. */
+  readonly requestMaxRetries?: number;
 }

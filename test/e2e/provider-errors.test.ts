@@ -64,8 +64,8 @@ void test("retries before and after the stream started count one sequence", asyn
   });
 });
 
-void test("the sequence ends at stream_max_retries even when every layer keeps failing", async () => {
-  const ws = makeWorkspace({ config: `${PROVIDER(9)}stream_max_retries = 2\n` });
+void test("the sequence ends at its maximum even when every layer keeps failing", async () => {
+  const ws = makeWorkspace({ config: `${PROVIDER(9)}stream_max_retries = 2\nrequest_max_retries = 2\n` });
   const failures = Array.from({ length: 10 }, () => errorTurn(500));
   await withServer(failures, async (server) => {
     const r = await runCli(["exec", "--json", "-c", `model_providers.x.base_url="${server.url}"`, "hi"], { cwd: ws.dir, home: ws.home });
