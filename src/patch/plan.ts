@@ -2,7 +2,9 @@
  * Turns parsed hunks into a plan: for every file, its content before and after, computed by
  * reading the file system but never writing to it. Hunks apply in order against a view that
  * already includes the earlier hunks, so a patch that adds a file and then updates it, or
- * updates one file twice, behaves as if each hunk had been applied in turn.
+ * updates one file twice, behaves as if each hunk had been applied in turn. Files are read with
+ * synchronous calls, like the commit's writes (see commit.ts), and kept as bytes until something
+ * needs their text.
  */
 import { isUtf8 } from "node:buffer";
 import { readFileSync } from "node:fs";
