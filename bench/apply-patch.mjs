@@ -3,7 +3,8 @@
 // same generated inputs: a 2,000-chunk patch on one 200,000-line file, and one patch that touches
 // 500 files. Both tools run as whole processes (start-up included) with the patch on stdin, in
 // the same scratch folder, alternating run by run so machine load affects both alike. codex-ts is
-// also timed in-process (`applyPatchInDirectory`, no process start), which is the engine's share.
+// also timed in-process (`applyPatchInDirectory`, no process start), which is the engine's share,
+// and, when NODE_EXTRA_CA_CERTS is set, as a process without it (Node loads those at start-up).
 // Nothing here asserts on timings; it only reports them.
 //
 // Usage: node bench/apply-patch.mjs [--runs N]          (default 7)
@@ -135,7 +136,15 @@ function isElfOrMachO(path) {
 
 /** Each applier as a command that reads the patch on stdin in its working directory. */
 function appliers(scratch) {
-  const list = [{ name: "codex-ts", argv: [process.execPath, join(DIST, "src/cli/main.js"), "apply_patch"] }];
+  const codexTs = [process.execPath, join(DIST, "src/cli/main.js"), "apply_patch"];
+  const list = [{ name: "codex-ts", argv: codexTs }];
+  // Node reads every certificate in NODE_EXTRA_CA_CERTS before it runs any code (tens of ms);
+  // machines that set it pay that on every start, so codex-ts is also timed without it.
+  if (process.env.NODE_EXTRA_CA_CERTS) {
+    const env = { ...process.env };
+    delete env.NODE_EXTRA_CA_CERTS;
+    list.push({ name: "codex-ts, no NODE_EXTRA_CA_CERTS", argv: codexTs, env });
+  }
   const reference = findReference();
   if (reference) {
     const link = join(scratch, "bin", "apply_patch");
@@ -169,7 +178,7 @@ function resetDir(dir, files) {
 function runProcess(applier, scenario, dir, timeFile) {
   const argv = GNU_TIME ? [GNU_TIME, "-f", "%U %S", "-o", timeFile, ...applier.argv] : applier.argv;
   const start = performance.now();
-  const child = spawnSync(argv[0], argv.slice(1), { cwd: dir, input: scenario.patch, encoding: "utf8", maxBuffer: 64 << 20 });
+  const child = spawnSync(argv[0], argv.slice(1), { cwd: dir, env: applier.env ?? process.env, input: scenario.patch, encoding: "utf8", maxBuffer: 64 << 20 });
   const ms = performance.now() - start;
   if (child.status !== 0 || !scenario.check(dir)) {
     throw new Error(`${applier.name} failed on ${scenario.label} (status ${child.status}): ${child.stderr || child.error?.message}`);
@@ -242,38 +251,34 @@ async function main() {
   const reference = tools.find((t) => t.name === "reference");
   console.log(`apply_patch, whole process with the patch on stdin: median (min-max) of ${runs} runs after ${WARMUP} warm-up, ms`);
   console.log(`codex-ts:  node ${process.version} ${join(DIST, "src/cli/main.js")} apply_patch`);
-  console.log(`reference: ${reference ? `${reference.binary} started as apply_patch` : "not found (set CODEX_REF_BIN to its launcher or binary); column skipped"}`);
+  console.log(`reference: ${reference ? `${reference.binary} started as apply_patch` : "not found (set CODEX_REF_BIN to its launcher or binary); its rows and the ratios are left out"}`);
   console.log(`files on:  ${scratch.replace(/[^/]+$/, "")} ${fsType}${fsType.startsWith("tmpfs") ? "  (tmpfs: set CODEX_TS_BENCH_DIR to a folder on disk)" : ""}\n`);
   const wall = (list) => list.map((s) => s.ms);
+  const cpuOf = (list) => list.map((s) => s.cpu);
   const stat = (values) => `${median(values).toFixed(1)} (${Math.min(...values).toFixed(0)}-${Math.max(...values).toFixed(0)})`;
-  const ratio = (ours, theirs) => `${(median(ours) / median(theirs)).toFixed(2)}x`;
-  const cpu = (list) => `${median(list.map((s) => s.cpu)).toFixed(0)}`;
-  const header = [
-    "scenario",
-    "size",
-    "codex-ts wall",
-    ...(reference ? ["reference wall", "ratio"] : []),
-    ...(GNU_TIME ? ["codex-ts cpu", ...(reference ? ["reference cpu", "ratio"] : [])] : []),
-    "in-process wall",
-  ];
+  const ratio = (ours, theirs) => (theirs ? `${(median(ours) / median(theirs)).toFixed(2)}x` : "");
+  const header = ["scenario", "size", "applier", "wall", ...(reference ? ["ratio"] : []), ...(GNU_TIME ? ["cpu", ...(reference ? ["ratio"] : [])] : [])];
   const table = [header];
   for (const { scenario, samples } of rows) {
-    const ours = samples.get("codex-ts");
     const theirs = samples.get("reference");
-    table.push([
-      scenario.label,
-      scenario.size,
-      stat(wall(ours)),
-      ...(theirs ? [stat(wall(theirs)), ratio(wall(ours), wall(theirs))] : []),
-      ...(GNU_TIME ? [cpu(ours), ...(theirs ? [cpu(theirs), ratio(ours.map((s) => s.cpu), theirs.map((s) => s.cpu))] : [])] : []),
-      stat(wall(samples.get("in-process"))),
-    ]);
+    for (const [name, list] of samples) {
+      const timed = name !== "in-process";
+      const compared = timed && name !== "reference";
+      table.push([
+        scenario.label,
+        scenario.size,
+        timed ? name : "codex-ts in-process",
+        stat(wall(list)),
+        ...(reference ? [compared ? ratio(wall(list), theirs && wall(theirs)) : ""] : []),
+        ...(GNU_TIME ? [timed ? median(cpuOf(list)).toFixed(0) : "", ...(reference ? [compared ? ratio(cpuOf(list), theirs && cpuOf(theirs)) : ""] : [])] : []),
+      ]);
+    }
   }
   const widths = header.map((_, col) => Math.max(...table.map((row) => row[col].length)));
-  for (const row of table) console.log(row.map((cell, col) => (col < 2 ? cell.padEnd(widths[col]) : cell.padStart(widths[col]))).join("   "));
-  console.log("\nwall = spawn to exit; cpu = user + system time of the process (GNU time, 10 ms steps; n/a without it);");
-  console.log("ratio = codex-ts median / reference median (target: 1.00x or less); in-process = one");
-  console.log("applyPatchInDirectory call in this process: the engine without Node's start-up.");
+  for (const row of table) console.log(row.map((cell, col) => (col < 3 ? cell.padEnd(widths[col]) : cell.padStart(widths[col]))).join("   "));
+  console.log("\nwall = spawn to exit; cpu = user + system time of the process (GNU time, 10 ms steps; left out without it);");
+  console.log("ratio = this applier's median / the reference's (target: 1.00x or less); codex-ts in-process = one");
+  console.log("applyPatchInDirectory call in this process: the engine alone, warm, without a process start.");
 }
 
 await main();
