@@ -1,57 +1,40 @@
 #!/usr/bin/env node
-// Cost of the apply_patch engine on large patches, in-process: a 2,000-chunk patch on one
-// 200,000-line file, and one patch that touches 500 files. Each scenario also runs at 1/4 and 1/2
-// size, so the time per chunk or per file shows whether cost grows linearly. For every size it
-// prints the median of N runs for each stage (parse, plan, the per-change unified diff carried by
-// the patch_apply_begin event, commit) and for the whole `applyPatchInDirectory` call, plus the
-// process's peak RSS. Nothing here asserts on timings; it only reports them.
-// Usage: node bench/apply-patch.mjs [--runs N]       (default 5; CODEX_TS_DIST=path picks another build)
+// apply_patch on large patches, codex-ts beside the reference's native applier, in one run on the
+// same generated inputs: a 2,000-chunk patch on one 200,000-line file, and one patch that touches
+// 500 files. Both tools run as whole processes (start-up included) with the patch on stdin, in
+// the same scratch folder, alternating run by run so machine load affects both alike. codex-ts is
+// also timed in-process (`applyPatchInDirectory`, no process start), which is the engine's share,
+// and, when NODE_EXTRA_CA_CERTS is set, as a process without it (Node loads those at start-up).
+// Nothing here asserts on timings; it only reports them.
+//
+// Usage: node bench/apply-patch.mjs [--runs N]          (default 7)
+//   CODEX_TS_DIST=path       another codex-ts build (default: ./dist)
+//   CODEX_TS_BENCH_DIR=dir   where the files are written (default: the system temp folder);
+//                            use a folder on a real disk, tmpfs hides the cost of metadata
+//   CODEX_REF_BIN=path       the reference: its npm launcher (node_modules/.bin/codex) or native
+//                            binary (default: `codex` on PATH); its column is skipped when absent
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, closeSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { delimiter, dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { gnuTimePath } from "./gnu-time.mjs";
 import { median, parseRuns } from "./stats.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DIST = process.env.CODEX_TS_DIST ? resolve(process.env.CODEX_TS_DIST) : join(ROOT, "dist");
 const WARMUP = 1;
-const TARGET_MS = 250;
-const FRACTIONS = [0.25, 0.5, 1];
-
-async function load(name) {
-  return import(pathToFileURL(join(DIST, "src/patch", name)).href);
-}
-
-async function loadEngine() {
-  let engine;
-  try {
-    engine = {
-      ...(await load("parser.js")),
-      ...(await load("plan.js")),
-      ...(await load("commit.js")),
-      ...(await load("apply-patch.js")),
-    };
-  } catch (err) {
-    console.error(`Cannot load the patch engine from ${DIST}: run \`npm run build\` first.\n${err.message}`);
-    process.exit(2);
-  }
-  try {
-    engine.unifiedDiff = (await load("unified-diff.js")).unifiedDiff;
-  } catch {
-    engine.unifiedDiff = undefined; // not built yet: the diff column reads n/a
-  }
-  return engine;
-}
+const GNU_TIME = gnuTimePath();
 
 // ---------------------------------------------------------------------------------------------
-// Scenarios: each builds its files (relative path -> content) and a patch, at a given fraction.
+// Scenarios: each builds its files (relative path -> content) and a patch.
 
-/** One big file; every `lines / chunks` lines, a chunk with 3 lines of context replaces one line by two. */
-function bigFileScenario(fraction) {
-  const lineCount = Math.round(200_000 * fraction);
-  const chunkCount = Math.round(2_000 * fraction);
+/** One big file; every 100 lines, a chunk with 3 lines of context replaces one line by two. */
+function bigFileScenario() {
+  const lineCount = 200_000;
+  const chunkCount = 2_000;
   const line = (i) => `  const value${i} = compute(${i}, "some text") + offset; // line ${i}`;
   const lines = Array.from({ length: lineCount }, (_, i) => line(i));
   const stride = lineCount / chunkCount;
@@ -64,20 +47,18 @@ function bigFileScenario(fraction) {
     for (let i = at + 1; i <= at + 3; i++) body.push(` ${lines[i]}`);
   }
   return {
-    label: "1 file",
-    units: chunkCount,
-    unit: "chunk",
-    size: `${lineCount.toLocaleString("en-US")} lines, ${chunkCount.toLocaleString("en-US")} chunks`,
+    label: "1 file, 2,000 chunks",
+    size: "200,000 lines (15 MB)",
     files: new Map([["big/generated.ts", `${lines.join("\n")}\n`]]),
     patch: patchText([["*** Update File: big/generated.ts", ...body]]),
     check: (dir) => readFileSync(join(dir, "big/generated.ts"), "utf8").includes("computeFaster("),
   };
 }
 
-/** Many small files in 20 directories, each updated by one chunk, plus 1% added and 1% deleted. */
-function manyFilesScenario(fraction) {
-  const fileCount = Math.round(500 * fraction);
-  const extra = Math.max(1, Math.round(fileCount / 100));
+/** 500 small files in 20 directories, each updated by one chunk, plus 5 added and 5 deleted. */
+function manyFilesScenario() {
+  const fileCount = 500;
+  const extra = 5;
   const files = new Map();
   const sections = [];
   const path = (i) => `pkg${i % 20}/module${i}.ts`;
@@ -100,18 +81,78 @@ function manyFilesScenario(fraction) {
   }
   for (let i = 0; i < extra; i++) sections.push([`*** Add File: added/new${i}.ts`, `+export const added${i} = ${i};`]);
   return {
-    label: `${fileCount} files`,
-    units: fileCount + 2 * extra,
-    unit: "file",
-    size: `${fileCount} updated, ${extra} added, ${extra} deleted`,
+    label: "500 files",
+    size: "500 updated, 5 added, 5 deleted",
     files,
     patch: patchText(sections),
-    check: (dir) => readFileSync(join(dir, path(0)), "utf8").includes("// changed"),
+    check: (dir) => readFileSync(join(dir, path(0)), "utf8").includes("// changed") && !existsSync(join(dir, path(fileCount))),
   };
 }
 
 function patchText(sections) {
   return ["*** Begin Patch", ...sections.flat(), "*** End Patch", ""].join("\n");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The two appliers
+
+/**
+ * The reference's native binary, from CODEX_REF_BIN or `codex` on PATH, or null. The npm
+ * launcher is a Node script that spawns the native binary from its platform package; the
+ * binary applies a patch when started under the name `apply_patch`, so the bench links to it.
+ */
+function findReference() {
+  const given = process.env.CODEX_REF_BIN;
+  const launcher = given ? resolve(given) : onPath("codex");
+  if (!launcher || !existsSync(launcher)) return null;
+  const real = realpathSync(launcher);
+  if (isElfOrMachO(real)) return real;
+  const triple = { "linux-x64": "x86_64-unknown-linux-musl", "linux-arm64": "aarch64-unknown-linux-musl", "darwin-x64": "x86_64-apple-darwin", "darwin-arm64": "aarch64-apple-darwin" }[`${process.platform}-${process.arch}`];
+  if (!triple) return null;
+  const candidates = [join(dirname(real), "..", "vendor", triple, "bin", "codex")];
+  try {
+    const pkg = createRequire(real).resolve(`@openai/codex-${process.platform}-${process.arch}/package.json`);
+    candidates.unshift(join(dirname(pkg), "vendor", triple, "bin", "codex"));
+  } catch {
+    // Older releases ship the binary inside the main package: the fallback candidate.
+  }
+  return candidates.find((c) => existsSync(c)) ?? null;
+}
+
+function onPath(name) {
+  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
+    if (dir && existsSync(join(dir, name))) return join(dir, name);
+  }
+  return null;
+}
+
+function isElfOrMachO(path) {
+  const fd = openSync(path, "r");
+  const head = Buffer.alloc(4);
+  readSync(fd, head, 0, 4, 0);
+  closeSync(fd);
+  return head.toString("latin1") === "\x7fELF" || [0xfeedfacf, 0xcffaedfe].includes(head.readUInt32BE(0));
+}
+
+/** Each applier as a command that reads the patch on stdin in its working directory. */
+function appliers(scratch) {
+  const codexTs = [process.execPath, join(DIST, "src/cli/main.js"), "apply_patch"];
+  const list = [{ name: "codex-ts", argv: codexTs }];
+  // Node reads every certificate in NODE_EXTRA_CA_CERTS before it runs any code (tens of ms);
+  // machines that set it pay that on every start, so codex-ts is also timed without it.
+  if (process.env.NODE_EXTRA_CA_CERTS) {
+    const env = { ...process.env };
+    delete env.NODE_EXTRA_CA_CERTS;
+    list.push({ name: "codex-ts, no NODE_EXTRA_CA_CERTS", argv: codexTs, env });
+  }
+  const reference = findReference();
+  if (reference) {
+    const link = join(scratch, "bin", "apply_patch");
+    mkdirSync(dirname(link), { recursive: true });
+    symlinkSync(reference, link);
+    list.push({ name: "reference", argv: [link], binary: reference });
+  }
+  return list;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -125,101 +166,119 @@ function resetDir(dir, files) {
     mkdirSync(dirname(join(dir, rel)), { recursive: true });
     writeFileSync(join(dir, rel), content);
   }
-  // Flush the rewrite before the next timed run, so that run measures the patch and not the
-  // file system still catching up on deleting and recreating the previous tree.
+  // Flush the rewrite before the timed run, so it measures the patch and not the file system
+  // still catching up on the previous tree (the files a patch edits were usually written long before).
   spawnSync("sync");
 }
 
-async function timed(fn) {
+/**
+ * Wall time from spawn to exit, and with GNU time the CPU time (user + system) the process used:
+ * on a busy machine the wall time also counts waiting for a core, the CPU time does not.
+ */
+function runProcess(applier, scenario, dir, timeFile) {
+  const argv = GNU_TIME ? [GNU_TIME, "-f", "%U %S", "-o", timeFile, ...applier.argv] : applier.argv;
   const start = performance.now();
-  const value = await fn();
-  return { ms: performance.now() - start, value };
-}
-
-/** One run of the stages one after the other, then one run of the whole call. */
-async function runOnce(engine, scenario, dir) {
-  const parse = await timed(() => engine.parsePatch(scenario.patch));
-  const plan = await timed(() => engine.planPatch(parse.value, dir));
-  let diff;
-  if (engine.unifiedDiff) {
-    diff = await timed(() => {
-      let bytes = 0;
-      for (const change of plan.value.changes) {
-        const regions = change.regions ?? undefined;
-        bytes += engine.unifiedDiff(change.oldContent ?? "", change.newContent ?? "", { context: 1, regions }).length;
-      }
-      return bytes;
-    });
+  const child = spawnSync(argv[0], argv.slice(1), { cwd: dir, env: applier.env ?? process.env, input: scenario.patch, encoding: "utf8", maxBuffer: 64 << 20 });
+  const ms = performance.now() - start;
+  if (child.status !== 0 || !scenario.check(dir)) {
+    throw new Error(`${applier.name} failed on ${scenario.label} (status ${child.status}): ${child.stderr || child.error?.message}`);
   }
-  const commit = await timed(() => engine.commitPlan(plan.value));
-  if (!scenario.check(dir)) throw new Error(`${scenario.label}: commitPlan did not write the expected content`);
-  resetDir(dir, scenario.files);
-
-  const whole = await timed(() => engine.applyPatchInDirectory(scenario.patch, dir));
-  if (!whole.value.ok || !scenario.check(dir)) throw new Error(`${scenario.label}: applyPatchInDirectory failed: ${whole.value.stderr}`);
-  resetDir(dir, scenario.files);
-  return { parse: parse.ms, plan: plan.ms, diff: diff?.ms, commit: commit.ms, whole: whole.ms };
+  const cpu = GNU_TIME ? readFileSync(timeFile, "utf8").trim().split(/\s+/).slice(-2).reduce((sum, s) => sum + Number(s) * 1000, 0) : undefined;
+  return { ms, cpu };
 }
 
-async function measure(engine, scenario, runs, dir) {
-  resetDir(dir, scenario.files);
-  for (let i = 0; i < WARMUP; i++) await runOnce(engine, scenario, dir);
-  const samples = [];
-  for (let i = 0; i < runs; i++) samples.push(await runOnce(engine, scenario, dir));
-  const pick = (key) => (samples[0][key] === undefined ? undefined : median(samples.map((s) => s[key])));
-  const stages = { parse: pick("parse"), plan: pick("plan"), diff: pick("diff"), commit: pick("commit"), whole: pick("whole") };
-  const sum = stages.parse + stages.plan + (stages.diff ?? 0) + stages.commit;
-  return { ...stages, sum, wholeRange: [Math.min(...samples.map((s) => s.whole)), Math.max(...samples.map((s) => s.whole))] };
+async function runInProcess(engine, scenario, dir) {
+  const start = performance.now();
+  const result = await engine.applyPatchInDirectory(scenario.patch, dir);
+  const ms = performance.now() - start;
+  if (!result.ok || !scenario.check(dir)) throw new Error(`in-process apply failed on ${scenario.label}: ${result.stderr}`);
+  return { ms };
+}
+
+/** Samples per tool name ("in-process" for the engine alone): lists of { ms, cpu? }. */
+async function measure(scenario, tools, engine, runs, dir, timeFile) {
+  const samples = new Map([...tools.map((t) => [t.name, []]), ["in-process", []]]);
+  for (let round = 0; round < WARMUP + runs; round++) {
+    // Alternate the order so neither tool always runs right after a reset.
+    const order = round % 2 ? [...tools].reverse() : tools;
+    for (const tool of order) {
+      resetDir(dir, scenario.files);
+      const sample = runProcess(tool, scenario, dir, timeFile);
+      if (round >= WARMUP) samples.get(tool.name).push(sample);
+    }
+    resetDir(dir, scenario.files);
+    const sample = await runInProcess(engine, scenario, dir);
+    if (round >= WARMUP) samples.get("in-process").push(sample);
+  }
+  return samples;
+}
+
+function fsTypeOf(path) {
+  try {
+    const mounts = readFileSync("/proc/mounts", "utf8").split("\n").map((l) => l.split(" ")).filter((f) => f.length > 2);
+    const real = realpathSync(path);
+    const best = mounts.filter(([, at]) => real === at || real.startsWith(at.endsWith("/") ? at : `${at}/`)).sort((a, b) => b[1].length - a[1].length)[0];
+    return best ? `${best[2]} (${best[0]} on ${best[1]})` : "unknown";
+  } catch {
+    return "unknown";
+  }
 }
 
 async function main() {
-  const runs = parseRuns(process.argv.slice(2), 5);
-  const engine = await loadEngine();
-  const scratch = mkdtempSync(join(tmpdir(), "codex-ts-bench-patch-"));
-  const results = [];
+  const runs = parseRuns(process.argv.slice(2), 7);
+  let engine;
   try {
-    for (const make of [bigFileScenario, manyFilesScenario]) {
-      for (const fraction of FRACTIONS) {
-        const scenario = make(fraction);
-        results.push({ scenario, fraction, ...(await measure(engine, scenario, runs, join(scratch, "work"))) });
-      }
+    engine = await import(pathToFileURL(join(DIST, "src/patch/apply-patch.js")).href);
+  } catch (err) {
+    console.error(`Cannot load codex-ts from ${DIST}: run \`npm run build\` first.\n${err.message}`);
+    process.exit(2);
+  }
+  const base = process.env.CODEX_TS_BENCH_DIR ? resolve(process.env.CODEX_TS_BENCH_DIR) : tmpdir();
+  mkdirSync(base, { recursive: true });
+  const scratch = mkdtempSync(join(base, "codex-ts-bench-patch-"));
+  const fsType = fsTypeOf(scratch);
+  const rows = [];
+  let tools;
+  try {
+    tools = appliers(scratch);
+    for (const scenario of [bigFileScenario(), manyFilesScenario()]) {
+      rows.push({ scenario, samples: await measure(scenario, tools, engine, runs, join(scratch, "work"), join(scratch, "time.txt")) });
     }
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
 
-  const fmtMs = (v) => (v === undefined ? "n/a" : v.toFixed(1));
-  const table = [
-    ["scenario", "size", "parse", "plan", "diff", "commit", "stages", "apply", "apply per unit"],
-    ...results.map((r) => [
-      r.scenario.label,
-      r.scenario.size,
-      fmtMs(r.parse),
-      fmtMs(r.plan),
-      fmtMs(r.diff),
-      fmtMs(r.commit),
-      fmtMs(r.sum),
-      fmtMs(r.whole),
-      `${((r.whole * 1000) / r.scenario.units).toFixed(1)} µs/${r.scenario.unit}`,
-    ]),
-  ];
-  const widths = table[0].map((_, col) => Math.max(...table.map((row) => row[col].length)));
-  const left = new Set([0, 1]);
-  console.log(`apply_patch engine (${DIST}): median of ${runs} runs after ${WARMUP} warm-up run, Node ${process.version}`);
-  console.log(`Files written under ${tmpdir()} (set TMPDIR to measure another file system, e.g. /dev/shm).`);
-  console.log("Times in ms. stages = parse + plan + diff + commit run one by one; apply = one applyPatchInDirectory call");
-  console.log("(parse, plan and commit; it does not compute diffs). diff = unifiedDiff of every change with the plan's");
-  console.log("regions and 1 line of context, as the patch_apply_begin event carries it.\n");
-  for (const row of table) console.log(row.map((cell, col) => (left.has(col) ? cell.padEnd(widths[col]) : cell.padStart(widths[col]))).join("   "));
-  if (!engine.unifiedDiff) console.log("diff: n/a, dist/src/patch/unified-diff.js is not built.");
-
-  console.log("");
-  for (const r of results.filter((x) => x.fraction === 1)) {
-    const verdict = (ms) => `${ms.toFixed(1)} ms ${ms <= TARGET_MS ? "within" : "OVER"} the ${TARGET_MS} ms target`;
-    console.log(`${r.scenario.label}: stages ${verdict(r.sum)}; apply ${verdict(r.whole)} (range ${r.wholeRange.map((v) => v.toFixed(1)).join("-")} ms)`);
+  const reference = tools.find((t) => t.name === "reference");
+  console.log(`apply_patch, whole process with the patch on stdin: median (min-max) of ${runs} runs after ${WARMUP} warm-up, ms`);
+  console.log(`codex-ts:  node ${process.version} ${join(DIST, "src/cli/main.js")} apply_patch`);
+  console.log(`reference: ${reference ? `${reference.binary} started as apply_patch` : "not found (set CODEX_REF_BIN to its launcher or binary); its rows and the ratios are left out"}`);
+  console.log(`files on:  ${scratch.replace(/[^/]+$/, "")} ${fsType}${fsType.startsWith("tmpfs") ? "  (tmpfs: set CODEX_TS_BENCH_DIR to a folder on disk)" : ""}\n`);
+  const wall = (list) => list.map((s) => s.ms);
+  const cpuOf = (list) => list.map((s) => s.cpu);
+  const stat = (values) => `${median(values).toFixed(1)} (${Math.min(...values).toFixed(0)}-${Math.max(...values).toFixed(0)})`;
+  const ratio = (ours, theirs) => (theirs ? `${(median(ours) / median(theirs)).toFixed(2)}x` : "");
+  const header = ["scenario", "size", "applier", "wall", ...(reference ? ["ratio"] : []), ...(GNU_TIME ? ["cpu", ...(reference ? ["ratio"] : [])] : [])];
+  const table = [header];
+  for (const { scenario, samples } of rows) {
+    const theirs = samples.get("reference");
+    for (const [name, list] of samples) {
+      const timed = name !== "in-process";
+      const compared = timed && name !== "reference";
+      table.push([
+        scenario.label,
+        scenario.size,
+        timed ? name : "codex-ts in-process",
+        stat(wall(list)),
+        ...(reference ? [compared ? ratio(wall(list), theirs && wall(theirs)) : ""] : []),
+        ...(GNU_TIME ? [timed ? median(cpuOf(list)).toFixed(0) : "", ...(reference ? [compared ? ratio(cpuOf(list), theirs && cpuOf(theirs)) : ""] : [])] : []),
+      ]);
+    }
   }
-  // maxRSS is the process's high-water mark in KiB, so it includes building the inputs.
-  console.log(`peak RSS of this process: ${(process.resourceUsage().maxRSS / 1024).toFixed(1)} MiB`);
+  const widths = header.map((_, col) => Math.max(...table.map((row) => row[col].length)));
+  for (const row of table) console.log(row.map((cell, col) => (col < 3 ? cell.padEnd(widths[col]) : cell.padStart(widths[col]))).join("   "));
+  console.log("\nwall = spawn to exit; cpu = user + system time of the process (GNU time, 10 ms steps; left out without it);");
+  console.log("ratio = this applier's median / the reference's (target: 1.00x or less); codex-ts in-process = one");
+  console.log("applyPatchInDirectory call in this process: the engine alone, warm, without a process start.");
 }
 
 await main();

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sandboxPolicyFor } from "../protocol/policy.js";
-import { OUTSIDE_PROJECT_REASON, assessPatchSafety } from "./patch-safety.js";
+import { OUTSIDE_PROJECT_REASON, READ_ONLY_SANDBOX_REASON, assessPatchSafety } from "./patch-safety.js";
 
 const cwd = "/nonexistent/proj";
 const inside = [`${cwd}/a.txt`];
@@ -12,7 +12,7 @@ const outside = ["/nonexistent/elsewhere/a.txt"];
 const write = { ...sandboxPolicyFor("workspace-write"), exclude_slash_tmp: true, exclude_tmpdir_env_var: true };
 
 void test("an empty patch is rejected", () => {
-  assert.deepEqual(assessPatchSafety([], "never", write, cwd), { kind: "reject", reason: "empty patch" });
+  assert.deepEqual(assessPatchSafety([], "never", write, cwd), { kind: "reject", reason: "empty patch", blockedBy: null, path: null });
 });
 
 void test("writes the sandbox allows apply without asking, except under 'untrusted'", () => {
@@ -29,8 +29,20 @@ void test("other writes go to the user, or are refused when the user is never as
   assert.deepEqual(assessPatchSafety(outside, "on-failure", write, cwd), { kind: "ask", grantRoot: "/nonexistent/elsewhere" });
   // A folder granted earlier in the session counts as writable.
   assert.deepEqual(assessPatchSafety(outside, "never", write, cwd, ["/nonexistent/elsewhere"]), { kind: "auto" });
-  assert.deepEqual(assessPatchSafety(outside, "never", write, cwd), { kind: "reject", reason: OUTSIDE_PROJECT_REASON });
-  assert.deepEqual(assessPatchSafety(inside, "never", sandboxPolicyFor("read-only"), cwd), { kind: "reject", reason: OUTSIDE_PROJECT_REASON });
+  assert.deepEqual(assessPatchSafety(outside, "never", write, cwd), {
+    kind: "reject",
+    reason: OUTSIDE_PROJECT_REASON,
+    blockedBy: "writable-roots",
+    path: "/nonexistent/elsewhere/a.txt",
+  });
+  // Under a read-only sandbox the model is told so (as the reference tells it), not "outside of the project".
+  assert.deepEqual(assessPatchSafety(inside, "never", sandboxPolicyFor("read-only"), cwd), {
+    kind: "reject",
+    reason: READ_ONLY_SANDBOX_REASON,
+    blockedBy: "read-only-sandbox",
+    path: "/nonexistent/proj/a.txt",
+  });
+  assert.equal(READ_ONLY_SANDBOX_REASON, "writing is blocked by read-only sandbox; rejected by user approval settings");
 });
 
 void test("a granted folder obeys the same rules as the sandbox's roots: no symlink escapes, .git and .codex stay protected", () => {

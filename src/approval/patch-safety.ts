@@ -5,16 +5,23 @@
  * refused when the user asked never to be asked.
  */
 import { dirname, resolve } from "node:path";
+import type { PatchBlocker } from "../protocol/events.js";
 import type { AskForApproval, SandboxPolicy } from "../protocol/policy.js";
 import { canWritePath } from "../sandbox/writable-roots.js";
 
 /**
  * `grantRoot`: when the patch writes outside the allowed places, the folder the user is asked
- * to open for the rest of the session (the first offending path's folder).
+ * to open for the rest of the session (the first offending path's folder). A rejection says what
+ * stood in the way, so a front end can name the setting that would allow the write.
  */
-export type PatchSafety = { kind: "auto" } | { kind: "ask"; grantRoot: string | null } | { kind: "reject"; reason: string };
+export type PatchSafety =
+  | { kind: "auto" }
+  | { kind: "ask"; grantRoot: string | null }
+  | { kind: "reject"; reason: string; blockedBy: PatchBlocker | null; path: string | null };
 
+// The reasons the model reads, worded as the reference words them (tools match on them).
 export const OUTSIDE_PROJECT_REASON = "writing outside of the project; rejected by user approval settings";
+export const READ_ONLY_SANDBOX_REASON = "writing is blocked by read-only sandbox; rejected by user approval settings";
 
 export function assessPatchSafety(
   writtenPaths: readonly string[],
@@ -23,12 +30,17 @@ export function assessPatchSafety(
   cwd: string,
   grantedRoots: readonly string[] = [],
 ): PatchSafety {
-  if (writtenPaths.length === 0) return { kind: "reject", reason: "empty patch" };
+  if (writtenPaths.length === 0) return { kind: "reject", reason: "empty patch", blockedBy: null, path: null };
   // Under "untrusted" only known-safe reads run unasked, and a patch is never one.
   if (approvalPolicy === "untrusted") return { kind: "ask", grantRoot: null };
   const offending = writtenPaths.find((path) => !canWritePath(sandboxPolicy, cwd, path, grantedRoots));
   if (offending === undefined) return { kind: "auto" };
-  if (approvalPolicy === "never") return { kind: "reject", reason: OUTSIDE_PROJECT_REASON };
+  if (approvalPolicy === "never") {
+    const path = resolve(cwd, offending);
+    return sandboxPolicy.type === "read-only"
+      ? { kind: "reject", reason: READ_ONLY_SANDBOX_REASON, blockedBy: "read-only-sandbox", path }
+      : { kind: "reject", reason: OUTSIDE_PROJECT_REASON, blockedBy: "writable-roots", path };
+  }
   return { kind: "ask", grantRoot: dirname(resolve(cwd, offending)) };
 }
 

@@ -3,6 +3,8 @@
  * directory, printing and exiting as the reference's standalone `apply_patch` does: 0 when
  * applied, 1 when the patch is invalid or does not apply (nothing is changed then), 2 for usage.
  */
+import { readFileSync } from "node:fs";
+import { isatty } from "node:tty";
 import { applyPatchInDirectory } from "../patch/apply-patch.js";
 
 const USAGE = "Usage: codex-ts apply_patch 'PATCH'\n       echo 'PATCH' | codex-ts apply_patch\n";
@@ -25,7 +27,15 @@ export async function runApplyPatchCommand(args: readonly string[]): Promise<num
 
 /** The patch piped on stdin; null when stdin is a terminal (nothing will come). */
 async function readStdin(): Promise<string | null> {
-  if (process.stdin.isTTY) return null;
+  if (isatty(0)) return null;
+  try {
+    // One blocking read to the end: nothing else runs meanwhile, and a stream would cost a
+    // thread-pool round trip per 64 KiB chunk.
+    return readFileSync(0, "utf8");
+  } catch (err) {
+    // A non-blocking pipe inherited from the parent cannot be read that way: stream it.
+    if ((err as NodeJS.ErrnoException).code !== "EAGAIN") throw err;
+  }
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString("utf8");

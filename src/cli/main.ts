@@ -2,13 +2,24 @@
 /**
  * codex-ts entry point. `--version` is answered before anything else is loaded, so the most
  * common probe costs no more than starting Node; every subcommand imports its code lazily.
+ * `apply_patch` with at most its patch argument also skips the command tree: tools call it
+ * once per edit, and loading commander would cost more than most patches take to apply.
  */
 import { packageVersion } from "../util/version.js";
 
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   process.stdout.write(`codex-ts ${packageVersion()}\n`);
+} else if (isPlainApplyPatch(argv)) {
+  const { runApplyPatchCommand } = await import("./apply-patch-command.js");
+  process.exitCode = await runApplyPatchCommand(argv.slice(1));
 } else {
   const { runCli } = await import("./commands.js");
   process.exitCode = await runCli(process.argv);
+}
+
+/** `apply_patch [PATCH]` without options (`--help` and the like still go through the command tree). */
+function isPlainApplyPatch(args: readonly string[]): boolean {
+  const [command, patch] = args;
+  return (command === "apply_patch" || command === "apply-patch") && args.length <= 2 && !(patch ?? "").startsWith("-");
 }

@@ -90,3 +90,50 @@ void test("show_raw_agent_reasoning emits the raw reasoning text; without it onl
     assert.equal(types.includes("agent_reasoning_raw_content"), showRawReasoning);
   }
 });
+
+void test("retries the client makes before the stream starts share the turn's sequence and budget", async () => {
+  const events: EventMsg[] = [];
+  const refused = new ModelError("retryable", "connection refused");
+  let calls = 0;
+  let gaveUp = false;
+  // Each call asks for two request-level retries (as the HTTP layer does), then drops its stream.
+  const c: ModelClient = {
+    async *stream(_prompt, _signal, onRetry): AsyncGenerator<ModelStreamEvent> {
+      calls++;
+      for (let i = 0; i < 2; i++) {
+        if (onRetry?.(refused) === null) {
+          gaveUp = true;
+          throw refused;
+        }
+      }
+      yield await Promise.resolve({ type: "created" } as const);
+      throw dropped();
+    },
+  };
+  const run = sampleWithRetries({ client: c, prompt: PROMPT, streamMaxRetries: 4, signal: new AbortController().signal, emit: (m) => events.push(m) });
+  await assert.rejects(run, /connection refused/);
+  assert.ok(gaveUp, "the client was told to stop once the budget was spent");
+  assert.equal(calls, 2, "2 retries in the first call, 1 after its stream dropped, 1 in the second call, then none left");
+  assert.deepEqual(
+    events.filter((e) => e.type === "stream_error").map((e) => (e.type === "stream_error" ? e.message : "")),
+    ["Reconnecting... 1/4", "Reconnecting... 2/4", "Reconnecting... 3/4", "Reconnecting... 4/4"],
+  );
+});
+
+void test("request_max_retries holds even without stream retries: the sequence runs to the larger of the two", async () => {
+  const events: EventMsg[] = [];
+  const refused = new ModelError("retryable", "HTTP 500");
+  const c: ModelClient = {
+    requestMaxRetries: 2,
+    async *stream(_prompt, _signal, onRetry): AsyncGenerator<ModelStreamEvent> {
+      for (let i = 0; i < 2; i++) if (onRetry?.(refused) === null) throw refused;
+      yield* answer("after two retries");
+    },
+  };
+  const result = await sampleWithRetries({ client: c, prompt: PROMPT, streamMaxRetries: 0, signal: new AbortController().signal, emit: (m) => events.push(m) });
+  assert.equal(result.lastAgentMessage, "after two retries");
+  assert.deepEqual(
+    events.filter((e) => e.type === "stream_error").map((e) => (e.type === "stream_error" ? e.message : "")),
+    ["Reconnecting... 1/2", "Reconnecting... 2/2"],
+  );
+});

@@ -1,12 +1,15 @@
 /**
  * One sampling request, streamed into events and collected into items, with the turn-level
- * retry policy: a stream that drops, goes idle or fails transiently is retried from scratch up
- * to the provider's stream_max_retries, with a stream_error event each time. Nothing from a
- * failed attempt enters history and no tool runs before a response completes, so a retry can
- * never run a tool call twice.
+ * retry policy: a stream that drops, goes idle or fails transiently is retried from scratch.
+ * Every retry of the request is one step of one sequence, announced by a stream_error event
+ * "Reconnecting... n/max": those the client makes before the server accepted the request (at
+ * most request_max_retries per request) and those made here after a stream failed (at most
+ * stream_max_retries), together at most the larger of the two, so one layer's retries never
+ * restart inside the other's. Nothing from a failed attempt enters history and no tool runs
+ * before a response completes, so a retry can never run a tool call twice.
  */
 import { ModelError, backoffMs, errorInfo } from "../model/errors.js";
-import type { ModelClient, Prompt } from "../model/prompt.js";
+import type { ModelClient, Prompt, RetryListener } from "../model/prompt.js";
 import { sleep } from "../model/http.js";
 import type { EventMsg, RateLimitSnapshot, TokenUsage } from "../protocol/events.js";
 import { assistantText, type ResponseItem } from "../protocol/items.js";
@@ -31,34 +34,39 @@ export interface SampleOptions {
 }
 
 export async function sampleWithRetries(opts: SampleOptions): Promise<SampleResult> {
-  for (let retries = 0; ; ) {
+  const max = Math.max(opts.streamMaxRetries, opts.client.requestMaxRetries ?? 0);
+  let retries = 0;
+  let streamRetries = 0;
+  /** Takes the next step of the sequence and announces it; null once the budget is spent. */
+  const nextRetry = (err: ModelError): number | null => {
+    if (retries >= max) return null;
+    retries += 1;
+    opts.emit({
+      type: "stream_error",
+      message: `Reconnecting... ${retries}/${max}`,
+      codex_error_info: errorInfo(err),
+      additional_details: err.message,
+    });
+    return err.options.retryAfterMs ?? backoffMs(retries);
+  };
+  for (;;) {
     try {
-      return await sampleOnce(opts);
+      return await sampleOnce(opts, nextRetry);
     } catch (err) {
       if (opts.signal.aborted) throw err;
-      if (!(err instanceof ModelError) || !err.retryable || retries >= opts.streamMaxRetries) throw err;
-      retries += 1;
-      const delay = err.options.retryAfterMs ?? backoffMs(retries);
-      emitRetry(opts.emit, retries, opts.streamMaxRetries, err);
+      const retryable = err instanceof ModelError && err.retryable && streamRetries < opts.streamMaxRetries;
+      const delay = retryable ? nextRetry(err) : null;
+      if (delay === null) throw err;
+      streamRetries += 1;
       await sleep(delay, opts.signal);
     }
   }
 }
 
-function emitRetry(emit: (msg: EventMsg) => void, attempt: number, max: number, err: ModelError): void {
-  emit({
-    type: "stream_error",
-    message: `Reconnecting... ${attempt}/${max}`,
-    codex_error_info: errorInfo(err),
-    additional_details: err.message,
-  });
-}
-
-async function sampleOnce({ client, prompt, signal, emit, showRawReasoning, onRateLimits }: SampleOptions): Promise<SampleResult> {
+async function sampleOnce({ client, prompt, signal, emit, showRawReasoning, onRateLimits }: SampleOptions, onRetry: RetryListener): Promise<SampleResult> {
   const items: ResponseItem[] = [];
   let lastAgentMessage: string | null = null;
   const searches = new WebSearchCalls(emit);
-  const onRetry = (attempt: number, max: number, _delay: number, err: ModelError): void => emitRetry(emit, attempt, max, err);
   for await (const event of client.stream(prompt, signal, onRetry)) {
     switch (event.type) {
       case "created":

@@ -28,6 +28,10 @@ export class ChatClient implements ModelClient {
     private readonly identity: ClientIdentity,
   ) {}
 
+  get requestMaxRetries(): number {
+    return this.provider.requestMaxRetries;
+  }
+
   async *stream(prompt: Prompt, signal: AbortSignal, onRetry?: RetryListener): AsyncGenerator<ModelStreamEvent> {
     const res = await postWithRetries({
       url: endpointUrl(this.provider, "/chat/completions"),

@@ -1,4 +1,5 @@
 import type { CodexErrorInfo, RateLimitSnapshot } from "../protocol/events.js";
+import type { ModelProvider } from "./provider.js";
 
 /**
  * What can go wrong talking to a model, sorted by what the turn loop should do about it:
@@ -11,7 +12,9 @@ export type ModelErrorKind =
   | "unauthorized"
   | "quota"
   | "context_window"
-  | "bad_request";
+  | "bad_request"
+  /** Nothing listens at the provider's address on this machine: retrying cannot help. */
+  | "unreachable";
 
 export class ModelError extends Error {
   constructor(
@@ -39,6 +42,7 @@ const INFO_BY_KIND: Record<Exclude<ModelErrorKind, "retryable">, CodexErrorInfo>
   quota: "usage_limit_exceeded",
   context_window: "context_window_exceeded",
   bad_request: "bad_request",
+  unreachable: { http_connection_failed: { http_status_code: null } },
 };
 
 /** The protocol's error category for a model error, as events report it. */
@@ -106,4 +110,27 @@ export function classifyServerError(status: number, code: string | undefined, me
   return new ModelError("bad_request", `The model provider rejected the request (HTTP ${status}): ${message}`, {
     httpStatus: status,
   });
+}
+
+/** True for a connection refused by a loopback address (localhost, 127.0.0.0/8, ::1). */
+export function isLocalRefusal(url: string, err: unknown): boolean {
+  const codes = [err, ...((err as { errors?: unknown[] } | null)?.errors ?? [])].map((e) => (e as NodeJS.ErrnoException | null)?.code);
+  if (!codes.includes("ECONNREFUSED")) return false;
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
+  return host === "localhost" || host.endsWith(".localhost") || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/** The error for a local address that refused the connection, naming the setting to change. */
+export function localRefusalError(provider: ModelProvider, url: string): ModelError {
+  const { host } = new URL(url);
+  return new ModelError(
+    "unreachable",
+    `Could not connect to model provider "${provider.id}" at ${provider.baseUrl}: connection refused (nothing is listening on ${host}). ` +
+      `Start the server, or point ${baseUrlSetting(provider)} at one that is running.`,
+  );
+}
+
+/** Where a provider's base URL is set: the built-in provider's own key, or its config table. */
+export function baseUrlSetting(provider: ModelProvider): string {
+  return provider.id === "openai" ? "openai_base_url (config.toml) or OPENAI_BASE_URL" : `model_providers.${provider.id}.base_url`;
 }

@@ -1,9 +1,10 @@
 /**
  * One POST to a model endpoint with the provider's retry budget: connection failures, 5xx and
  * 429 are retried with backoff (honouring Retry-After); anything else is classified and thrown.
- * Returns the open response once the server has accepted the request.
+ * A connection refused on this machine gives up after a few quick tries: nothing is listening,
+ * and waiting will not start the server. Returns the open response once the server accepted.
  */
-import { ModelError, backoffMs, classifyServerError, parseRetryAfter } from "./errors.js";
+import { ModelError, backoffMs, classifyServerError, isLocalRefusal, localRefusalError, parseRetryAfter } from "./errors.js";
 import type { ModelProvider } from "./provider.js";
 import type { RetryListener } from "./prompt.js";
 import { errorText } from "./sse.js";
@@ -17,13 +18,16 @@ export interface PostOptions {
   body: string;
   provider: ModelProvider;
   signal: AbortSignal;
-  /** Called before each retry, so the user sees why the turn is waiting. */
+  /** Asked before each retry (see RetryListener); without it the provider's schedule applies. */
   onRetry?: RetryListener;
   /** Told about every attempt (`codex.api_request`). */
   telemetry?: TelemetryRecorder;
   /** On a 401, called once for fresh headers (a refreshed ChatGPT login); the request is retried with them. */
   onUnauthorized?: () => Promise<Record<string, string>>;
 }
+
+/** Retries of a connection refused on a loopback address before giving up. */
+const LOCAL_REFUSAL_RETRIES = 2;
 
 export async function postWithRetries(opts: PostOptions): Promise<HttpResponse> {
   const max = opts.provider.requestMaxRetries;
@@ -66,10 +70,11 @@ export async function postWithRetries(opts: PostOptions): Promise<HttpResponse> 
       if (err instanceof ModelError) throw err; // The credentials could not be renewed.
       error = new ModelError("retryable", `error sending request to ${opts.url}: ${errorText(err)}`);
       report(undefined, error.message);
+      if (isLocalRefusal(opts.url, err) && attempt >= Math.min(max, LOCAL_REFUSAL_RETRIES)) throw localRefusalError(opts.provider, opts.url);
     }
     if (!error.retryable || attempt >= max) throw error;
-    const delay = error.options.retryAfterMs ?? backoffMs(attempt + 1);
-    opts.onRetry?.(attempt + 1, max, delay, error);
+    const delay = opts.onRetry ? opts.onRetry(error) : (error.options.retryAfterMs ?? backoffMs(attempt + 1));
+    if (delay === null) throw error;
     await sleep(delay, opts.signal);
   }
 }

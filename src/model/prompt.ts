@@ -48,8 +48,12 @@ export interface CompactRequest {
   telemetry?: TelemetryRecorder;
 }
 
-/** Told before each request-level retry, so the user sees why the turn is waiting. */
-export type RetryListener = (attempt: number, max: number, delayMs: number, error: ModelError) => void;
+/**
+ * Asked before each request-level retry: the delay to wait before it, or null to give up and
+ * throw the error. It lets the caller count every retry of one sampling request, whichever layer
+ * makes it, against one budget and show the user one sequence.
+ */
+export type RetryListener = (error: ModelError) => number | null;
 
 export interface ModelClient {
   /**
@@ -63,4 +67,6 @@ export interface ModelClient {
    * (the API's opaque `compaction` item plus what it keeps). Absent: only local summaries work.
    */
   compact?(request: CompactRequest, signal: AbortSignal): Promise<ResponseItem[]>;
+  /** The provider's request_max_retries: how many retries the client may ask for per request. */
+  readonly requestMaxRetries?: number;
 }

@@ -39,6 +39,10 @@ export class ResponsesClient implements ModelClient {
     private readonly identity: ClientIdentity,
   ) {}
 
+  get requestMaxRetries(): number {
+    return this.provider.requestMaxRetries;
+  }
+
   async *stream(prompt: Prompt, signal: AbortSignal, onRetry?: RetryListener): AsyncGenerator<ModelStreamEvent> {
     const headers = requestHeaders(this.provider, this.identity, prompt.threadId);
     const credentials = this.identity.credentials;

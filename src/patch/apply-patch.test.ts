@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { applyPatchInDirectory } from "./apply-patch.js";
@@ -20,22 +20,31 @@ function workspace(files: Record<string, string> = {}): string {
   return dir;
 }
 
-/** Every file under dir with its content, to prove a failed patch changed nothing. */
+/** Every entry under dir: its type, permission bits, and content or link target. */
 function snapshot(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
   const walk = (d: string): void => {
-    for (const entry of readdirSync(d, { withFileTypes: true })) {
-      const full = join(d, entry.name);
-      if (entry.isDirectory()) {
-        out[`${relative(dir, full)}/`] = "";
+    for (const name of readdirSync(d)) {
+      const full = join(d, name);
+      const info = lstatSync(full);
+      const mode = (info.mode & 0o7777).toString(8);
+      const key = relative(dir, full);
+      if (info.isSymbolicLink()) out[key] = `link -> ${readlinkSync(full)}`;
+      else if (info.isDirectory()) {
+        out[`${key}/`] = `dir ${mode}`;
         walk(full);
-      } else {
-        out[relative(dir, full)] = readFileSync(full, "utf8");
-      }
+      } else out[key] = `file ${mode} ${JSON.stringify(readFileSync(full, "utf8"))}`;
     }
   };
   walk(dir);
   return out;
+}
+
+/** Commits a plan that must fail with `message`, and checks that every path is as it was. */
+async function assertRolledBack(dir: string, plan: PatchPlan, message: string): Promise<void> {
+  const before = snapshot(dir);
+  await assert.rejects(commitPlan(plan), { message });
+  assert.deepEqual(snapshot(dir), before);
 }
 
 const read = (dir: string, name: string): string => readFileSync(join(dir, name), "utf8");
@@ -173,7 +182,6 @@ void test("a commit that fails after some files were replaced puts them back", a
   // deleting a path that became a directory after planning.
   const dir = workspace({ "a.txt": "a\n" });
   mkdirSync(join(dir, "became-a-dir"));
-  const before = snapshot(dir);
   const plan: PatchPlan = {
     cwd: dir,
     patch: "",
@@ -183,8 +191,7 @@ void test("a commit that fails after some files were replaced puts them back", a
       { ...changeBase, kind: "delete", path: join(dir, "became-a-dir"), displayPath: "became-a-dir", oldContent: "x\n", newContent: null },
     ],
   };
-  await assert.rejects(commitPlan(plan), { message: `Failed to delete file ${join(dir, "became-a-dir")}: Is a directory (os error 21)` });
-  assert.deepEqual(snapshot(dir), before);
+  await assertRolledBack(dir, plan, `Failed to delete file ${join(dir, "became-a-dir")}: Is a directory (os error 21)`);
 });
 
 const changeBase = { movePath: null, moveDisplayPath: null, overwrittenContent: null, regions: null };
@@ -196,4 +203,88 @@ void test("a folder that cannot be created fails the whole patch", async () => {
   assert.equal(result.ok, false);
   assert.equal(result.stderr, `Failed to create parent directories for ${join(dir, "blocker/inside.txt")}: File exists (os error 17)\n`);
   assert.deepEqual(snapshot(dir), before);
+});
+
+// The commit writes in place and undoes from memory: files keep their inode, mode and links, and a
+// failure part-way through any phase puts every path back (contents, modes, symlinks, deleted
+// files and the sources of moves), with no folder or file left behind.
+
+const inode = (path: string): number => statSync(path).ino;
+
+const planIn = (dir: string, body: string): Promise<PatchPlan> => planPatch(parsePatch(wrap(body)), dir);
+
+void test("a commit rewrites files in place: same inode and mode, hard links and symlinks see the change, shrinking files are cut", async () => {
+  const dir = workspace({ "run.sh": "echo a long first version\n", "data.txt": "d\n", "real.txt": "r\n" });
+  chmodSync(join(dir, "run.sh"), 0o755);
+  chmodSync(join(dir, "data.txt"), 0o640);
+  linkSync(join(dir, "data.txt"), join(dir, "hard.txt"));
+  symlinkSync("real.txt", join(dir, "link.txt"));
+  const inodes = ["run.sh", "data.txt", "real.txt"].map((name) => inode(join(dir, name)));
+  await commitPlan(
+    await planIn(
+      dir,
+      "*** Update File: run.sh\n@@\n-echo a long first version\n+echo b\n" +
+        "*** Update File: data.txt\n@@\n-d\n+d grows\n+over two lines\n" +
+        "*** Update File: link.txt\n@@\n-r\n+R",
+    ),
+  );
+  assert.deepEqual(snapshot(dir), {
+    "data.txt": 'file 640 "d grows\\nover two lines\\n"',
+    "hard.txt": 'file 640 "d grows\\nover two lines\\n"',
+    "link.txt": "link -> real.txt",
+    "real.txt": 'file 644 "R\\n"',
+    "run.sh": 'file 755 "echo b\\n"',
+  });
+  assert.deepEqual(["run.sh", "data.txt", "real.txt"].map((name) => inode(join(dir, name))), inodes, "no file was replaced by a new one");
+});
+
+void test("a failure while deleting undoes every write, add, move and delete: modes, links and deleted files come back", async () => {
+  const dir = workspace({ "run.sh": "echo a\n", "a.txt": "a\n", "keep.txt": "keep\n", "real.txt": "r\n", "z.txt": "z\n" });
+  chmodSync(join(dir, "run.sh"), 0o755);
+  chmodSync(join(dir, "keep.txt"), 0o600);
+  symlinkSync("real.txt", join(dir, "link.txt"));
+  const planned = await planIn(
+    dir,
+    "*** Update File: run.sh\n@@\n-echo a\n+echo b\n" +
+      "*** Add File: new/deep/c.txt\n+c\n" +
+      "*** Update File: a.txt\n*** Move to: moved/b.txt\n@@\n-a\n+b\n" +
+      "*** Delete File: keep.txt\n" +
+      "*** Delete File: link.txt\n" +
+      "*** Delete File: z.txt",
+  );
+  // After planning, the last path to delete becomes a folder, so the commit fails at its very end.
+  rmSync(join(dir, "z.txt"));
+  mkdirSync(join(dir, "z.txt"));
+  const runSh = inode(join(dir, "run.sh"));
+  await assertRolledBack(dir, planned, `Failed to delete file ${join(dir, "z.txt")}: Is a directory (os error 21)`);
+  assert.equal(inode(join(dir, "run.sh")), runSh, "restored in place too");
+});
+
+void test("a failure while writing undoes the writes before it, and a file created through a dangling symlink goes again", async () => {
+  const dir = workspace({ "a.txt": "a\n", "b.txt": "b\n" });
+  symlinkSync("missing-target.txt", join(dir, "dangling.txt"));
+  const planned = await planIn(
+    dir,
+    "*** Update File: a.txt\n@@\n-a\n+a, now much longer than before\n" +
+      "*** Add File: dangling.txt\n+through the link\n" +
+      "*** Delete File: b.txt\n" +
+      "*** Add File: blocked.txt\n+x",
+  );
+  mkdirSync(join(dir, "blocked.txt"));
+  await assertRolledBack(dir, planned, `Failed to write file ${join(dir, "blocked.txt")}: Is a directory (os error 21)`);
+});
+
+void test("a content in more pieces than one vectored write takes is written whole", async () => {
+  const lines = Array.from({ length: 6_000 }, (_, i) => `line ${i}`);
+  const dir = workspace({ "big.txt": `${lines.join("\n")}\n` });
+  const body: string[] = [];
+  const expected = [...lines];
+  for (let at = 2; at < lines.length; at += 5) {
+    body.push("@@", ` ${lines[at - 1]}`, `-${lines[at]}`, `+changed ${at}`);
+    expected[at] = `changed ${at}`;
+  }
+  const planned = await planIn(dir, `*** Update File: big.txt\n${body.join("\n")}`);
+  assert.ok((planned.changes[0]?.contents?.new?.parts.length ?? 0) > 2_048, "the exact path kept the pieces apart");
+  await commitPlan(planned);
+  assert.equal(readFileSync(join(dir, "big.txt"), "utf8"), `${expected.join("\n")}\n`);
 });

@@ -1,65 +1,68 @@
 /**
- * Writes a plan to disk all or nothing. Every new content is first written to a temporary file
- * beside its target; only when all of them exist are they renamed into place and deletions
- * done. If a step of that second phase fails, the steps already taken are undone from the
- * contents the plan holds, so a failed patch leaves the files as they were.
+ * Writes a plan to disk all or nothing, in place. Files are rewritten through their existing
+ * inode (so permissions, ownership, hard links and symlinks stay as they are, and no file is
+ * created per write), new files are created, deleted ones unlinked. Every step taken is recorded
+ * with what was there before, which the plan already holds in memory; if any step fails, the
+ * recorded steps are undone newest first: rewritten files get their old bytes back, created ones
+ * are removed, deleted ones (and the sources of moves) come back with their old mode.
+ *
+ * The system calls are synchronous: for the small files patches mostly touch, a round trip
+ * through the thread pool costs more than the call, and a patch's writes are over in
+ * milliseconds.
  */
-import { chmod, lstat, mkdir, realpath, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
-import { randomBytes } from "node:crypto";
+import {
+  chmodSync,
+  closeSync,
+  ftruncateSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+  writevSync,
+} from "node:fs";
+import { dirname } from "node:path";
 import { PatchIoError } from "./io-error.js";
-import type { PatchPlan } from "./types.js";
+import { FileContent } from "./file-content.js";
+import type { ChangeContents, PatchPlan, PlannedChange } from "./types.js";
 
-const STAGING_CONCURRENCY = 16;
+/** Buffers per vectored write: the usual IOV_MAX. */
+const MAX_WRITEV_BUFFERS = 1024;
 
 /** What the patch does to one path, and what was there before (null: nothing). */
 interface PathOutcome {
   path: string;
-  before: string | null;
-  after: string | null;
+  before: FileContent | null;
+  after: FileContent | null;
 }
 
-interface StagedWrite {
-  outcome: PathOutcome;
-  /** The file actually replaced: the path itself, or what it links to. */
-  target: string;
-  temp: string;
-}
+/** A step that changed the disk, with what undoing it needs. */
+type Step =
+  | { kind: "wrote"; path: string; before: FileContent | null }
+  | { kind: "deleted"; path: string; before: FileContent | null; mode: number; linkTarget: string | null }
+  | { kind: "created-dir"; path: string };
 
-export async function commitPlan(plan: PatchPlan): Promise<void> {
+export function commitPlan(plan: PatchPlan): Promise<void> {
   const outcomes = finalOutcomes(plan);
-  const createdDirs: string[] = [];
-  const staged: StagedWrite[] = [];
+  const steps: Step[] = [];
   try {
-    // Creating files is the slow part on real disks, so several are written at once.
-    await forEachConcurrently(outcomes, STAGING_CONCURRENCY, async (outcome) => {
-      if (outcome.after !== null) staged.push(await stage(outcome, outcome.after, createdDirs));
-    });
-  } catch (err) {
-    await discard(staged, createdDirs);
-    throw err;
-  }
-  const done: Array<{ outcome: PathOutcome; target: string }> = [];
-  const stagedFor = new Map(staged.map((write) => [write.outcome, write]));
-  try {
+    // Writes first, then deletions, so a move's destination exists before its source goes.
     for (const outcome of outcomes) {
-      const write = stagedFor.get(outcome);
-      if (write) {
-        await rename(write.temp, write.target).catch((err: unknown) => {
-          throw new PatchIoError(`Failed to write file ${outcome.path}`, err);
-        });
-        done.push({ outcome, target: write.target });
-      } else {
-        await deleteFile(outcome.path);
-        done.push({ outcome, target: outcome.path });
-      }
+      if (outcome.after !== null) writeOutcome(outcome, outcome.after, steps);
+    }
+    for (const outcome of outcomes) {
+      if (outcome.after === null) deleteOutcome(outcome, steps);
     }
   } catch (err) {
-    await restore(done);
-    const finished = new Set(done.map((d) => d.outcome));
-    await discard(staged.filter((s) => !finished.has(s.outcome)), createdDirs);
-    throw err;
+    undo(steps);
+    return Promise.reject(err as Error);
   }
+  return Promise.resolve();
 }
 
 /** "Success. Updated the following files:" then A, M and D lines, paths as the patch spelled them. */
@@ -78,104 +81,129 @@ export function summarizePlan(plan: PatchPlan): string {
 /** Collapses the plan to one outcome per path, in the order the paths were first touched. */
 function finalOutcomes(plan: PatchPlan): PathOutcome[] {
   const byPath = new Map<string, PathOutcome>();
-  const touch = (path: string, before: string | null, after: string | null): void => {
+  const touch = (path: string, before: FileContent | null, after: FileContent | null): void => {
     const known = byPath.get(path);
     if (known) known.after = after;
     else byPath.set(path, { path, before, after });
   };
   for (const change of plan.changes) {
+    const { old, new: next, overwritten } = change.contents ?? contentsOf(change);
     switch (change.kind) {
       case "add":
-        touch(change.path, change.overwrittenContent, change.newContent);
+        touch(change.path, overwritten, next);
         break;
       case "delete":
-        touch(change.path, change.oldContent, null);
+        touch(change.path, old, null);
         break;
       case "update":
         if (change.movePath === null) {
-          touch(change.path, change.oldContent, change.newContent);
+          touch(change.path, old, next);
         } else {
-          touch(change.path, change.oldContent, null);
-          touch(change.movePath, change.overwrittenContent, change.newContent);
+          touch(change.path, old, null);
+          touch(change.movePath, overwritten, next);
         }
         break;
     }
   }
-  return [...byPath.values()];
+  return [...byPath.values()].filter((o) => o.before !== null || o.after !== null);
 }
 
-async function stage(outcome: PathOutcome, content: string, createdDirs: string[]): Promise<StagedWrite> {
-  const target = await writeTarget(outcome.path);
-  const dir = dirname(target);
-  try {
-    const created = await mkdir(dir, { recursive: true });
-    if (created !== undefined) createdDirs.push(created);
-  } catch (err) {
-    throw new PatchIoError(`Failed to create parent directories for ${outcome.path}`, err);
+/** The contents of a change built without them (by hand, in tests and tools). */
+function contentsOf(change: PlannedChange): ChangeContents {
+  const wrap = (text: string | null): FileContent | null => (text === null ? null : FileContent.fromText(text));
+  return { old: wrap(change.oldContent), new: wrap(change.newContent), overwritten: wrap(change.overwrittenContent) };
+}
+
+function writeOutcome(outcome: PathOutcome, content: FileContent, steps: Step[]): void {
+  const { path, before } = outcome;
+  if (before === null) {
+    try {
+      const created = mkdirSync(dirname(path), { recursive: true });
+      if (created !== undefined) steps.push({ kind: "created-dir", path: created });
+    } catch (err) {
+      throw new PatchIoError(`Failed to create parent directories for ${path}`, err);
+    }
   }
-  const temp = join(dir, `.${basename(target)}.${randomBytes(4).toString("hex")}.codex-ts-patch`);
+  let fd: number;
   try {
-    await writeFile(temp, content, { flag: "wx" });
-    // The replacement keeps the permissions of the file it replaces (an executable stays one).
-    const mode = await stat(target).then((s) => s.mode & 0o7777, () => null);
-    if (mode !== null) await chmod(temp, mode);
+    // An existing file is overwritten from its start and cut to length only when it shrinks: no
+    // new inode, and no truncation that frees (and on some disks discards) all of its blocks.
+    fd = openSync(path, before === null ? "w" : "r+");
   } catch (err) {
-    await rm(temp, { force: true });
-    throw new PatchIoError(`Failed to write file ${outcome.path}`, err);
+    throw new PatchIoError(`Failed to write file ${path}`, err);
   }
-  return { outcome, target, temp };
-}
-
-/** Writing to a symlink updates the file it points to, as a plain write would, not the link. */
-async function writeTarget(path: string): Promise<string> {
-  const isLink = await lstat(path).then((s) => s.isSymbolicLink(), () => false);
-  return isLink ? realpath(path).catch(() => path) : path;
-}
-
-async function deleteFile(path: string): Promise<void> {
+  // From here on the file may be partly written: record it first so a failure restores it.
+  steps.push({ kind: "wrote", path, before });
   try {
-    if ((await lstat(path)).isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
-    await unlink(path);
+    const length = writeAll(fd, content.parts);
+    if (before !== null && length < before.byteLength) ftruncateSync(fd, length);
+  } catch (err) {
+    throw new PatchIoError(`Failed to write file ${path}`, err);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Writes the pieces from the file's start, in as few calls as the system allows; returns the length. */
+function writeAll(fd: number, parts: readonly Buffer[]): number {
+  let position = 0;
+  for (let i = 0; i < parts.length; i += MAX_WRITEV_BUFFERS) {
+    const batch = parts.slice(i, i + MAX_WRITEV_BUFFERS);
+    const size = batch.reduce((sum, part) => sum + part.length, 0);
+    let written = writevSync(fd, batch, position);
+    // A short write (a signal, a full pipe) continues with what is left of the batch.
+    while (written < size) written += writeSync(fd, Buffer.concat(batch).subarray(written), 0, size - written, position + written);
+    position += size;
+  }
+  return position;
+}
+
+function deleteOutcome(outcome: PathOutcome, steps: Step[]): void {
+  const { path, before } = outcome;
+  try {
+    const info = lstatSync(path);
+    if (info.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
+    const linkTarget = info.isSymbolicLink() ? readlinkSync(path) : null;
+    unlinkSync(path);
+    steps.push({ kind: "deleted", path, before, mode: info.mode & 0o7777, linkTarget });
   } catch (err) {
     throw new PatchIoError(`Failed to delete file ${path}`, err);
   }
 }
 
-/** Undoes completed steps, newest first, from the contents the plan recorded. */
-async function restore(done: ReadonlyArray<{ outcome: PathOutcome; target: string }>): Promise<void> {
-  for (const { outcome, target } of [...done].reverse()) {
+/** Undoes recorded steps, newest first, from the contents the plan holds. */
+function undo(steps: readonly Step[]): void {
+  for (const step of [...steps].reverse()) {
     try {
-      if (outcome.before === null) await rm(target, { force: true });
-      else await writeFile(target, outcome.before);
+      undoStep(step);
     } catch {
       // Best effort: the original error is what the caller needs to see.
     }
   }
 }
 
-async function discard(staged: readonly StagedWrite[], createdDirs: readonly string[]): Promise<void> {
-  for (const s of staged) await rm(s.temp, { force: true });
-  for (const dir of [...createdDirs].reverse()) await rm(dir, { recursive: true, force: true });
+function undoStep(step: Step): void {
+  switch (step.kind) {
+    case "wrote":
+      if (step.before !== null) writeFileSync(step.path, step.before.bytes);
+      else unlinkSync(createdFile(step.path));
+      return;
+    case "deleted":
+      if (step.linkTarget !== null) {
+        symlinkSync(step.linkTarget, step.path);
+      } else {
+        writeFileSync(step.path, step.before?.bytes ?? "", { mode: step.mode });
+        // The process umask may have narrowed the mode the file was created with.
+        chmodSync(step.path, step.mode);
+      }
+      return;
+    case "created-dir":
+      rmSync(step.path, { recursive: true, force: true });
+      return;
+  }
 }
 
-/**
- * Runs `task` over `items` with at most `limit` in flight. On a failure no new task starts, the
- * ones in flight finish (so their temporary files are known and can be discarded), and the
- * first error is thrown.
- */
-async function forEachConcurrently<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  let failure: { error: unknown } | null = null;
-  const worker = async (): Promise<void> => {
-    while (failure === null && next < items.length) {
-      const item = items[next++] as T;
-      try {
-        await task(item);
-      } catch (error) {
-        failure ??= { error };
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  if (failure !== null) throw (failure as { error: unknown }).error;
+/** The file a write to `path` created: the path itself, or what a dangling symlink there led to. */
+function createdFile(path: string): string {
+  return lstatSync(path).isSymbolicLink() ? realpathSync(path) : path;
 }

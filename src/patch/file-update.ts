@@ -5,6 +5,8 @@
  * endings: untouched lines keep theirs, new lines take the file's first one (LF or CRLF), and a
  * file without a final newline still has none afterwards.
  */
+import { applyChunksToBytes } from "./exact-update.js";
+import { FileContent } from "./file-content.js";
 import { seekSequence } from "./seek.js";
 import type { ChangedRegion, UpdateChunk } from "./types.js";
 
@@ -37,7 +39,27 @@ export interface FileUpdate {
   regions: ChangedRegion[];
 }
 
+export interface ContentUpdate {
+  content: FileContent;
+  regions: ChangedRegion[];
+}
+
+/** What the plan calls: the exact path on bytes when it applies, else the general one on text. */
+export function updateContent(original: FileContent, chunks: readonly UpdateChunk[], displayPath: string): ContentUpdate {
+  const exact = applyChunksToBytes(original.bytes, chunks);
+  if (exact !== null) return { content: FileContent.fromParts(exact.parts), regions: exact.regions };
+  const { content, regions } = applyChunksByLine(original.text, chunks, displayPath);
+  return { content: FileContent.fromText(content), regions };
+}
+
+/** `updateContent` on text. */
 export function applyChunks(original: string, chunks: readonly UpdateChunk[], displayPath: string): FileUpdate {
+  const { content, regions } = updateContent(FileContent.fromText(original), chunks, displayPath);
+  return { content: content.text, regions };
+}
+
+/** The general path: any tier, line ending and end-of-file case, one array entry per line. */
+export function applyChunksByLine(original: string, chunks: readonly UpdateChunk[], displayPath: string): FileUpdate {
   const source = parseSource(original);
   const replacements = locateChunks(source.texts, chunks, displayPath);
   return rebuild(source, replacements);

@@ -11,7 +11,8 @@ import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { applyPatchInDirectory } from "./apply-patch.js";
-import { applyChunks, type FileUpdate } from "./file-update.js";
+import { applyChunks, applyChunksByLine, type FileUpdate } from "./file-update.js";
+import { applyChunksToBytes } from "./exact-update.js";
 import { parsePatch } from "./parser.js";
 import type { ChangedRegion, UpdateChunk } from "./types.js";
 
@@ -467,4 +468,35 @@ void test("regions never count an empty last line that the unterminated new text
   const result = applyChunks("a", updateChunks(patch), "f.txt");
   assert.equal(result.content, "a\n");
   checkRegions("a", result.content, result.regions, `regions ${JSON.stringify(result.regions)}`);
+});
+
+void test("the exact path on bytes gives what the line-by-line path gives, whenever it takes a case", () => {
+  let taken = 0;
+  let lfOnly = 0;
+  for (let i = 0; i < ITERATIONS; i++) {
+    const seed = BASE_SEED + 300_000 + i;
+    const rng = new Rng(seed);
+    const counter = { n: 0 };
+    const file = randomFile(rng, counter);
+    const ops = randomEdit(rng, counter, file.lines.length);
+    const hunk = writeChunks(rng, file.lines, ops, rng.int(1, 3));
+    if (hunk === null) continue;
+    // Multi-byte characters in half the cases: offsets in bytes and in characters then differ.
+    const wide = rng.chance(0.5) ? (t: string): string => t.replaceAll("line-", "lïne✓-").replaceAll("new-", "nëw€-") : (t: string): string => t;
+    const fuzzy = rng.chance(0.2);
+    const body = hunk.body.map((l) => wide(fuzzy && (l.startsWith(" ") || l.startsWith("-")) ? l[0] + blur(rng, l.slice(1)) : l));
+    const content = wide(file.content);
+    const patch = patchText([["*** Update File: f.txt", ...body]]);
+    const chunks = updateChunks(patch);
+    if (!content.includes("\r")) lfOnly++;
+    const exact = applyChunksToBytes(Buffer.from(content, "utf8"), chunks);
+    if (exact === null) continue;
+    taken++;
+    const why = describe(seed, content, patch);
+    const byLine = applyChunksByLine(content, chunks, "f.txt");
+    assert.equal(Buffer.concat(exact.parts).toString("utf8"), byLine.content, why);
+    assert.deepEqual(exact.regions, byLine.regions, why);
+  }
+  // The exact path must really carry the common case, or this test proves nothing.
+  assert.ok(taken >= lfOnly * 0.5, `the exact path took ${taken} of ${lfOnly} LF-only cases`);
 });

@@ -6,6 +6,7 @@
  * Everything up to the plan is side-effect free, so a patch that cannot apply is refused before
  * any file is touched.
  */
+import type { FileContent } from "./file-content.js";
 
 /** One `*** Add File` / `*** Delete File` / `*** Update File` section, paths as spelled in the patch. */
 export type Hunk =
@@ -43,6 +44,12 @@ export interface ChangedRegion {
 
 /** One file the plan will write, with both contents so diffs and rollbacks need no re-read. */
 export interface PlannedChange {
+  /**
+   * The three contents below in the form the plan holds them (bytes from disk, text from a
+   * patch), when it built the change; the string fields then decode on first read. The commit
+   * writes from here, so it never decodes what nobody reads.
+   */
+  contents?: ChangeContents;
   kind: "add" | "delete" | "update";
   /** Absolute path of the file the hunk names. */
   path: string;
@@ -59,6 +66,12 @@ export interface PlannedChange {
   overwrittenContent: string | null;
   /** For updates: where the content changed (absent when unknown, e.g. adds and deletes). */
   regions: ChangedRegion[] | null;
+}
+
+export interface ChangeContents {
+  old: FileContent | null;
+  new: FileContent | null;
+  overwritten: FileContent | null;
 }
 
 export interface PatchPlan {

@@ -82,6 +82,9 @@ export type ExecCommandSource = "agent" | "user_shell";
 
 export type TurnAbortReason = "interrupted" | "replaced" | "review_ended";
 
+/** What refused a patch's write: a read-only sandbox, or a path outside the writable folders. */
+export type PatchBlocker = "read-only-sandbox" | "writable-roots";
+
 export type EventMsg =
   | {
       type: "session_configured";
@@ -184,6 +187,13 @@ export type EventMsg =
     }
   | { type: "patch_apply_begin"; call_id: string; auto_approved: boolean; changes: Record<string, FileChange> }
   | { type: "patch_apply_end"; call_id: string; stdout: string; stderr: string; success: boolean }
+  /**
+   * A patch refused by the approval and sandbox settings before anything was written (the model
+   * reads `reason`). Not part of the exec --json stream or session files: it lets a front end
+   * say what refused the write. `blocked_by` is null for an empty patch; `path` is the first
+   * path that could not be written.
+   */
+  | { type: "patch_apply_rejected"; call_id: string; reason: string; blocked_by: PatchBlocker | null; path: string | null }
   | { type: "turn_diff"; unified_diff: string }
   /** A review started: the events until exited_review_mode belong to the reviewer, whose history is its own. */
   | { type: "entered_review_mode"; target: ReviewRequest["target"]; user_facing_hint?: string }

@@ -82,17 +82,47 @@ void test("the function form (gpt-4.1) gets the JSON layout, and a read-only san
     );
     assert.equal(readFileSync(join(ws.dir, "a.txt"), "utf8"), "hello world\n");
 
-    // exec never asks for approval, so a write the read-only sandbox does not allow is refused.
+    // exec never asks for approval, so a write the read-only sandbox does not allow is refused:
+    // the model is told the sandbox is read-only, and the person reading stderr which flag allows it.
     writeFileSync(join(ws.dir, "a.txt"), "hello\n");
-    const readOnly = await exec(server, ["-m", "gpt-4.1", "edit"], { cwd: ws.dir, home: ws.home });
+    const readOnly = await exec(server, ["-m", "gpt-4.1", "--color", "never", "edit"], { cwd: ws.dir, home: ws.home });
     assert.equal(readOnly.code, 0, readOnly.stderr);
     const outputs = server.requests[3]?.body.input?.filter((i) => (i as { call_id?: string }).call_id === "call_f") ?? [];
     assert.deepEqual(outputs.at(-1), {
       type: "function_call_output",
       call_id: "call_f",
-      output: "patch rejected: writing outside of the project; rejected by user approval settings",
+      output: "patch rejected: writing is blocked by read-only sandbox; rejected by user approval settings",
     });
+    assert.ok(
+      readOnly.stderr.includes(
+        "apply_patch\npatch rejected: writing is blocked by read-only sandbox; rejected by user approval settings\n" +
+          "the sandbox is read-only; run with --sandbox workspace-write (or --full-auto) to let the agent edit files\n",
+      ),
+      readOnly.stderr,
+    );
     assert.equal(readFileSync(join(ws.dir, "a.txt"), "utf8"), "hello\n");
+  });
+});
+
+void test("a patch outside the writable folders is refused with the --add-dir that would allow it, and --json stays as the reference's", async () => {
+  const ws = makeWorkspace();
+  const outside = join(ws.home, "elsewhere", "note.txt");
+  const patch = `*** Begin Patch\n*** Add File: ${outside}\n+note\n*** End Patch\n`;
+  // The test folders live in the temporary folder, which workspace-write allows unless told not to.
+  const onlyWorkspace = [...WRITE, "-c", "sandbox_workspace_write.exclude_slash_tmp=true", "-c", "sandbox_workspace_write.exclude_tmpdir_env_var=true"];
+  await withServer([turn(customCall("apply_patch", patch, "call_o")), turn(text("ok")), turn(customCall("apply_patch", patch, "call_o")), turn(text("ok"))], async (server) => {
+    const human = await exec(server, [...onlyWorkspace, "--color", "never", "write a note"], { cwd: ws.dir, home: ws.home });
+    assert.equal(human.code, 0, human.stderr);
+    assert.equal(toolOutput(server, "call_o"), "patch rejected: writing outside of the project; rejected by user approval settings");
+    assert.ok(human.stderr.includes(`${outside} is outside the writable folders; --add-dir ${join(ws.home, "elsewhere")} would allow it\n`), human.stderr);
+    assert.equal(existsSync(outside), false);
+    // The refusal is no item of the JSON stream (the reference shows none either).
+    const json = await exec(server, [...onlyWorkspace, "--json", "write a note"], { cwd: ws.dir, home: ws.home });
+    assert.equal(json.code, 0, json.stderr);
+    assert.deepEqual(
+      jsonLines(json.stdout).map((e) => (e.item as { type?: string } | undefined)?.type ?? e.type),
+      ["thread.started", "turn.started", "agent_message", "turn.completed"],
+    );
   });
 });
 

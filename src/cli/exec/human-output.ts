@@ -2,10 +2,11 @@
  * exec's human mode: progress goes to stderr as it happens, and only the final agent message
  * goes to stdout, so `codex-ts exec "…" > answer.txt` captures just the answer.
  */
-import type { Event } from "../../protocol/events.js";
+import type { Event, PatchBlocker } from "../../protocol/events.js";
 import type { EventDuration, McpStartupStatus } from "../../protocol/mcp-events.js";
 import { isSuccessfulOutcome } from "../../mcp/events.js";
 import { formatMcpInvocation } from "../../mcp/exec-items.js";
+import { dirname } from "node:path";
 import { shellJoin } from "../../util/shell-quote.js";
 
 export interface Palette {
@@ -83,6 +84,9 @@ export class HumanOutput {
       case "patch_apply_end":
         this.err(msg.success ? c.green("patch applied") : c.red(`patch failed: ${msg.stderr.trim()}`));
         break;
+      case "patch_apply_rejected":
+        this.err(`${c.bold(c.magenta("apply_patch"))}\n${c.red(`patch rejected: ${msg.reason}`)}${rejectionHint(msg.blocked_by, msg.path, c)}`);
+        break;
       case "mcp_startup_update":
         this.err(`${c.cyan("mcp:")} ${msg.server} ${startupStatusText(msg.status)}`);
         break;
@@ -151,6 +155,18 @@ export class HumanOutput {
       default:
         break;
     }
+  }
+}
+
+/** The exec flag that would have let a refused patch through. */
+function rejectionHint(blockedBy: PatchBlocker | null, path: string | null, c: Palette): string {
+  switch (blockedBy) {
+    case "read-only-sandbox":
+      return `\n${c.dim("the sandbox is read-only; run with --sandbox workspace-write (or --full-auto) to let the agent edit files")}`;
+    case "writable-roots":
+      return path === null ? "" : `\n${c.dim(`${path} is outside the writable folders; --add-dir ${shellJoin([dirname(path)])} would allow it`)}`;
+    default:
+      return "";
   }
 }
 

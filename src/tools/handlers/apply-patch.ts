@@ -81,7 +81,10 @@ async function applyPatch(invocation: ToolInvocation, text: string, cwd: string,
   const written = pathsWrittenBy(parsed, cwd);
   const store = turn.services.approvalStore;
   const safety = assessPatchSafety(written, turn.approvalPolicy, turn.sandboxPolicy, turn.cwd, store.grantedRoots);
-  if (safety.kind === "reject") return { text: `patch rejected: ${safety.reason}`, success: false };
+  if (safety.kind === "reject") {
+    invocation.emit({ type: "patch_apply_rejected", call_id: invocation.callId, reason: safety.reason, blocked_by: safety.blockedBy, path: safety.path });
+    return { text: `patch rejected: ${safety.reason}`, success: false };
+  }
   // auto_approved means no request was shown for this patch.
   const asked = safety.kind === "ask" && !store.covers("patch", written);
   if (safety.kind === "ask" && asked) {
