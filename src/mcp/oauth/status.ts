@@ -22,11 +22,17 @@ export async function mcpAuthStatus(server: string, config: McpServerConfig, env
   const stored = credentialsStore(config, env).load(server, config.url);
   // Tokens that are past use (expired, nothing to refresh them with) mean a new login.
   if (stored) return entryUsable(stored) ? "o_auth" : "not_logged_in";
+  return (await oauthSupport(config.url)) === "supported" ? "not_logged_in" : "unsupported";
+}
+
+/** Whether the server publishes OAuth metadata; `unknown` when it could not be asked (unreachable, too slow). */
+export async function oauthSupport(serverUrl: string): Promise<"supported" | "unsupported" | "unknown"> {
   try {
     const signal = AbortSignal.timeout(DISCOVERY_TIMEOUT_MS);
-    const info = await discoverOAuthServerInfo(config.url, { fetchFn: (url, init) => fetch(url, { ...init, signal }) });
-    return info.authorizationServerMetadata?.authorization_endpoint ? "not_logged_in" : "unsupported";
-  } catch {
-    return "unsupported";
+    const info = await discoverOAuthServerInfo(serverUrl, { fetchFn: (url, init) => fetch(url, { ...init, signal }) });
+    return info.authorizationServerMetadata?.authorization_endpoint ? "supported" : "unsupported";
+  } catch (err) {
+    // fetch fails with a TypeError (or a timeout) when nothing answered; other errors are answers we could not use.
+    return err instanceof TypeError || (err instanceof Error && err.name === "TimeoutError") ? "unknown" : "unsupported";
   }
 }
