@@ -25,14 +25,22 @@ export async function mcpAuthStatus(server: string, config: McpServerConfig, env
   return (await oauthSupport(config.url)) === "supported" ? "not_logged_in" : "unsupported";
 }
 
-/** Whether the server publishes OAuth metadata; `unknown` when it could not be asked (unreachable, too slow). */
+/** Whether the server publishes OAuth metadata; `unknown` when nothing answered (unreachable, too slow). */
 export async function oauthSupport(serverUrl: string): Promise<"supported" | "unsupported" | "unknown"> {
+  // The SDK's discovery takes a failed request for "no metadata there", so count the answers.
+  let answered = 0;
   try {
     const signal = AbortSignal.timeout(DISCOVERY_TIMEOUT_MS);
-    const info = await discoverOAuthServerInfo(serverUrl, { fetchFn: (url, init) => fetch(url, { ...init, signal }) });
-    return info.authorizationServerMetadata?.authorization_endpoint ? "supported" : "unsupported";
-  } catch (err) {
-    // fetch fails with a TypeError (or a timeout) when nothing answered; other errors are answers we could not use.
-    return err instanceof TypeError || (err instanceof Error && err.name === "TimeoutError") ? "unknown" : "unsupported";
+    const info = await discoverOAuthServerInfo(serverUrl, {
+      fetchFn: async (url, init) => {
+        const response = await fetch(url, { ...init, signal });
+        answered++;
+        return response;
+      },
+    });
+    if (info.authorizationServerMetadata?.authorization_endpoint) return "supported";
+  } catch {
+    // An answer that could not be used: no OAuth we can work with.
   }
+  return answered > 0 ? "unsupported" : "unknown";
 }
