@@ -7,7 +7,8 @@
  * - a pre-registered client's `[mcp_servers.NAME.oauth] callback_url` is used exactly as written;
  *   `mcp_oauth_callback_url` (top level) is a base the id is appended to; otherwise
  *   `http://127.0.0.1:<port>/callback/<id>`;
- * - a redirect URI without a port gets the listener's port.
+ * - a loopback redirect URI without a port gets the listener's port (another host, a proxy in
+ *   front of the listener, keeps its default port).
  *
  * The listener always binds 127.0.0.1: on `mcp_oauth_callback_port`, else (our choice, where the
  * reference picks a free port the URL does not name) the port a loopback callback URL names,
@@ -47,7 +48,7 @@ export function callbackAddress(config: Pick<McpHttpServer, "url" | "oauth" | "o
     listenPort: config.oauth_callback_port ?? namedPort,
     redirectUrl: (port) => {
       const url = new URL(parsed.href);
-      if (url.port === "") url.port = String(port);
+      if (url.port === "" && LOOPBACK_HOSTS.has(url.hostname)) url.port = String(port);
       return url.href;
     },
   };
