@@ -301,14 +301,45 @@ export class McpConnectionManager {
    */
   async callServerTool(server: string, tool: string, args: unknown, signal?: AbortSignal): Promise<McpCallToolResult> {
     const managed = this.server(server);
+    if (!toolAllowed(managed.config, tool)) {
+      await managed.connection(); // a server that failed to start says so first
+      throw new Error(`tool '${tool}' is disabled for MCP server '${server}'`);
+    }
+    return this.onServer(server, `tool call failed for \`${server}/${tool}\``, (c) => c.callTool(tool, args, signal));
+  }
+
+  async listResources(server: string, cursor?: string, signal?: AbortSignal): Promise<{ resources: Resource[]; nextCursor?: string }> {
+    const page = await this.onServer(server, `resources/list failed for \`${server}\``, (c) => c.listResources(cursor, signal));
+    return page.nextCursor === undefined ? { resources: page.items } : { resources: page.items, nextCursor: page.nextCursor };
+  }
+
+  async listResourceTemplates(
+    server: string,
+    cursor?: string,
+    signal?: AbortSignal,
+  ): Promise<{ resourceTemplates: ResourceTemplate[]; nextCursor?: string }> {
+    const page = await this.onServer(server, `resources/templates/list failed for \`${server}\``, (c) => c.listResourceTemplates(cursor, signal));
+    return page.nextCursor === undefined ? { resourceTemplates: page.items } : { resourceTemplates: page.items, nextCursor: page.nextCursor };
+  }
+
+  readResource(server: string, uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
+    return this.onServer(server, `resources/read failed for \`${server}\` (${uri})`, (c) => c.readResource(uri, signal));
+  }
+
+  /**
+   * One request to `server` (waiting for it if it is still starting). A failure that asks for a
+   * (wider) login gets the interactive sign-in when a front end offers one, a restart and one
+   * more try; any other failure rejects with `label` as its context.
+   */
+  private async onServer<T>(server: string, label: string, run: (c: McpServerConnection) => Promise<T>): Promise<T> {
+    const managed = this.server(server);
     const connection = await managed.connection();
-    if (!toolAllowed(managed.config, tool)) throw new Error(`tool '${tool}' is disabled for MCP server '${server}'`);
     try {
-      return await connection.callTool(tool, args, signal);
+      return await run(connection);
     } catch (err) {
-      const retried = await this.afterSignIn(managed, err, (c) => c.callTool(tool, args, signal));
+      const retried = await this.afterSignIn(managed, err, run);
       if (retried) return retried.value;
-      throw withContext(`tool call failed for \`${server}/${tool}\``, err);
+      throw withContext(label, err);
     }
   }
 
@@ -323,41 +354,6 @@ export class McpConnectionManager {
     await this.signIns.signIn(managed.name, managed.config, wanted.scopes);
     if (!(await this.restartServer(managed.name))) throw new Error(`MCP server '${managed.name}' did not start again after the sign-in`);
     return { value: await retry(await this.server(managed.name).connection()) };
-  }
-
-  async listResources(server: string, cursor?: string, signal?: AbortSignal): Promise<{ resources: Resource[]; nextCursor?: string }> {
-    const connection = await this.server(server).connection();
-    try {
-      const page = await connection.listResources(cursor, signal);
-      return page.nextCursor === undefined ? { resources: page.items } : { resources: page.items, nextCursor: page.nextCursor };
-    } catch (err) {
-      throw withContext(`resources/list failed for \`${server}\``, err);
-    }
-  }
-
-  async listResourceTemplates(
-    server: string,
-    cursor?: string,
-    signal?: AbortSignal,
-  ): Promise<{ resourceTemplates: ResourceTemplate[]; nextCursor?: string }> {
-    const connection = await this.server(server).connection();
-    try {
-      const page = await connection.listResourceTemplates(cursor, signal);
-      return page.nextCursor === undefined
-        ? { resourceTemplates: page.items }
-        : { resourceTemplates: page.items, nextCursor: page.nextCursor };
-    } catch (err) {
-      throw withContext(`resources/templates/list failed for \`${server}\``, err);
-    }
-  }
-
-  async readResource(server: string, uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
-    const connection = await this.server(server).connection();
-    try {
-      return await connection.readResource(uri, signal);
-    } catch (err) {
-      throw withContext(`resources/read failed for \`${server}\` (${uri})`, err);
-    }
   }
 
   /** Every resource of every server that started, all pages, keyed by server in name order; a server that fails to list is left out. */
