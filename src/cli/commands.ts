@@ -188,11 +188,16 @@ export async function runCli(argv: string[]): Promise<number> {
     .option("--env <KEY=VALUE>", "stdio: an environment variable to set for the server (repeatable)", collect, [])
     .option("--url <url>", "the URL of a streamable HTTP server")
     .option("--bearer-token-env-var <var>", "with --url: the environment variable that holds a bearer token")
+    .option("--oauth-client-id <id>", "with --url: a client registered with the server's authorization server in advance")
+    .option("--oauth-client-secret <secret>", "with --oauth-client-id: its secret (written to config.toml)")
+    .option("--oauth-client-registration <auto|cimd|dcr>", "with --url: how the login that follows the add obtains a client")
+    .option("--oauth-resource <resource>", "with --url: the OAuth resource parameter to send")
+    .option("-c, --config <key=value>", "override a config.toml value for the login that follows; value parsed as TOML (repeatable)", collect, [])
     .addHelpText(
       "after",
-      "\nExamples:\n  codex-ts mcp add docs --env API_KEY=secret -- npx -y @example/docs-mcp\n  codex-ts mcp add remote --url https://mcp.example.com/mcp --bearer-token-env-var EXAMPLE_TOKEN",
+      "\nAn HTTP server that publishes OAuth metadata is signed in to right after it is added (see `codex-ts mcp login`).\n\nExamples:\n  codex-ts mcp add docs --env API_KEY=secret -- npx -y @example/docs-mcp\n  codex-ts mcp add remote --url https://mcp.example.com/mcp --bearer-token-env-var EXAMPLE_TOKEN\n  codex-ts mcp add tracker --url https://tracker.example.com/mcp --oauth-client-id codex-cli",
     )
-    .action(async (name: string, command: string[], opts: { env: string[]; url?: string; bearerTokenEnvVar?: string }) => {
+    .action(async (name: string, command: string[], opts: import("./mcp/commands.js").McpAddOptions) => {
       const { runMcpAdd } = await import("./mcp/commands.js");
       exitCode = await runMcpAdd(name, command, opts);
     });
@@ -229,12 +234,13 @@ export async function runCli(argv: string[]): Promise<number> {
     .description("Sign in to a streamable HTTP MCP server with OAuth; the tokens are kept in $CODEX_HOME/.credentials.json.")
     .argument("<name>", "the server's name")
     .option("--scopes <scope,scope>", "OAuth scopes to ask for besides those the server names (comma-separated)")
+    .option("--oauth-client-registration <auto|cimd|dcr>", "how this login obtains a client when none is configured")
     .option("-c, --config <key=value>", "override a config.toml value; value parsed as TOML (repeatable)", collect, [])
     .addHelpText(
       "after",
-      "\nThe authorization URL is printed and opened with $BROWSER (given the URL as its argument) or the system's opener;\nthe browser comes back to http://127.0.0.1:<port>/callback (port: mcp_oauth_callback_port, else a free one).",
+      "\nThe authorization URL is printed and opened with $BROWSER (given the URL as its argument) or the system's opener;\nthe browser comes back to http://127.0.0.1:<port>/callback/<id> (port: mcp_oauth_callback_port, else a free one;\nid: derived from the server's URL; mcp_oauth_callback_url replaces the address).",
     )
-    .action(async (name: string, opts: { scopes?: string; config: string[] }) => {
+    .action(async (name: string, opts: { scopes?: string; oauthClientRegistration?: string; config: string[] }) => {
       const { runMcpLogin } = await import("./mcp/auth-commands.js");
       exitCode = await runMcpLogin(name, opts);
     });

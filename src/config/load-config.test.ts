@@ -352,15 +352,16 @@ void test("notify, history, mcp_servers and project doc settings are exposed typ
     tool_timeout_sec: 60,
     enabled_tools: ["search"],
     disabled_tools: [],
-    oauth: { client_id: null, client_secret: null, token_endpoint_auth_method: null },
+    oauth: { client_id: null, client_secret: null, token_endpoint_auth_method: null, callback_url: null },
     oauth_resource: null,
     oauth_credentials_store: "file",
     oauth_callback_port: 5555,
+    oauth_callback_url: null,
     oauth_client_metadata_url: null,
   });
   assert.deepEqual(c.mcpServers.tracker?.transport === "streamable_http" && [c.mcpServers.tracker.scopes, c.mcpServers.tracker.oauth, c.mcpServers.tracker.oauth_resource], [
     ["issues:read"],
-    { client_id: "cid", client_secret: null, token_endpoint_auth_method: "client_secret_post" },
+    { client_id: "cid", client_secret: null, token_endpoint_auth_method: "client_secret_post", callback_url: null },
     "https://t.example/",
   ]);
   const bad = home('[mcp_servers.x]\nargs = ["a"]\n');

@@ -4,7 +4,7 @@
  * `env_http_headers`, `scopes`, and for OAuth `oauth_resource` and the `oauth` table of a
  * pre-registered client), plus the settings both share. An HTTP server also carries the
  * top-level OAuth settings (`mcp_oauth_credentials_store`, `mcp_oauth_callback_port`,
- * `mcp_oauth_client_metadata_url`), so
+ * `mcp_oauth_callback_url`, `mcp_oauth_client_metadata_url`), so
  * everything that dials it has them at hand. The schema has already checked
  * every value's type; `shapeProblem` checks the combination, `mcpServersFromToml` fills in the
  * defaults.
@@ -46,6 +46,8 @@ export interface McpOAuthClientConfig {
   client_id: string | null;
   client_secret: string | null;
   token_endpoint_auth_method: TokenEndpointAuthMethod | null;
+  /** The exact redirect URI registered for this client (`mcp add --oauth-client-id` writes one); its port, when absent, is the listener's. */
+  callback_url: string | null;
 }
 
 export interface McpHttpServer extends McpCommon {
@@ -62,6 +64,8 @@ export interface McpHttpServer extends McpCommon {
   oauth_credentials_store: OAuthCredentialsStoreMode;
   /** From the top-level `mcp_oauth_callback_port`; null: a free port. */
   oauth_callback_port: number | null;
+  /** From the top-level `mcp_oauth_callback_url`: the redirect URI's base (the per-server path segment is appended). */
+  oauth_callback_url: string | null;
   /** From the top-level `mcp_oauth_client_metadata_url`: our client's id where the server accepts URL ids (CIMD). */
   oauth_client_metadata_url: string | null;
 }
@@ -74,11 +78,12 @@ export function hasStaticCredential(config: McpHttpServer): boolean {
 }
 
 /** The OAuth fields of an HTTP server that sets none of them. */
-export const NO_OAUTH_SETTINGS: Pick<McpHttpServer, "oauth" | "oauth_resource" | "oauth_credentials_store" | "oauth_callback_port" | "oauth_client_metadata_url"> = {
-  oauth: { client_id: null, client_secret: null, token_endpoint_auth_method: null },
+export const NO_OAUTH_SETTINGS: Pick<McpHttpServer, "oauth" | "oauth_resource" | "oauth_credentials_store" | "oauth_callback_port" | "oauth_callback_url" | "oauth_client_metadata_url"> = {
+  oauth: { client_id: null, client_secret: null, token_endpoint_auth_method: null, callback_url: null },
   oauth_resource: null,
   oauth_credentials_store: "auto",
   oauth_callback_port: null,
+  oauth_callback_url: null,
   oauth_client_metadata_url: null,
 };
 
@@ -106,6 +111,7 @@ export function mcpServersFromToml(raw: unknown, top: TomlTable = {}): Record<st
   const storeMode: OAuthCredentialsStoreMode = store === "file" || store === "keyring" ? store : "auto";
   const callbackPort = num(top.mcp_oauth_callback_port) ?? null;
   const metadataUrl = typeof top.mcp_oauth_client_metadata_url === "string" ? top.mcp_oauth_client_metadata_url : null;
+  const callbackUrl = typeof top.mcp_oauth_callback_url === "string" ? top.mcp_oauth_callback_url : null;
   if (!isTable(raw)) return servers;
   for (const [name, value] of Object.entries(raw)) {
     if (!isTable(value)) continue;
@@ -131,6 +137,7 @@ export function mcpServersFromToml(raw: unknown, top: TomlTable = {}): Record<st
         oauth_resource: typeof value.oauth_resource === "string" ? value.oauth_resource : null,
         oauth_credentials_store: storeMode,
         oauth_callback_port: callbackPort,
+        oauth_callback_url: callbackUrl,
         oauth_client_metadata_url: metadataUrl,
       };
     } else if (typeof value.command === "string") {
@@ -156,6 +163,7 @@ function oauthClient(value: unknown): McpOAuthClientConfig {
     client_id: text(table.client_id),
     client_secret: text(table.client_secret),
     token_endpoint_auth_method: method === "none" || method === "client_secret_basic" || method === "client_secret_post" ? method : null,
+    callback_url: text(table.callback_url),
   };
 }
 

@@ -211,6 +211,7 @@ const BASE_SCHEMA: readonly KeySpec[] = [
   { key: "mcp_servers.<name>.oauth", type: "table", group: "MCP servers", description: "HTTP: a client registered with the server's authorization server in advance (otherwise codex-ts registers itself).", example: '[mcp_servers.tracker]\nurl = "https://tracker.example.com/mcp"\nscopes = ["issues:read"]\n\n[mcp_servers.tracker.oauth]\nclient_id = "codex-cli"' },
   { key: "mcp_servers.<name>.oauth.client_id", type: "string", group: "MCP servers", description: "HTTP: the pre-registered OAuth client id." },
   { key: "mcp_servers.<name>.oauth.client_secret", type: "string", group: "MCP servers", description: "HTTP: its secret, for a confidential client." },
+  { key: "mcp_servers.<name>.oauth.callback_url", type: "string", group: "MCP servers", description: "HTTP: the exact redirect URI registered for the pre-registered client (`mcp add --oauth-client-id` writes `http://127.0.0.1/callback/<id>`); without a port, the callback listener's port is filled in." },
   { key: "mcp_servers.<name>.oauth.token_endpoint_auth_method", type: "string", values: ["none", "client_secret_basic", "client_secret_post"], group: "MCP servers", description: "HTTP: how the client authenticates at the token endpoint (default: the best the server supports)." },
   { key: "mcp_servers.<name>.enabled", type: "boolean", default: true, group: "MCP servers", description: "false keeps the server configured but not started." },
   { key: "mcp_servers.<name>.required", type: "boolean", default: false, group: "MCP servers", description: "Fail the session when the server cannot start." },
@@ -221,7 +222,8 @@ const BASE_SCHEMA: readonly KeySpec[] = [
   { key: "mcp_servers.<name>.disabled_tools", type: "string[]", default: [], group: "MCP servers", description: "These tools are not offered (applied after `enabled_tools`)." },
   { key: "mcp_oauth_credentials_store", type: "string", values: ["auto", "keyring", "file"], default: "auto", group: "MCP servers", description: "Where MCP OAuth tokens are stored: `file` is `$CODEX_HOME/.credentials.json`; codex-ts has no OS keyring, so `auto` and `keyring` use the file too (`keyring` with a warning)." },
   { key: "mcp_oauth_client_metadata_url", type: "string", group: "MCP servers", description: "codex-ts only: the https URL of a client ID metadata document you host for codex-ts; used as the OAuth client id by authorization servers that accept URL ids (CIMD), instead of registering dynamically." },
-  { key: "mcp_oauth_callback_port", type: "integer", min: 1, max: 65535, defaultText: "a free port", group: "MCP servers", description: "Port of the local server that receives the MCP OAuth callback (`http://127.0.0.1:<port>/callback`)." },
+  { key: "mcp_oauth_callback_port", type: "integer", min: 1, max: 65535, defaultText: "a free port", group: "MCP servers", description: "Port of the local server that receives the MCP OAuth callback (`http://127.0.0.1:<port>/callback/<id>`, the id derived from the server's URL)." },
+  { key: "mcp_oauth_callback_url", type: "string", group: "MCP servers", description: "The MCP OAuth redirect URI's base, when the browser must come back through another address (a proxy, a forwarded port); the per-server id is appended. The listener still binds 127.0.0.1 on `mcp_oauth_callback_port` (or the URL's port, or a free one)." },
 
   // Profiles and projects
   { key: "profile", type: "string", userOnly: true, group: "Profiles", description: "The profile used when `--profile` is not given.", example: 'profile = "fast"' },

@@ -9,6 +9,7 @@ import type { AskForApproval, ReasoningEffort, ReasoningSummary, SandboxPolicy }
 import type { HistorySettings } from "../history/prompt-history.js";
 import type { RolloutRecorder } from "../rollout/recorder.js";
 import type { RecordedThread } from "../rollout/reconstruct.js";
+import type { McpSignInHandler } from "../mcp/sign-in.js";
 import type { McpServerConfig } from "../config/mcp.js";
 
 /** Settings a user turn can change; the session keeps the latest. */
@@ -53,6 +54,11 @@ export interface SessionOptions {
    * offered from the first turn on. Absent or without enabled servers: no MCP code is loaded.
    */
   mcpServers?: Record<string, McpServerConfig>;
+  /**
+   * A front end that can show the user a URL (the TUI) passes this to let MCP servers that ask
+   * for an OAuth sign-in get one mid-session (docs/mcp.md, "Front ends"); exec passes none.
+   */
+  mcpSignIn?: McpSignInHandler;
   /** What config changes about the model (context window, tool-output budget, feature flags). */
   modelSettings?: ModelSettings;
   /**

@@ -34,6 +34,7 @@ import type { RolloutRecorder } from "../rollout/recorder.js";
 import type { TurnContextPayload } from "../rollout/format.js";
 import type { McpServerConfig } from "../config/mcp.js";
 import type { McpConnectionManager } from "../mcp/manager.js";
+import type { McpSignInHandler } from "../mcp/sign-in.js";
 import { withMcpToolSpecs, type McpToolset } from "../mcp/toolset.js";
 import type { RecordedThread } from "../rollout/reconstruct.js";
 import { buildTools } from "../tools/registry.js";
@@ -154,7 +155,7 @@ export class Session {
     }
     const servers = options.mcpServers ?? {};
     this.mcp = Object.values(servers).some((s) => s.enabled)
-      ? startMcp(servers, this.settings.cwd, (msg) => this.send("", msg), (server, request) => this.elicit(server, request)).catch((err: unknown) => {
+      ? startMcp(servers, this.settings.cwd, (msg) => this.send("", msg), (server, request) => this.elicit(server, request), options.mcpSignIn).catch((err: unknown) => {
           this.send("", { type: "warning", message: `MCP servers could not be started: ${(err as Error).message}` });
           return null;
         })
@@ -169,6 +170,16 @@ export class Session {
   async mcpReady(): Promise<void> {
     const runtime = await this.mcp;
     await runtime?.manager.waitForRequired();
+  }
+
+  /** `restart_mcp_server`: progress comes as start-up events (id ""); a server the session does not run is an error. */
+  private async restartMcpServer(id: string, server: string): Promise<void> {
+    const manager = (await this.mcp)?.manager;
+    if (!manager?.serverNames().includes(server)) {
+      this.send(id, { type: "error", message: `unknown MCP server '${server}'`, codex_error_info: "other" });
+      return;
+    }
+    await manager.restartServer(server);
   }
 
   /** Continues a recorded thread: its history, its token totals, and what changed since. */
@@ -286,6 +297,8 @@ export class Session {
       case "resolve_elicitation":
         this.elicitations.resolve(op.server_name, op.request_id, { action: op.decision, ...(op.content ? { content: op.content } : {}) });
         return;
+      case "restart_mcp_server":
+        return this.restartMcpServer(id, op.server);
       case "run_user_shell_command":
         // As any new task does, it replaces one still running.
         await this.abortActive("replaced");
@@ -692,13 +705,14 @@ async function startMcp(
   cwd: string,
   onEvent: Parameters<typeof McpConnectionManager.start>[1]["onEvent"],
   onElicitation: McpElicitationHandler,
+  signIn: McpSignInHandler | undefined,
 ): Promise<McpRuntime> {
   const [{ McpConnectionManager }, { mcpToolset }, { McpApprovalMemory }] = await Promise.all([
     import("../mcp/manager.js"),
     import("../mcp/tools.js"),
     import("../approval/mcp-tool-approval.js"),
   ]);
-  const manager = McpConnectionManager.start(servers, { cwd, onEvent, onElicitation });
+  const manager = McpConnectionManager.start(servers, { cwd, onEvent, onElicitation, ...(signIn ? { signIn } : {}) });
   // "Allow for this session" answers outlive the turn that gave them.
   const approvalMemory = new McpApprovalMemory();
   return {

@@ -192,8 +192,9 @@ export class McpServerConnection {
       return await withDeadline(ms, `timed out awaiting ${label} after ${formatDuration(ms)}`, signal, (s) => run(s, sdkTimeoutMs(ms)));
     } catch (err) {
       if (err instanceof McpTimeoutError || signal?.aborted) throw err;
-      // The cause's text is folded into the message (as the reference words it), not chained.
-      throw new Error(`${label} failed: ${message(err)}`);
+      // The cause's text is folded into the message (as the reference words it); the cause is
+      // kept for the manager, which signs in again when it is a login the server asks for.
+      throw new Error(`${label} failed: ${message(err)}`, { cause: err });
     }
   }
 }

@@ -21,6 +21,7 @@ import { collectPages, type PageResult } from "./pages.js";
 import type { McpCallToolResult, McpStartupEventMsg, McpStartupFailure } from "../protocol/mcp-events.js";
 import { withContext } from "./errors.js";
 import { qualifyTools } from "./names.js";
+import { loginRequired, type McpSignInHandler, McpSignIns } from "./sign-in.js";
 import { McpStartupError, startupFailureDisplay, startupFailureRaw } from "./startup-errors.js";
 
 export interface McpManagerOptions {
@@ -34,6 +35,13 @@ export interface McpManagerOptions {
   onElicitation?: McpElicitationHandler;
   /** Sent as clientInfo.version in `initialize`; defaults to the package version. */
   clientVersion?: string;
+  /**
+   * Lets the user sign in to an HTTP server that asks for it (see sign-in.ts); without it such a
+   * server fails with the `codex-ts mcp login` hint.
+   */
+  signIn?: McpSignInHandler;
+  /** How long an interactive sign-in waits for the browser (default: the login's five minutes). */
+  signInTimeoutMs?: number;
 }
 
 /** A tool the model can call: its qualified name and where it goes. */
@@ -59,6 +67,8 @@ class ManagedServer {
   status: McpServerStatus = "starting";
   outcome: Outcome | null = null;
   readonly settled: Promise<Outcome>;
+  /** Settled and reported (status, events, tool names updated). */
+  reported: Promise<void> = Promise.resolve();
 
   constructor(
     readonly name: string,
@@ -97,14 +107,21 @@ export class McpConnectionManager {
   private readonly shutdownController = new AbortController();
   private qualified = new Map<string, McpToolInfo>();
   private readonly allSettled: Promise<void>;
+  /** How each server is (re)started. */
+  private readonly connectors = new Map<string, () => Promise<McpServerConnection>>();
+  private readonly signIns: McpSignIns | null;
 
-  private constructor(configs: Record<string, McpServerConfig>, opts: McpManagerOptions) {
+  private constructor(
+    configs: Record<string, McpServerConfig>,
+    private readonly opts: McpManagerOptions,
+  ) {
     const env = opts.env ?? process.env;
     const clientVersion = opts.clientVersion ?? defaultClientVersion();
+    this.signIns = opts.signIn ? new McpSignIns(opts.signIn, env, opts.signInTimeoutMs) : null;
     const enabled = Object.entries(configs).filter(([, config]) => config.enabled);
     for (const [name, config] of enabled) {
       opts.onEvent({ type: "mcp_startup_update", server: name, status: { state: "starting" } });
-      const connect = async (): Promise<McpServerConnection> => {
+      const connectOnce = async (): Promise<McpServerConnection> => {
         const { McpServerConnection } = await import("./connection.js");
         return McpServerConnection.connect(name, config, {
           cwd: opts.cwd,
@@ -114,15 +131,49 @@ export class McpConnectionManager {
           ...(opts.onElicitation ? { onElicitation: (request: McpElicitation) => (opts.onElicitation as McpElicitationHandler)(name, request) } : {}),
         });
       };
+      const connect = async (): Promise<McpServerConnection> => {
+        try {
+          return await connectOnce();
+        } catch (err) {
+          // A server that wants a login gets one when a front end can ask the user, then a second start.
+          if (!(err instanceof McpStartupError && err.kind === "auth") || !this.signIns || config.transport !== "streamable_http") throw err;
+          await this.signIns.signIn(name, config, []).catch((signInErr: unknown) => {
+            throw new McpStartupError(`${err.message} (sign-in failed: ${signInErr instanceof Error ? signInErr.message : String(signInErr)})`, "auth");
+          });
+          return connectOnce();
+        }
+      };
+      this.connectors.set(name, connect);
       this.servers.set(name, new ManagedServer(name, config, connect));
     }
     const summary = { ready: [] as string[], failed: [] as McpStartupFailure[], cancelled: [] as string[] };
-    const settledAll = [...this.servers.values()].map((server) =>
-      server.settled.then((outcome) => this.settle(server, outcome, summary, opts.onEvent)),
-    );
-    this.allSettled = Promise.all(settledAll).then(() => {
+    for (const server of this.servers.values()) server.reported = server.settled.then((outcome) => this.settle(server, outcome, summary));
+    this.allSettled = Promise.all([...this.servers.values()].map((s) => s.reported)).then(() => {
       if (this.servers.size > 0) opts.onEvent({ type: "mcp_startup_complete", ...summary });
     });
+  }
+
+  /**
+   * Stops one server and starts it again from its configuration (after a sign-in, say), with
+   * the start-up events of a fresh start: `mcp_startup_update` starting, then ready or failed,
+   * and an `mcp_startup_complete` naming only this server. Resolves true when it is ready.
+   */
+  async restartServer(name: string): Promise<boolean> {
+    const old = this.server(name);
+    const connect = this.connectors.get(name) as () => Promise<McpServerConnection>;
+    this.opts.onEvent({ type: "mcp_startup_update", server: name, status: { state: "starting" } });
+    old.status = "starting";
+    this.requalify();
+    const previous = await old.settled;
+    if (previous.ok) await previous.connection.close();
+    if (this.shutdownController.signal.aborted) return false;
+    const fresh = new ManagedServer(name, old.config, connect);
+    this.servers.set(name, fresh);
+    const summary = { ready: [] as string[], failed: [] as McpStartupFailure[], cancelled: [] as string[] };
+    fresh.reported = fresh.settled.then((outcome) => this.settle(fresh, outcome, summary));
+    await fresh.reported;
+    this.opts.onEvent({ type: "mcp_startup_complete", ...summary });
+    return fresh.status === "ready";
   }
 
   /** Starts every enabled server in the background; returns immediately. */
@@ -130,14 +181,11 @@ export class McpConnectionManager {
     return new McpConnectionManager(servers, opts);
   }
 
-  private settle(
-    server: ManagedServer,
-    outcome: Outcome,
-    summary: { ready: string[]; failed: McpStartupFailure[]; cancelled: string[] },
-    onEvent: (msg: McpStartupEventMsg) => void,
-  ): void {
+  private settle(server: ManagedServer, outcome: Outcome, summary: { ready: string[]; failed: McpStartupFailure[]; cancelled: string[] }): void {
+    const onEvent = this.opts.onEvent;
     server.outcome = outcome;
-    if (outcome.ok && this.shutdownController.signal.aborted) {
+    const replaced = this.servers.get(server.name) !== server;
+    if (outcome.ok && (this.shutdownController.signal.aborted || replaced)) {
       // Shut down while it was connecting: it never counts as ready.
       void outcome.connection.close();
       server.status = "cancelled";
@@ -227,9 +275,10 @@ export class McpConnectionManager {
     return [...this.qualified.values()].sort((a, b) => (a.qualifiedName < b.qualifiedName ? -1 : a.qualifiedName > b.qualifiedName ? 1 : 0));
   }
 
-  /** All tools, once every server has settled. */
+  /** All tools, once every server has settled (a restarted one included). */
   async tools(): Promise<McpToolInfo[]> {
     await this.allSettled;
+    await Promise.all([...this.servers.values()].map((s) => s.reported));
     return this.readyTools();
   }
 
@@ -252,23 +301,16 @@ export class McpConnectionManager {
    */
   async callServerTool(server: string, tool: string, args: unknown, signal?: AbortSignal): Promise<McpCallToolResult> {
     const managed = this.server(server);
-    const connection = await managed.connection();
-    if (!toolAllowed(managed.config, tool)) throw new Error(`tool '${tool}' is disabled for MCP server '${server}'`);
-    try {
-      return await connection.callTool(tool, args, signal);
-    } catch (err) {
-      throw withContext(`tool call failed for \`${server}/${tool}\``, err);
+    if (!toolAllowed(managed.config, tool)) {
+      await managed.connection(); // a server that failed to start says so first
+      throw new Error(`tool '${tool}' is disabled for MCP server '${server}'`);
     }
+    return this.onServer(server, `tool call failed for \`${server}/${tool}\``, (c) => c.callTool(tool, args, signal));
   }
 
   async listResources(server: string, cursor?: string, signal?: AbortSignal): Promise<{ resources: Resource[]; nextCursor?: string }> {
-    const connection = await this.server(server).connection();
-    try {
-      const page = await connection.listResources(cursor, signal);
-      return page.nextCursor === undefined ? { resources: page.items } : { resources: page.items, nextCursor: page.nextCursor };
-    } catch (err) {
-      throw withContext(`resources/list failed for \`${server}\``, err);
-    }
+    const page = await this.onServer(server, `resources/list failed for \`${server}\``, (c) => c.listResources(cursor, signal));
+    return page.nextCursor === undefined ? { resources: page.items } : { resources: page.items, nextCursor: page.nextCursor };
   }
 
   async listResourceTemplates(
@@ -276,24 +318,42 @@ export class McpConnectionManager {
     cursor?: string,
     signal?: AbortSignal,
   ): Promise<{ resourceTemplates: ResourceTemplate[]; nextCursor?: string }> {
-    const connection = await this.server(server).connection();
+    const page = await this.onServer(server, `resources/templates/list failed for \`${server}\``, (c) => c.listResourceTemplates(cursor, signal));
+    return page.nextCursor === undefined ? { resourceTemplates: page.items } : { resourceTemplates: page.items, nextCursor: page.nextCursor };
+  }
+
+  readResource(server: string, uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
+    return this.onServer(server, `resources/read failed for \`${server}\` (${uri})`, (c) => c.readResource(uri, signal));
+  }
+
+  /**
+   * One request to `server` (waiting for it if it is still starting). A failure that asks for a
+   * (wider) login gets the interactive sign-in when a front end offers one, a restart and one
+   * more try; any other failure rejects with `label` as its context.
+   */
+  private async onServer<T>(server: string, label: string, run: (c: McpServerConnection) => Promise<T>): Promise<T> {
+    const managed = this.server(server);
+    const connection = await managed.connection();
     try {
-      const page = await connection.listResourceTemplates(cursor, signal);
-      return page.nextCursor === undefined
-        ? { resourceTemplates: page.items }
-        : { resourceTemplates: page.items, nextCursor: page.nextCursor };
+      return await run(connection);
     } catch (err) {
-      throw withContext(`resources/templates/list failed for \`${server}\``, err);
+      const retried = await this.afterSignIn(managed, err, run);
+      if (retried) return retried.value;
+      throw withContext(label, err);
     }
   }
 
-  async readResource(server: string, uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
-    const connection = await this.server(server).connection();
-    try {
-      return await connection.readResource(uri, signal);
-    } catch (err) {
-      throw withContext(`resources/read failed for \`${server}\` (${uri})`, err);
-    }
+  /**
+   * When `err` says the server wants a (wider) login and a front end can ask the user: the
+   * sign-in, a restart on the new tokens and `retry` once. Null when none of that applies; a
+   * failed sign-in or retry rejects with its own error.
+   */
+  private async afterSignIn<T>(managed: ManagedServer, err: unknown, retry: (c: McpServerConnection) => Promise<T>): Promise<{ value: T } | null> {
+    const wanted = loginRequired(err);
+    if (!wanted || !this.signIns || managed.config.transport !== "streamable_http") return null;
+    await this.signIns.signIn(managed.name, managed.config, wanted.scopes);
+    if (!(await this.restartServer(managed.name))) throw new Error(`MCP server '${managed.name}' did not start again after the sign-in`);
+    return { value: await retry(await this.server(managed.name).connection()) };
   }
 
   /** Every resource of every server that started, all pages, keyed by server in name order; a server that fails to list is left out. */

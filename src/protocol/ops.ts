@@ -43,6 +43,8 @@ export type Op =
   | { type: "thread_rollback"; num_turns: number }
   /** Runs a command the user typed (`!cmd` in a UI) under the session's sandbox, as its own task. */
   | { type: "run_user_shell_command"; command: string }
+  /** codex-ts: stops one MCP server and starts it again (after an OAuth sign-in, say); progress as `mcp_startup_*` events. */
+  | { type: "restart_mcp_server"; server: string }
   /**
    * Answers a `request_user_input` event. `id` is the event's `call_id`; the event's `turn_id`
    * (what the reference keys answers by) is accepted too and answers that turn's oldest question.

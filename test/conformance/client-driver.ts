@@ -93,7 +93,7 @@ async function main(): Promise<number> {
     scopes: [],
     oauth_credentials_store: "file",
     oauth_client_metadata_url: CLIENT_METADATA_URL,
-    oauth: { client_id: ctx.client_id ?? null, client_secret: ctx.client_secret ?? null, token_endpoint_auth_method: null },
+    oauth: { client_id: ctx.client_id ?? null, client_secret: ctx.client_secret ?? null, token_endpoint_auth_method: null, callback_url: null },
   };
   const controller = new AbortController();
   let connection: McpServerConnection | undefined;

@@ -12,6 +12,7 @@ import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSy
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { test } from "node:test";
+import { callbackId } from "../../src/mcp/oauth/redirect.js";
 import { storeKey, type StoredOAuthEntry } from "../../src/mcp/oauth/store.js";
 import { startHttpFixture } from "../fixtures/mcp/http-server.js";
 import { CLI_PATH, exec, jsonLines, makeWorkspace, runCli, testEnv, withServer, type CliResult, type Workspace } from "../support/cli.js";
@@ -111,7 +112,8 @@ void test("mcp login signs in through $BROWSER and the callback, stores the toke
     assert.equal(authorize.get("code_challenge_method"), "S256");
     assert.equal(authorize.get("resource"), fx.url);
     assert.equal(authorize.get("scope"), "mcp:read");
-    assert.match(authorize.get("redirect_uri") ?? "", /^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+    // The reference's per-server redirect path: /callback/<id from the server's URL>.
+    assert.match(authorize.get("redirect_uri") ?? "", new RegExp(`^http://127\\.0\\.0\\.1:\\d+/callback/${callbackId(fx.url)}$`));
     assert.equal(fx.registrations, 1);
 
     const path = join(ws.home, ".credentials.json");
@@ -305,7 +307,7 @@ void test("without a working browser the URL is still printed; opening it by han
       });
       child.once("close", () => reject(new Error(`login ended before printing the URL: ${stdout}${stderr}`)));
     });
-    assert.equal(new URL(url).searchParams.get("redirect_uri"), `http://127.0.0.1:${port}/callback`);
+    assert.equal(new URL(url).searchParams.get("redirect_uri"), `http://127.0.0.1:${port}/callback/${callbackId(fx.url)}`);
     const page = await fetch(url); // the user's browser: follows the redirect to the callback
     assert.match(await page.text(), /Signed in/);
     const code = await new Promise<number | null>((resolve) => child.once("close", resolve));

@@ -41,6 +41,8 @@ export interface OAuthFixture {
   registrations: number;
   /** Every access and refresh token handed out. */
   issued: string[];
+  /** Accepts a client registered "in advance" (a configured `client_id`). */
+  allowClient(clientId: string): void;
   revokeAccessTokens(): void;
   revokeRefreshTokens(): void;
   close(): Promise<void>;
@@ -195,6 +197,7 @@ export async function startOAuthFixture(): Promise<OAuthFixture> {
     authorizeRequests: [],
     registrations: 0,
     issued: [],
+    allowClient: (clientId) => void clients.add(clientId),
     revokeAccessTokens: () => access.clear(),
     revokeRefreshTokens: () => refresh.clear(),
     close: () =>

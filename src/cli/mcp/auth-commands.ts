@@ -4,10 +4,12 @@
  * server as the effective configuration describes it (user file, trusted projects, `-c`).
  */
 import type { McpHttpServer } from "../../config/mcp.js";
-import { CommandError, loadServers, run, type McpIo } from "./commands.js";
+import type { LoginOptions } from "../../mcp/oauth/login.js";
+import { CommandError, loadServers, parseClientRegistration, run, type McpAddOptions, type McpIo } from "./commands.js";
 
 export interface McpLoginOptions {
   scopes?: string;
+  oauthClientRegistration?: string;
   config?: string[];
 }
 
@@ -36,16 +38,43 @@ export function parseScopes(raw: string | undefined): string[] | undefined {
 export function runMcpLogin(name: string, opts: McpLoginOptions = {}, io: McpIo = defaultIo()): Promise<number> {
   return run(io, async () => {
     const scopes = parseScopes(opts.scopes);
+    const registration = parseClientRegistration(opts.oauthClientRegistration);
     const server = httpServer(io, name, opts.config ?? [], `No MCP server named '${name}' found.`, "OAuth login is only supported for streamable HTTP servers.");
-    const [{ loginMcpServer }, { McpLoginRequiredError }] = await Promise.all([import("../../mcp/oauth/login.js"), import("../../mcp/oauth/provider.js")]);
-    try {
-      await loginMcpServer(name, server, { env: io.env, out: io.out, err: io.err, ...(scopes ? { scopes } : {}) });
-    } catch (err) {
-      if (err instanceof McpLoginRequiredError) throw new CommandError(err.message);
-      throw new CommandError(`failed to log in to MCP server '${name}': ${err instanceof Error ? err.message : String(err)}`);
-    }
+    await login(name, server, io, { ...(scopes ? { scopes } : {}), ...(registration ? { registration } : {}) });
     io.out(`Successfully logged in to MCP server '${name}'.\n`);
   });
+}
+
+/**
+ * What `mcp add` does after adding an HTTP server without a static token, as the reference: a
+ * server that publishes OAuth metadata gets its login now; one that could not be asked gets a
+ * hint to log in later; one without OAuth, nothing.
+ */
+export async function loginAfterAdd(name: string, opts: McpAddOptions, io: McpIo): Promise<void> {
+  const server = loadServers(io, opts.config ?? []).find((e) => e.name === name)?.server;
+  // A -c override can turn the new entry into something else; then there is nothing to sign in to.
+  if (server?.transport !== "streamable_http") return;
+  const { oauthSupport } = await import("../../mcp/oauth/status.js");
+  const support = await oauthSupport(server.url);
+  if (support === "unknown") {
+    io.out(`MCP server may or may not require login. Run \`codex-ts mcp login ${name}\` to login.\n`);
+    return;
+  }
+  if (support === "unsupported") return;
+  io.out("Detected OAuth support. Starting OAuth flow…\n");
+  const registration = parseClientRegistration(opts.oauthClientRegistration);
+  await login(name, server, io, registration ? { registration } : {});
+  io.out("Successfully logged in.\n");
+}
+
+async function login(name: string, server: McpHttpServer, io: McpIo, extra: Pick<LoginOptions, "scopes" | "registration">): Promise<void> {
+  const [{ loginMcpServer }, { McpLoginRequiredError }] = await Promise.all([import("../../mcp/oauth/login.js"), import("../../mcp/oauth/provider.js")]);
+  try {
+    await loginMcpServer(name, server, { env: io.env, out: io.out, err: io.err, ...extra });
+  } catch (err) {
+    if (err instanceof McpLoginRequiredError) throw new CommandError(err.message);
+    throw new CommandError(`failed to log in to MCP server '${name}': ${err instanceof Error ? err.message : String(err)}`);
+  }
 }
 
 export function runMcpLogout(name: string, opts: { config?: string[] } = {}, io: McpIo = defaultIo()): Promise<number> {

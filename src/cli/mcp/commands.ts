@@ -13,6 +13,8 @@ import { loadConfig } from "../../config/load-config.js";
 import type { McpServerConfig } from "../../config/mcp.js";
 import { ConfigError, type TomlTable } from "../../config/overrides.js";
 import { AUTH_STATUS_TEXT, type McpAuthStatus } from "../../mcp/oauth/auth-status-text.js";
+import type { ClientRegistration } from "../../mcp/oauth/provider.js";
+import { callbackId } from "../../mcp/oauth/redirect.js";
 import { addServer, ConfigEditError, parseConfigText, removeServer, type NewServer } from "./config-edit.js";
 
 export interface McpIo {
@@ -33,6 +35,10 @@ export interface McpAddOptions {
   env?: string[];
   url?: string;
   bearerTokenEnvVar?: string;
+  oauthClientId?: string;
+  oauthClientSecret?: string;
+  oauthResource?: string;
+  oauthClientRegistration?: string;
   config?: string[];
 }
 
@@ -94,18 +100,24 @@ function withContext<T>(what: string, io: McpIo, body: () => T): T {
   }
 }
 
-/** `mcp add NAME [--env K=V]… -- CMD ARGS…` or `mcp add NAME --url URL [--bearer-token-env-var VAR]`. */
+/**
+ * `mcp add NAME [--env K=V]… -- CMD ARGS…` or `mcp add NAME --url URL [--bearer-token-env-var VAR]
+ * [--oauth-client-id ID [--oauth-client-secret S]] [--oauth-resource R]`. After an HTTP server
+ * without a static token is added, the reference looks for OAuth support and signs in at once
+ * when the server has it (auth-commands.ts).
+ */
 export function runMcpAdd(name: string, command: string[], opts: McpAddOptions, io: McpIo = defaultIo()): Promise<number> {
-  return run(io, () => {
+  return run(io, async () => {
     validateServerName(name);
     const env = (opts.env ?? []).map(parseEnvPair);
     let server: NewServer;
     if (opts.url !== undefined) {
       if (command.length > 0) throw new CommandError("give either --url (a streamable HTTP server) or a command after -- (a stdio server), not both");
       if (env.length > 0) throw new CommandError("--env applies only to stdio servers (a command after --)");
-      server = { transport: "streamable_http", url: opts.url, bearerTokenEnvVar: opts.bearerTokenEnvVar ?? null };
+      server = { transport: "streamable_http", url: opts.url, bearerTokenEnvVar: opts.bearerTokenEnvVar ?? null, ...httpOAuthOptions(opts) };
     } else {
-      if (opts.bearerTokenEnvVar !== undefined) throw new CommandError("--bearer-token-env-var requires --url");
+      const httpOnly = (["bearerTokenEnvVar", "oauthClientId", "oauthClientSecret", "oauthResource", "oauthClientRegistration"] as const).find((k) => opts[k] !== undefined);
+      if (httpOnly !== undefined) throw new CommandError(`--${httpOnly.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} requires --url`);
       const [bin, ...args] = command;
       if (bin === undefined) throw new CommandError("command is required (e.g. `codex-ts mcp add NAME -- my-server --flag`), or --url for a streamable HTTP server");
       server = { transport: "stdio", command: bin, args, env: Object.fromEntries(env) };
@@ -114,7 +126,39 @@ export function runMcpAdd(name: string, command: string[], opts: McpAddOptions, 
     const updated = withContext("write", io, () => addServer(text, name, server));
     writeConfigText(io, updated);
     io.out(`Added global MCP server '${name}'.\n`);
+    if (server.transport === "streamable_http") {
+      if (server.oauth) io.out(`OAuth callback URL: ${server.oauth.callbackUrl}\n`);
+      if (server.bearerTokenEnvVar === null) {
+        const { loginAfterAdd } = await import("./auth-commands.js");
+        await loginAfterAdd(name, opts, io);
+      }
+    }
   });
+}
+
+/** The OAuth settings `mcp add` writes for an HTTP server, checked as the reference checks them. */
+function httpOAuthOptions(opts: McpAddOptions): Pick<Extract<NewServer, { transport: "streamable_http" }>, "oauthResource" | "oauth"> {
+  const { oauthClientId: clientId, oauthClientSecret: secret } = opts;
+  if (secret !== undefined) {
+    if (clientId === undefined) throw new CommandError("--oauth-client-secret requires --oauth-client-id");
+    if (clientId.trim() === "") throw new CommandError("--oauth-client-secret requires a nonempty --oauth-client-id");
+    if (secret.trim() === "") throw new CommandError("--oauth-client-secret must not be empty");
+  }
+  if (clientId !== undefined && clientId.trim() === "") throw new CommandError("--oauth-client-id must not be empty");
+  if (opts.oauthResource !== undefined && opts.oauthResource.trim() === "") throw new CommandError("--oauth-resource must not be empty");
+  parseClientRegistration(opts.oauthClientRegistration);
+  return {
+    oauthResource: opts.oauthResource ?? null,
+    // The exact redirect URI the owner of a pre-registered client must allow; printed after the add.
+    oauth: clientId === undefined ? null : { clientId, clientSecret: secret ?? null, callbackUrl: `http://127.0.0.1/callback/${callbackId(opts.url ?? "")}` },
+  };
+}
+
+/** `--oauth-client-registration`: how the login about to run obtains a client. */
+export function parseClientRegistration(raw: string | undefined): ClientRegistration | undefined {
+  if (raw === undefined) return undefined;
+  if (raw === "auto" || raw === "cimd" || raw === "dcr") return raw;
+  throw new CommandError(`invalid value '${raw}' for '--oauth-client-registration <AUTO|CIMD|DCR>' (possible values: auto, cimd, dcr)`);
 }
 
 /** `mcp remove NAME`: success (exit 0) whether or not it was there. */

@@ -3,7 +3,8 @@
  * anything else: comments, blank lines, key order and every other table stay byte for byte.
  *
  * A new server is written as a table block appended at the end of the file (`[mcp_servers.NAME]`,
- * then `[mcp_servers.NAME.env]` when it has env vars). Removal deletes exactly the lines of the
+ * then `[mcp_servers.NAME.env]` when it has env vars, or `[mcp_servers.NAME.oauth]` for a
+ * pre-registered OAuth client). Removal deletes exactly the lines of the
  * server's tables (header through its last key; comments after the last key are left, since they
  * usually describe what follows) and of any `mcp_servers.NAME…` keys written elsewhere (dotted
  * keys, `NAME = { … }` under `[mcp_servers]`). Every edit is checked by parsing the result: when
@@ -28,7 +29,18 @@ export { ConfigEditError, parseConfigText };
 
 export type NewServer =
   | { transport: "stdio"; command: string; args: string[]; env: Record<string, string> }
-  | { transport: "streamable_http"; url: string; bearerTokenEnvVar: string | null };
+  | { transport: "streamable_http"; url: string; bearerTokenEnvVar: string | null; oauthResource?: string | null; oauth?: NewOAuthClient | null };
+
+/** A pre-registered OAuth client (`mcp add --oauth-client-id`), written as `[mcp_servers.NAME.oauth]`. */
+export interface NewOAuthClient {
+  clientId: string;
+  clientSecret: string | null;
+  callbackUrl: string;
+}
+
+function oauthTable(client: NewOAuthClient): Table {
+  return { client_id: client.clientId, ...(client.clientSecret !== null ? { client_secret: client.clientSecret } : {}), callback_url: client.callbackUrl };
+}
 
 type Table = Record<string, unknown>;
 
@@ -42,6 +54,8 @@ export function serverTable(server: NewServer): Table {
   }
   const table: Table = { url: server.url };
   if (server.bearerTokenEnvVar !== null) table.bearer_token_env_var = server.bearerTokenEnvVar;
+  if (server.oauthResource) table.oauth_resource = server.oauthResource;
+  if (server.oauth) table.oauth = oauthTable(server.oauth);
   return table;
 }
 
@@ -60,6 +74,12 @@ export function serverBlock(name: string, server: NewServer): string[] {
   } else {
     lines.push(`url = ${tomlString(server.url)}`);
     if (server.bearerTokenEnvVar !== null) lines.push(`bearer_token_env_var = ${tomlString(server.bearerTokenEnvVar)}`);
+    if (server.oauthResource) lines.push(`oauth_resource = ${tomlString(server.oauthResource)}`);
+    if (server.oauth) {
+      // The reference's layout: the client's own table after the server's keys.
+      lines.push("", `[${header}.oauth]`);
+      for (const [key, value] of Object.entries(oauthTable(server.oauth))) lines.push(`${key} = ${tomlString(value as string)}`);
+    }
   }
   return lines;
 }

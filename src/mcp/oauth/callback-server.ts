@@ -1,13 +1,13 @@
 /**
- * The local end of the authorization redirect: an HTTP server on 127.0.0.1 (the configured
- * `mcp_oauth_callback_port`, else a free one) that waits for `/callback?code=…&state=…`, checks
+ * The local end of the authorization redirect: an HTTP server on 127.0.0.1 (the port
+ * redirect.ts chooses) that waits for `?code=…&state=…` on the redirect URI's path, checks
  * the state against the one sent, shows the user a short page saying what happened, and stops.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { CallbackAddress } from "./redirect.js";
 
 export const DEFAULT_CALLBACK_TIMEOUT_MS = 300_000;
-const CALLBACK_PATH = "/callback";
 
 export class OAuthCallbackError extends Error {}
 
@@ -28,12 +28,14 @@ function reply(res: ServerResponse, status: number, title: string, body: string)
   res.end(page(title, body));
 }
 
-export async function startCallbackServer(port: number | null, timeoutMs = DEFAULT_CALLBACK_TIMEOUT_MS): Promise<CallbackServer> {
+export async function startCallbackServer(address: CallbackAddress, timeoutMs = DEFAULT_CALLBACK_TIMEOUT_MS): Promise<CallbackServer> {
+  const port = address.listenPort;
+  let callbackPath = "";
   let deliver: ((result: { code?: string; state?: string; error?: string }) => void) | undefined;
   const arrived = new Promise<{ code?: string; state?: string; error?: string }>((resolve) => (deliver = resolve));
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
-    if (url.pathname !== CALLBACK_PATH) {
+    if (url.pathname !== callbackPath) {
       reply(res, 404, "Not found", "This address only receives the sign-in redirect for codex-ts.");
       return;
     }
@@ -60,14 +62,15 @@ export async function startCallbackServer(port: number | null, timeoutMs = DEFAU
     );
     server.listen(port ?? 0, "127.0.0.1", resolve);
   });
-  const actualPort = (server.address() as AddressInfo).port;
+  const redirectUrl = address.redirectUrl((server.address() as AddressInfo).port);
+  callbackPath = new URL(redirectUrl).pathname;
   const close = (): Promise<void> =>
     new Promise((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());
     });
   return {
-    redirectUrl: `http://127.0.0.1:${actualPort}${CALLBACK_PATH}`,
+    redirectUrl,
     close,
     waitForCode: async (expectedState) => {
       let timer: NodeJS.Timeout | undefined;

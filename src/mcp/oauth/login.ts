@@ -12,6 +12,8 @@ import type { McpHttpServer } from "../../config/mcp.js";
 import { httpServerHeaders } from "../connection.js";
 import { openInBrowser } from "./browser.js";
 import { DEFAULT_CALLBACK_TIMEOUT_MS, startCallbackServer } from "./callback-server.js";
+import type { ClientRegistration } from "./provider.js";
+import { callbackAddress } from "./redirect.js";
 import { credentialsStore, serverAuth } from "./server-auth.js";
 
 export class McpLoginError extends Error {}
@@ -27,18 +29,24 @@ export interface LoginOptions {
   timeoutMs?: number;
   /** Opens the URL; the default honours $BROWSER, then the platform's opener. */
   openUrl?: (url: string) => Promise<boolean>;
+  /** `--oauth-client-registration`, for a server without a configured client. */
+  registration?: ClientRegistration;
 }
 
 /** Resolves when the server's tokens are stored; throws McpLoginError (or the flow's error) otherwise. */
 export async function loginMcpServer(server: string, config: McpHttpServer, opts: LoginOptions): Promise<void> {
+  if (opts.registration === "cimd" && config.oauth.client_id === null && config.oauth_client_metadata_url === null) {
+    throw new McpLoginError("--oauth-client-registration cimd needs mcp_oauth_client_metadata_url (the https URL of your client ID metadata document)");
+  }
   const challenge = await readChallenge(server, config, opts.env);
-  const callback = await startCallbackServer(config.oauth_callback_port, opts.timeoutMs ?? DEFAULT_CALLBACK_TIMEOUT_MS);
+  const callback = await startCallbackServer(callbackAddress(config), opts.timeoutMs ?? DEFAULT_CALLBACK_TIMEOUT_MS);
   try {
     const open = opts.openUrl ?? ((url: string) => openInBrowser(url, opts.env));
     const authFlow = serverAuth(server, config, {
       env: opts.env,
       redirectUrl: callback.redirectUrl,
       ...(opts.scopes ? { scopes: opts.scopes } : {}),
+      ...(opts.registration ? { registration: opts.registration } : {}),
       authorize: async (url) => {
         opts.out(`Authorize \`${server}\` by opening this URL in your browser:\n${url.href}\n\n`);
         if (!(await open(url.href))) opts.err("(Browser launch failed; please copy the URL above manually.)\n");

@@ -17,6 +17,13 @@ import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } fr
 import type { McpHttpServer } from "../../config/mcp.js";
 import type { OAuthCredentialsStore, StoredOAuthEntry } from "./store.js";
 
+/**
+ * How a login obtains its client when none is configured (`--oauth-client-registration`):
+ * `auto` a client ID metadata document where configured and accepted, else dynamic
+ * registration; `cimd` the metadata document only; `dcr` dynamic registration only.
+ */
+export type ClientRegistration = "auto" | "cimd" | "dcr";
+
 /** Sends the user to `url`; resolves with the authorization code the redirect brought back. */
 export type AuthorizeHandler = (url: URL) => Promise<string>;
 
@@ -47,6 +54,7 @@ export interface ProviderOptions {
   authorize?: AuthorizeHandler;
   /** Scopes asked for when neither the server's challenge nor its metadata name any. */
   scopes?: string[];
+  registration?: ClientRegistration;
 }
 
 export class CodexOAuthProvider implements OAuthClientProvider {
@@ -71,7 +79,8 @@ export class CodexOAuthProvider implements OAuthClientProvider {
         ...(configured.token_endpoint_auth_method !== null ? { token_endpoint_auth_method: configured.token_endpoint_auth_method } : {}),
         ...(stored?.client_id === configured.client_id && stored.issuer ? { issuer: stored.issuer } : {}),
       };
-    } else if (stored) {
+    } else if (stored && (opts.registration ?? "auto") === "auto") {
+      // A login that asks for a registration strategy gets a new client that way.
       this.client = {
         client_id: stored.client_id,
         ...(stored.client_secret ? { client_secret: stored.client_secret } : {}),
@@ -88,6 +97,7 @@ export class CodexOAuthProvider implements OAuthClientProvider {
 
   /** Used by `auth()` as the client id when the authorization server takes URL ids (CIMD). */
   get clientMetadataUrl(): string | undefined {
+    if (this.opts.registration === "dcr") return undefined;
     return this.opts.config.oauth_client_metadata_url ?? undefined;
   }
 
@@ -119,6 +129,10 @@ export class CodexOAuthProvider implements OAuthClientProvider {
   }
 
   saveClientInformation(info: OAuthClientInformationMixed): void {
+    if (this.opts.registration === "cimd" && info.client_id !== this.clientMetadataUrl) {
+      // auth() registered dynamically because the authorization server takes no URL client ids.
+      throw new Error(`the authorization server of MCP server '${this.opts.server}' does not accept client ID metadata documents (--oauth-client-registration cimd)`);
+    }
     this.client = info;
     this.persist();
   }

@@ -7,7 +7,7 @@
 import { codexHome } from "../../config/codex-home.js";
 import type { McpHttpServer } from "../../config/mcp.js";
 import { createOAuthFetch, type OAuthFetch } from "./oauth-fetch.js";
-import { type AuthorizeHandler, CodexOAuthProvider } from "./provider.js";
+import { type AuthorizeHandler, type ClientRegistration, CodexOAuthProvider } from "./provider.js";
 import { OAuthCredentialsStore } from "./store.js";
 
 /** A redirect URI for sessions: they never start an authorization, but the SDK wants one to exist. */
@@ -20,6 +20,7 @@ export interface ServerAuthOptions {
   redirectUrl?: string;
   /** Scopes asked for besides the server's (`--scopes`); defaults to the configured `scopes`. */
   scopes?: string[];
+  registration?: ClientRegistration;
 }
 
 export interface ServerAuth extends OAuthFetch {
@@ -41,6 +42,7 @@ export function serverAuth(server: string, config: McpHttpServer, opts: ServerAu
     redirectUrl: opts.redirectUrl ?? SESSION_REDIRECT_URL,
     scopes,
     ...(opts.authorize ? { authorize: opts.authorize } : {}),
+    ...(opts.registration ? { registration: opts.registration } : {}),
   });
   const oauth = createOAuthFetch({
     server,

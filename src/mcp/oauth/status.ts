@@ -22,11 +22,25 @@ export async function mcpAuthStatus(server: string, config: McpServerConfig, env
   const stored = credentialsStore(config, env).load(server, config.url);
   // Tokens that are past use (expired, nothing to refresh them with) mean a new login.
   if (stored) return entryUsable(stored) ? "o_auth" : "not_logged_in";
+  return (await oauthSupport(config.url)) === "supported" ? "not_logged_in" : "unsupported";
+}
+
+/** Whether the server publishes OAuth metadata; `unknown` when nothing answered (unreachable, too slow). */
+export async function oauthSupport(serverUrl: string): Promise<"supported" | "unsupported" | "unknown"> {
+  // The SDK's discovery takes a failed request for "no metadata there", so count the answers.
+  let answered = 0;
   try {
     const signal = AbortSignal.timeout(DISCOVERY_TIMEOUT_MS);
-    const info = await discoverOAuthServerInfo(config.url, { fetchFn: (url, init) => fetch(url, { ...init, signal }) });
-    return info.authorizationServerMetadata?.authorization_endpoint ? "not_logged_in" : "unsupported";
+    const info = await discoverOAuthServerInfo(serverUrl, {
+      fetchFn: async (url, init) => {
+        const response = await fetch(url, { ...init, signal });
+        answered++;
+        return response;
+      },
+    });
+    if (info.authorizationServerMetadata?.authorization_endpoint) return "supported";
   } catch {
-    return "unsupported";
+    // An answer that could not be used: no OAuth we can work with.
   }
+  return answered > 0 ? "unsupported" : "unknown";
 }
