@@ -246,3 +246,39 @@ void test("patch and MCP tool call questions show the diff and the arguments, an
   app.handleInput("n");
   assert.deepEqual(ops.at(-1), { type: "mcp_tool_call_approval", id: "m1", decision: "denied" });
 });
+
+void test("a web search is live until its end event, then a cell with what it searched; a resumed session redraws it", () => {
+  const { app, written } = harness();
+  feed(app, configured, { type: "task_started", turn_id: "t", model_context_window: 1000 }, { type: "web_search_begin", call_id: "ws_1" });
+  assert.match(live(app), /• Searching the web…/);
+  feed(app, { type: "web_search_end", call_id: "ws_1", query: "node 24 release", action: { type: "search", query: "node 24 release" } });
+  assert.doesNotMatch(live(app), /Searching the web/);
+  assert.match(written(), /• Searched node 24 release/);
+  const resumed = harness();
+  feed(resumed.app, { ...configured, initial_messages: [{ type: "web_search_end", call_id: "ws_1", query: "", action: { type: "open_page", url: "https://example.com/notes" } }] } as EventMsg);
+  assert.match(resumed.written(), /• Opened https:\/\/example\.com\/notes/);
+});
+
+void test("/compact shows progress, then the compaction as a cell; /status has the rate limits", async () => {
+  const { app, ops, written } = harness();
+  const usage = { input_tokens: 900, cached_input_tokens: 0, output_tokens: 100, reasoning_output_tokens: 0, total_tokens: 1000 };
+  feed(app, configured, {
+    type: "token_count",
+    info: { total_token_usage: usage, last_token_usage: usage, model_context_window: 10_000 },
+    rate_limits: { limit_id: "codex", limit_name: null, primary: { used_percent: 42, window_minutes: 300, resets_at: null }, secondary: null, credits: null, plan_type: null },
+  });
+  type(app, "/compact keep the plan");
+  app.handleInput("\r");
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(ops.at(-1), { type: "compact", instructions: "keep the plan" });
+  feed(app, { type: "task_started", turn_id: "c", model_context_window: 10_000 });
+  assert.match(live(app), /Compacting/);
+  feed(app, { type: "context_compacted" }, { type: "task_complete", turn_id: "c", last_agent_message: null });
+  assert.match(written(), /• Context compacted \(1\.0K tokens before\): the conversation/);
+  assert.doesNotMatch(live(app), /Compacting/);
+  type(app, "/status");
+  app.handleInput("\r");
+  await new Promise((r) => setImmediate(r));
+  app.renderNow();
+  assert.match(written(), /5h limit: +\[████░░░░░░\] 42% used/);
+});

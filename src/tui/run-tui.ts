@@ -43,6 +43,8 @@ export interface TuiOptions {
   localProvider?: string;
   enable?: string[];
   disable?: string[];
+  /** `--search`: live web search for this run. */
+  search?: boolean;
 }
 
 /** What the UI opens on: a new thread (with an optional first prompt), or a recorded one. */
@@ -93,6 +95,7 @@ function load(opts: TuiOptions, cwd: string): Config {
     localProvider: opts.localProvider,
     enable: opts.enable,
     disable: opts.disable,
+    search: opts.search,
   });
 }
 
@@ -115,7 +118,7 @@ class TuiRunner implements AppHost {
     private readonly reload: () => Config,
     private readonly settings: TuiSettings,
   ) {
-    this.notifier = new FocusNotifier(settings.notifications);
+    this.notifier = new FocusNotifier(settings.notifications, process.env, settings.notificationMethod);
     this.term = new TerminalSession({
       alternateScreen: settings.alternateScreen,
       onInput: (data) => this.onInput(data),

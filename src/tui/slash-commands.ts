@@ -27,6 +27,8 @@ export interface SlashContext {
   sendUserText(text: string): void;
   setComposer(text: string): void;
   statusLines(): string[];
+  /** Summarises the conversation now (`instructions`: what the summary must keep), showing progress. */
+  compact(instructions: string): void;
   mcpLines(): string[];
   gitDiff(): Promise<string[]>;
   newThread(): Promise<void>;
@@ -127,7 +129,13 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
     },
   },
   { name: "mention", description: "mention a file (opens the @ file search)", duringTask: true, run: (ctx) => ctx.setComposer("@") },
-  { name: "compact", description: "summarise the conversation to free context", duringTask: false, run: (ctx) => void ctx.submit({ type: "compact" }) },
+  {
+    name: "compact",
+    description: "summarise the conversation to free context",
+    argumentHint: "[what the summary must keep]",
+    duringTask: false,
+    run: (ctx, args) => ctx.compact(args),
+  },
   { name: "skills", description: "list the skills the agent can use", duringTask: true, run: (ctx) => void ctx.submit({ type: "list_skills" }) },
   { name: "mcp", description: "list the MCP servers and their tools", duringTask: true, run: (ctx) => ctx.print("MCP servers", ctx.mcpLines()) },
   { name: "quit", description: "exit codex-ts", duringTask: true, run: (ctx) => ctx.quit() },

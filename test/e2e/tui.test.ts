@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { baseUrlArgs, makeWorkspace, type Workspace } from "../support/cli.js";
-import { startModelServer, fnCall, text, turn, type ModelServer, type ScriptedTurn } from "../support/model-server.js";
+import { startModelServer, fnCall, text, turn, webSearch, type ModelServer, type ScriptedTurn } from "../support/model-server.js";
 import { KEY, PtySession, sleep } from "../support/pty.js";
 
 const READY = "Enter to send";
@@ -294,7 +294,8 @@ void test("a project with its own .codex/ settings is asked about once, and the 
 });
 
 void test("Up recalls earlier prompts from history.jsonl; an unfocused terminal gets an OSC 9 notification", async () => {
-  const ws = makeWorkspace();
+  // xterm is not known to show OSC 9, so `auto` would ring the bell: ask for OSC 9 explicitly.
+  const ws = makeWorkspace({ config: '[tui]\nnotification_method = "osc9"\n' });
   writeFileSync(join(ws.home, "history.jsonl"), '{"session_id":"old","ts":1700000000,"text":"a prompt from yesterday"}\n');
   await withTui([turn(text("noted"))], [], async ({ ui }) => {
     await ui.waitFor("directory:"); // the session announced how many entries the history holds
@@ -309,6 +310,20 @@ void test("Up recalls earlier prompts from history.jsonl; an unfocused terminal 
   }, ws);
 });
 
+void test("tui.notification_method = auto rings the bell in a terminal not known to show OSC 9", async () => {
+  await withTui([turn(text("rung"))], [], async ({ ui }) => {
+    ui.write("\x1b[O");
+    await send(ui, "ring when done");
+    await ui.waitFor("rung");
+    await ui.waitFor(/Enter to send/);
+    await sleep(100);
+    assert.ok(!ui.output.includes("\x1b]9;"), "OSC 9 sent to a plain xterm");
+    // A lone BEL, not the end of some OSC sequence.
+    // eslint-disable-next-line no-control-regex
+    assert.ok(ui.output.replace(/\x1b\][^\x07]*\x07/g, "").includes("\x07"), "no BEL");
+  });
+});
+
 void test("without an API key the UI gives the terminal back and says what is missing", async () => {
   const ws = makeWorkspace();
   const ui = new PtySession([], { cwd: ws.dir, home: ws.home, env: { OPENAI_API_KEY: undefined } });
@@ -319,4 +334,36 @@ void test("without an API key the UI gives the terminal back and says what is mi
   } finally {
     ui.kill();
   }
+});
+
+void test("--search: a web search is shown live, then what it searched; resume redraws it", async () => {
+  const ws = makeWorkspace();
+  const searching: ScriptedTurn = { ...turn(webSearch({ type: "search", query: "pty resize semantics" }), text("found it")), eventDelayMs: 150 };
+  await withTui([searching], ["--search"], async ({ ui, server }) => {
+    await send(ui, "look it up");
+    await ui.waitFor("Searching the web…");
+    await ui.waitFor(/Searched pty resize semantics[\s\S]*found it/);
+    await ui.waitFor(READY);
+    assert.ok((server.requests[0]?.body.tools ?? []).some((t) => t.type === "web_search" && t.external_web_access === true), "--search did not offer the live web");
+    assert.equal(await quit(ui), 0);
+  }, ws);
+  await withTui([], ["resume", "--last"], async ({ ui }) => {
+    await ui.waitFor(/› look it up[\s\S]*Searched pty resize semantics[\s\S]*found it/);
+  }, ws);
+});
+
+void test("/compact shows its progress and result; /status shows the rate-limit windows", async () => {
+  const limits = { "x-codex-primary-used-percent": "25", "x-codex-primary-window-minutes": "300", "x-codex-primary-reset-after-seconds": "7200" };
+  const summary: ScriptedTurn = { ...turn(text("SUMMARY: the user asked for a status")), delayMs: 400 };
+  // The local summary (not the server's endpoint): a request to the scripted model, slow enough to watch.
+  await withTui([{ ...turn(text("first answer")), headers: limits }, summary], ["--disable", "remote_compaction"], async ({ ui, server }) => {
+    await send(ui, "hello");
+    await ui.waitFor("first answer");
+    await send(ui, "/status");
+    await ui.waitFor(/5h limit: +\[███░░░░░░░\] 25% used, resets in (1h 59m|2h 0m)/);
+    await send(ui, "/compact");
+    await ui.waitFor("Compacting");
+    await ui.waitFor(/Context compacted[\s\S]*now a summary/);
+    assert.equal(server.requests.length, 2);
+  });
 });
