@@ -281,6 +281,9 @@ class TuiRunner implements AppHost {
     const { TrustPrompt, saveTrustDecision, trustQuestionFor } = await import("./parts/trust.js");
     const question = trustQuestionFor(this.config);
     if (!question) return;
+    // The question answers the loader's "not loaded because the project is not trusted".
+    const answered = new Set(this.config.undecidedTrustWarnings);
+    this.config = { ...this.config, warnings: this.config.warnings.filter((w) => !answered.has(w)) };
     const level = await this.app.present<"trusted" | "untrusted" | null>((done) => new TrustPrompt(question, done));
     if (level === null) return;
     try {

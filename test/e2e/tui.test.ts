@@ -293,6 +293,28 @@ void test("a project with its own .codex/ settings is asked about once, and the 
   }
 });
 
+void test("refusing to trust the project: no warning that its settings were not loaded (the question said so)", async () => {
+  const ws = makeWorkspace();
+  mkdirSync(join(ws.dir, ".codex"));
+  writeFileSync(join(ws.dir, ".codex", "config.toml"), 'model = "gpt-5.1-codex"\n');
+  const server = await startModelServer([]);
+  const ui = new PtySession(baseUrlArgs(server.url), { cwd: ws.dir, home: ws.home });
+  try {
+    await ui.waitFor(/Trust .*\?/);
+    ui.write("n");
+    await ui.waitFor("directory:");
+    await ui.waitFor(READY);
+    await sleep(300);
+    const screen = (await ui.screen()).join("\n");
+    assert.doesNotMatch(screen, /not loaded|not trusted/);
+    assert.doesNotMatch(screen, /gpt-5\.1-codex/);
+    assert.equal(await quit(ui), 0);
+  } finally {
+    ui.kill();
+    await server.close();
+  }
+});
+
 void test("Up recalls earlier prompts from history.jsonl; an unfocused terminal gets an OSC 9 notification", async () => {
   // xterm is not known to show OSC 9, so `auto` would ring the bell: ask for OSC 9 explicitly.
   const ws = makeWorkspace({ config: '[tui]\nnotification_method = "osc9"\n' });
