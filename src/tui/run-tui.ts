@@ -25,6 +25,7 @@ import { renderFileChange } from "./parts/diff-view.js";
 import { FocusNotifier, type NotificationEvent } from "./parts/notifications.js";
 import { projectSettingsFolders } from "../config/project-config.js";
 import { highlightCode, preloadHighlighter } from "./parts/highlight.js";
+import type { SignInOutcome } from "./parts/sign-in.js";
 
 export interface TuiOptions {
   model?: string;
@@ -157,9 +158,12 @@ class TuiRunner implements AppHost {
       this.threads.checkCredentials(this.config);
     } catch (err) {
       if (!(err instanceof ThreadStartError)) throw err;
-      this.startError = err.message;
-      this.finish(1);
-      return finished;
+      // No credentials at all: offer to sign in rather than only saying so.
+      if (!(err.kind === "no_api_key" && (await this.signIn()))) {
+        this.startError = err.message;
+        this.finish(1);
+        return finished;
+      }
     }
     let target = start.target;
     if (start.pick && target) {
@@ -292,6 +296,19 @@ class TuiRunner implements AppHost {
     } catch (err) {
       this.app.warn(`Could not save the answer: ${(err as Error).message}`);
     }
+  }
+
+  /** The sign-in screen (for the built-in OpenAI provider only); true once a login is saved. */
+  private async signIn(): Promise<boolean> {
+    if (this.config.provider.id !== "openai") return false;
+    const [{ SignInScreen, chatgptSignIn }, { loginPolicyFrom }] = await Promise.all([import("./parts/sign-in.js"), import("../auth/resolve-auth.js")]);
+    const policy = loginPolicyFrom(this.config.toml);
+    const start = chatgptSignIn(this.config.codexHome, process.env, policy.forcedWorkspaceIds ?? null);
+    const options = { chatgptAllowed: policy.forcedLoginMethod !== "api", apiKeyAllowed: policy.forcedLoginMethod !== "chatgpt", startChatGpt: start, requestRender: () => this.app.requestRender() };
+    const outcome = await this.app.present<SignInOutcome>((done) => new SignInScreen(options, done));
+    if (outcome === "quit") return false;
+    this.app.print("Signed in with ChatGPT", [outcome.email ? `as ${outcome.email}; the login is saved in ${this.config.codexHome}/auth.json` : `the login is saved in ${this.config.codexHome}/auth.json`]);
+    return true;
   }
 
   /** The recorded session the user picks (newest first; this folder's unless `all`), or null. */

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { baseUrlArgs, makeWorkspace, type Workspace } from "../support/cli.js";
 import { startModelServer, fnCall, text, turn, webSearch, type ModelServer, type ScriptedTurn } from "../support/model-server.js";
 import { KEY, PtySession, sleep } from "../support/pty.js";
+import { DEFAULT_ACCOUNT, startIssuer } from "../support/issuer.js";
 
 const READY = "Enter to send";
 
@@ -346,10 +347,16 @@ void test("tui.notification_method = auto rings the bell in a terminal not known
   });
 });
 
-void test("without an API key the UI gives the terminal back and says what is missing", async () => {
+void test("without an API key the UI offers to sign in; Esc gives the terminal back and says what is missing", async () => {
   const ws = makeWorkspace();
   const ui = new PtySession([], { cwd: ws.dir, home: ws.home, env: { OPENAI_API_KEY: undefined } });
   try {
+    await ui.waitFor(/1\. Sign in with ChatGPT[\s\S]*2\. Provide your own API key/);
+    ui.write("k");
+    await ui.waitFor(/export OPENAI_API_KEY=sk-\.\.\.[\s\S]*codex-ts login --with-api-key/);
+    ui.write(KEY.escape);
+    await ui.waitFor("1. Sign in with ChatGPT");
+    ui.write(KEY.escape);
     assert.equal(await ui.exit(), 1);
     assert.match(await ui.transcript(), /No API key/i);
     assert.ok(ui.output.includes("\x1b[?25h"));
@@ -388,4 +395,50 @@ void test("/compact shows its progress and result; /status shows the rate-limit 
     await ui.waitFor(/Context compacted[\s\S]*now a summary/);
     assert.equal(server.requests.length, 2);
   });
+});
+
+/** The browser's part of a sign-in: the issuer's redirect to the callback, then the callback's to its page. */
+async function playBrowser(authorize: string): Promise<void> {
+  let url = authorize;
+  for (let hop = 0; hop < 3; hop++) {
+    const res = await fetch(url, { redirect: "manual" });
+    const next = res.headers.get("location");
+    if (next === null) {
+      assert.equal(res.status, 200, `the sign-in ended on ${url} with ${res.status}`);
+      return;
+    }
+    // The callback server listens on 127.0.0.1; "localhost" could resolve elsewhere.
+    url = new URL(next, url).toString().replace("//localhost:", "//127.0.0.1:");
+  }
+}
+
+void test("without credentials: sign in with ChatGPT in the UI, then the session runs on that login", async () => {
+  const issuer = await startIssuer();
+  const server = await startModelServer([turn(text("answered with the ChatGPT login"))]);
+  server.requireAuth({ bearer: () => issuer.validAccessToken ?? "none", accountId: DEFAULT_ACCOUNT.accountId });
+  const ws = makeWorkspace();
+  const env = { OPENAI_API_KEY: undefined, CODEX_TS_LOGIN_ISSUER: issuer.url, CODEX_TS_LOGIN_PORT: "0", BROWSER: "true" };
+  const ui = new PtySession(["-c", `chatgpt_base_url="${server.chatgptBaseUrl}"`], { cwd: ws.dir, home: ws.home, env });
+  try {
+    await ui.waitFor("1. Sign in with ChatGPT");
+    ui.write(KEY.enter);
+    const screen = await ui.waitFor(/Esc to cancel/);
+    // The address is drawn whole, cut into rows at the width.
+    const rows = screen.split("\n");
+    const first = rows.findIndex((r) => r.startsWith(`${issuer.url}/oauth/authorize?`));
+    assert.ok(first >= 0, screen);
+    const end = rows.findIndex((r, i) => i > first && r.trim() === "");
+    await playBrowser(rows.slice(first, end).join(""));
+    await ui.waitFor(/Signed in with ChatGPT[\s\S]*dev@example\.com/);
+    await ui.waitFor(READY);
+    await send(ui, "hello");
+    await ui.waitFor("answered with the ChatGPT login");
+    assert.equal(await quit(ui), 0);
+    const { readFileSync } = await import("node:fs");
+    assert.equal((JSON.parse(readFileSync(join(ws.home, "auth.json"), "utf8")) as { auth_mode: string }).auth_mode, "chatgpt");
+  } finally {
+    ui.kill();
+    await server.close();
+    await issuer.close();
+  }
 });
