@@ -31,6 +31,7 @@ import {
 import { StatusLine } from "./status-line.js";
 import { compactedCell, webSearchCell } from "./activity-cells.js";
 import { statusReport } from "./status-report.js";
+import { mcpListLines, serverNeedingLogin } from "./mcp-view.js";
 import { StreamingText } from "./streaming-text.js";
 import { Composer, SlashCompletions } from "./composer.js";
 import { fileIndexFor } from "./parts/file-search.js";
@@ -50,6 +51,8 @@ export interface AppHost {
   forkThread(): Promise<void>;
   /** Ctrl+G: the text edited in $VISUAL / $EDITOR; throws with a sentence for the user when it cannot. */
   externalEdit(text: string): Promise<string>;
+  /** `/mcp login NAME`: signs in to the server and says how to use it (see mcp-view.ts). */
+  mcpLogin(name: string): Promise<void>;
   /** A turn ended or needs the user: the host decides whether to notify (unfocused terminal). */
   notify(event: "agent-turn-complete" | "approval-requested", text: string): void;
   /** The user asked to leave. */
@@ -189,9 +192,13 @@ export class App implements SlashContext {
     this.status.label = "Compacting";
   }
 
-  mcpLines(): string[] {
-    if (this.mcpStatus.size === 0) return ["no MCP servers configured (see `codex-ts mcp add`)"];
-    return [...this.mcpStatus].map(([name, state]) => `${name}: ${state}`);
+  listMcp(): void {
+    if (this.mcpStatus.size === 0) this.print("MCP servers", ["no MCP servers configured (see `codex-ts mcp add`)"]);
+    else this.submit({ type: "list_mcp_tools" });
+  }
+
+  mcpLogin(name: string): Promise<void> {
+    return this.host.mcpLogin(name);
   }
 
   gitDiff(): Promise<string[]> {
@@ -388,7 +395,14 @@ export class App implements SlashContext {
         this.mcpStatus.set(msg.server, msg.status.state === "failed" ? `failed: ${msg.status.error}` : msg.status.state);
         break;
       case "mcp_startup_complete":
-        for (const f of msg.failed) this.notice("warning", `MCP server ${f.server} did not start: ${f.error}`);
+        for (const f of msg.failed) {
+          this.notice("warning", `MCP server ${f.server} did not start: ${f.error}`);
+          const login = serverNeedingLogin(f.error);
+          if (login !== null) this.notice("info", `Type /mcp login ${login} to sign in from here, then /new to start a session that uses it.`);
+        }
+        break;
+      case "mcp_list_tools_response":
+        this.print("MCP servers", mcpListLines(this.mcpStatus, msg));
         break;
       case "mcp_tool_call_begin":
         if (!replay) this.liveMcp.set(msg.call_id, msg.invocation);

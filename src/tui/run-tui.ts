@@ -270,6 +270,11 @@ class TuiRunner implements AppHost {
     this.renderer.resize(this.app.liveLines());
   }
 
+  async mcpLogin(name: string): Promise<void> {
+    const { runMcpLogin } = await import("./mcp-view.js");
+    await runMcpLogin(name, this.config.mcpServers, process.env, { print: (title, lines) => this.app.print(title, lines), error: (message) => this.app.error(message) });
+  }
+
   notify(event: NotificationEvent, text: string): void {
     this.notifier.notify(event, text);
   }
