@@ -4,12 +4,13 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { baseUrlArgs, makeWorkspace, type Workspace } from "../support/cli.js";
 import { startModelServer, fnCall, text, turn, webSearch, type ModelServer, type ScriptedTurn } from "../support/model-server.js";
 import { KEY, PtySession, sleep } from "../support/pty.js";
 import { DEFAULT_ACCOUNT, startIssuer } from "../support/issuer.js";
+import { startOAuthFixture } from "../support/oauth-server.js";
 
 const READY = "Enter to send";
 
@@ -440,5 +441,30 @@ void test("without credentials: sign in with ChatGPT in the UI, then the session
     ui.kill();
     await server.close();
     await issuer.close();
+  }
+});
+
+void test("an MCP server that needs a login: the UI offers it, /mcp login signs in, and after /new /mcp lists its tools", async () => {
+  const oauth = await startOAuthFixture();
+  const ws = makeWorkspace({ config: `[mcp_servers.remote]\nurl = ${JSON.stringify(oauth.url)}\n` });
+  // The browser: fetches the authorization URL, following the redirect back to the callback.
+  const browser = join(ws.home, "..", "browser.sh");
+  writeFileSync(browser, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} -e 'fetch(process.argv[1]).then((r) => r.text())' "$1"\n`);
+  chmodSync(browser, 0o755);
+  const server = await startModelServer([]);
+  const ui = new PtySession(baseUrlArgs(server.url), { cwd: ws.dir, home: ws.home, cols: 120, env: { BROWSER: browser } });
+  try {
+    await ui.waitFor(/MCP server remote did not start[\s\S]*Type \/mcp login remote to sign in from here/);
+    await send(ui, "/mcp login remote");
+    await ui.waitFor(/Signed in to remote[\s\S]*Start a new session with \/new/);
+    await send(ui, "/new");
+    await sleep(300);
+    await send(ui, "/mcp");
+    await ui.waitFor(/remote: ready · auth: OAuth\s+tools: [^\n]*echo/);
+    assert.equal(await quit(ui), 0);
+  } finally {
+    ui.kill();
+    await server.close();
+    await oauth.close();
   }
 });
