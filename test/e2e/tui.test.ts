@@ -275,7 +275,8 @@ void test("Ctrl+G edits the message in $EDITOR and brings the result back", asyn
   }
 });
 
-void test("a project with its own .codex/ settings is asked about once, and the answer is saved", async () => {
+/** A project with its own `.codex/config.toml` (naming another model), opened and the trust question answered with `key`. */
+async function answerTrust(key: string, body: (ui: PtySession, ws: Workspace) => Promise<void>): Promise<void> {
   const ws = makeWorkspace();
   mkdirSync(join(ws.dir, ".codex"));
   writeFileSync(join(ws.dir, ".codex", "config.toml"), 'model = "gpt-5.1-codex"\n');
@@ -283,38 +284,33 @@ void test("a project with its own .codex/ settings is asked about once, and the 
   const ui = new PtySession(baseUrlArgs(server.url), { cwd: ws.dir, home: ws.home });
   try {
     await ui.waitFor(/Trust .*\?/);
-    ui.write("y");
-    // Trusted: the project's own model setting now applies.
-    await ui.waitFor("gpt-5.1-codex");
+    ui.write(key);
+    await body(ui, ws);
     assert.equal(await quit(ui), 0);
-    const { readFileSync } = await import("node:fs");
-    assert.match(readFileSync(join(ws.home, "config.toml"), "utf8"), /trust_level = "trusted"/);
   } finally {
     ui.kill();
     await server.close();
   }
+}
+
+void test("a project with its own .codex/ settings is asked about once, and the answer is saved", async () => {
+  await answerTrust("y", async (ui, ws) => {
+    // Trusted: the project's own model setting now applies.
+    await ui.waitFor("gpt-5.1-codex");
+    const { readFileSync } = await import("node:fs");
+    assert.match(readFileSync(join(ws.home, "config.toml"), "utf8"), /trust_level = "trusted"/);
+  });
 });
 
 void test("refusing to trust the project: no warning that its settings were not loaded (the question said so)", async () => {
-  const ws = makeWorkspace();
-  mkdirSync(join(ws.dir, ".codex"));
-  writeFileSync(join(ws.dir, ".codex", "config.toml"), 'model = "gpt-5.1-codex"\n');
-  const server = await startModelServer([]);
-  const ui = new PtySession(baseUrlArgs(server.url), { cwd: ws.dir, home: ws.home });
-  try {
-    await ui.waitFor(/Trust .*\?/);
-    ui.write("n");
+  await answerTrust("n", async (ui) => {
     await ui.waitFor("directory:");
     await ui.waitFor(READY);
     await sleep(300);
     const screen = (await ui.screen()).join("\n");
     assert.doesNotMatch(screen, /not loaded|not trusted/);
     assert.doesNotMatch(screen, /gpt-5\.1-codex/);
-    assert.equal(await quit(ui), 0);
-  } finally {
-    ui.kill();
-    await server.close();
-  }
+  });
 });
 
 void test("Up recalls earlier prompts from history.jsonl; an unfocused terminal gets an OSC 9 notification", async () => {
