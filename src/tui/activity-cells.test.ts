@@ -13,7 +13,7 @@ void test("a web search is live first, then says what it searched, opened or fou
   assert.deepEqual(plain(webSearchCell({ query: "rust 1.80 release notes", action: { type: "search", query: "rust 1.80 release notes" } }, style, 40)), ["• Searched rust 1.80 release notes", ""]);
   assert.deepEqual(plain(webSearchCell({ query: "", action: { type: "search", queries: ["first", "second"] } }, style, 40)), ["• Searched first ...", ""]);
   assert.deepEqual(plain(webSearchCell({ query: "", action: { type: "open_page", url: "https://example.com/a" } }, style, 40)), ["• Opened https://example.com/a", ""]);
-  assert.deepEqual(plain(webSearchCell({ query: "", action: { type: "find_in_page", url: "https://e.com", pattern: "TODO" } }, style, 60)), ["• Searched in page 'TODO' in https://e.com", ""]);
+  assert.deepEqual(plain(webSearchCell({ query: "", action: { type: "find_in_page", url: "https://e.com", pattern: "TODO" } }, style, 60)), ["• Searched 'TODO' in https://e.com", ""]);
   assert.deepEqual(plain(webSearchCell({ query: "", action: { type: "other" } }, style, 40)), ["• Searched the web", ""]);
   const long = plain(webSearchCell({ query: "", action: { type: "search", query: "how do I keep the scrollback of a terminal intact while redrawing" } }, style, 30));
   assert.ok(long.length > 2 && long.every((l) => l.length <= 30), long.join("|"));

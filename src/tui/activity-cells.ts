@@ -13,7 +13,8 @@ export function webSearchCell(done: { query: string; action: WebSearchAction } |
   if (done === null) return [`${t.fg("accent", "• ")}${t.bold("Searching the web…")}`, ""];
   // The event's query is the action's description already; fall back to it for older rollouts.
   const detail = printable(webSearchActionDetail(done.action) || done.query);
-  const verb = done.action.type === "open_page" ? "Opened" : done.action.type === "find_in_page" ? "Searched in page" : "Searched";
+  // A find in a page reads "Searched 'pattern' in url".
+  const verb = done.action.type === "open_page" ? "Opened" : "Searched";
   if (detail === "") return [`${t.fg("success", "• ")}${t.bold("Searched the web")}`, ""];
   return [...prefixed(`${t.fg("success", "• ")}${t.bold(verb)} `, "  ", detail, width), ""];
 }
