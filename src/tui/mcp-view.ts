@@ -47,7 +47,7 @@ export function mcpListLines(states: ReadonlyMap<string, string>, answer: McpLis
 
 /** The server a start-up failure says needs a login (our `codex-ts mcp login NAME` hint), or null. */
 export function serverNeedingLogin(error: string): string | null {
-  return /`codex-ts mcp login (\S+?)`/.exec(error)?.[1] ?? null;
+  return /`codex-ts mcp login ([^\s`]+)/.exec(error)?.[1] ?? null;
 }
 
 export interface McpLoginView {
