@@ -394,7 +394,8 @@ function interactiveOptions(command: Command): Command {
     .option("--oss", "use a local model server (oss_provider from config, default ollama)")
     .addOption(new Option("--local-provider <provider>", "the local server --oss uses").choices(["ollama", "lmstudio"]))
     .option("--enable <feature>", "turn a feature flag on for this run (repeatable)", collect, [])
-    .option("--disable <feature>", "turn a feature flag off for this run (repeatable)", collect, []);
+    .option("--disable <feature>", "turn a feature flag off for this run (repeatable)", collect, [])
+    .addOption(searchOption());
 }
 
 /** `codex-ts resume [ID] [--last] [--all]` and `codex-ts fork [ID] [--last] [--all]`: the UI on a recorded thread. */

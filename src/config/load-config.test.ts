@@ -110,6 +110,8 @@ void test("project files load only for trusted projects; untrusted ones are skip
   assert.equal(none.model, "gpt-5.5");
   assert.equal(none.projectTrustLevel, null);
   assert.ok(none.warnings.some((w) => w.includes(`${join(root, ".codex", "config.toml")} is not loaded`) && w.includes(`[projects.${JSON.stringify(root)}]`)), none.warnings.join("\n"));
+  // Undecided: a front end that asks the trust question can tell these warnings apart.
+  assert.deepEqual(none.undecidedTrustWarnings, none.warnings.filter((w) => w.includes("is not loaded")));
 
   const untrusted = home("");
   const p2 = project(untrusted, 'model = "from-project"\n');
@@ -118,6 +120,7 @@ void test("project files load only for trusted projects; untrusted ones are skip
   assert.equal(marked.model, "gpt-5.5");
   assert.equal(marked.projectTrustLevel, "untrusted");
   assert.ok(marked.warnings.some((w) => w.includes("is marked untrusted")), marked.warnings.join("\n"));
+  assert.deepEqual(marked.undecidedTrustWarnings, [], "a refusal is a decision");
 
   // A syntax error in an untrusted project's file is never read, so never an error.
   writeFileSync(join(root, ".codex", "config.toml"), "model = \n");

@@ -109,6 +109,8 @@ export interface Config {
   projectRootMarkers: string[];
   /** The working directory's `[projects."<path>"] trust_level`, null when unset. */
   projectTrustLevel: TrustLevel | null;
+  /** The warnings about project config files skipped because their trust was never decided (also in `warnings`). */
+  undecidedTrustWarnings: string[];
   /** Config files that were read, lowest precedence first (user file, profile file, trusted project files). */
   configFiles: string[];
   reviewModel: string | null;
@@ -255,6 +257,7 @@ export function loadConfig(input: CliConfigInput): Config {
     projectDocFallbackFilenames,
     projectRootMarkers,
     projectTrustLevel: project.trustLevel,
+    undecidedTrustWarnings: project.undecidedTrustWarnings,
     configFiles: [...(user ? [user.name] : []), ...(profileFile ? [profileFile.name] : []), ...project.layers.map((l) => l.name)],
     rulesFolders: [join(home, "rules"), ...project.trustedDotCodex.map((dir) => join(dir, "rules"))],
     reviewModel: str(t, "review_model") ?? null,

@@ -30,6 +30,11 @@ export interface ProjectConfig {
   layers: Layer[];
   /** Why a file was skipped, which keys were ignored, unknown keys. */
   warnings: string[];
+  /**
+   * Of those, the files skipped because nobody decided yet whether to trust their project: a
+   * front end that asks the trust question answers these itself.
+   */
+  undecidedTrustWarnings: string[];
   /** The working directory's trust level, null when the user has not said. */
   trustLevel: TrustLevel | null;
   projectRoot: string;
@@ -73,6 +78,7 @@ export function loadProjectConfig(input: ProjectConfigInput): ProjectConfig {
   const layers: Layer[] = [];
   const warnings: string[] = [];
   const trustedDotCodex: string[] = [];
+  const undecided: string[] = [];
   for (const dir of chain(projectRoot, cwd)) {
     const dotCodex = join(dir, ".codex");
     if (!isDirectory(dotCodex) || real(dotCodex) === home) continue;
@@ -81,11 +87,12 @@ export function loadProjectConfig(input: ProjectConfigInput): ProjectConfig {
     if (!isFile(file)) continue;
     const { level, key } = decide(dir);
     if (level !== "trusted") {
-      warnings.push(
+      const warning =
         level === "untrusted"
           ? `${file} is not loaded: ${key} is marked untrusted in ${input.userConfigFile}`
-          : `${file} is not loaded because the project is not trusted; to load it, add [projects.${JSON.stringify(key)}] with trust_level = "trusted" to ${input.userConfigFile}`,
-      );
+          : `${file} is not loaded because the project is not trusted; to load it, add [projects.${JSON.stringify(key)}] with trust_level = "trusted" to ${input.userConfigFile}`;
+      warnings.push(warning);
+      if (level === null) undecided.push(warning);
       continue;
     }
     const layer = readFileLayer(file);
@@ -99,7 +106,7 @@ export function loadProjectConfig(input: ProjectConfigInput): ProjectConfig {
     checkLayer(layer, warnings, dotCodex);
     layers.push(layer);
   }
-  return { layers, warnings, trustLevel: decide(cwd).level, projectRoot, trustedDotCodex };
+  return { layers, warnings, undecidedTrustWarnings: undecided, trustLevel: decide(cwd).level, projectRoot, trustedDotCodex };
 }
 
 /** Folders from `root` down to `dir`, both included. */

@@ -247,6 +247,7 @@ const BASE_SCHEMA: readonly KeySpec[] = [
   { key: "tui", type: "any", knownKeys: TUI_KEYS, group: "Interface", description: "Settings of the interactive UI (see docs/tui.md); keys of the reference's [tui] not listed here are accepted and not used." },
   { key: "tui.alternate_screen", type: "boolean", default: false, group: "Interface", description: "Use the whole screen instead of printing into the terminal's scrollback (`--alt-screen` / `--no-alt-screen` for one run)." },
   { key: "tui.notifications", type: ["boolean", "string[]"], default: true, group: "Interface", description: "Desktop notifications (OSC 9) while the terminal is unfocused: true, false, or a list of `agent-turn-complete`, `approval-requested`." },
+  { key: "tui.notification_method", type: "string", default: "auto", group: "Interface", description: "How a notification reaches the terminal: `osc9`, `bel`, or `auto` (OSC 9 in terminals known to show it, else the bell)." },
   { key: "file_opener", type: "string", values: ["vscode", "vscode-insiders", "windsurf", "cursor", "none"], default: "vscode", unused: true, group: "Interface", description: "Editor that file citations link to." },
   { key: "check_for_update_on_startup", type: "boolean", default: true, unused: true, group: "Interface", description: "Check for a newer version at startup." },
   { key: "disable_paste_burst", type: "boolean", default: false, unused: true, group: "Interface", description: "Turn off paste-burst detection in the composer." },

@@ -182,6 +182,17 @@ export class Session {
     await manager.restartServer(server);
   }
 
+  /** `list_mcp_tools`: a snapshot of every server's tools, resources and auth status. */
+  private async listMcpTools(id: string): Promise<void> {
+    const { mcpSnapshot } = await import("./mcp-snapshot.js");
+    const runtime = await this.mcp;
+    try {
+      this.send(id, await mcpSnapshot(runtime?.manager ?? null, this.options.mcpServers ?? {}, process.env));
+    } catch (err) {
+      this.reportWarning(`Could not list the MCP tools: ${(err as Error).message}`);
+    }
+  }
+
   /** Continues a recorded thread: its history, its token totals, and what changed since. */
   private restore(thread: RecordedThread, warnOnModelChange: boolean): void {
     for (const message of thread.warnings) this.send("", { type: "warning", message });
@@ -328,6 +339,10 @@ export class Session {
         this.send(id, { type: "list_skills_response", skills: cwds.map((cwd) => this.skillsSeenFrom(cwd)) });
         return;
       }
+      case "list_mcp_tools":
+        // Discovery may take seconds: the answer comes when ready, other ops go on meanwhile.
+        void this.listMcpTools(id);
+        return;
       case "add_to_history": {
         const history = this.options.promptHistory;
         // History problems never disturb the session: an append that failed is a warning.

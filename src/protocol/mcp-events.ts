@@ -1,7 +1,8 @@
 /**
  * The MCP events a session emits, in the reference's `EventMsg` shapes (snake_case, tagged by
  * `type`): per-server start-up progress, a start-up summary, and a begin/end pair around each
- * MCP tool call (the resource tools report through the same pair). They are members of the
+ * MCP tool call (the resource tools report through the same pair), and the answer to
+ * `list_mcp_tools`. They are members of the
  * `EventMsg` union in events.ts.
  */
 
@@ -56,4 +57,27 @@ export type McpToolCallEventMsg =
       result: McpToolCallOutcome;
     };
 
-export type McpEventMsg = McpStartupEventMsg | McpToolCallEventMsg;
+/** How an MCP server authenticates, as the reference's `McpAuthStatus` serialises. */
+export type McpAuthStatus = "unsupported" | "not_logged_in" | "bearer_token" | "o_auth";
+
+/** A tool as the server listed it (MCP's `Tool`: name, description, input schema, …). */
+export interface McpToolDefinition {
+  name: string;
+  description?: string;
+  inputSchema: unknown;
+  [field: string]: unknown;
+}
+
+/**
+ * The answer to `list_mcp_tools`: the ready servers' tools by qualified name (`mcp__server__tool`),
+ * their resources and resource templates by server, and every enabled server's auth status.
+ */
+export interface McpListToolsResponse {
+  type: "mcp_list_tools_response";
+  tools: Record<string, McpToolDefinition>;
+  resources: Record<string, unknown[]>;
+  resource_templates: Record<string, unknown[]>;
+  auth_statuses: Record<string, McpAuthStatus>;
+}
+
+export type McpEventMsg = McpStartupEventMsg | McpToolCallEventMsg | McpListToolsResponse;

@@ -54,6 +54,8 @@ export type Op =
   | { type: "list_custom_prompts" }
   /** Asks for the skills seen from these folders (the session's cwd when empty); answered by list_skills_response. */
   | { type: "list_skills"; cwds?: string[] }
+  /** Asks for the MCP servers' tools, resources and auth status; answered by mcp_list_tools_response. */
+  | { type: "list_mcp_tools" }
   /** Appends a prompt to $CODEX_HOME/history.jsonl (front ends send it when the user submits). */
   | { type: "add_to_history"; text: string }
   /** Asks for one prompt-history entry (Up-arrow recall); answered by get_history_entry_response. */

@@ -10,7 +10,7 @@ import type { EventMsg } from "../protocol/events.js";
 const theme = createTheme(0);
 
 /** An app on a recording screen, with a host that records the ops it submits. */
-function harness(): { app: App; ops: Op[]; written: () => string; quit: () => boolean } {
+function harness(opts: { mcpServers?: string[]; columns?: number } = {}): { app: App; ops: Op[]; written: () => string; quit: () => boolean } {
   const ops: Op[] = [];
   let out = "";
   let quitted = false;
@@ -21,10 +21,11 @@ function harness(): { app: App; ops: Op[]; written: () => string; quit: () => bo
     resumePicker: () => Promise.resolve(),
     forkThread: () => Promise.resolve(),
     externalEdit: (t) => Promise.resolve(t),
+    mcpLogin: (name) => (ops.push({ type: "add_to_history", text: `mcp login ${name}` }), Promise.resolve()),
     notify: () => undefined,
     quit: () => void (quitted = true),
   };
-  const renderer = new InlineRenderer({ write: (d) => void (out += d), columns: 60, rows: 30 });
+  const renderer = new InlineRenderer({ write: (d) => void (out += d), columns: opts.columns ?? 60, rows: 30 });
   const app = new App(host, {
     theme,
     style: { theme, markdown: markdownTheme(theme), diff: (p) => [p] },
@@ -32,7 +33,7 @@ function harness(): { app: App; ops: Op[]; written: () => string; quit: () => bo
     rows: () => 30,
     version: "0.0.0",
     hideReasoning: false,
-    mcpServers: [],
+    mcpServers: opts.mcpServers ?? [],
   });
   return { app, ops, written: () => stripAnsi(out), quit: () => quitted };
 }
@@ -245,4 +246,70 @@ void test("patch and MCP tool call questions show the diff and the arguments, an
   assert.match(live(app), /Allow the docs MCP server[\s\S]*docs\.delete_page[\s\S]*"page": "intro"/);
   app.handleInput("n");
   assert.deepEqual(ops.at(-1), { type: "mcp_tool_call_approval", id: "m1", decision: "denied" });
+});
+
+void test("a web search is live until its end event, then a cell with what it searched; a resumed session redraws it", () => {
+  const { app, written } = harness();
+  feed(app, configured, { type: "task_started", turn_id: "t", model_context_window: 1000 }, { type: "web_search_begin", call_id: "ws_1" });
+  assert.match(live(app), /• Searching the web…/);
+  feed(app, { type: "web_search_end", call_id: "ws_1", query: "node 24 release", action: { type: "search", query: "node 24 release" } });
+  assert.doesNotMatch(live(app), /Searching the web/);
+  assert.match(written(), /• Searched node 24 release/);
+  const resumed = harness();
+  feed(resumed.app, { ...configured, initial_messages: [{ type: "web_search_end", call_id: "ws_1", query: "", action: { type: "open_page", url: "https://example.com/notes" } }] } as EventMsg);
+  assert.match(resumed.written(), /• Opened https:\/\/example\.com\/notes/);
+});
+
+void test("/compact shows progress, then the compaction as a cell; /status has the rate limits", async () => {
+  const { app, ops, written } = harness();
+  const usage = { input_tokens: 900, cached_input_tokens: 0, output_tokens: 100, reasoning_output_tokens: 0, total_tokens: 1000 };
+  feed(app, configured, {
+    type: "token_count",
+    info: { total_token_usage: usage, last_token_usage: usage, model_context_window: 10_000 },
+    rate_limits: { limit_id: "codex", limit_name: null, primary: { used_percent: 42, window_minutes: 300, resets_at: null }, secondary: null, credits: null, plan_type: null },
+  });
+  type(app, "/compact keep the plan");
+  app.handleInput("\r");
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(ops.at(-1), { type: "compact", instructions: "keep the plan" });
+  feed(app, { type: "task_started", turn_id: "c", model_context_window: 10_000 });
+  assert.match(live(app), /Compacting/);
+  feed(app, { type: "context_compacted" }, { type: "task_complete", turn_id: "c", last_agent_message: null });
+  assert.match(written(), /• Context compacted \(1\.0K tokens before\): the conversation/);
+  assert.doesNotMatch(live(app), /Compacting/);
+  type(app, "/status");
+  app.handleInput("\r");
+  await new Promise((r) => setImmediate(r));
+  app.renderNow();
+  assert.match(written(), /5h limit: +\[████░░░░░░\] 42% used/);
+});
+
+void test("an MCP server that needs a login: the failure comes with the offer; /mcp login NAME runs it; /mcp lists tools and auth", async () => {
+  const { app, ops, written } = harness({ mcpServers: ["remote", "local"], columns: 120 });
+  const needsLogin = "The remote MCP server is not logged in. Run `codex-ts mcp login remote`.";
+  feed(
+    app,
+    configured,
+    { type: "mcp_startup_update", server: "local", status: { state: "ready" } },
+    { type: "mcp_startup_update", server: "remote", status: { state: "failed", error: needsLogin } },
+    { type: "mcp_startup_complete", ready: ["local"], failed: [{ server: "remote", error: needsLogin }], cancelled: [] },
+  );
+  assert.match(written(), /MCP server remote did not start: The remote MCP server is not logged in[\s\S]*Type \/mcp login remote to sign in from here, then \/new/);
+  type(app, "/mcp login remote");
+  app.handleInput("\r");
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(ops.at(-1), { type: "add_to_history", text: "mcp login remote" }, "the host ran the login");
+  type(app, "/mcp");
+  app.handleInput("\r");
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(ops.at(-1), { type: "list_mcp_tools" });
+  feed(app, {
+    type: "mcp_list_tools_response",
+    tools: { mcp__local__echo: { name: "echo", inputSchema: {} }, mcp__local__add: { name: "add", inputSchema: {} } },
+    resources: {},
+    resource_templates: {},
+    auth_statuses: { remote: "not_logged_in", local: "unsupported" },
+  });
+  assert.match(written(), /remote: failed · auth: not logged in \(\/mcp login remote\)\r?\n\s+The remote MCP server is not logged in\./);
+  assert.match(written(), /local: ready · auth: no auth\r?\n\s+tools: add, echo/);
 });

@@ -5,7 +5,7 @@
  * streaming message, running commands, the status line and the composer (or an overlay).
  */
 import type { Op, UserInput } from "../protocol/ops.js";
-import type { Event, EventMsg, FileChange, TokenUsage } from "../protocol/events.js";
+import type { Event, EventMsg, FileChange, RateLimitSnapshot, TokenUsage } from "../protocol/events.js";
 import type { McpInvocation } from "../protocol/mcp-events.js";
 import type { AskForApproval, ReasoningEffort, SandboxPolicy } from "../protocol/policy.js";
 import type { SelectItem } from "@mariozechner/pi-tui";
@@ -28,7 +28,10 @@ import {
   type HeaderInfo,
   type NoticeKind,
 } from "./cells.js";
-import { StatusLine, contextText } from "./status-line.js";
+import { StatusLine } from "./status-line.js";
+import { compactedCell, webSearchCell } from "./activity-cells.js";
+import { statusReport } from "./status-report.js";
+import { mcpListLines, serverNeedingLogin } from "./mcp-view.js";
 import { StreamingText } from "./streaming-text.js";
 import { Composer, SlashCompletions } from "./composer.js";
 import { fileIndexFor } from "./parts/file-search.js";
@@ -48,6 +51,8 @@ export interface AppHost {
   forkThread(): Promise<void>;
   /** Ctrl+G: the text edited in $VISUAL / $EDITOR; throws with a sentence for the user when it cannot. */
   externalEdit(text: string): Promise<string>;
+  /** `/mcp login NAME`: signs in to the server and says how to use it (see mcp-view.ts). */
+  mcpLogin(name: string): Promise<void>;
   /** A turn ended or needs the user: the host decides whether to notify (unfocused terminal). */
   notify(event: "agent-turn-complete" | "approval-requested", text: string): void;
   /** The user asked to leave. */
@@ -95,6 +100,9 @@ export class App implements SlashContext {
   private lastCtrlC = 0;
   private header: HeaderInfo | null = null;
   private totals: TokenUsage | null = null;
+  private rateLimits: RateLimitSnapshot | null = null;
+  /** Web searches the provider is running, by call id (drawn live until their end event). */
+  private readonly liveSearches = new Set<string>();
   rolloutPath: string | null = null;
   running = false;
   /** Cumulative usage of every thread this app showed, for the exit summary. */
@@ -175,24 +183,22 @@ export class App implements SlashContext {
   }
 
   statusLines(): string[] {
-    const h = this.header;
-    if (!h) return ["the session has not started yet"];
-    const lines = [
-      `model:      ${h.model}${h.effort ? ` (effort ${h.effort})` : ""}`,
-      `directory:  ${h.cwd}`,
-      `approval:   ${h.approval}`,
-      `sandbox:    ${h.sandbox.type}`,
-      `session:    ${h.sessionId}`,
-      `rollout:    ${this.rolloutPath ?? "none (ephemeral)"}`,
-    ];
-    if (this.totals) lines.push(`tokens:     ${this.totals.total_tokens.toLocaleString("en-US")} used (input ${this.totals.input_tokens.toLocaleString("en-US")}, output ${this.totals.output_tokens.toLocaleString("en-US")})`);
-    if (this.status.usage) lines.push(`context:    ${contextText(this.status.usage)}`);
-    return lines;
+    const now = (this.options.now ?? Date.now)() / 1000;
+    return statusReport({ header: this.header, rolloutPath: this.rolloutPath, totals: this.totals, usage: this.status.usage, rateLimits: this.rateLimits, now });
   }
 
-  mcpLines(): string[] {
-    if (this.mcpStatus.size === 0) return ["no MCP servers configured (see `codex-ts mcp add`)"];
-    return [...this.mcpStatus].map(([name, state]) => `${name}: ${state}`);
+  compact(instructions: string): void {
+    this.submit({ type: "compact", ...(instructions.trim() !== "" ? { instructions: instructions.trim() } : {}) });
+    this.status.label = "Compacting";
+  }
+
+  listMcp(): void {
+    if (this.mcpStatus.size === 0) this.print("MCP servers", ["no MCP servers configured (see `codex-ts mcp add`)"]);
+    else this.submit({ type: "list_mcp_tools" });
+  }
+
+  mcpLogin(name: string): Promise<void> {
+    return this.host.mcpLogin(name);
   }
 
   gitDiff(): Promise<string[]> {
@@ -242,6 +248,7 @@ export class App implements SlashContext {
     this.reasoning = "";
     this.liveCommands.clear();
     this.liveMcp.clear();
+    this.liveSearches.clear();
     this.overlays.length = 0;
     this.userMessages = [];
     this.setRunning(false);
@@ -281,6 +288,8 @@ export class App implements SlashContext {
         break;
       case "task_complete":
         this.flushStream();
+        // A search the provider never finished is not running any more.
+        this.liveSearches.clear();
         this.setRunning(false);
         this.host.notify("agent-turn-complete", firstLine(msg.last_agent_message) ? `Turn complete: ${firstLine(msg.last_agent_message)}` : "Turn complete");
         break;
@@ -364,6 +373,7 @@ export class App implements SlashContext {
         this.commit(planCell(msg.explanation, msg.plan, this.style, w));
         break;
       case "token_count":
+        if (msg.rate_limits) this.rateLimits = msg.rate_limits;
         if (msg.info) {
           this.status.usage = msg.info;
           const last = msg.info.last_token_usage;
@@ -385,7 +395,14 @@ export class App implements SlashContext {
         this.mcpStatus.set(msg.server, msg.status.state === "failed" ? `failed: ${msg.status.error}` : msg.status.state);
         break;
       case "mcp_startup_complete":
-        for (const f of msg.failed) this.notice("warning", `MCP server ${f.server} did not start: ${f.error}`);
+        for (const f of msg.failed) {
+          this.notice("warning", `MCP server ${f.server} did not start: ${f.error}`);
+          const login = serverNeedingLogin(f.error);
+          if (login !== null) this.notice("info", `Type /mcp login ${login} to sign in from here, then /new to start a session that uses it.`);
+        }
+        break;
+      case "mcp_list_tools_response":
+        this.print("MCP servers", mcpListLines(this.mcpStatus, msg));
         break;
       case "mcp_tool_call_begin":
         if (!replay) this.liveMcp.set(msg.call_id, msg.invocation);
@@ -404,7 +421,15 @@ export class App implements SlashContext {
         else this.notice("aborted", "The review was interrupted.");
         break;
       case "context_compacted":
-        this.notice("info", "Conversation compacted to free context.");
+        this.status.label = "Working";
+        this.commit(compactedCell(this.status.usage?.last_token_usage.total_tokens ?? null, this.style, w));
+        break;
+      case "web_search_begin":
+        if (!replay) this.liveSearches.add(msg.call_id);
+        break;
+      case "web_search_end":
+        this.liveSearches.delete(msg.call_id);
+        this.commit(webSearchCell(msg, this.style, w));
         break;
       case "thread_rolled_back":
         this.userMessages = this.userMessages.slice(0, Math.max(0, this.userMessages.length - msg.num_turns));
@@ -452,6 +477,7 @@ export class App implements SlashContext {
     for (const c of this.liveCommands.values()) this.commit(commandCell({ ...c, exitCode: -1 }, this.style, this.width()));
     this.liveCommands.clear();
     this.liveMcp.clear();
+    this.liveSearches.clear();
   }
 
   private notice(kind: NoticeKind, message: string): void {
@@ -461,6 +487,7 @@ export class App implements SlashContext {
   private setRunning(running: boolean): void {
     this.running = running;
     this.status.startedAt = running ? (this.options.now ?? Date.now)() : null;
+    if (!running) this.status.label = "Working";
     if (running && !this.spinner) {
       this.spinner = setInterval(() => this.requestRender(), 100);
       this.spinner.unref();
@@ -642,6 +669,7 @@ export class App implements SlashContext {
     if (this.reasoning.trim() !== "" && !this.stream.started) lines.push(this.theme.dim(this.theme.italic(`• ${lastLine(this.reasoning)}`)));
     for (const c of this.liveCommands.values()) lines.push(...commandCell(c, this.style, w, 3));
     for (const inv of this.liveMcp.values()) lines.push(...mcpCallCell(inv, null, null, this.style, w));
+    for (let i = 0; i < this.liveSearches.size; i++) lines.push(...webSearchCell(null, this.style, w));
     lines.push(...this.status.render(w));
     const overlay = this.overlays[0];
     if (overlay) lines.push(...overlay.render(w));

@@ -25,6 +25,7 @@ import { renderFileChange } from "./parts/diff-view.js";
 import { FocusNotifier, type NotificationEvent } from "./parts/notifications.js";
 import { projectSettingsFolders } from "../config/project-config.js";
 import { highlightCode, preloadHighlighter } from "./parts/highlight.js";
+import type { SignInOutcome } from "./parts/sign-in.js";
 
 export interface TuiOptions {
   model?: string;
@@ -43,6 +44,8 @@ export interface TuiOptions {
   localProvider?: string;
   enable?: string[];
   disable?: string[];
+  /** `--search`: live web search for this run. */
+  search?: boolean;
 }
 
 /** What the UI opens on: a new thread (with an optional first prompt), or a recorded one. */
@@ -93,6 +96,7 @@ function load(opts: TuiOptions, cwd: string): Config {
     localProvider: opts.localProvider,
     enable: opts.enable,
     disable: opts.disable,
+    search: opts.search,
   });
 }
 
@@ -115,7 +119,7 @@ class TuiRunner implements AppHost {
     private readonly reload: () => Config,
     private readonly settings: TuiSettings,
   ) {
-    this.notifier = new FocusNotifier(settings.notifications);
+    this.notifier = new FocusNotifier(settings.notifications, process.env, settings.notificationMethod);
     this.term = new TerminalSession({
       alternateScreen: settings.alternateScreen,
       onInput: (data) => this.onInput(data),
@@ -154,9 +158,12 @@ class TuiRunner implements AppHost {
       this.threads.checkCredentials(this.config);
     } catch (err) {
       if (!(err instanceof ThreadStartError)) throw err;
-      this.startError = err.message;
-      this.finish(1);
-      return finished;
+      // No credentials at all: offer to sign in rather than only saying so.
+      if (!(err.kind === "no_api_key" && (await this.signIn()))) {
+        this.startError = err.message;
+        this.finish(1);
+        return finished;
+      }
     }
     let target = start.target;
     if (start.pick && target) {
@@ -263,6 +270,11 @@ class TuiRunner implements AppHost {
     this.renderer.resize(this.app.liveLines());
   }
 
+  async mcpLogin(name: string): Promise<void> {
+    const { runMcpLogin } = await import("./mcp-view.js");
+    await runMcpLogin(name, this.config.mcpServers, process.env, { print: (title, lines) => this.app.print(title, lines), error: (message) => this.app.error(message) });
+  }
+
   notify(event: NotificationEvent, text: string): void {
     this.notifier.notify(event, text);
   }
@@ -278,6 +290,9 @@ class TuiRunner implements AppHost {
     const { TrustPrompt, saveTrustDecision, trustQuestionFor } = await import("./parts/trust.js");
     const question = trustQuestionFor(this.config);
     if (!question) return;
+    // The question answers the loader's "not loaded because the project is not trusted".
+    const answered = new Set(this.config.undecidedTrustWarnings);
+    this.config = { ...this.config, warnings: this.config.warnings.filter((w) => !answered.has(w)) };
     const level = await this.app.present<"trusted" | "untrusted" | null>((done) => new TrustPrompt(question, done));
     if (level === null) return;
     try {
@@ -286,6 +301,19 @@ class TuiRunner implements AppHost {
     } catch (err) {
       this.app.warn(`Could not save the answer: ${(err as Error).message}`);
     }
+  }
+
+  /** The sign-in screen (for the built-in OpenAI provider only); true once a login is saved. */
+  private async signIn(): Promise<boolean> {
+    if (this.config.provider.id !== "openai") return false;
+    const [{ SignInScreen, chatgptSignIn }, { loginPolicyFrom }] = await Promise.all([import("./parts/sign-in.js"), import("../auth/resolve-auth.js")]);
+    const policy = loginPolicyFrom(this.config.toml);
+    const start = chatgptSignIn(this.config.codexHome, process.env, policy.forcedWorkspaceIds ?? null);
+    const options = { chatgptAllowed: policy.forcedLoginMethod !== "api", apiKeyAllowed: policy.forcedLoginMethod !== "chatgpt", startChatGpt: start, requestRender: () => this.app.requestRender() };
+    const outcome = await this.app.present<SignInOutcome>((done) => new SignInScreen(options, done));
+    if (outcome === "quit") return false;
+    this.app.print("Signed in with ChatGPT", [outcome.email ? `as ${outcome.email}; the login is saved in ${this.config.codexHome}/auth.json` : `the login is saved in ${this.config.codexHome}/auth.json`]);
+    return true;
   }
 
   /** The recorded session the user picks (newest first; this folder's unless `all`), or null. */

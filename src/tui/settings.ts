@@ -1,14 +1,16 @@
 /**
  * The `[tui]` table of config.toml, with the command line's say over it:
  * `alternate_screen` (full-screen view instead of inline; `--alt-screen` / `--no-alt-screen`)
- * and `notifications` (true, false, or the events to notify about; see parts/notifications.ts).
+ * `notifications` (true, false, or the events to notify about) and `notification_method` (`auto`,
+ * `osc9` or `bel`: how a notification reaches the terminal; see parts/notifications.ts).
  */
 import type { TomlTable } from "../config/overrides.js";
-import { notificationEvents, type NotificationEvent } from "./parts/notifications.js";
+import { notificationEvents, notificationMethod, type NotificationEvent, type NotificationMethod } from "./parts/notifications.js";
 
 export interface TuiSettings {
   alternateScreen: boolean;
   notifications: Set<NotificationEvent>;
+  notificationMethod: NotificationMethod;
   /** Problems with the table, shown once as warnings. */
   warnings: string[];
 }
@@ -21,5 +23,7 @@ export function tuiSettings(toml: TomlTable, flags: { altScreen?: boolean }): Tu
   const alternateScreen = flags.altScreen ?? tui.alternate_screen === true;
   const { events, warning } = notificationEvents(tui.notifications);
   if (warning) warnings.push(warning);
-  return { alternateScreen, notifications: events, warnings };
+  const method = notificationMethod(tui.notification_method);
+  if (method.warning) warnings.push(method.warning);
+  return { alternateScreen, notifications: events, notificationMethod: method.method, warnings };
 }

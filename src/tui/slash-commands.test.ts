@@ -25,9 +25,10 @@ void test("the popup filters the table, prefix matches first", async () => {
 });
 
 /** A context that records what commands submit and send. */
-function recorder(): { ctx: SlashContext; ops: Op[]; sent: string[] } {
+function recorder(): { ctx: SlashContext; ops: Op[]; sent: string[]; compacted: string[] } {
   const ops: Op[] = [];
   const sent: string[] = [];
+  const compacted: string[] = [];
   const ctx = {
     cwd: "/nonexistent",
     model: "gpt-5.5",
@@ -35,18 +36,20 @@ function recorder(): { ctx: SlashContext; ops: Op[]; sent: string[] } {
     submit: (op: Op) => (ops.push(op), "1"),
     sendUserText: (t: string) => sent.push(t),
     print: () => undefined,
+    compact: (instructions: string) => compacted.push(instructions),
   } as unknown as SlashContext;
-  return { ctx, ops, sent };
+  return { ctx, ops, sent, compacted };
 }
 
-void test("/compact, /skills and /review with instructions submit their ops; /init sends a prompt", async () => {
-  const { ctx, ops, sent } = recorder();
+void test("/compact (with what to keep), /skills and /review with instructions submit their ops; /init sends a prompt", async () => {
+  const { ctx, ops, sent, compacted } = recorder();
   const run = (name: string, args = "") => BUILTIN_COMMANDS.find((c) => c.name === name)?.run(ctx, args);
-  await run("compact");
+  await run("compact", "keep the test names");
+  assert.deepEqual(compacted, ["keep the test names"]);
   await run("skills");
   await run("review", "check the parser");
   await run("init");
-  assert.deepEqual(ops, [{ type: "compact" }, { type: "list_skills" }, { type: "review", review_request: { target: { type: "custom", instructions: "check the parser" } } }]);
+  assert.deepEqual(ops, [{ type: "list_skills" }, { type: "review", review_request: { target: { type: "custom", instructions: "check the parser" } } }]);
   assert.match(sent[0] ?? "", /AGENTS\.md/);
 });
 

@@ -27,7 +27,12 @@ export interface SlashContext {
   sendUserText(text: string): void;
   setComposer(text: string): void;
   statusLines(): string[];
-  mcpLines(): string[];
+  /** Asks the session for its MCP servers' tools and auth; printed when the answer comes. */
+  listMcp(): void;
+  /** `/mcp login NAME`: signs in to an OAuth MCP server. */
+  mcpLogin(name: string): Promise<void>;
+  /** Summarises the conversation now (`instructions`: what the summary must keep), showing progress. */
+  compact(instructions: string): void;
   gitDiff(): Promise<string[]>;
   newThread(): Promise<void>;
   resumePicker(): Promise<void>;
@@ -127,9 +132,26 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
     },
   },
   { name: "mention", description: "mention a file (opens the @ file search)", duringTask: true, run: (ctx) => ctx.setComposer("@") },
-  { name: "compact", description: "summarise the conversation to free context", duringTask: false, run: (ctx) => void ctx.submit({ type: "compact" }) },
+  {
+    name: "compact",
+    description: "summarise the conversation to free context",
+    argumentHint: "[what the summary must keep]",
+    duringTask: false,
+    run: (ctx, args) => ctx.compact(args),
+  },
   { name: "skills", description: "list the skills the agent can use", duringTask: true, run: (ctx) => void ctx.submit({ type: "list_skills" }) },
-  { name: "mcp", description: "list the MCP servers and their tools", duringTask: true, run: (ctx) => ctx.print("MCP servers", ctx.mcpLines()) },
+  {
+    name: "mcp",
+    description: "list the MCP servers, their tools and auth; /mcp login NAME signs in",
+    argumentHint: "[login NAME]",
+    duringTask: true,
+    run(ctx, args) {
+      const words = args.trim().split(/\s+/).filter(Boolean);
+      if (words.length === 0) return ctx.listMcp();
+      if (words[0] === "login" && words.length === 2) return ctx.mcpLogin(words[1] ?? "");
+      ctx.error("Usage: /mcp, or /mcp login NAME");
+    },
+  },
   { name: "quit", description: "exit codex-ts", duringTask: true, run: (ctx) => ctx.quit() },
   { name: "exit", description: "exit codex-ts", duringTask: true, run: (ctx) => ctx.quit() },
 ];

@@ -4,11 +4,13 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { baseUrlArgs, makeWorkspace, type Workspace } from "../support/cli.js";
-import { startModelServer, fnCall, text, turn, type ModelServer, type ScriptedTurn } from "../support/model-server.js";
+import { startModelServer, fnCall, text, turn, webSearch, type ModelServer, type ScriptedTurn } from "../support/model-server.js";
 import { KEY, PtySession, sleep } from "../support/pty.js";
+import { DEFAULT_ACCOUNT, startIssuer } from "../support/issuer.js";
+import { startOAuthFixture } from "../support/oauth-server.js";
 
 const READY = "Enter to send";
 
@@ -273,7 +275,8 @@ void test("Ctrl+G edits the message in $EDITOR and brings the result back", asyn
   }
 });
 
-void test("a project with its own .codex/ settings is asked about once, and the answer is saved", async () => {
+/** A project with its own `.codex/config.toml` (naming another model), opened and the trust question answered with `key`. */
+async function answerTrust(key: string, body: (ui: PtySession, ws: Workspace) => Promise<void>): Promise<void> {
   const ws = makeWorkspace();
   mkdirSync(join(ws.dir, ".codex"));
   writeFileSync(join(ws.dir, ".codex", "config.toml"), 'model = "gpt-5.1-codex"\n');
@@ -281,20 +284,38 @@ void test("a project with its own .codex/ settings is asked about once, and the 
   const ui = new PtySession(baseUrlArgs(server.url), { cwd: ws.dir, home: ws.home });
   try {
     await ui.waitFor(/Trust .*\?/);
-    ui.write("y");
-    // Trusted: the project's own model setting now applies.
-    await ui.waitFor("gpt-5.1-codex");
+    ui.write(key);
+    await body(ui, ws);
     assert.equal(await quit(ui), 0);
-    const { readFileSync } = await import("node:fs");
-    assert.match(readFileSync(join(ws.home, "config.toml"), "utf8"), /trust_level = "trusted"/);
   } finally {
     ui.kill();
     await server.close();
   }
+}
+
+void test("a project with its own .codex/ settings is asked about once, and the answer is saved", async () => {
+  await answerTrust("y", async (ui, ws) => {
+    // Trusted: the project's own model setting now applies.
+    await ui.waitFor("gpt-5.1-codex");
+    const { readFileSync } = await import("node:fs");
+    assert.match(readFileSync(join(ws.home, "config.toml"), "utf8"), /trust_level = "trusted"/);
+  });
+});
+
+void test("refusing to trust the project: no warning that its settings were not loaded (the question said so)", async () => {
+  await answerTrust("n", async (ui) => {
+    await ui.waitFor("directory:");
+    await ui.waitFor(READY);
+    await sleep(300);
+    const screen = (await ui.screen()).join("\n");
+    assert.doesNotMatch(screen, /not loaded|not trusted/);
+    assert.doesNotMatch(screen, /gpt-5\.1-codex/);
+  });
 });
 
 void test("Up recalls earlier prompts from history.jsonl; an unfocused terminal gets an OSC 9 notification", async () => {
-  const ws = makeWorkspace();
+  // xterm is not known to show OSC 9, so `auto` would ring the bell: ask for OSC 9 explicitly.
+  const ws = makeWorkspace({ config: '[tui]\nnotification_method = "osc9"\n' });
   writeFileSync(join(ws.home, "history.jsonl"), '{"session_id":"old","ts":1700000000,"text":"a prompt from yesterday"}\n');
   await withTui([turn(text("noted"))], [], async ({ ui }) => {
     await ui.waitFor("directory:"); // the session announced how many entries the history holds
@@ -309,14 +330,137 @@ void test("Up recalls earlier prompts from history.jsonl; an unfocused terminal 
   }, ws);
 });
 
-void test("without an API key the UI gives the terminal back and says what is missing", async () => {
+void test("tui.notification_method = auto rings the bell in a terminal not known to show OSC 9", async () => {
+  await withTui([turn(text("rung"))], [], async ({ ui }) => {
+    ui.write("\x1b[O");
+    await send(ui, "ring when done");
+    await ui.waitFor("rung");
+    await ui.waitFor(/Enter to send/);
+    await sleep(100);
+    assert.ok(!ui.output.includes("\x1b]9;"), "OSC 9 sent to a plain xterm");
+    // A lone BEL, not the end of some OSC sequence.
+    // eslint-disable-next-line no-control-regex
+    assert.ok(ui.output.replace(/\x1b\][^\x07]*\x07/g, "").includes("\x07"), "no BEL");
+  });
+});
+
+void test("without an API key the UI offers to sign in; Esc gives the terminal back and says what is missing", async () => {
   const ws = makeWorkspace();
   const ui = new PtySession([], { cwd: ws.dir, home: ws.home, env: { OPENAI_API_KEY: undefined } });
   try {
+    await ui.waitFor(/1\. Sign in with ChatGPT[\s\S]*2\. Provide your own API key/);
+    ui.write("k");
+    await ui.waitFor(/export OPENAI_API_KEY=sk-\.\.\.[\s\S]*codex-ts login --with-api-key/);
+    ui.write(KEY.escape);
+    await ui.waitFor("1. Sign in with ChatGPT");
+    ui.write(KEY.escape);
     assert.equal(await ui.exit(), 1);
     assert.match(await ui.transcript(), /No API key/i);
     assert.ok(ui.output.includes("\x1b[?25h"));
   } finally {
     ui.kill();
+  }
+});
+
+void test("--search: a web search is shown live, then what it searched; resume redraws it", async () => {
+  const ws = makeWorkspace();
+  const searching: ScriptedTurn = { ...turn(webSearch({ type: "search", query: "pty resize semantics" }), text("found it")), eventDelayMs: 150 };
+  await withTui([searching], ["--search"], async ({ ui, server }) => {
+    await send(ui, "look it up");
+    await ui.waitFor("Searching the web…");
+    await ui.waitFor(/Searched pty resize semantics[\s\S]*found it/);
+    await ui.waitFor(READY);
+    assert.ok((server.requests[0]?.body.tools ?? []).some((t) => t.type === "web_search" && t.external_web_access === true), "--search did not offer the live web");
+    assert.equal(await quit(ui), 0);
+  }, ws);
+  await withTui([], ["resume", "--last"], async ({ ui }) => {
+    await ui.waitFor(/› look it up[\s\S]*Searched pty resize semantics[\s\S]*found it/);
+  }, ws);
+});
+
+void test("/compact shows its progress and result; /status shows the rate-limit windows", async () => {
+  const limits = { "x-codex-primary-used-percent": "25", "x-codex-primary-window-minutes": "300", "x-codex-primary-reset-after-seconds": "7200" };
+  const summary: ScriptedTurn = { ...turn(text("SUMMARY: the user asked for a status")), delayMs: 400 };
+  // The local summary (not the server's endpoint): a request to the scripted model, slow enough to watch.
+  await withTui([{ ...turn(text("first answer")), headers: limits }, summary], ["--disable", "remote_compaction"], async ({ ui, server }) => {
+    await send(ui, "hello");
+    await ui.waitFor("first answer");
+    await send(ui, "/status");
+    await ui.waitFor(/5h limit: +\[███░░░░░░░\] 25% used, resets in (1h 59m|2h 0m)/);
+    await send(ui, "/compact");
+    await ui.waitFor("Compacting");
+    await ui.waitFor(/Context compacted[\s\S]*now a summary/);
+    assert.equal(server.requests.length, 2);
+  });
+});
+
+/** The browser's part of a sign-in: the issuer's redirect to the callback, then the callback's to its page. */
+async function playBrowser(authorize: string): Promise<void> {
+  let url = authorize;
+  for (let hop = 0; hop < 3; hop++) {
+    const res = await fetch(url, { redirect: "manual" });
+    const next = res.headers.get("location");
+    if (next === null) {
+      assert.equal(res.status, 200, `the sign-in ended on ${url} with ${res.status}`);
+      return;
+    }
+    // The callback server listens on 127.0.0.1; "localhost" could resolve elsewhere.
+    url = new URL(next, url).toString().replace("//localhost:", "//127.0.0.1:");
+  }
+}
+
+void test("without credentials: sign in with ChatGPT in the UI, then the session runs on that login", async () => {
+  const issuer = await startIssuer();
+  const server = await startModelServer([turn(text("answered with the ChatGPT login"))]);
+  server.requireAuth({ bearer: () => issuer.validAccessToken ?? "none", accountId: DEFAULT_ACCOUNT.accountId });
+  const ws = makeWorkspace();
+  const env = { OPENAI_API_KEY: undefined, CODEX_TS_LOGIN_ISSUER: issuer.url, CODEX_TS_LOGIN_PORT: "0", BROWSER: "true" };
+  const ui = new PtySession(["-c", `chatgpt_base_url="${server.chatgptBaseUrl}"`], { cwd: ws.dir, home: ws.home, env });
+  try {
+    await ui.waitFor("1. Sign in with ChatGPT");
+    ui.write(KEY.enter);
+    const screen = await ui.waitFor(/Esc to cancel/);
+    // The address is drawn whole, cut into rows at the width.
+    const rows = screen.split("\n");
+    const first = rows.findIndex((r) => r.startsWith(`${issuer.url}/oauth/authorize?`));
+    assert.ok(first >= 0, screen);
+    const end = rows.findIndex((r, i) => i > first && r.trim() === "");
+    await playBrowser(rows.slice(first, end).join(""));
+    await ui.waitFor(/Signed in with ChatGPT[\s\S]*dev@example\.com/);
+    await ui.waitFor(READY);
+    await send(ui, "hello");
+    await ui.waitFor("answered with the ChatGPT login");
+    assert.equal(await quit(ui), 0);
+    const { readFileSync } = await import("node:fs");
+    assert.equal((JSON.parse(readFileSync(join(ws.home, "auth.json"), "utf8")) as { auth_mode: string }).auth_mode, "chatgpt");
+  } finally {
+    ui.kill();
+    await server.close();
+    await issuer.close();
+  }
+});
+
+void test("an MCP server that needs a login: the UI offers it, /mcp login signs in, and after /new /mcp lists its tools", async () => {
+  const oauth = await startOAuthFixture();
+  const ws = makeWorkspace({ config: `[mcp_servers.remote]\nurl = ${JSON.stringify(oauth.url)}\n` });
+  // The browser: fetches the authorization URL, following the redirect back to the callback.
+  const browser = join(ws.home, "..", "browser.sh");
+  writeFileSync(browser, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} -e 'fetch(process.argv[1]).then((r) => r.text())' "$1"\n`);
+  chmodSync(browser, 0o755);
+  const server = await startModelServer([]);
+  const ui = new PtySession(baseUrlArgs(server.url), { cwd: ws.dir, home: ws.home, cols: 120, env: { BROWSER: browser } });
+  try {
+    await ui.waitFor(/MCP server remote did not start[\s\S]*Type \/mcp login remote to sign in from here/);
+    await send(ui, "/mcp login remote");
+    await ui.waitFor(/Signed in to remote[\s\S]*Start a new session with \/new/);
+    await send(ui, "/new");
+    await sleep(300);
+    await send(ui, "/mcp");
+    await ui.waitFor(/remote: ready · auth: OAuth\s+tools: [^\n]*echo/);
+    assert.equal(await quit(ui), 0);
+  } finally {
+    ui.kill();
+    await server.close();
+    await oauth.close();
   }
 });

@@ -2,7 +2,9 @@
  * The reference's `McpAuthStatus` values (as `mcp list --json` prints them) and the words its
  * tables show. Kept apart from status.ts so listing stdio servers loads no MCP SDK code.
  */
-export type McpAuthStatus = "unsupported" | "not_logged_in" | "bearer_token" | "o_auth";
+import type { McpAuthStatus } from "../../protocol/mcp-events.js";
+
+export type { McpAuthStatus };
 
 export const AUTH_STATUS_TEXT: Record<McpAuthStatus, string> = {
   unsupported: "Unsupported",

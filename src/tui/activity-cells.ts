@@ -1,0 +1,27 @@
+/**
+ * Cells for what the agent does besides answering and running commands: hosted web searches
+ * (live while the provider searches, then what it searched) and compactions of the
+ * conversation. Pure functions of the event data, tested as text like cells.ts.
+ */
+import type { WebSearchAction } from "../protocol/web-search.js";
+import { webSearchActionDetail } from "../protocol/web-search.js";
+import { formatTokens, prefixed, printable, type CellStyle } from "./cells.js";
+
+/** A web search: `null` while it runs ("Searching the web…"), else what the finished call did. */
+export function webSearchCell(done: { query: string; action: WebSearchAction } | null, s: CellStyle, width: number): string[] {
+  const t = s.theme;
+  if (done === null) return [`${t.fg("accent", "• ")}${t.bold("Searching the web…")}`, ""];
+  // The event's query is the action's description already; fall back to it for older rollouts.
+  const detail = printable(webSearchActionDetail(done.action) || done.query);
+  // A find in a page reads "Searched 'pattern' in url".
+  const verb = done.action.type === "open_page" ? "Opened" : "Searched";
+  if (detail === "") return [`${t.fg("success", "• ")}${t.bold("Searched the web")}`, ""];
+  return [...prefixed(`${t.fg("success", "• ")}${t.bold(verb)} `, "  ", detail, width), ""];
+}
+
+/** The conversation was summarised: how much context it held before, when known. */
+export function compactedCell(tokensBefore: number | null, s: CellStyle, width: number): string[] {
+  const t = s.theme;
+  const before = tokensBefore !== null && tokensBefore > 0 ? ` (${formatTokens(tokensBefore)} tokens before)` : "";
+  return [...prefixed(`${t.fg("success", "• ")}`, "  ", `${t.bold("Context compacted")}${t.dim(`${before}: the conversation so far is now a summary`)}`, width), ""];
+}
