@@ -294,7 +294,7 @@ void test("an MCP server that needs a login: the failure comes with the offer; /
     { type: "mcp_startup_update", server: "remote", status: { state: "failed", error: needsLogin } },
     { type: "mcp_startup_complete", ready: ["local"], failed: [{ server: "remote", error: needsLogin }], cancelled: [] },
   );
-  assert.match(written(), /MCP server remote did not start: The remote MCP server is not logged in[\s\S]*Type \/mcp login remote to sign in from here, then \/new/);
+  assert.match(written(), /MCP server remote did not start: The remote MCP server is not logged in[\s\S]*Type \/mcp login remote to sign in from here; the server then starts again in this session/);
   type(app, "/mcp login remote");
   app.handleInput("\r");
   await new Promise((r) => setImmediate(r));

@@ -398,7 +398,7 @@ export class App implements SlashContext {
         for (const f of msg.failed) {
           this.notice("warning", `MCP server ${f.server} did not start: ${f.error}`);
           const login = serverNeedingLogin(f.error);
-          if (login !== null) this.notice("info", `Type /mcp login ${login} to sign in from here, then /new to start a session that uses it.`);
+          if (login !== null) this.notice("info", `Type /mcp login ${login} to sign in from here; the server then starts again in this session.`);
         }
         break;
       case "mcp_list_tools_response":

@@ -55,14 +55,22 @@ export interface McpLoginView {
   error(message: string): void;
 }
 
-/** `/mcp login NAME`: the browser sign-in for a streamable-HTTP server; the tokens are stored for later sessions. */
-export async function runMcpLogin(name: string, servers: Record<string, McpServerConfig>, env: NodeJS.ProcessEnv, view: McpLoginView): Promise<void> {
+/**
+ * `/mcp login NAME`: the browser sign-in for a streamable-HTTP server; the tokens are stored for
+ * every later session. Resolves true when the sign-in succeeded (the caller then restarts the
+ * server in the running session).
+ */
+export async function runMcpLogin(name: string, servers: Record<string, McpServerConfig>, env: NodeJS.ProcessEnv, view: McpLoginView): Promise<boolean> {
   const config = servers[name];
   if (!config) {
     const known = Object.keys(servers);
-    return view.error(`No MCP server named ${name} in config.toml${known.length > 0 ? ` (configured: ${known.join(", ")})` : ""}.`);
+    view.error(`No MCP server named ${name} in config.toml${known.length > 0 ? ` (configured: ${known.join(", ")})` : ""}.`);
+    return false;
   }
-  if (config.transport !== "streamable_http") return view.error(`${name} is a stdio server: it has no login; its credentials come from its command and env.`);
+  if (config.transport !== "streamable_http") {
+    view.error(`${name} is a stdio server: it has no login; its credentials come from its command and env.`);
+    return false;
+  }
   const { loginMcpServer } = await import("../mcp/oauth/login.js");
   const say = (title: string) => (text: string) => {
     const lines = text.split("\n").filter((l) => l.trim() !== "");
@@ -71,7 +79,9 @@ export async function runMcpLogin(name: string, servers: Record<string, McpServe
   try {
     await loginMcpServer(name, config, { env, out: say(`Sign in to ${name}`), err: say(`Sign in to ${name}`) });
   } catch (err) {
-    return view.error(`Signing in to ${name} failed: ${(err as Error).message}`);
+    view.error(`Signing in to ${name} failed: ${(err as Error).message}`);
+    return false;
   }
-  view.print(`Signed in to ${name}`, ["The tokens are saved. Start a new session with /new to use the server."]);
+  view.print(`Signed in to ${name}`, ["The tokens are saved; starting the server again in this session."]);
+  return true;
 }

@@ -272,7 +272,9 @@ class TuiRunner implements AppHost {
 
   async mcpLogin(name: string): Promise<void> {
     const { runMcpLogin } = await import("./mcp-view.js");
-    await runMcpLogin(name, this.config.mcpServers, process.env, { print: (title, lines) => this.app.print(title, lines), error: (message) => this.app.error(message) });
+    const signedIn = await runMcpLogin(name, this.config.mcpServers, process.env, { print: (title, lines) => this.app.print(title, lines), error: (message) => this.app.error(message) });
+    // The running session picks the tokens up when the server starts again.
+    if (signedIn) this.submit({ type: "restart_mcp_server", server: name });
   }
 
   notify(event: NotificationEvent, text: string): void {
