@@ -25,6 +25,7 @@ import { renderFileChange } from "./parts/diff-view.js";
 import { FocusNotifier, type NotificationEvent } from "./parts/notifications.js";
 import { projectSettingsFolders } from "../config/project-config.js";
 import { highlightCode, preloadHighlighter } from "./parts/highlight.js";
+import { loadMarkdown } from "./pi-tui.js";
 
 export interface TuiOptions {
   model?: string;
@@ -147,7 +148,8 @@ class TuiRunner implements AppHost {
     await this.askTrust();
     // The composer is usable at once; the core loads and the thread starts behind it.
     this.app.requestRender();
-    const { ThreadManager, ThreadStartError } = await import("../core/thread-manager.js");
+    // Agent messages are drawn with the Markdown component: loaded with the core, before a thread can send one.
+    const [{ ThreadManager, ThreadStartError }] = await Promise.all([import("../core/thread-manager.js"), loadMarkdown()]);
     this.startErrorType = ThreadStartError;
     this.threads = new ThreadManager({ env: process.env, source: "cli", originator: "codex_cli_rs", userAgentProduct: "codex_cli_rs", readCodexApiKey: false });
     try {
