@@ -125,7 +125,10 @@ async function startup() {
     if (i > 0) {
       ours.paint.push(r.paint);
       ours.typed.push(r.typed);
-      if (r.cpu) ours.run.push(r.cpu.run), ours.wait.push(r.cpu.wait);
+      if (r.cpu) {
+        ours.run.push(r.cpu.run);
+        ours.wait.push(r.cpu.wait);
+      }
       ours.floor.push(performance.now() - n0);
     }
     if (haveReference) {
@@ -134,7 +137,10 @@ async function startup() {
       const t = await startOnce(["--no-daemon"], { cwd: ws.dir, home, env, command: REFERENCE }, "Ask Codex to do anything", "› zq");
       t.ui.kill("SIGTERM");
       await t.ui.exit();
-      if (i > 0) ref.paint.push(t.paint), ref.typed.push(t.typed);
+      if (i > 0) {
+        ref.paint.push(t.paint);
+        ref.typed.push(t.typed);
+      }
     }
   }
   loads.push(loadAverage());
