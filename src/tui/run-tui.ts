@@ -146,8 +146,9 @@ class TuiRunner implements AppHost {
     const finished = new Promise<number>((resolveDone) => (this.done = resolveDone));
     for (const warning of this.settings.warnings) this.app.warn(warning);
     await this.askTrust();
-    // The composer is usable at once; the core loads and the thread starts behind it.
-    this.app.requestRender();
+    // The composer is usable at once; the core loads and the thread starts behind it. Drawn
+    // now, not on the next turn of the event loop, where the core's first files would go first.
+    this.app.renderNow();
     // Agent messages are drawn with the Markdown component: loaded with the core, before a thread can send one.
     const [{ ThreadManager, ThreadStartError }] = await Promise.all([import("../core/thread-manager.js"), loadMarkdown()]);
     this.startErrorType = ThreadStartError;
