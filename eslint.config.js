@@ -76,6 +76,26 @@ export default tseslint.config(
     },
   },
   {
+    // pi-tui's index loads every component it has before the UI's first frame; the UI takes
+    // its values from src/tui/pi-tui.ts, which imports only the files it needs.
+    files: ["src/**/*.ts"],
+    ignores: ["src/**/*.test.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            {
+              name: "@mariozechner/pi-tui",
+              allowTypeImports: true,
+              message: "import pi-tui's values from src/tui/pi-tui.ts (the package index slows the UI's start-up); type imports are fine",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ["bench/**/*.mjs", "*.js"],
     languageOptions: {
       globals: Object.fromEntries(

@@ -9,12 +9,13 @@
 //   --scratch: where the HOME, CODEX_HOMEs and workspace go (default: the system temp folder;
 //   keep it on a real disk, not tmpfs, as a user's home is).
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { requireBuilt } from "./built.mjs";
+import { fsType } from "./machine.mjs";
 import { median, parseRuns } from "./stats.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -37,17 +38,6 @@ function parseSteps(argv) {
     process.exit(2);
   }
   return steps;
-}
-
-/** The file system type holding `dir`, from /proc/mounts (longest matching mount point). */
-function fsType(dir) {
-  try {
-    const mounts = readFileSync("/proc/mounts", "utf8").split("\n").map((l) => l.split(" "));
-    const hits = mounts.filter(([, at]) => at && (dir === at || dir.startsWith(at.endsWith("/") ? at : `${at}/`)));
-    return hits.sort((a, b) => b[1].length - a[1].length)[0]?.[2] ?? "unknown";
-  } catch {
-    return "unknown";
-  }
 }
 
 function makeHome(root) {

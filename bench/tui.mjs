@@ -1,7 +1,12 @@
 #!/usr/bin/env node
 // The interactive UI's three figures (issue 13). Nothing here asserts; it prints.
 //  1. start to a ready composer: the real CLI in a pseudo-terminal until the composer is drawn
-//     (median and p90 over --runs, default 10; target <= 200 ms, the reference took 340 ms);
+//     (median and p90 over --runs, default 10; target <= 200 ms), then a key typed at that
+//     moment until the emulated screen shows it; the main thread's CPU time and its wait for a
+//     CPU until the composer was drawn (from /proc, so the machine's load can be told apart);
+//     `codex-ts --version` in the same pseudo-terminal (Node's own start); and the reference
+//     (/work/ref/node_modules/.bin/codex --no-daemon, when installed) the same way, in turns
+//     with codex-ts, on the same scripted model server (it took 340 ms here);
 //  2. keystroke to paint with 1,000 cells of history: the app in-process on a recording screen
 //     (handleInput + the frame it writes), p50/p95 over 500 keystrokes (target p95 <= 16 ms),
 //     and the same with 10 cells, to show the cost does not grow with the conversation;
@@ -10,13 +15,16 @@
 //     then that session resumed in the pseudo-terminal: keystroke to echo on the emulated screen;
 //  4. the measurement behind the renderer choice (docs/tui.md): pi-tui's full-screen TUI class
 //     holding the same 1,000 cells as components, per keystroke, and what a width change costs it.
-// Usage: node bench/tui.mjs [--runs N] [--turns N]
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+// Usage: node bench/tui.mjs [--runs N] [--turns N] [--scratch DIR] [--startup-only]
+//   --scratch: where the reference's CODEX_HOME goes (default: the system temporary folder)
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { parseRuns, percentile, median } from "./stats.mjs";
 import { requireBuilt } from "./built.mjs";
+import { fsType, loadAverage } from "./machine.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DIST = join(ROOT, "dist");
@@ -29,12 +37,17 @@ const { App } = await import(join(DIST, "src/tui/app.js"));
 const { InlineRenderer } = await import(join(DIST, "src/tui/inline-renderer.js"));
 const { createTheme } = await import(join(DIST, "src/tui/parts/theme.js"));
 const { markdownTheme } = await import(join(DIST, "src/tui/cells.js"));
+const { loadMarkdown } = await import(join(DIST, "src/tui/pi-tui.js"));
 
 const READY = "Enter to send";
 const argv = process.argv.slice(2);
 const runs = parseRuns(argv, 10);
 const turnsArg = argv.indexOf("--turns");
 const turns = turnsArg >= 0 ? Number(argv[turnsArg + 1]) : 200;
+const scratchAt = argv.indexOf("--scratch");
+const scratchArg = resolve(scratchAt >= 0 ? argv[scratchAt + 1] : tmpdir());
+const startupOnly = argv.includes("--startup-only");
+const REFERENCE = "/work/ref/node_modules/.bin/codex";
 
 /** Resolves once the program has written `text` (checked every millisecond, not every poll of the screen). */
 async function written(ui, text, timeoutMs = 10_000) {
@@ -45,29 +58,95 @@ async function written(ui, text, timeoutMs = 10_000) {
   }
 }
 
+/** The main thread's time on a CPU and waiting for one, in ms, from /proc (null elsewhere). */
+function schedstat(pid) {
+  try {
+    const [run, wait] = readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ").map(Number);
+    return { run: run / 1e6, wait: wait / 1e6 };
+  } catch {
+    return null;
+  }
+}
+
+/** Resolves once the emulated screen shows `text`; the time from `t0`. */
+async function onScreen(ui, text, t0, timeoutMs = 10_000) {
+  for (;;) {
+    if ((await ui.screen()).join("\n").includes(text)) return performance.now() - t0;
+    if (performance.now() - t0 > timeoutMs) throw new Error(`no ${text} on screen within ${timeoutMs} ms`);
+    await sleep(1);
+  }
+}
+
+/**
+ * One start of a program in the pseudo-terminal: from spawning it until `ready` is written
+ * (the composer drawn), then a key typed at that moment until the screen shows it (the
+ * composer really takes input). `echo` is what the screen shows once the key is in.
+ */
+async function startOnce(args, opts, ready, echo) {
+  const t0 = performance.now();
+  const ui = new PtySession(args, { cols: 100, rows: 30, ...opts });
+  await written(ui, ready);
+  const paint = performance.now() - t0;
+  const cpu = schedstat(ui.pid);
+  ui.write("z");
+  ui.write("q");
+  const typed = await onScreen(ui, echo, t0);
+  return { ui, paint, typed, cpu };
+}
+
+/** The reference's config for the scripted server, with the workspace trusted (no question). */
+function referenceHome(root, serverUrl, work) {
+  const home = mkdtempSync(join(root, "ref-home-"));
+  const config = ['model = "gpt-5.1-codex"', 'model_provider = "bench"', "[analytics]", "enabled = false", "[features]", "plugins = false"];
+  config.push("[model_providers.bench]", 'name = "bench"', `base_url = "${serverUrl}/v1"`, 'wire_api = "responses"', 'env_key = "OPENAI_API_KEY"');
+  config.push(`[projects.${JSON.stringify(work)}]`, 'trust_level = "trusted"', "");
+  writeFileSync(join(home, "config.toml"), config.join("\n"));
+  return home;
+}
+
 async function startup() {
   const server = await startModelServer([]);
-  const times = [];
-  const floor = [];
+  const root = mkdtempSync(join(scratchArg, "codex-ts-tui-bench-"));
+  const haveReference = existsSync(REFERENCE);
+  const ours = { paint: [], typed: [], run: [], wait: [], floor: [] };
+  const ref = { paint: [], typed: [] };
+  const loads = [loadAverage()];
+  // The first round warms the disk cache and is left out; the programs take turns after it.
   for (let i = 0; i < runs + 1; i++) {
     const ws = makeWorkspace();
-    const t0 = performance.now();
-    const ui = new PtySession(baseUrlArgs(server.url), { cwd: ws.dir, home: ws.home, cols: 100, rows: 30 });
-    await written(ui, READY);
-    const ms = performance.now() - t0;
-    ui.write(KEY.ctrlD);
-    await ui.exit();
+    const r = await startOnce(baseUrlArgs(server.url), { cwd: ws.dir, home: ws.home }, READY, "zq");
+    r.ui.write(KEY.ctrlC); // clears the composer
+    r.ui.write(KEY.ctrlD);
+    await r.ui.exit();
     // Node's own start in the same pseudo-terminal, the floor of any Node program.
     const n0 = performance.now();
     const bare = new PtySession(["--version"], { cwd: ws.dir, home: ws.home });
     await bare.exit();
     if (i > 0) {
-      times.push(ms); // the first run warms the disk cache
-      floor.push(performance.now() - n0);
+      ours.paint.push(r.paint);
+      ours.typed.push(r.typed);
+      if (r.cpu) {
+        ours.run.push(r.cpu.run);
+        ours.wait.push(r.cpu.wait);
+      }
+      ours.floor.push(performance.now() - n0);
+    }
+    if (haveReference) {
+      const home = referenceHome(root, server.url, ws.dir);
+      const env = { HOME: home };
+      const t = await startOnce(["--no-daemon"], { cwd: ws.dir, home, env, command: REFERENCE }, "Ask Codex to do anything", "› zq");
+      t.ui.kill("SIGTERM");
+      await t.ui.exit();
+      if (i > 0) {
+        ref.paint.push(t.paint);
+        ref.typed.push(t.typed);
+      }
     }
   }
+  loads.push(loadAverage());
   await server.close();
-  return { times, floor };
+  rmSync(root, { recursive: true, force: true });
+  return { ours, ref: haveReference ? ref : null, loads, fs: fsType(tmpdir()) };
 }
 
 function keystrokes(cells) {
@@ -197,11 +276,16 @@ async function echoLatency(ws) {
 }
 
 const fmt = (n) => n.toFixed(1);
-const { times: start, floor } = await startup();
-console.log(
-  `start to ready composer: median ${fmt(median(start))} ms, p90 ${fmt(percentile(start, 90))} ms over ${start.length} runs (target <= 200 ms); ` +
-    `codex-ts --version in the same pseudo-terminal: median ${fmt(median(floor))} ms`,
-);
+const mid = (xs) => `median ${fmt(median(xs))} ms, p90 ${fmt(percentile(xs, 90))} ms`;
+const s = await startup();
+console.log(`start-up, ${runs} runs after a warm-up, Node ${process.version}, workspaces on ${s.fs}, load average ${s.loads.join(" before, ")} after:`);
+console.log(`  codex-ts: composer drawn ${mid(s.ours.paint)} (target <= 200 ms); a key typed then shown ${mid(s.ours.typed)}`);
+if (s.ours.run.length) console.log(`  codex-ts main thread until drawn: ${fmt(median(s.ours.run))} ms on a CPU, ${fmt(median(s.ours.wait))} ms waiting for one (medians)`);
+console.log(`  codex-ts --version in the same pseudo-terminal: ${mid(s.ours.floor)}`);
+if (s.ref) console.log(`  reference (${REFERENCE} --no-daemon): composer drawn ${mid(s.ref.paint)}; a key typed then shown ${mid(s.ref.typed)}`);
+else console.log(`  reference: ${REFERENCE} is not installed; left out`);
+if (startupOnly) process.exit(0);
+await loadMarkdown(); // as the UI does before a thread starts
 keystrokes(1000); // warm the JIT
 for (const cells of [10, 1000]) {
   const k = keystrokes(cells);

@@ -1,11 +1,15 @@
-import { test } from "node:test";
+import { before, test } from "node:test";
 import assert from "node:assert/strict";
 import { App, type AppHost } from "./app.js";
 import { InlineRenderer } from "./inline-renderer.js";
 import { createTheme, stripAnsi } from "./parts/theme.js";
 import { markdownTheme } from "./cells.js";
 import type { Op } from "../protocol/ops.js";
+import { loadMarkdown } from "./pi-tui.js";
 import type { EventMsg } from "../protocol/events.js";
+
+// The runner loads the Markdown component after the first frame; these tests render with it.
+before(loadMarkdown);
 
 const theme = createTheme(0);
 

@@ -9,7 +9,7 @@ import type { Event, EventMsg, FileChange, RateLimitSnapshot, TokenUsage } from 
 import type { McpInvocation } from "../protocol/mcp-events.js";
 import type { AskForApproval, ReasoningEffort, SandboxPolicy } from "../protocol/policy.js";
 import type { SelectItem } from "@mariozechner/pi-tui";
-import { matchesKey } from "@mariozechner/pi-tui";
+import { matchesKey } from "./pi-tui.js";
 import type { Theme } from "./parts/theme.js";
 import type { InlineRenderer } from "./inline-renderer.js";
 import {

@@ -1,7 +1,11 @@
-import { test } from "node:test";
+import { before, test } from "node:test";
 import assert from "node:assert/strict";
 import { createTheme, stripAnsi } from "./parts/theme.js";
 import { agentCell, commandCell, displayCommand, headerCell, markdownTheme, noticeCell, patchCell, planCell, usageLine, userCell, type CellStyle } from "./cells.js";
+import { loadMarkdown } from "./pi-tui.js";
+
+// The runner loads the Markdown component after the first frame; these tests render with it.
+before(loadMarkdown);
 
 const theme = createTheme(0);
 const style: CellStyle = { theme, markdown: markdownTheme(theme), diff: (path, change) => [`${path} ${change.type}`] };

@@ -4,7 +4,8 @@
  * once committed to scrollback. The streaming variants (an agent message still arriving, a
  * command still running) live in live-cells.ts and end as one of these.
  */
-import { Markdown, type MarkdownTheme, wrapTextWithAnsi, visibleWidth } from "@mariozechner/pi-tui";
+import type { MarkdownTheme } from "@mariozechner/pi-tui";
+import { renderMarkdown, wrapTextWithAnsi, visibleWidth } from "./pi-tui.js";
 import { stripAnsi, type Theme } from "./parts/theme.js";
 import type { FileChange, PlanItem, TokenUsage } from "../protocol/events.js";
 import type { McpInvocation, McpToolCallOutcome, EventDuration } from "../protocol/mcp-events.js";
@@ -94,13 +95,13 @@ export function userCell(message: string, s: CellStyle, width: number): string[]
 
 /** An agent message as markdown, with a bullet in the left margin. */
 export function agentCell(markdown: string, s: CellStyle, width: number, first = true): string[] {
-  const body = new Markdown(printable(markdown), 0, 0, s.markdown).render(Math.max(10, width - 2));
+  const body = renderMarkdown(printable(markdown), s.markdown, Math.max(10, width - 2));
   return [...body.map((l, i) => (i === 0 && first ? s.theme.fg("muted", "• ") : "  ") + l), ""];
 }
 
 export function reasoningCell(text: string, s: CellStyle, width: number): string[] {
   const t = s.theme;
-  const body = new Markdown(printable(text), 0, 0, s.markdown, { italic: true, color: (x) => t.dim(x) }).render(Math.max(10, width - 2));
+  const body = renderMarkdown(printable(text), s.markdown, Math.max(10, width - 2), { italic: true, color: (x) => t.dim(x) });
   return [...body.map((l, i) => (i === 0 ? t.dim("• ") : "  ") + l), ""];
 }
 

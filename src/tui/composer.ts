@@ -5,7 +5,8 @@
  * image), and Up/Down through the prompt history, which lives in the core (`history.jsonl`,
  * read entry by entry with `get_history_entry_request`).
  */
-import { Editor, matchesKey, type AutocompleteItem, type AutocompleteProvider, type AutocompleteSuggestions, type TUI } from "@mariozechner/pi-tui";
+import type { AutocompleteItem, AutocompleteProvider, AutocompleteSuggestions, TUI } from "@mariozechner/pi-tui";
+import { Editor, matchesKey } from "./pi-tui.js";
 import type { Theme } from "./parts/theme.js";
 import type { SlashCommand } from "./slash-commands.js";
 import { FileSearchPopup, type SearchableIndex } from "./parts/file-search-popup.js";

@@ -8,7 +8,7 @@
  * The renderer tracks where the terminal's cursor is relative to the live region's first row; it
  * never moves above that row, so nothing already in scrollback is touched.
  */
-import { truncateToWidth, visibleWidth } from "@mariozechner/pi-tui";
+import { truncateToWidth, visibleWidth } from "./pi-tui.js";
 
 export interface Screen {
   write(data: string): void;

@@ -3,7 +3,8 @@
  * approval questions), a filterable picker (/model, /approvals, backtrack, /review targets, the
  * model's questions), and a one-line text prompt. Each replaces the composer in the live region.
  */
-import { Input, SelectList, matchesKey, type Component, type SelectItem } from "@mariozechner/pi-tui";
+import type { Component, SelectItem } from "@mariozechner/pi-tui";
+import { Input, SelectList, matchesKey } from "./pi-tui.js";
 import type { Theme } from "./parts/theme.js";
 import { prefixed } from "./cells.js";
 

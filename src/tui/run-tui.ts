@@ -25,6 +25,7 @@ import { renderFileChange } from "./parts/diff-view.js";
 import { FocusNotifier, type NotificationEvent } from "./parts/notifications.js";
 import { projectSettingsFolders } from "../config/project-config.js";
 import { highlightCode, preloadHighlighter } from "./parts/highlight.js";
+import { loadMarkdown } from "./pi-tui.js";
 import type { SignInOutcome } from "./parts/sign-in.js";
 
 export interface TuiOptions {
@@ -149,9 +150,11 @@ class TuiRunner implements AppHost {
     const finished = new Promise<number>((resolveDone) => (this.done = resolveDone));
     for (const warning of this.settings.warnings) this.app.warn(warning);
     await this.askTrust();
-    // The composer is usable at once; the core loads and the thread starts behind it.
-    this.app.requestRender();
-    const { ThreadManager, ThreadStartError } = await import("../core/thread-manager.js");
+    // The composer is usable at once; the core loads and the thread starts behind it. Drawn
+    // now, not on the next turn of the event loop, where the core's first files would go first.
+    this.app.renderNow();
+    // Agent messages are drawn with the Markdown component: loaded with the core, before a thread can send one.
+    const [{ ThreadManager, ThreadStartError }] = await Promise.all([import("../core/thread-manager.js"), loadMarkdown()]);
     this.startErrorType = ThreadStartError;
     this.threads = new ThreadManager({ env: process.env, source: "cli", originator: "codex_cli_rs", userAgentProduct: "codex_cli_rs", readCodexApiKey: false });
     try {

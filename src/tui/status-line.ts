@@ -2,7 +2,7 @@
  * The status line above the composer: a spinner, the elapsed time and "Esc to interrupt" while a
  * turn runs; the context left and the tokens used so far on the right.
  */
-import { visibleWidth } from "@mariozechner/pi-tui";
+import { visibleWidth } from "./pi-tui.js";
 import type { Theme } from "./parts/theme.js";
 import type { TokenUsageInfo } from "../protocol/events.js";
 import { formatTokens } from "./cells.js";

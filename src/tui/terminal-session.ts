@@ -4,7 +4,7 @@
  * this adds the cursor, the optional alternate screen, and a restore that runs exactly once
  * whichever way the process ends: a normal exit, an uncaught error, SIGTERM or SIGHUP.
  */
-import { ProcessTerminal } from "@mariozechner/pi-tui";
+import { ProcessTerminal } from "./pi-tui.js";
 
 /** Every mode we may have switched on, switched off again (safe to send when some were never on). */
 export const RESET_MODES =

@@ -15,6 +15,8 @@ export interface PtyOptions {
   cols?: number;
   rows?: number;
   env?: Record<string, string | undefined>;
+  /** Another program to run instead of the CLI (the benchmarks run the reference this way). */
+  command?: string;
 }
 
 export class PtySession {
@@ -30,7 +32,8 @@ export class PtySession {
     const cols = opts.cols ?? 100;
     const rows = opts.rows ?? 30;
     this.term = new Terminal({ cols, rows, scrollback: 5000, allowProposedApi: true });
-    this.proc = pty.spawn(process.execPath, [CLI_PATH, ...args], {
+    const [file, argv] = opts.command ? [opts.command, args] : [process.execPath, [CLI_PATH, ...args]];
+    this.proc = pty.spawn(file, argv, {
       name: "xterm-256color",
       cols,
       rows,

@@ -12,7 +12,7 @@
  * - `displayPath(path, cwd)`: relative to `cwd` when inside it.
  * Options: `cwd` (for display paths), `maxLines` (per file; the rest is counted, not shown).
  */
-import { visibleWidth } from "@mariozechner/pi-tui";
+import { visibleWidth } from "../pi-tui.js";
 import { isAbsolute, relative } from "node:path";
 import type { FileChange } from "../../protocol/events.js";
 import { theme } from "./theme.js";

@@ -9,7 +9,8 @@
  * `render(width)`. While the index is still being built it says so, and re-renders through
  * `requestRender` once the index is ready.
  */
-import { matchesKey, truncateToWidth, visibleWidth, type Component } from "@mariozechner/pi-tui";
+import type { Component } from "@mariozechner/pi-tui";
+import { matchesKey, truncateToWidth, visibleWidth } from "../pi-tui.js";
 import type { FileMatch, IndexState } from "./file-search.js";
 import { theme } from "./theme.js";
 

@@ -15,7 +15,8 @@
  * render; the rest follows in the background, each batch asking for a re-render, so thousands of
  * sessions open as fast as ten.
  */
-import { matchesKey, truncateToWidth, visibleWidth, type Component } from "@mariozechner/pi-tui";
+import type { Component } from "@mariozechner/pi-tui";
+import { matchesKey, truncateToWidth, visibleWidth } from "../pi-tui.js";
 import { homedir } from "node:os";
 import { iterateThreads, type ThreadSummary } from "../../rollout/list.js";
 import { theme } from "./theme.js";

@@ -13,7 +13,8 @@
  * - `options.chatgptAllowed` false (`forced_login_method = "api"`) leaves out the ChatGPT row;
  *   `options.apiKeyAllowed` false (`forced_login_method = "chatgpt"`) the API-key one.
  */
-import { matchesKey, wrapTextWithAnsi, type Component } from "@mariozechner/pi-tui";
+import type { Component } from "@mariozechner/pi-tui";
+import { matchesKey, wrapTextWithAnsi } from "../pi-tui.js";
 import { theme } from "./theme.js";
 
 /** A sign-in in progress: the address to open, and how it ends (the account's email, if known). */

@@ -17,7 +17,8 @@
  *   the second does not, Up/Down move, Esc leaves the question for next time (nothing saved,
  *   the project's settings stay unloaded); `onDecide(level | null)` reports the choice.
  */
-import { matchesKey, wrapTextWithAnsi, type Component } from "@mariozechner/pi-tui";
+import type { Component } from "@mariozechner/pi-tui";
+import { matchesKey, wrapTextWithAnsi } from "../pi-tui.js";
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
