@@ -158,6 +158,21 @@ export function errorTurn(status: number, headers?: Record<string, string>, erro
   return { status, headers, errorBody };
 }
 
+/** The output the model got back for `callId`, from the first request that carries it (undefined: none yet). */
+export function callOutput(server: Pick<ModelServer, "requests">, callId: string): unknown {
+  for (const request of server.requests) {
+    const item = (request.body.input ?? []).find((i) => i.type === "function_call_output" && i.call_id === callId);
+    if (item) return item.output;
+  }
+  return undefined;
+}
+
+/** The same output as text (content parts as their JSON), or "(no output)". */
+export function callOutputText(server: Pick<ModelServer, "requests">, callId: string): string {
+  const output = callOutput(server, callId);
+  return output === undefined ? "(no output)" : typeof output === "string" ? output : JSON.stringify(output);
+}
+
 // ---------------------------------------------------------------- SSE helpers
 
 /** Parses SSE text into frames; handy for tests that read a stream with fetch. */
