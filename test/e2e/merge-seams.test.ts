@@ -4,11 +4,15 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { text, turn } from "../support/model-server.js";
+import { startModelServer, text, turn, webSearch, type JsonObject } from "../support/model-server.js";
 import { makeWorkspace, runCli, withServer, type Workspace } from "../support/cli.js";
 import { DEFAULT_ACCOUNT, startIssuer, type Tokens } from "../support/issuer.js";
+import { until } from "../support/session.js";
+import { recordedSession, resumedSession } from "../support/recorded-session.js";
+import { COMPACTION_SUMMARY_PREFIX } from "../../src/rollout/reconstruct.js";
 
 function saveChatgptLogin(ws: Workspace, tokens: Tokens): void {
   const auth = { auth_mode: "chatgpt", OPENAI_API_KEY: null, tokens: { ...tokens, account_id: DEFAULT_ACCOUNT.accountId }, last_refresh: new Date().toISOString() };
@@ -42,3 +46,60 @@ void test("ChatGPT login × server-side compaction: /responses/compact carries t
     await issuer.close();
   }
 });
+
+const BASE = "You are a test agent.";
+const texts = (input: JsonObject[] | undefined): string[] =>
+  (input ?? []).flatMap((i) => (Array.isArray(i.content) ? (i.content as Array<{ text?: string }>).map((c) => c.text ?? "") : []));
+
+for (const remote of [false, true]) {
+  void test(`web search × ${remote ? "server-side" : "local"} compaction × rollback × resume: the searches go to the compactor, the rollback keeps the compacted history, a resume sends what the live session did`, async () => {
+    const server = await startModelServer([
+      turn(webSearch({ type: "search", query: "node release schedule" }), text("Node 24 is the LTS.")),
+      ...(remote ? [] : [turn(text("SUMMARY: the user asked about Node releases; 24 is the LTS."))]),
+      turn(text("a2")),
+      turn(text("a3")),
+      turn(text("a4")),
+    ]);
+    // One working directory for both processes, as a real resume has: nothing changed, so no new context is sent.
+    const cwd = mkdtempSync(join(tmpdir(), "codex-ts-seams-"));
+    const { session, path } = recordedSession(server, { baseInstructionsOverride: BASE, remoteCompaction: remote, settings: { cwd } });
+    const ask = (t: string): string => session.submit({ type: "user_input", items: [{ type: "text", text: t }] });
+    let live: JsonObject[] = [];
+    try {
+      await until(session, ask("which node is lts"), "task_complete");
+      await until(session, session.submit({ type: "compact" }), "task_complete");
+      const compactorInput = remote ? server.compactions[0]?.body.input : server.requests[1]?.body.input;
+      assert.ok(Array.isArray(compactorInput) && compactorInput.some((i) => i.type === "web_search_call" && !("id" in i)), "the compactor reads the search, without its provider id");
+      const after = remote ? 1 : 2;
+      await until(session, ask("u2"), "task_complete");
+      const compacted = server.requests[after]?.body.input ?? [];
+      assert.ok(!compacted.some((i) => i.type === "web_search_call"), "compaction replaced the search");
+      assert.equal(texts(compacted).at(-1), "u2");
+      if (!remote) assert.ok(texts(compacted).some((t) => t.startsWith(COMPACTION_SUMMARY_PREFIX)));
+      else assert.ok(compacted.some((i) => i.type === "compaction"));
+      // Dropping the turn after the compaction leaves the compacted history as it was.
+      await until(session, session.submit({ type: "thread_rollback", num_turns: 1 }), "thread_rolled_back");
+      await until(session, ask("u3"), "task_complete");
+      live = server.requests[after + 1]?.body.input ?? [];
+      assert.deepEqual(live.slice(0, -1), compacted.slice(0, -1));
+      assert.equal(texts(live).at(-1), "u3");
+    } catch (err) {
+      await server.close();
+      throw err;
+    } finally {
+      session.submit({ type: "shutdown" });
+    }
+    const resumed = resumedSession(server, path, { baseInstructionsOverride: BASE, remoteCompaction: remote, settings: { cwd } });
+    try {
+      await until(resumed, resumed.submit({ type: "user_input", items: [{ type: "text", text: "u4" }] }), "task_complete");
+      const next = server.requests.at(-1)?.body.input ?? [];
+      // The resumed session's request starts with everything the live one last sent, and its answer.
+      assert.deepEqual(next.slice(0, live.length), live);
+      assert.deepEqual(texts(next.slice(live.length)), ["a3", "u4"]);
+      assert.deepEqual(server.violations, []);
+    } finally {
+      resumed.submit({ type: "shutdown" });
+      await server.close();
+    }
+  });
+}
