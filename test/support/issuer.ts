@@ -10,6 +10,7 @@ import { createHash, randomBytes } from "node:crypto";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import http from "node:http";
 import https from "node:https";
+import { readRequestText, sendJson as json } from "./http-util.js";
 
 export const TEST_CLIENT_ID = "app_EMoamEEZ73f0CkXaXp7hrann";
 
@@ -117,18 +118,9 @@ export async function startIssuer(opts: IssuerOptions = {}): Promise<Issuer> {
     }),
   };
 
-  const json = (res: ServerResponse, status: number, body: unknown): void => {
-    res.writeHead(status, { "content-type": "application/json" });
-    res.end(JSON.stringify(body));
-  };
-
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? "/", "http://issuer");
-    const raw = await new Promise<string>((resolve) => {
-      let text = "";
-      req.on("data", (d: Buffer) => (text += d.toString()));
-      req.on("end", () => resolve(text));
-    });
+    const raw = await readRequestText(req);
     const contentType = req.headers["content-type"] ?? "";
     const body: Record<string, string> = contentType.startsWith("application/json")
       ? (JSON.parse(raw || "{}") as Record<string, string>)
