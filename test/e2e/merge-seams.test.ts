@@ -4,25 +4,20 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startModelServer, text, turn, webSearch, type JsonObject } from "../support/model-server.js";
-import { makeWorkspace, runCli, withServer, type Workspace } from "../support/cli.js";
-import { DEFAULT_ACCOUNT, startIssuer, type Tokens } from "../support/issuer.js";
+import { makeWorkspace, runCli, withServer } from "../support/cli.js";
+import { DEFAULT_ACCOUNT, saveChatgptLogin, startIssuer } from "../support/issuer.js";
 import { until } from "../support/session.js";
 import { recordedSession, resumedSession } from "../support/recorded-session.js";
 import { COMPACTION_SUMMARY_PREFIX } from "../../src/rollout/reconstruct.js";
 
-function saveChatgptLogin(ws: Workspace, tokens: Tokens): void {
-  const auth = { auth_mode: "chatgpt", OPENAI_API_KEY: null, tokens: { ...tokens, account_id: DEFAULT_ACCOUNT.accountId }, last_refresh: new Date().toISOString() };
-  writeFileSync(join(ws.home, "auth.json"), JSON.stringify(auth, null, 2), { mode: 0o600 });
-}
-
 void test("ChatGPT login × server-side compaction: /responses/compact carries the login, and a 401 there refreshes it", async () => {
   const issuer = await startIssuer();
   const ws = makeWorkspace();
-  saveChatgptLogin(ws, issuer.issue());
+  saveChatgptLogin(ws.home, issuer.issue());
   issuer.expireAccessTokens(); // The first request of each kind meets a 401; the refresh must cover compaction too.
   try {
     await withServer([turn(text("Compacted and done."))], async (server) => {
