@@ -4,7 +4,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startModelServer, text, turn, webSearch, type JsonObject } from "../support/model-server.js";
@@ -13,6 +13,9 @@ import { DEFAULT_ACCOUNT, saveChatgptLogin, startIssuer } from "../support/issue
 import { until } from "../support/session.js";
 import { recordedSession, resumedSession } from "../support/recorded-session.js";
 import { COMPACTION_SUMMARY_PREFIX } from "../../src/rollout/reconstruct.js";
+import { loadConfig, type Config } from "../../src/config/load-config.js";
+import { ConfigError } from "../../src/config/overrides.js";
+import { tuiSettings } from "../../src/tui/settings.js";
 
 void test("ChatGPT login × server-side compaction: /responses/compact carries the login, and a 401 there refreshes it", async () => {
   const issuer = await startIssuer();
@@ -98,3 +101,20 @@ for (const remote of [false, true]) {
     }
   });
 }
+
+void test("profile file × -c × [tui]: the TUI's settings come from the merged layers, table by table, and --alt-screen wins", () => {
+  const ws = makeWorkspace({ config: '[tui]\nnotifications = false\nalternate_screen = false\n' });
+  writeFileSync(join(ws.home, "work.config.toml"), '[tui]\nalternate_screen = true\nnotifications = ["approval-requested"]\n');
+  const load = (overrides: string[] = []): Config => loadConfig({ cwd: ws.dir, overrides, profile: "work", env: { CODEX_HOME: ws.home } });
+  const fromProfile = tuiSettings(load().toml, {});
+  assert.equal(fromProfile.alternateScreen, true);
+  assert.deepEqual([...fromProfile.notifications], ["approval-requested"]);
+  assert.deepEqual(fromProfile.warnings, []);
+  // -c replaces one key of the table; the profile's other key stays.
+  const overridden = tuiSettings(load(["tui.alternate_screen=false"]).toml, {});
+  assert.equal(overridden.alternateScreen, false);
+  assert.deepEqual([...overridden.notifications], ["approval-requested"]);
+  assert.equal(tuiSettings(load(["tui.alternate_screen=false"]).toml, { altScreen: true }).alternateScreen, true);
+  // [tui] is the reference's open table: the loader lets a wrong type through and the TUI says so.
+  assert.deepEqual(tuiSettings(load(['tui.alternate_screen="yes"']).toml, {}).warnings, ["tui.alternate_screen must be true or false; using false"]);
+});
