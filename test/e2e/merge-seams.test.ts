@@ -14,7 +14,6 @@ import { until } from "../support/session.js";
 import { recordedSession, resumedSession } from "../support/recorded-session.js";
 import { COMPACTION_SUMMARY_PREFIX } from "../../src/rollout/reconstruct.js";
 import { loadConfig, type Config } from "../../src/config/load-config.js";
-import { ConfigError } from "../../src/config/overrides.js";
 import { tuiSettings } from "../../src/tui/settings.js";
 
 void test("ChatGPT login × server-side compaction: /responses/compact carries the login, and a 401 there refreshes it", async () => {
