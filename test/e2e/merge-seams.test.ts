@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startModelServer, text, turn, webSearch, type JsonObject } from "../support/model-server.js";
+import { inputTexts, startModelServer, text, turn, webSearch, type JsonObject } from "../support/model-server.js";
 import { makeWorkspace, runCli, withServer } from "../support/cli.js";
 import { DEFAULT_ACCOUNT, saveChatgptLogin, startIssuer } from "../support/issuer.js";
 import { until } from "../support/session.js";
@@ -45,8 +45,6 @@ void test("ChatGPT login × server-side compaction: /responses/compact carries t
 });
 
 const BASE = "You are a test agent.";
-const texts = (input: JsonObject[] | undefined): string[] =>
-  (input ?? []).flatMap((i) => (Array.isArray(i.content) ? (i.content as Array<{ text?: string }>).map((c) => c.text ?? "") : []));
 
 for (const remote of [false, true]) {
   void test(`web search × ${remote ? "server-side" : "local"} compaction × rollback × resume: the searches go to the compactor, the rollback keeps the compacted history, a resume sends what the live session did`, async () => {
@@ -71,15 +69,15 @@ for (const remote of [false, true]) {
       await until(session, ask("u2"), "task_complete");
       const compacted = server.requests[after]?.body.input ?? [];
       assert.ok(!compacted.some((i) => i.type === "web_search_call"), "compaction replaced the search");
-      assert.equal(texts(compacted).at(-1), "u2");
-      if (!remote) assert.ok(texts(compacted).some((t) => t.startsWith(COMPACTION_SUMMARY_PREFIX)));
+      assert.equal(inputTexts(compacted).at(-1), "u2");
+      if (!remote) assert.ok(inputTexts(compacted).some((t) => t.startsWith(COMPACTION_SUMMARY_PREFIX)));
       else assert.ok(compacted.some((i) => i.type === "compaction"));
       // Dropping the turn after the compaction leaves the compacted history as it was.
       await until(session, session.submit({ type: "thread_rollback", num_turns: 1 }), "thread_rolled_back");
       await until(session, ask("u3"), "task_complete");
       live = server.requests[after + 1]?.body.input ?? [];
       assert.deepEqual(live.slice(0, -1), compacted.slice(0, -1));
-      assert.equal(texts(live).at(-1), "u3");
+      assert.equal(inputTexts(live).at(-1), "u3");
     } catch (err) {
       await server.close();
       throw err;
@@ -92,7 +90,7 @@ for (const remote of [false, true]) {
       const next = server.requests.at(-1)?.body.input ?? [];
       // The resumed session's request starts with everything the live one last sent, and its answer.
       assert.deepEqual(next.slice(0, live.length), live);
-      assert.deepEqual(texts(next.slice(live.length)), ["a3", "u4"]);
+      assert.deepEqual(inputTexts(next.slice(live.length)), ["a3", "u4"]);
       assert.deepEqual(server.violations, []);
     } finally {
       resumed.submit({ type: "shutdown" });

@@ -159,6 +159,11 @@ export function errorTurn(status: number, headers?: Record<string, string>, erro
   return { status, headers, errorBody };
 }
 
+/** The texts of a request's input items, in order (each content part's `text`; items without content give none). */
+export function inputTexts(input: JsonObject[] | undefined): string[] {
+  return (input ?? []).flatMap((i) => (Array.isArray(i.content) ? (i.content as Array<{ text?: string }>).map((c) => c.text ?? "") : []));
+}
+
 /** The output the model got back for `callId`, from the first request that carries it (undefined: none yet). */
 export function callOutput(server: Pick<ModelServer, "requests">, callId: string): unknown {
   for (const request of server.requests) {
