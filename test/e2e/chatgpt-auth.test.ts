@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fnCall, text, turn, type ModelServer } from "../support/model-server.js";
-import { makeWorkspace, runCli, withServer, type CliResult, type Workspace } from "../support/cli.js";
+import { filesUnder, makeWorkspace, runCli, withServer, type CliResult, type Workspace } from "../support/cli.js";
 import { DEFAULT_ACCOUNT, saveChatgptLogin, startIssuer, type Issuer } from "../support/issuer.js";
 import { startHttpReceiver } from "../support/otlp-receiver.js";
 import { makeCertificates } from "../support/certificates.js";
@@ -32,12 +32,6 @@ function execChatgpt(server: ModelServer, issuer: Issuer, ws: Workspace, args: s
     home: ws.home,
     env: { ...NO_ENV_KEY, CODEX_REFRESH_TOKEN_URL_OVERRIDE: `${issuer.url}/oauth/token`, ...env },
   });
-}
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((e) => e.isFile())
-    .map((e) => join(e.parentPath, e.name));
 }
 
 /** No token in the run's output or in any file but auth.json. */
