@@ -11,6 +11,8 @@ import { searchOption } from "./search-option.js";
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 const collectList = (value: string, previous: string[]): string[] => [...previous, ...value.split(",").filter(Boolean)];
+/** `-p` reads both forms of a profile (config/profiles.ts), for exec and the interactive UI alike. */
+const PROFILE_HELP = "use profile NAME: $CODEX_HOME/NAME.config.toml over config.toml, or its [profiles.NAME] table";
 
 export async function runCli(argv: string[]): Promise<number> {
   let exitCode = 0;
@@ -34,7 +36,7 @@ export async function runCli(argv: string[]): Promise<number> {
     .option("--add-dir <dir>", "another directory the agent may write to (repeatable)", collect, [])
     .option("--skip-git-repo-check", "allow running outside a Git repository")
     .option("-c, --config <key=value>", "override a config.toml value; value parsed as TOML (repeatable)", collect, [])
-    .option("-p, --profile <name>", "use profile NAME: $CODEX_HOME/NAME.config.toml over config.toml, or its [profiles.NAME] table")
+    .option("-p, --profile <name>", PROFILE_HELP)
     .option("-i, --image <file>", "attach image(s) to the prompt (repeatable or comma-separated)", collectList, [])
     .addOption(new Option("--color <when>", "colour in progress output").choices(["always", "never", "auto"]).default("auto"))
     .option("--ephemeral", "do not keep a session file for this run")
@@ -385,7 +387,7 @@ function interactiveOptions(command: Command): Command {
     .option("-C, --cd <dir>", "work in this directory instead of the current one")
     .option("--add-dir <dir>", "another directory the agent may write to (repeatable)", collect, [])
     .option("-c, --config <key=value>", "override a config.toml value; value parsed as TOML (repeatable)", collect, [])
-    .option("-p, --profile <name>", "use this [profiles.<name>] table from config.toml")
+    .option("-p, --profile <name>", PROFILE_HELP)
     .option("-i, --image <file>", "attach image(s) to the first message (repeatable or comma-separated)", collectList, [])
     .option("--full-auto", "let the agent edit and run commands in the workspace, asking only to go beyond it")
     .option("--dangerously-bypass-approvals-and-sandbox", "run every command unconfined and without asking")

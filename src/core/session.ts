@@ -416,7 +416,7 @@ export class Session {
       subId,
       turnId: uuidv7(),
       cwd: s.cwd,
-      model: effectiveModelInfo(modelInfoFor(s.model), this.options.modelSettings),
+      model: this.modelInfo(s.model),
       showRawAgentReasoning: this.options.showRawAgentReasoning === true,
       approvalPolicy: s.approvalPolicy,
       sandboxPolicy: s.sandboxPolicy,
@@ -513,6 +513,11 @@ export class Session {
     });
   }
 
+  /** What the catalog knows of `slug`, with what config changes about it. */
+  private modelInfo(slug: string): ModelInfo {
+    return effectiveModelInfo(modelInfoFor(slug), this.options.modelSettings);
+  }
+
   private baseInstructionsFor(turn: TurnContext): string {
     return this.options.baseInstructionsOverride ?? this.recordedBaseInstructions ?? baseInstructions(turn.model);
   }
@@ -534,7 +539,7 @@ export class Session {
     const parent = this.turnContext(id, null);
     const turn: TurnContext = {
       ...parent,
-      model: reviewerModel(effectiveModelInfo(modelInfoFor(this.options.reviewModel ?? this.settings.model), this.options.modelSettings)),
+      model: reviewerModel(this.modelInfo(this.options.reviewModel ?? this.settings.model)),
       reasoningEffort: "low",
       reasoningSummary: "detailed",
     };
@@ -667,8 +672,7 @@ export class Session {
     if (!Number.isInteger(numTurns) || numTurns < 1) return fail("num_turns must be >= 1");
     if (this.active && !this.active.aborted) return fail("Cannot rollback while a turn is in progress.");
     this.history.replace(dropLastUserTurns([...this.history.snapshot()], numTurns));
-    const window = effectiveModelInfo(modelInfoFor(this.settings.model), this.options.modelSettings).contextWindow;
-    this.tokens.recompute(this.history.estimatedTokens(), window);
+    this.tokens.recompute(this.history.estimatedTokens(), this.modelInfo(this.settings.model).contextWindow);
     this.send(id, this.tokenCount());
     this.send(id, { type: "thread_rolled_back", num_turns: numTurns });
   }

@@ -15,6 +15,7 @@ import { mkdir, open, readdir, readFile, rename, rm, writeFile } from "node:fs/p
 import { join, resolve } from "node:path";
 import { SNAPSHOT_MARKER, snapshotScript, snapshotShellKind, type SnapshotShellKind } from "./shell-snapshot-scripts.js";
 import { wrapWithSnapshot } from "./snapshot-wrapper.js";
+import { processAlive } from "../util/process-alive.js";
 
 export const SNAPSHOT_DIR = "shell_snapshots";
 /** Start-up files slower than this are treated as broken (the reference's bound too). */
@@ -197,16 +198,6 @@ export async function removeStaleSnapshots(codexHome: string): Promise<void> {
       await rm(join(dir, name), { force: true });
     }),
   );
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: it exists but belongs to someone else.
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 export interface SessionShellSnapshotOptions extends Omit<CaptureOptions, "signal"> {

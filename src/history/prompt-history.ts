@@ -64,6 +64,7 @@ import {
 } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
+import { processAlive } from "../util/process-alive.js";
 
 
 /** `[history]` from config.toml: whether prompts are kept, and how large the file may grow. */
@@ -435,7 +436,7 @@ function inspectLock(lockPath: string): LockState {
     if (Math.abs(Date.now() - st.mtimeMs) > STALE_LOCK_AGE_MS) return { kind: "stale", ino: st.ino };
     const buf = Buffer.alloc(512);
     const owner = parseOwner(buf.toString("utf8", 0, readSync(fd, buf, 0, buf.length, 0)));
-    if (owner && owner.host === hostname() && !pidAlive(owner.pid)) return { kind: "stale", ino: st.ino };
+    if (owner && owner.host === hostname() && !processAlive(owner.pid)) return { kind: "stale", ino: st.ino };
     return { kind: "held" };
   } catch {
     return { kind: "held" };
@@ -487,15 +488,6 @@ function parseOwner(text: string): LockOwner | null {
     return { pid, host };
   } catch {
     return null; // not written yet, or not ours
-  }
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return errorCode(err) === "EPERM"; // exists, owned by someone else
   }
 }
 

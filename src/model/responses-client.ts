@@ -5,6 +5,7 @@
 import type { TelemetryRecorder } from "../telemetry/recorder.js";
 import { ModelError, classifyServerError } from "./errors.js";
 import { postWithRetries } from "./http.js";
+import type { HttpResponse } from "./http-post.js";
 import { normalizeOutputItem, outputItemId } from "./output-items.js";
 import type { CompactRequest, ModelClient, ModelStreamEvent, Prompt, RetryListener } from "./prompt.js";
 import { parseRateLimitHeaders } from "./rate-limits.js";
@@ -44,33 +45,47 @@ export class ResponsesClient implements ModelClient {
   }
 
   async *stream(prompt: Prompt, signal: AbortSignal, onRetry?: RetryListener): AsyncGenerator<ModelStreamEvent> {
-    const headers = requestHeaders(this.provider, this.identity, prompt.threadId);
-    const credentials = this.identity.credentials;
-    const res = await postWithRetries({
-      url: endpointUrl(this.provider, "/responses"),
-      headers: credentials ? { ...headers, ...(await credentialHeaders(() => credentials.headers())) } : headers,
-      body: JSON.stringify(responsesRequestBody(prompt)),
-      provider: this.provider,
-      signal,
+    const res = await this.post("/responses", requestHeaders(this.provider, this.identity, prompt.threadId), JSON.stringify(responsesRequestBody(prompt)), signal, {
       onRetry,
       telemetry: prompt.telemetry,
-      ...(credentials ? { onUnauthorized: async () => ({ ...headers, ...(await credentialHeaders(() => credentials.afterUnauthorized())) }) } : {}),
     });
     const limits = parseRateLimitHeaders(res.headers);
     if (limits) yield { type: "rate_limits", snapshot: limits };
     yield* parseResponsesStream(res.body, this.provider.streamIdleTimeoutMs, signal, prompt.telemetry);
   }
 
-  /** `POST {base}/responses/compact`: `{model, input, instructions, …}` in, `{output: [items]}` back. */
-  async compact(request: CompactRequest, signal: AbortSignal): Promise<ResponseItem[]> {
-    const res = await postWithRetries({
-      url: endpointUrl(this.provider, "/responses/compact"),
-      headers: { ...requestHeaders(this.provider, this.identity, request.threadId), accept: "application/json" },
-      body: JSON.stringify({ model: request.model, input: request.input, instructions: request.instructions, tools: [], parallel_tool_calls: false }),
+  /**
+   * Every request to the provider goes through here, so that a ChatGPT login's refreshing
+   * credentials (and its one retry after a 401) cover each endpoint alike.
+   */
+  private async post(
+    path: string,
+    headers: Record<string, string>,
+    body: string,
+    signal: AbortSignal,
+    extra: { onRetry?: RetryListener; telemetry?: TelemetryRecorder },
+  ): Promise<HttpResponse> {
+    const credentials = this.identity.credentials;
+    return postWithRetries({
+      url: endpointUrl(this.provider, path),
+      headers: credentials ? { ...headers, ...(await credentialHeaders(() => credentials.headers())) } : headers,
+      body,
       provider: this.provider,
       signal,
-      telemetry: request.telemetry,
+      ...extra,
+      ...(credentials ? { onUnauthorized: async () => ({ ...headers, ...(await credentialHeaders(() => credentials.afterUnauthorized())) }) } : {}),
     });
+  }
+
+  /** `POST {base}/responses/compact`: `{model, input, instructions, …}` in, `{output: [items]}` back. */
+  async compact(request: CompactRequest, signal: AbortSignal): Promise<ResponseItem[]> {
+    const res = await this.post(
+      "/responses/compact",
+      { ...requestHeaders(this.provider, this.identity, request.threadId), accept: "application/json" },
+      JSON.stringify({ model: request.model, input: request.input, instructions: request.instructions, tools: [], parallel_tool_calls: false }),
+      signal,
+      { telemetry: request.telemetry },
+    );
     const text = await res.text();
     let output: unknown;
     try {

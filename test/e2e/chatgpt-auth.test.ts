@@ -11,8 +11,8 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fnCall, text, turn, type ModelServer } from "../support/model-server.js";
-import { makeWorkspace, runCli, withServer, type CliResult, type Workspace } from "../support/cli.js";
-import { DEFAULT_ACCOUNT, startIssuer, type Issuer, type Tokens } from "../support/issuer.js";
+import { filesUnder, makeWorkspace, runCli, withServer, type CliResult, type Workspace } from "../support/cli.js";
+import { DEFAULT_ACCOUNT, saveChatgptLogin, startIssuer, type Issuer } from "../support/issuer.js";
 import { startHttpReceiver } from "../support/otlp-receiver.js";
 import { makeCertificates } from "../support/certificates.js";
 import http from "node:http";
@@ -20,11 +20,6 @@ import https from "node:https";
 
 /** Only auth.json may supply credentials. */
 const NO_ENV_KEY = { OPENAI_API_KEY: undefined, CODEX_API_KEY: undefined };
-
-function saveLogin(ws: Workspace, tokens: Tokens, lastRefresh = new Date()): void {
-  const auth = { auth_mode: "chatgpt", OPENAI_API_KEY: null, tokens: { ...tokens, account_id: DEFAULT_ACCOUNT.accountId }, last_refresh: lastRefresh.toISOString() };
-  writeFileSync(join(ws.home, "auth.json"), JSON.stringify(auth, null, 2), { mode: 0o600 });
-}
 
 function savedTokens(ws: Workspace): Record<string, string> {
   return (JSON.parse(readFileSync(join(ws.home, "auth.json"), "utf8")) as { tokens: Record<string, string> }).tokens;
@@ -37,12 +32,6 @@ function execChatgpt(server: ModelServer, issuer: Issuer, ws: Workspace, args: s
     home: ws.home,
     env: { ...NO_ENV_KEY, CODEX_REFRESH_TOKEN_URL_OVERRIDE: `${issuer.url}/oauth/token`, ...env },
   });
-}
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((e) => e.isFile())
-    .map((e) => join(e.parentPath, e.name));
 }
 
 /** No token in the run's output or in any file but auth.json. */
@@ -60,7 +49,7 @@ void test("a ChatGPT login sends requests to the Codex backend with its token, a
   const issuer = await startIssuer();
   const ws = makeWorkspace();
   const tokens = issuer.issue();
-  saveLogin(ws, tokens);
+  saveChatgptLogin(ws.home, tokens);
   try {
     await withServer([turn(fnCall("exec_command", { cmd: "env" }, "call_env")), turn(text("Done."))], async (server) => {
       server.requireAuth({ bearer: tokens.access_token, accountId: DEFAULT_ACCOUNT.accountId });
@@ -89,7 +78,7 @@ void test("a token about to expire is refreshed first; the new tokens are writte
   const issuer = await startIssuer();
   const ws = makeWorkspace();
   const old = issuer.issue(60); // Expires within the refresh margin.
-  saveLogin(ws, old, new Date(Date.now() - 3_600_000));
+  saveChatgptLogin(ws.home, old, new Date(Date.now() - 3_600_000));
   try {
     await withServer([turn(text("Fresh."))], async (server) => {
       server.requireAuth({ bearer: () => issuer.validAccessToken ?? "none", accountId: DEFAULT_ACCOUNT.accountId });
@@ -119,7 +108,7 @@ void test("a 401 from the backend refreshes once and retries; a second 401 ends 
   const issuer = await startIssuer();
   const ws = makeWorkspace();
   const tokens = issuer.issue();
-  saveLogin(ws, tokens);
+  saveChatgptLogin(ws.home, tokens);
   issuer.expireAccessTokens(); // Still an hour by its exp, but the backend no longer takes it.
   try {
     await withServer([turn(text("Recovered."))], async (server) => {
@@ -149,7 +138,7 @@ void test("a 401 from the backend refreshes once and retries; a second 401 ends 
 void test("two processes refreshing at once: one refresh reaches the token endpoint, both runs succeed", async () => {
   const issuer = await startIssuer({ refreshDelayMs: 400 });
   const ws = makeWorkspace();
-  saveLogin(ws, issuer.issue(30));
+  saveChatgptLogin(ws.home, issuer.issue(30));
   try {
     await withServer([turn(text("one")), turn(text("two"))], async (server) => {
       server.requireAuth({ bearer: () => issuer.validAccessToken ?? "none" });
@@ -169,7 +158,7 @@ void test("a revoked refresh token says to sign in again, and leaves auth.json a
   const issuer = await startIssuer();
   const ws = makeWorkspace();
   const tokens = issuer.issue(10);
-  saveLogin(ws, tokens);
+  saveChatgptLogin(ws.home, tokens);
   const before = readFileSync(join(ws.home, "auth.json"), "utf8");
   issuer.revokeRefreshTokens();
   try {
@@ -207,7 +196,7 @@ void test("login methods: a ChatGPT login wins over OPENAI_API_KEY unless prefer
   const issuer = await startIssuer();
   const ws = makeWorkspace();
   const tokens = issuer.issue();
-  saveLogin(ws, tokens);
+  saveChatgptLogin(ws.home, tokens);
   try {
     await withServer([turn(text("a")), turn(text("b")), turn(text("c"))], async (server) => {
       const withKey = { OPENAI_API_KEY: "sk-env-key" };
@@ -246,7 +235,7 @@ void test("telemetry of a ChatGPT run carries auth_mode and the account id on ev
   const receiver = await startHttpReceiver();
   const ws = makeWorkspace({ config: `[otel]\nexporter = { otlp-http = { endpoint = "${receiver.endpoint}", protocol = "json" } }\n` });
   const tokens = issuer.issue();
-  saveLogin(ws, tokens);
+  saveChatgptLogin(ws.home, tokens);
   try {
     await withServer([turn(text("ok"))], async (server) => {
       const r = await execChatgpt(server, issuer, ws, ["hi"]);
@@ -270,7 +259,7 @@ void test("CODEX_CA_CERTIFICATE: the refresh and the model request go over HTTPS
   if (!certs) return t.skip("openssl is not installed");
   const issuer = await startIssuer({ tls: { key: certs.key, cert: certs.cert } });
   const ws = makeWorkspace();
-  saveLogin(ws, issuer.issue(30));
+  saveChatgptLogin(ws.home, issuer.issue(30));
   try {
     await withServer([turn(text("Secure."))], async (server) => {
       server.requireAuth({ bearer: () => issuer.validAccessToken ?? "none" });

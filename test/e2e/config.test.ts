@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { freePort } from "../support/http-util.js";
 import { join } from "node:path";
 import { text, turn } from "../support/model-server.js";
 import { exec, makeWorkspace, runCli, withServer } from "../support/cli.js";
@@ -111,14 +111,3 @@ void test("a syntax error in a profile file says what is wrong at file:line:col,
 });
 
 /** A port nothing listens on (bound, then released). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}

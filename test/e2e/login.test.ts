@@ -5,24 +5,14 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fnCall, text, turn } from "../support/model-server.js";
-import { exec, makeWorkspace, runCli, withServer } from "../support/cli.js";
+import { exec, filesUnder, makeWorkspace, runCli, withServer } from "../support/cli.js";
 
 const KEY = "sk-proj-e2eSECRETvalue0123456789ABCDE";
 /** No key in the environment: only auth.json can supply one. */
 const NO_ENV_KEY = { OPENAI_API_KEY: undefined, CODEX_API_KEY: undefined };
-
-function filesUnder(dir: string): string[] {
-  const found: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) found.push(...filesUnder(path));
-    else if (entry.isFile()) found.push(path);
-  }
-  return found;
-}
 
 void test("login --with-api-key, login status, logout", async () => {
   const ws = makeWorkspace();

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { Event, EventMsg } from "../../src/protocol/events.js";
 import { COMPACTION_SUMMARY_PREFIX, loadThread } from "../../src/rollout/reconstruct.js";
 import { SUMMARIZATION_PROMPT } from "../../src/core/compact/prompt.js";
-import { customCall, errorTurn, estimatedRequestTokens, fnCall, startModelServer, text, turn, type JsonObject, type ModelServer, type RecordedRequest, type ScriptedTurn } from "../support/model-server.js";
+import { customCall, errorTurn, inputTexts, estimatedRequestTokens, fnCall, startModelServer, text, turn, type JsonObject, type ModelServer, type RecordedRequest, type ScriptedTurn } from "../support/model-server.js";
 import { until, withSession } from "../support/session.js";
 import { readLines } from "../support/rollout.js";
 import { recordedSession, resumedSession } from "../support/recorded-session.js";
@@ -26,8 +26,6 @@ function lastUserText(req: RecordedRequest): string {
   return last?.content?.[0]?.text ?? "";
 }
 const isSummaryRequest = (req: RecordedRequest): boolean => lastUserText(req).startsWith(SUMMARIZATION_PROMPT);
-const texts = (input: JsonObject[] | undefined): string[] =>
-  (input ?? []).flatMap((i) => (Array.isArray(i.content) ? (i.content as Array<{ text?: string }>).map((c) => c.text ?? "") : []));
 
 void test("token_count: total and last usage, the window from config, and the rate limits from headers with the merge rule", async () => {
   const first: ScriptedTurn = {
@@ -95,9 +93,9 @@ void test("manual compact: a local summary replaces history behind an unchanged 
     const before = server.requests[0]?.body.input ?? [];
     const after = server.requests[2]?.body.input ?? [];
     // Base instructions and initial context are byte-identical: the provider's cached prefix still hits.
-    const contextEnd = before.findIndex((i) => texts([i])[0] === "plan the parser");
+    const contextEnd = before.findIndex((i) => inputTexts([i])[0] === "plan the parser");
     assert.deepEqual(after.slice(0, contextEnd), before.slice(0, contextEnd));
-    assert.deepEqual(texts(after.slice(contextEnd)), [
+    assert.deepEqual(inputTexts(after.slice(contextEnd)), [
       "plan the parser",
       `${COMPACTION_SUMMARY_PREFIX}SUMMARY: plan noted, nothing built yet.`,
       "now build it",
@@ -136,14 +134,14 @@ void test("server-side compaction: /responses/compact gets the history and its o
     const body = server.compactions[0]?.body ?? {};
     assert.deepEqual(Object.keys(body), ["model", "input", "instructions", "tools", "parallel_tool_calls"]);
     assert.equal(body.instructions, BASE);
-    assert.ok(texts(body.input as JsonObject[]).includes("write notes"));
+    assert.ok(inputTexts(body.input as JsonObject[]).includes("write notes"));
 
     await until(session, session.submit({ type: "user_input", items: [{ type: "text", text: "more" }] }), "task_complete");
     const input = server.requests[2]?.body.input ?? [];
     assert.ok(input.some((i) => i.type === "compaction" && i.encrypted_content === "compacted-history-1"));
     // The working state keeps the patched file in view although its call is gone.
     assert.ok(!input.some((i) => i.type === "custom_tool_call"));
-    assert.ok(texts(input).some((t) => t.startsWith("<working_state>") && t.includes("- notes.md")));
+    assert.ok(inputTexts(input).some((t) => t.startsWith("<working_state>") && t.includes("- notes.md")));
     const line = readLines(path).find((l) => l.type === "compacted");
     assert.equal(line?.payload.message, "");
     assert.equal(JSON.stringify(loadThread(path).history.slice(0, input.length - 1)), JSON.stringify(input.slice(1, input.length)));
@@ -173,7 +171,7 @@ void test("thread_rollback: its two refusals, dropping the last turn, and a resu
     const estimate = counts(events).at(-1)?.info?.last_token_usage;
     assert.ok(estimate && estimate.total_tokens > 0 && estimate.input_tokens === 0);
     await until(session, ask("u4"), "task_complete");
-    const sent = texts(server.requests[3]?.body.input);
+    const sent = inputTexts(server.requests[3]?.body.input);
     assert.deepEqual(sent.slice(-5), ["u1", "a1", "u2", "a2", "u4"]);
   } finally {
     session.submit({ type: "shutdown" });
@@ -184,7 +182,7 @@ void test("thread_rollback: its two refusals, dropping the last turn, and a resu
     const rb = resumed.submit({ type: "thread_rollback", num_turns: 99 });
     await until(resumed, rb, "thread_rolled_back");
     await until(resumed, resumed.submit({ type: "user_input", items: [{ type: "text", text: "fresh" }] }), "task_complete");
-    const sent = texts(server.requests[4]?.body.input);
+    const sent = inputTexts(server.requests[4]?.body.input);
     assert.ok(!sent.some((t) => /^(u\d|a\d)$/.test(t)), `only the initial context should be left: ${JSON.stringify(sent)}`);
     assert.equal(sent.at(-1), "fresh");
     assert.deepEqual(server.violations, []);
@@ -243,7 +241,7 @@ void test(`a ${STEPS}-step session in a ${WINDOW}-token window compacts by itsel
     assert.match(readFileSync(join(cwd, `step-${STEPS}.txt`), "utf8"), new RegExp(`^step ${STEPS}:`));
     for (const req of server.requests) assert.ok(estimatedRequestTokens(req.rawBody) <= WINDOW);
     // After a compaction the model still sees the task, the plan and the files it touched last.
-    const last = texts(server.requests.at(-1)?.body.input);
+    const last = inputTexts(server.requests.at(-1)?.body.input);
     assert.ok(last.includes(`Write step-1.txt to step-${STEPS}.txt, then report.`));
     const state = last.find((t) => t.startsWith("<working_state>")) ?? "";
     assert.match(state, /\[in_progress\] write every step file/);
@@ -288,7 +286,7 @@ void test("a message bigger than the window: compaction keeps its head and tail,
     assert.ok(events.some((e) => e.msg.type === "warning" && /too long to keep whole/.test(e.msg.message)));
     const done = events.at(-1)?.msg;
     assert.equal(done?.type === "task_complete" && done.last_agent_message, "I read the start and end of your log.");
-    const kept = texts(server.requests.at(-1)?.body.input).find((t) => t.startsWith("LOG START")) ?? "";
+    const kept = inputTexts(server.requests.at(-1)?.body.input).find((t) => t.startsWith("LOG START")) ?? "";
     assert.match(kept, /^LOG START [0-9a-f]+…\d+ tokens truncated…[0-9a-f]+ LOG END$/);
   });
 });

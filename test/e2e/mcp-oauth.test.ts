@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { freePort } from "../support/http-util.js";
 import { join } from "node:path";
 import { test } from "node:test";
 import { callbackId } from "../../src/mcp/oauth/redirect.js";
@@ -277,14 +277,6 @@ void test("oauth_resource replaces the resource the metadata names, in the autho
     await fx.close();
   }
 });
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 void test("without a working browser the URL is still printed; opening it by hand on the configured callback port completes the login", async () => {
   const fx = await startOAuthFixture();

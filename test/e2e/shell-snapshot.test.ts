@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fnCall, startModelServer, text, turn, type ModelServer } from "../support/model-server.js";
+import { callOutputText, fnCall, startModelServer, text, turn } from "../support/model-server.js";
 import { exec, makeWorkspace, withServer } from "../support/cli.js";
 import { newSession, until } from "../support/session.js";
 
@@ -38,14 +38,6 @@ function scratchHome(shell: "bash" | "zsh"): Home {
   };
 }
 
-function outputOf(server: ModelServer, callId: string): string {
-  for (const request of server.requests) {
-    const item = (request.body.input ?? []).find((i) => i.type === "function_call_output" && i.call_id === callId);
-    if (item) return typeof item.output === "string" ? item.output : JSON.stringify(item.output);
-  }
-  return "(no output)";
-}
-
 const commandTurns = (tool: "shell_command" | "exec_command", count: number, script = PROBE) => [
   ...Array.from({ length: count }, (_, i) => turn(fnCall(tool, tool === "shell_command" ? { command: script } : { cmd: script }, `call_${i}`))),
   turn(text("done")),
@@ -61,7 +53,7 @@ void test("bash: commands see what the start-up files set up, and those files ru
       env: { HOME: home.dir, SHELL: "/bin/bash" },
     });
     assert.equal(r.code, 0, r.stderr);
-    for (const id of ["call_0", "call_1", "call_2"]) assert.match(outputOf(server, id), /\[profile\] \[rc\]\nmytool ran\nhello model/);
+    for (const id of ["call_0", "call_1", "call_2"]) assert.match(callOutputText(server, id), /\[profile\] \[rc\]\nmytool ran\nhello model/);
     assert.doesNotMatch(r.stderr, /snapshot/i);
   });
   // Once, in the snapshot (the login profile, then the rc file as the reference sources it).
@@ -84,10 +76,10 @@ void test("exec_command uses the snapshot too; a command in another directory ge
     const env = { HOME: home.dir, SHELL: "/bin/bash", TERM: "xterm-256color", PAGER: "less", LANG: "en_US.UTF-8" };
     const r = await exec(server, ["-s", "danger-full-access", "-m", "gpt-5.5", "go"], { cwd: ws.dir, home: ws.home, env });
     assert.equal(r.code, 0, r.stderr);
-    assert.match(outputOf(server, "call_0"), /\[profile\] \[rc\]\nmytool ran\nhello model/);
-    assert.match(outputOf(server, "call_1"), /\[profile\]/);
+    assert.match(callOutputText(server, "call_0"), /\[profile\] \[rc\]\nmytool ran\nhello model/);
+    assert.match(callOutputText(server, "call_1"), /\[profile\]/);
     // The terminal's values are in the snapshot; exec_command's own (no pager, no colour) win.
-    assert.match(outputOf(server, "call_2"), /dumb cat C\.UTF-8/);
+    assert.match(callOutputText(server, "call_2"), /dumb cat C\.UTF-8/);
   });
   // The snapshot's run of both files, then the login shell in `sub` (its profile does not source .bashrc).
   assert.equal(home.runs(".bash_profile"), 2);
@@ -105,8 +97,8 @@ void test("the shell tool: an argv the model wrote as bash -lc uses the snapshot
   await withServer(turns, async (server) => {
     const r = await exec(server, ["-s", "danger-full-access", "-m", "o3", "go"], { cwd: ws.dir, home: ws.home, env: { HOME: home.dir, SHELL: "/bin/bash" } });
     assert.equal(r.code, 0, r.stderr);
-    assert.match(outputOf(server, "call_0"), /\[profile\] \[rc\]\\nmytool ran\\nhello model/);
-    assert.match(outputOf(server, "call_1"), /\[\]/);
+    assert.match(callOutputText(server, "call_0"), /\[profile\] \[rc\]\\nmytool ran\\nhello model/);
+    assert.match(callOutputText(server, "call_1"), /\[\]/);
   });
   assert.equal(home.runs(".bashrc"), 1);
 });
@@ -121,7 +113,7 @@ void test("shell_snapshot off: every command starts a login shell again", async 
       env: { HOME: home.dir, SHELL: "/bin/bash" },
     });
     assert.equal(r.code, 0, r.stderr);
-    assert.match(outputOf(server, "call_2"), /\[profile\]/);
+    assert.match(callOutputText(server, "call_2"), /\[profile\]/);
   });
   assert.equal(home.runs(".bash_profile"), 3);
   assert.equal(home.runs(".bashrc"), 0);
@@ -138,7 +130,7 @@ void test("a snapshot that cannot be made: one warning, and commands run in logi
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stderr.split("Could not snapshot your shell").length - 1, 1, r.stderr);
     assert.match(r.stderr, /commands run in login shells/);
-    assert.match(outputOf(server, "call_1"), /\[profile\]/);
+    assert.match(callOutputText(server, "call_1"), /\[profile\]/);
   });
   assert.equal(home.runs(".bash_profile"), 2);
 });
@@ -149,7 +141,7 @@ void test("zsh: exports, PATH, functions and aliases from .zshrc, which runs onc
   await withServer(commandTurns("shell_command", 2, `${PROBE}; hi`), async (server) => {
     const r = await exec(server, ["-s", "danger-full-access", "-m", "gpt-5.1-codex", "go"], { cwd: ws.dir, home: ws.home, env: { HOME: home.dir, SHELL: ZSH, ZDOTDIR: undefined } });
     assert.equal(r.code, 0, r.stderr);
-    for (const id of ["call_0", "call_1"]) assert.match(outputOf(server, id), /\[profile\] \[rc\]\nmytool ran\nhello model\naliased/);
+    for (const id of ["call_0", "call_1"]) assert.match(callOutputText(server, id), /\[profile\] \[rc\]\nmytool ran\nhello model\naliased/);
   });
   assert.equal(home.runs(".zprofile"), 1);
   assert.equal(home.runs(".zshrc"), 1);
@@ -161,7 +153,7 @@ void test("the read-only sandbox still lets a command source the snapshot", asyn
   await withServer(commandTurns("shell_command", 1), async (server) => {
     const r = await exec(server, ["-s", "read-only", "-m", "gpt-5.1-codex", "go"], { cwd: ws.dir, home: ws.home, env: { HOME: home.dir, SHELL: "/bin/bash" } });
     assert.equal(r.code, 0, r.stderr);
-    assert.match(outputOf(server, "call_0"), /\[profile\] \[rc\]\nmytool ran\nhello model/);
+    assert.match(callOutputText(server, "call_0"), /\[profile\] \[rc\]\nmytool ran\nhello model/);
   });
   // The command itself could not have written the counter under read-only: only the snapshot did.
   assert.equal(home.runs(".bashrc"), 1);

@@ -6,21 +6,11 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { text, fnCall, turn } from "../support/model-server.js";
-import type { ModelServer } from "../support/model-server.js";
+import { callOutput, text, fnCall, turn } from "../support/model-server.js";
 import { exec, jsonLines, makeWorkspace, withServer } from "../support/cli.js";
 
 const FULL = ["-s", "danger-full-access"];
 const PNG = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000", "hex");
-
-/** The output the model got back for `callId` in the request after the call. */
-function outputFor(server: ModelServer, callId: string): unknown {
-  for (const request of server.requests) {
-    const item = (request.body.input ?? []).find((i) => i.type === "function_call_output" && i.call_id === callId);
-    if (item) return item.output;
-  }
-  return undefined;
-}
 
 void test("view_image attaches a local image: the next request carries it as the call's output", async () => {
   const ws = makeWorkspace();
@@ -28,7 +18,7 @@ void test("view_image attaches a local image: the next request carries it as the
   await withServer([turn(fnCall("view_image", { path: "shot.png" }, "call_img")), turn(text("A tiny picture."))], async (server) => {
     const r = await exec(server, [...FULL, "--json", "look at shot.png"], { cwd: ws.dir, home: ws.home });
     assert.equal(r.code, 0, r.stderr);
-    assert.deepEqual(outputFor(server, "call_img"), [
+    assert.deepEqual(callOutput(server, "call_img"), [
       { type: "input_image", image_url: `data:image/png;base64,${PNG.toString("base64")}`, detail: "original" },
     ]);
     // As in the reference's exec, attaching an image is not an item of its own.
@@ -48,9 +38,9 @@ void test("view_image of a missing file, a folder or a non-image tells the model
     async (server) => {
       const r = await exec(server, [...FULL, "look"], { cwd: ws.dir, home: ws.home });
       assert.equal(r.code, 0, r.stderr);
-      assert.equal(outputFor(server, "call_1"), `unable to locate image at \`${join(ws.dir, "missing.png")}\`: no such file or directory`);
-      assert.equal(outputFor(server, "call_2"), `image path \`${ws.dir}\` is not a file`);
-      assert.equal(outputFor(server, "call_3"), `unable to process image at \`${join(ws.dir, "notes.png")}\`: not a PNG, JPEG, GIF or WebP image`);
+      assert.equal(callOutput(server, "call_1"), `unable to locate image at \`${join(ws.dir, "missing.png")}\`: no such file or directory`);
+      assert.equal(callOutput(server, "call_2"), `image path \`${ws.dir}\` is not a file`);
+      assert.equal(callOutput(server, "call_3"), `unable to process image at \`${join(ws.dir, "notes.png")}\`: not a PNG, JPEG, GIF or WebP image`);
     },
   );
 });
@@ -66,7 +56,7 @@ void test("request_user_input in exec: the model is told nobody can answer, and 
     const r = await exec(server, [...FULL, "--json", "set up a db"], { cwd: ws.dir, home: ws.home, timeoutMs: 15_000 });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(
-      outputFor(server, "call_ask"),
+      callOutput(server, "call_ask"),
       "request_user_input is unavailable: this session runs without a user who can answer, so make a reasonable choice yourself and state it in your final message.",
     );
     assert.deepEqual(jsonLines(r.stdout).map((e) => e.type), ["thread.started", "turn.started", "item.completed", "turn.completed"]);
@@ -83,8 +73,8 @@ void test("a call that does not fit its schema gets one error naming the field, 
     async (server) => {
       const r = await exec(server, [...FULL, "--json", "run it"], { cwd: ws.dir, home: ws.home });
       assert.equal(r.code, 0, r.stderr);
-      assert.equal(outputFor(server, "call_nocmd"), "failed to parse function arguments: missing field `cmd`");
-      assert.equal(outputFor(server, "call_array"), "failed to parse function arguments: invalid type: sequence, expected a string at `cmd`");
+      assert.equal(callOutput(server, "call_nocmd"), "failed to parse function arguments: missing field `cmd`");
+      assert.equal(callOutput(server, "call_array"), "failed to parse function arguments: invalid type: sequence, expected a string at `cmd`");
       assert.equal(existsSync(join(ws.dir, "marker")), false);
       assert.ok(!r.stdout.includes("command_execution"), "no command started");
     },
@@ -96,7 +86,7 @@ void test("the argv shell tool without `command` spawns nothing", async () => {
   await withServer([turn(fnCall("shell", { workdir: ".", timeout_ms: 1000 }, "call_shell")), turn(text("Oops."))], async (server) => {
     const r = await exec(server, [...FULL, "-m", "o3", "--json", "run it"], { cwd: ws.dir, home: ws.home });
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(outputFor(server, "call_shell"), "failed to parse function arguments: missing field `command`");
+    assert.equal(callOutput(server, "call_shell"), "failed to parse function arguments: missing field `command`");
     assert.ok(!r.stdout.includes("command_execution"), "no command started");
   });
 });

@@ -4,7 +4,7 @@
  * server as the provider. Nothing here talks to anything but 127.0.0.1.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -30,6 +30,13 @@ export function makeWorkspace(options: { git?: boolean; config?: string } = {}):
   if (options.git !== false) mkdirSync(join(dir, ".git"));
   if (options.config) writeFileSync(join(home, "config.toml"), options.config);
   return { dir, home };
+}
+
+/** Every file under `dir`, at any depth (to check that no secret was written anywhere). */
+export function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name));
 }
 
 export interface CliResult {

@@ -10,6 +10,9 @@ import { createHash, randomBytes } from "node:crypto";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import http from "node:http";
 import https from "node:https";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { readRequestText, sendJson as json } from "./http-util.js";
 
 export const TEST_CLIENT_ID = "app_EMoamEEZ73f0CkXaXp7hrann";
 
@@ -72,6 +75,12 @@ export function jwt(claims: Record<string, unknown>): string {
 
 export const DEFAULT_ACCOUNT: Account = { email: "dev@example.com", plan: "plus", accountId: "acct-test-123" };
 
+/** Writes `$CODEX_HOME/auth.json` holding a ChatGPT login with these tokens, as a sign-in leaves it. */
+export function saveChatgptLogin(codexHome: string, tokens: Tokens, lastRefresh = new Date()): void {
+  const auth = { auth_mode: "chatgpt", OPENAI_API_KEY: null, tokens: { ...tokens, account_id: DEFAULT_ACCOUNT.accountId }, last_refresh: lastRefresh.toISOString() };
+  writeFileSync(join(codexHome, "auth.json"), JSON.stringify(auth, null, 2), { mode: 0o600 });
+}
+
 export async function startIssuer(opts: IssuerOptions = {}): Promise<Issuer> {
   const account = opts.account ?? DEFAULT_ACCOUNT;
   const codes = new Map<string, { challenge: string; redirectUri: string }>();
@@ -117,18 +126,9 @@ export async function startIssuer(opts: IssuerOptions = {}): Promise<Issuer> {
     }),
   };
 
-  const json = (res: ServerResponse, status: number, body: unknown): void => {
-    res.writeHead(status, { "content-type": "application/json" });
-    res.end(JSON.stringify(body));
-  };
-
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? "/", "http://issuer");
-    const raw = await new Promise<string>((resolve) => {
-      let text = "";
-      req.on("data", (d: Buffer) => (text += d.toString()));
-      req.on("end", () => resolve(text));
-    });
+    const raw = await readRequestText(req);
     const contentType = req.headers["content-type"] ?? "";
     const body: Record<string, string> = contentType.startsWith("application/json")
       ? (JSON.parse(raw || "{}") as Record<string, string>)

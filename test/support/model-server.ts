@@ -15,6 +15,7 @@
 import http from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
+import { readRequestText, sendJson } from "./http-util.js";
 
 export type ScriptedOutput =
   | { type: "message"; text: string; id?: string }
@@ -156,6 +157,26 @@ export function turn(...outputs: ScriptedOutput[]): ScriptedTurn {
 /** A non-200 turn, e.g. `errorTurn(429, { "retry-after": "1" })`. */
 export function errorTurn(status: number, headers?: Record<string, string>, errorBody?: unknown): ScriptedTurn {
   return { status, headers, errorBody };
+}
+
+/** The texts of a request's input items, in order (each content part's `text`; items without content give none). */
+export function inputTexts(input: JsonObject[] | undefined): string[] {
+  return (input ?? []).flatMap((i) => (Array.isArray(i.content) ? (i.content as Array<{ text?: string }>).map((c) => c.text ?? "") : []));
+}
+
+/** The output the model got back for `callId`, from the first request that carries it (undefined: none yet). */
+export function callOutput(server: Pick<ModelServer, "requests">, callId: string): unknown {
+  for (const request of server.requests) {
+    const item = (request.body.input ?? []).find((i) => i.type === "function_call_output" && i.call_id === callId);
+    if (item) return item.output;
+  }
+  return undefined;
+}
+
+/** The same output as text (content parts as their JSON), or "(no output)". */
+export function callOutputText(server: Pick<ModelServer, "requests">, callId: string): string {
+  const output = callOutput(server, callId);
+  return output === undefined ? "(no output)" : typeof output === "string" ? output : JSON.stringify(output);
 }
 
 // ---------------------------------------------------------------- SSE helpers
@@ -435,15 +456,6 @@ function defaultErrorBody(status: number): JsonObject {
   return { error: { message: `scripted error with status ${status}`, type, code: type } };
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
-}
-
 /** The default compaction: the user's own messages and one opaque item standing for the rest. */
 function defaultCompaction(request: RecordedRequest, n: number): JsonObject[] {
   const input = Array.isArray(request.body.input) ? request.body.input : [];
@@ -489,12 +501,6 @@ export async function startModelServer(turns: ScriptedTurn[] = [], options: Mode
       res.once("close", () => resolve());
     });
 
-  const sendJson = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void => {
-    const payload = typeof body === "string" ? body : JSON.stringify(body);
-    res.writeHead(status, { "content-type": "application/json", ...headers });
-    res.end(payload);
-  };
-
   /** Writes the frames with the turn's pacing and failure injection. */
   const stream = async (res: ServerResponse, t: ScriptedTurn, frames: string[]): Promise<void> => {
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", ...t.headers });
@@ -524,7 +530,7 @@ export async function startModelServer(turns: ScriptedTurn[] = [], options: Mode
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const rawBody = await readBody(req);
+    const rawBody = await readRequestText(req);
     const [path = "/", query = ""] = (req.url ?? "/").split("?");
     const isCompaction = req.method === "POST" && (path === `${BASE_PATH}/responses/compact` || path === `${CHATGPT_PATH}/codex/responses/compact`);
     const wire = req.method !== "POST" ? "other"

@@ -14,6 +14,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { createFixtureServer } from "../fixtures/mcp/fixture-server.js";
+import { readRequestText as readText, sendJson as json } from "./http-util.js";
 
 export const BASE_SCOPE = "mcp:read";
 
@@ -48,15 +49,6 @@ export interface OAuthFixture {
   close(): Promise<void>;
 }
 
-async function readText(req: http.IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-const json = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void => {
-  res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));
-};
 
 export async function startOAuthFixture(): Promise<OAuthFixture> {
   const access = new Map<string, Grant & { expiresAt: number }>();

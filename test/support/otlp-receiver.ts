@@ -4,9 +4,10 @@
  * OTLP messages are plain nested fields) and keeps them with the headers that came along. It
  * can also refuse every export or never answer, to play a collector that is down or stuck.
  */
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import * as grpc from "@grpc/grpc-js";
+import { readRequestBody } from "./http-util.js";
 
 export type AttributeValue = string | number | boolean;
 
@@ -140,19 +141,10 @@ export function decodeJsonLogs(text: string): ReceivedRecord[] {
 
 // ---- servers ---------------------------------------------------------------------------------------
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => resolve(Buffer.concat(chunks)));
-    req.on("error", reject);
-  });
-}
-
 export async function startHttpReceiver(mode: ReceiverMode = "accept"): Promise<OtlpReceiver> {
   const state = { records: [] as ReceivedRecord[], headers: [] as Array<Record<string, string>>, metricExports: 0, contentTypes: [] as string[] };
   const server: Server = createServer((req, res) => {
-    void readBody(req).then((body) => {
+    void readRequestBody(req).then((body) => {
       if (mode === "hang") return; // never answers
       if (mode === "refuse") {
         res.writeHead(503).end();

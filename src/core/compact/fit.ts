@@ -34,6 +34,12 @@ export function dropOldestPaired(items: readonly ResponseItem[], protect: number
   const sizes = items.map(estimateItemTokens);
   let total = sizes.reduce((a, b) => a + b, 0);
   if (total <= budgetTokens) return { items: [...items], dropped: 0 };
+  // Where each call id appears, so dropping one half finds its partner without a scan.
+  const byId = new Map<string, number[]>();
+  items.forEach((item, i) => {
+    const id = callId(item);
+    if (id !== null) byId.set(id, [...(byId.get(id) ?? []), i]);
+  });
   const drop = new Set<number>();
   const droppedIds = new Set<string>();
   const take = (i: number): void => {
@@ -52,9 +58,7 @@ export function dropOldestPaired(items: readonly ResponseItem[], protect: number
     if (id !== null && !droppedIds.has(id)) {
       droppedIds.add(id);
       // The partner of a dropped call or output goes too, wherever it is.
-      items.forEach((other, j) => {
-        if (j !== i && callId(other) === id) take(j);
-      });
+      for (const j of byId.get(id) ?? []) take(j);
     }
   }
   return { items: items.filter((_, i) => !drop.has(i)), dropped: drop.size };

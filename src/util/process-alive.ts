@@ -1,0 +1,10 @@
+/** Whether a process with this id exists (on this host); one owned by another user counts too. */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it exists but belongs to someone else. ESRCH: there is none.
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
