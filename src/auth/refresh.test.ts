@@ -47,13 +47,13 @@ void test("under the lock, tokens another process already refreshed are used wit
   writeAuthText(home, chatgptAuthJson(newer, new Date()));
   // A token endpoint that cannot be reached: any request would fail the call.
   const env = { CODEX_REFRESH_TOKEN_URL_OVERRIDE: "http://127.0.0.1:9/oauth/token" };
-  const result = await refreshLogin(home, env, seen, { force: true });
+  const result = await refreshLogin(home, env, seen, { force: true, reason: "unauthorized_recovery" });
   assert.equal(result.tokens.access_token, newer.access_token);
   assert.equal(existsSync(join(home, "auth.json.lock")), false, "the lock is released");
 
   // Signed out meanwhile: a clear, permanent error.
   writeFileSync(join(home, "auth.json"), JSON.stringify({ auth_mode: "apikey", OPENAI_API_KEY: "sk-x" }));
-  await assert.rejects(refreshLogin(home, env, seen, { force: true }), (err: unknown) => err instanceof RefreshError && err.permanent && /codex-ts login/.test(err.message));
+  await assert.rejects(refreshLogin(home, env, seen, { force: true, reason: "unauthorized_recovery" }), (err: unknown) => err instanceof RefreshError && err.permanent && /codex-ts login/.test(err.message));
   assert.equal(readAuthFile(home)?.kind, "api-key", "the file is left alone");
 });
 
