@@ -7,8 +7,8 @@
  * Unlike the reference, which waits for the list at every start, this keeps the network off the
  * start-up path where it can: a fresh cache is used as it is; a stale one is used while a
  * background request (which never holds the process open) refreshes it for the next run; only
- * with no cache at all, and only when the default model depends on it, is the list awaited, for
- * at most two seconds. Any failure leaves the built-in defaults in place, with one note on
+ * with no cache at all (the first run in a CODEX_HOME, or after another account signed in) is
+ * the list awaited, for at most two seconds. Any failure leaves the built-in defaults in place, with one note on
  * NODE_DEBUG=codex-ts and nothing else.
  */
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
@@ -46,19 +46,14 @@ export interface AccountModelsRequest {
   /** Every header of the request: credentials, originator, User-Agent, version. */
   headers: () => Promise<Record<string, string>>;
   env: NodeJS.ProcessEnv;
-  /** Wait (briefly) for the list when there is no cache: the default model depends on it. */
-  needNow: boolean;
 }
 
 /** The account's models, or null when none are known yet (offline, failed, or fetched in the background). */
 export async function accountModels(req: AccountModelsRequest): Promise<AccountModel[] | null> {
   const cached = readCache(req);
-  if (cached && Date.now() - cached.fetchedAt <= MODELS_CACHE_TTL_MS) return cached.models;
-  if (cached || !req.needNow) {
-    void fetchAndCache(req, BACKGROUND_FETCH_TIMEOUT_MS, true);
-    return cached?.models ?? null;
-  }
-  return fetchAndCache(req, AWAITED_FETCH_TIMEOUT_MS, false);
+  if (!cached) return fetchAndCache(req, AWAITED_FETCH_TIMEOUT_MS, false);
+  if (Date.now() - cached.fetchedAt > MODELS_CACHE_TTL_MS) void fetchAndCache(req, BACKGROUND_FETCH_TIMEOUT_MS, true);
+  return cached.models;
 }
 
 /** The reference's default: the first model its picker shows, by priority. */

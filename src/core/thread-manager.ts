@@ -268,7 +268,6 @@ export class ThreadManager {
       accountId: credentials.accountId,
       headers: async () => ({ ...clientHeaders, ...providerHeaders(provider, this.options.env), ...(await credentials.headers()) }),
       env: this.options.env,
-      needNow: !config.modelChosen,
     });
     return { client: await modelClientFor(provider, { ...identity, credentials }), ...settleModel(config, models) };
   }
