@@ -9,7 +9,8 @@
  *
  * For long sessions, `options` make it behave more like a real provider: usage computed from the
  * request's size, a context window it enforces, a function answering whatever the script does
- * not, and the Responses API's compaction endpoint (`POST {base}/responses/compact`).
+ * not, and the Responses API's compaction endpoint (`POST {base}/responses/compact`). With
+ * `options.models` it also lists models as the Codex backend does (`GET …/models`).
  * Only Node's `http` module is used, so the compiled file also works from plain Node scripts.
  */
 import http from "node:http";
