@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chatgptAuthJson, readAuthFile, writeAuthText, type ChatgptLogin, type TokenData } from "./auth-file.js";
@@ -77,4 +77,24 @@ void test("a lock left by a process that has exited is taken over; a live holder
   });
   await Promise.all([first, second]);
   assert.deepEqual(order, ["first:start", "first:end", "second"]);
+});
+
+void test("the empty auth.json.lock the reference CLI leaves behind is taken over in seconds, not a minute", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "codex-ts-lock-"));
+  const lock = join(dir, "auth.json.lock");
+  writeFileSync(lock, "");
+  const fiveSecondsAgo = new Date(Date.now() - 5_000);
+  utimesSync(lock, fiveSecondsAgo, fiveSecondsAgo);
+  assert.equal(await withFileLock(lock, async () => readFileSync(lock, "utf8")), `${process.pid}\n`);
+
+  // A lock just created (its holder about to write its pid) is still waited for.
+  writeFileSync(lock, "");
+  let entered = false;
+  const waiting = withFileLock(lock, async () => {
+    entered = true;
+  });
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.equal(entered, false);
+  await waiting;
+  assert.equal(entered, true);
 });
