@@ -9,13 +9,28 @@ import { httpsAgentFor } from "../util/ca-certificate.js";
 export interface AuthHttpResponse {
   status: number;
   text: string;
+  /** The answer's ETag header, when it has one. */
+  etag: string | null;
+}
+
+export interface RequestExtras {
+  /** Headers besides the content type (e.g. originator and User-Agent, as the reference sends). */
+  headers?: Record<string, string>;
+  timeoutMs?: number;
+  /** Let the process exit while this request is still out (a background refresh). */
+  unref?: boolean;
 }
 
 /** How long one request may take before it is abandoned. */
 const REQUEST_TIMEOUT_MS = 30_000;
 
-export async function postJson(url: string, body: unknown, env: NodeJS.ProcessEnv, timeoutMs = REQUEST_TIMEOUT_MS): Promise<AuthHttpResponse> {
-  return post(url, JSON.stringify(body), { "content-type": "application/json" }, env, timeoutMs);
+export async function postJson(url: string, body: unknown, env: NodeJS.ProcessEnv, extras: RequestExtras = {}): Promise<AuthHttpResponse> {
+  return send("POST", url, JSON.stringify(body), { ...extras, headers: { ...extras.headers, "content-type": "application/json" } }, env);
+}
+
+/** A GET answered with JSON (the Codex backend's model list). */
+export async function getJson(url: string, env: NodeJS.ProcessEnv, extras: RequestExtras = {}): Promise<AuthHttpResponse> {
+  return send("GET", url, null, extras, env);
 }
 
 export async function postForm(url: string, fields: Record<string, string>, env: NodeJS.ProcessEnv): Promise<AuthHttpResponse> {
@@ -23,16 +38,17 @@ export async function postForm(url: string, fields: Record<string, string>, env:
   const body = Object.entries(fields)
     .map(([k, v]) => `${k}=${encodeURIComponent(v)}`)
     .join("&");
-  return post(url, body, { "content-type": "application/x-www-form-urlencoded" }, env, REQUEST_TIMEOUT_MS);
+  return send("POST", url, body, { headers: { "content-type": "application/x-www-form-urlencoded" } }, env);
 }
 
-async function post(url: string, body: string, headers: Record<string, string>, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<AuthHttpResponse> {
+async function send(method: "GET" | "POST", url: string, body: string | null, extras: RequestExtras, env: NodeJS.ProcessEnv): Promise<AuthHttpResponse> {
   const target = new URL(url);
   const secure = target.protocol === "https:";
   const transport = secure ? await import("node:https") : await import("node:http");
+  const timeoutMs = extras.timeoutMs ?? REQUEST_TIMEOUT_MS;
   const options: RequestOptions = {
-    method: "POST",
-    headers: { ...headers, accept: "application/json", "content-length": String(Buffer.byteLength(body)) },
+    method,
+    headers: { accept: "application/json", ...extras.headers, ...(body === null ? {} : { "content-length": String(Buffer.byteLength(body)) }) },
     timeout: timeoutMs,
   };
   const agent = secure ? await httpsAgentFor(env) : undefined;
@@ -41,11 +57,13 @@ async function post(url: string, body: string, headers: Record<string, string>, 
     const req = transport.request(target, options, resolve);
     req.on("timeout", () => req.destroy(new Error(`no answer from ${target.origin} within ${timeoutMs / 1000} s`)));
     req.on("error", reject);
-    req.end(body);
+    if (extras.unref) req.on("socket", (socket) => socket.unref());
+    req.end(body ?? undefined);
   });
   const chunks: Buffer[] = [];
   for await (const chunk of res) chunks.push(chunk as Buffer);
-  return { status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") };
+  const etag = res.headers.etag;
+  return { status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8"), etag: typeof etag === "string" ? etag : null };
 }
 
 /** The issuer's error text from a JSON error body (`error_description`, `error.message`, `error`). */

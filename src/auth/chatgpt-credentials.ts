@@ -14,6 +14,8 @@ export class ChatGptCredentials {
     private readonly codexHome: string,
     private readonly env: NodeJS.ProcessEnv,
     private login: ChatgptLogin,
+    /** `originator` and `User-Agent`, sent on refreshes as on model requests. */
+    private readonly clientHeaders: Record<string, string> = {},
   ) {}
 
   get accountId(): string | null {
@@ -25,7 +27,7 @@ export class ChatGptCredentials {
     return this.serial(async () => {
       if (needsRefresh(this.login)) {
         try {
-          this.login = await refreshLogin(this.codexHome, this.env, this.login, { force: false });
+          this.login = await refreshLogin(this.codexHome, this.env, this.login, { force: false, reason: "proactive_expiry", clientHeaders: this.clientHeaders });
         } catch (err) {
           // A login that is gone for good stops here; a passing failure (network) lets the
           // request try the current token, as the reference does.
@@ -39,7 +41,7 @@ export class ChatGptCredentials {
   /** After a 401: the login refreshed (or as another process refreshed it), for one more try. */
   afterUnauthorized(): Promise<Record<string, string>> {
     return this.serial(async () => {
-      this.login = await refreshLogin(this.codexHome, this.env, this.login, { force: true, reason: "unauthorized_recovery" });
+      this.login = await refreshLogin(this.codexHome, this.env, this.login, { force: true, reason: "unauthorized_recovery", clientHeaders: this.clientHeaders });
       return this.current();
     });
   }

@@ -8,6 +8,12 @@ import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } fr
 
 /** A refresh never takes this long; a lock older than this was left behind. */
 const STALE_AFTER_MS = 60_000;
+/**
+ * Our holders write their pid right after creating the file, so an empty lock older than this is
+ * not ours: the reference CLI leaves an empty `auth.json.lock` behind in a CODEX_HOME it shares
+ * with codex-ts (it locks the file with the OS instead of creating and removing it).
+ */
+const EMPTY_STALE_AFTER_MS = 2_000;
 const POLL_MS = 50;
 const WAIT_LIMIT_MS = 45_000;
 
@@ -50,8 +56,11 @@ async function acquire(lockPath: string): Promise<void> {
 
 function isStale(lockPath: string): boolean {
   try {
-    if (Date.now() - statSync(lockPath).mtimeMs > STALE_AFTER_MS) return true;
-    const pid = Number.parseInt(readFileSync(lockPath, "utf8"), 10);
+    const age = Date.now() - statSync(lockPath).mtimeMs;
+    if (age > STALE_AFTER_MS) return true;
+    const text = readFileSync(lockPath, "utf8");
+    if (text === "") return age > EMPTY_STALE_AFTER_MS;
+    const pid = Number.parseInt(text, 10);
     if (!Number.isInteger(pid) || pid <= 0) return false; // Being written right now.
     process.kill(pid, 0);
     return false;

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chatgptAuthJson, readAuthFile, writeAuthText, type ChatgptLogin, type TokenData } from "./auth-file.js";
@@ -47,13 +47,13 @@ void test("under the lock, tokens another process already refreshed are used wit
   writeAuthText(home, chatgptAuthJson(newer, new Date()));
   // A token endpoint that cannot be reached: any request would fail the call.
   const env = { CODEX_REFRESH_TOKEN_URL_OVERRIDE: "http://127.0.0.1:9/oauth/token" };
-  const result = await refreshLogin(home, env, seen, { force: true });
+  const result = await refreshLogin(home, env, seen, { force: true, reason: "unauthorized_recovery" });
   assert.equal(result.tokens.access_token, newer.access_token);
   assert.equal(existsSync(join(home, "auth.json.lock")), false, "the lock is released");
 
   // Signed out meanwhile: a clear, permanent error.
   writeFileSync(join(home, "auth.json"), JSON.stringify({ auth_mode: "apikey", OPENAI_API_KEY: "sk-x" }));
-  await assert.rejects(refreshLogin(home, env, seen, { force: true }), (err: unknown) => err instanceof RefreshError && err.permanent && /codex-ts login/.test(err.message));
+  await assert.rejects(refreshLogin(home, env, seen, { force: true, reason: "unauthorized_recovery" }), (err: unknown) => err instanceof RefreshError && err.permanent && /codex-ts login/.test(err.message));
   assert.equal(readAuthFile(home)?.kind, "api-key", "the file is left alone");
 });
 
@@ -77,4 +77,24 @@ void test("a lock left by a process that has exited is taken over; a live holder
   });
   await Promise.all([first, second]);
   assert.deepEqual(order, ["first:start", "first:end", "second"]);
+});
+
+void test("the empty auth.json.lock the reference CLI leaves behind is taken over in seconds, not a minute", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "codex-ts-lock-"));
+  const lock = join(dir, "auth.json.lock");
+  writeFileSync(lock, "");
+  const fiveSecondsAgo = new Date(Date.now() - 5_000);
+  utimesSync(lock, fiveSecondsAgo, fiveSecondsAgo);
+  assert.equal(await withFileLock(lock, async () => readFileSync(lock, "utf8")), `${process.pid}\n`);
+
+  // A lock just created (its holder about to write its pid) is still waited for.
+  writeFileSync(lock, "");
+  let entered = false;
+  const waiting = withFileLock(lock, async () => {
+    entered = true;
+  });
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.equal(entered, false);
+  await waiting;
+  assert.equal(entered, true);
 });

@@ -41,8 +41,13 @@ export function needsRefresh(login: ChatgptLogin, now = Date.now()): boolean {
 export interface RefreshOptions {
   /** Refresh even if the tokens look fresh (the server just answered 401). */
   force: boolean;
-  /** Sent as `refresh_reason`, as the reference does when recovering from a 401. */
-  reason?: string;
+  /**
+   * Sent as `refresh_reason`, as the reference does: "proactive_expiry" before the token expires,
+   * "unauthorized_recovery" after a 401.
+   */
+  reason: "proactive_expiry" | "unauthorized_recovery";
+  /** The client's `originator` and `User-Agent` headers, which the reference sends on refreshes too. */
+  clientHeaders?: Record<string, string>;
 }
 
 /**
@@ -58,7 +63,7 @@ export async function refreshLogin(codexHome: string, env: NodeJS.ProcessEnv, se
     }
     if (current.tokens.access_token !== seen.tokens.access_token) return current;
     if (!opts.force && !needsRefresh(current)) return current;
-    const fresh = await requestRefresh(current.tokens.refresh_token, env, opts.reason);
+    const fresh = await requestRefresh(current.tokens.refresh_token, env, opts);
     const tokens: TokenData = {
       ...current.tokens,
       id_token: fresh.id_token ?? current.tokens.id_token,
@@ -77,12 +82,12 @@ interface RefreshAnswer {
   refresh_token?: string;
 }
 
-async function requestRefresh(refreshToken: string, env: NodeJS.ProcessEnv, reason: string | undefined): Promise<RefreshAnswer> {
-  const body: Record<string, string> = { client_id: CLIENT_ID, grant_type: "refresh_token", refresh_token: refreshToken };
-  if (reason) body.refresh_reason = reason;
+async function requestRefresh(refreshToken: string, env: NodeJS.ProcessEnv, opts: RefreshOptions): Promise<RefreshAnswer> {
+  // The reference's field order.
+  const body = { client_id: CLIENT_ID, grant_type: "refresh_token", refresh_reason: opts.reason, refresh_token: refreshToken };
   let res;
   try {
-    res = await postJson(refreshUrl(env), body, env);
+    res = await postJson(refreshUrl(env), body, env, { headers: opts.clientHeaders ?? {} });
   } catch (err) {
     throw new RefreshError(false, `Could not reach the token endpoint to refresh the ChatGPT login: ${(err as Error).message}`);
   }

@@ -14,7 +14,7 @@ export async function revokeLogin(login: ChatgptLogin, env: NodeJS.ProcessEnv): 
   const { refresh_token: refresh, access_token: access } = login.tokens;
   const body = refresh ? { token: refresh, token_type_hint: "refresh_token", client_id: CLIENT_ID } : { token: access, token_type_hint: "access_token" };
   try {
-    const res = await postJson(revokeUrl(env), body, env, REVOKE_TIMEOUT_MS);
+    const res = await postJson(revokeUrl(env), body, env, { timeoutMs: REVOKE_TIMEOUT_MS });
     if (res.status >= 200 && res.status < 300) return null;
     return `the issuer answered ${res.status}: ${errorDetail(res.text)}`;
   } catch (err) {

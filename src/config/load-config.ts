@@ -73,6 +73,8 @@ export interface Config {
   codexHome: string;
   cwd: string;
   model: string;
+  /** Whether the user chose `model` (config, profile, `-c`, `--model`) rather than taking the default. */
+  modelChosen: boolean;
   modelProviderId: string;
   provider: ModelProvider;
   approvalPolicy: AskForApproval;
@@ -224,6 +226,8 @@ export function loadConfig(input: CliConfigInput): Config {
     codexHome: home,
     cwd,
     model: str(t, "model") ?? DEFAULT_MODEL,
+    // Set by any layer but the built-in defaults (a ChatGPT login's account may pick the default instead).
+    modelChosen: layers.slice(1).some((layer) => typeof layer.table.model === "string"),
     modelProviderId,
     provider,
     approvalPolicy: oneOf(t, "approval_policy", APPROVAL_POLICIES) ?? "on-request",

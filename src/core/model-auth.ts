@@ -2,14 +2,13 @@
  * How the credentials a run resolved to shape its model client. An API key is a bearer header.
  * A ChatGPT login sends requests to the Codex backend instead (`chatgpt_base_url` + `/codex`,
  * as the reference does for such accounts, unless `openai_base_url` names another server) with
- * the refreshing bearer token, the account id and the `version` header the reference adds.
+ * the refreshing bearer token and the account id (the built-in provider already sends `version`).
  */
 import type { Config } from "../config/load-config.js";
 import { OPENAI_DEFAULT_BASE_URL, type ModelProvider } from "../model/provider.js";
 import { DEFAULT_CHATGPT_BASE_URL } from "../auth/endpoints.js";
 import { AuthFileError } from "../auth/auth-file.js";
 import { loginPolicyFrom, LoginPolicyError, resolveAuth, type ResolvedAuth } from "../auth/resolve-auth.js";
-import { packageVersion } from "../util/version.js";
 
 /** Resolution's own errors (a broken auth.json, a forbidden login method), as plain messages. */
 export function resolveRunAuth(config: Config, env: NodeJS.ProcessEnv, readCodexApiKey: boolean): ResolvedAuth | { mode: "error"; message: string } {
@@ -32,5 +31,5 @@ export function providerForChatgpt(config: Config): ModelProvider {
   const provider = config.provider;
   // An explicit openai_base_url (or OPENAI_BASE_URL) wins, as the reference's provider base_url does.
   const baseUrl = provider.baseUrl === OPENAI_DEFAULT_BASE_URL ? chatgptModelBaseUrl(config) : provider.baseUrl;
-  return { ...provider, baseUrl, wireApi: "responses", httpHeaders: { version: packageVersion(), ...provider.httpHeaders } };
+  return { ...provider, baseUrl, wireApi: "responses" };
 }

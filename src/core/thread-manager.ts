@@ -9,7 +9,8 @@ import type { Config } from "../config/load-config.js";
 import { CODEX_API_KEY_ENV_VAR, providerNeedsKey, type ResolvedAuth } from "../auth/resolve-auth.js";
 import { ChatGptCredentials } from "../auth/chatgpt-credentials.js";
 import { providerForChatgpt, resolveRunAuth } from "./model-auth.js";
-import type { ModelProvider } from "../model/provider.js";
+import { providerHeaders, type ModelProvider } from "../model/provider.js";
+import { accountModels, settleModel } from "./account-models.js";
 import type { ClientIdentity } from "../model/responses-client.js";
 import type { ModelClient } from "../model/prompt.js";
 import { modelInfoFor } from "../model/catalog.js";
@@ -86,8 +87,7 @@ export class ThreadManager {
 
   /** A new thread, or a resumed / forked one when `target` names it. */
   async startThread(req: StartThreadRequest): Promise<StartedThread> {
-    const { config } = req;
-    const client = await this.clientFor(config);
+    const { client, config, warning } = await this.clientFor(req.config);
     const execPolicy = loadRules(config);
     const opened = this.open(() =>
       openThread({
@@ -113,12 +113,12 @@ export class ThreadManager {
       telemetry: await this.telemetryFor(config, threadId),
       execPolicy,
     });
-    return this.adopt(session, config, opened.notices);
+    return this.adopt(session, config, opened.notices, warning);
   }
 
   /** Continues a recorded thread (see `loadThread`), appending to its file. */
-  async resumeRecordedThread(config: Config, recorded: RecordedThread): Promise<StartedThread> {
-    const client = await this.clientFor(config);
+  async resumeRecordedThread(requested: Config, recorded: RecordedThread): Promise<StartedThread> {
+    const { client, config, warning } = await this.clientFor(requested);
     const execPolicy = loadRules(config);
     const opened = this.open(() => ({
       recorder: RolloutRecorder.append(recorded.path),
@@ -132,7 +132,7 @@ export class ThreadManager {
       telemetry: await this.telemetryFor(config, recorded.threadId),
       execPolicy,
     });
-    return this.adopt(session, config, []);
+    return this.adopt(session, config, [], warning);
   }
 
   /**
@@ -190,8 +190,9 @@ export class ThreadManager {
     return options;
   }
 
-  private adopt(session: Session, config: Config, notices: string[]): StartedThread {
+  private adopt(session: Session, config: Config, notices: string[], modelWarning: string | null): StartedThread {
     this.threads.set(session.threadId, session);
+    if (modelWarning !== null) session.reportWarning(modelWarning);
     if (this.startupWarning !== null) session.reportWarning(this.startupWarning);
     this.startupWarning = null;
     reportConversationStart(session, config);
@@ -246,13 +247,29 @@ export class ThreadManager {
     return auth;
   }
 
-  /** The model client for the config's provider, once its credentials are known to be there. */
-  private async clientFor(config: Config): Promise<ModelClient> {
+  /**
+   * The model client for the config's provider, once its credentials are known to be there; with
+   * a ChatGPT login also the config as the account's models settle it (see account-models.ts).
+   */
+  private async clientFor(config: Config): Promise<{ client: ModelClient; config: Config; warning: string | null }> {
     const auth = this.checkCredentials(config);
-    if (auth.mode !== "chatgpt") return modelClientFor(config.provider, this.identity(auth.mode === "api-key" ? auth.apiKey : null));
+    if (auth.mode !== "chatgpt") {
+      return { client: await modelClientFor(config.provider, this.identity(auth.mode === "api-key" ? auth.apiKey : null)), config, warning: null };
+    }
+    const identity = this.identity(null);
+    const clientHeaders = { originator: identity.originator, "user-agent": identity.userAgent };
     // One refreshing login per CODEX_HOME, shared by every thread of the process.
-    this.chatgpt ??= new ChatGptCredentials(config.codexHome, this.options.env, auth.login);
-    return modelClientFor(providerForChatgpt(config), { ...this.identity(null), credentials: this.chatgpt });
+    const credentials = (this.chatgpt ??= new ChatGptCredentials(config.codexHome, this.options.env, auth.login, clientHeaders));
+    const provider = providerForChatgpt(config);
+    const models = await accountModels({
+      codexHome: config.codexHome,
+      baseUrl: provider.baseUrl,
+      clientVersion: packageVersion(),
+      accountId: credentials.accountId,
+      headers: async () => ({ ...clientHeaders, ...providerHeaders(provider, this.options.env), ...(await credentials.headers()) }),
+      env: this.options.env,
+    });
+    return { client: await modelClientFor(provider, { ...identity, credentials }), ...settleModel(config, models) };
   }
 
   private identity(apiKey: string | null): ClientIdentity {

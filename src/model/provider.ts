@@ -3,6 +3,7 @@
  * can be pointed elsewhere with `openai_base_url` or OPENAI_BASE_URL; any other provider comes
  * from a `[model_providers.<id>]` table in config.toml.
  */
+import { packageVersion } from "../util/version.js";
 
 export type WireApi = "responses" | "chat";
 
@@ -51,6 +52,8 @@ export function builtinProviders(openaiBaseUrl: string | undefined): Record<stri
       baseUrl: openaiBaseUrl ?? OPENAI_DEFAULT_BASE_URL,
       envKey: "OPENAI_API_KEY",
       envKeyInstructions: "Set OPENAI_API_KEY (or CODEX_API_KEY for exec) to your OpenAI API key.",
+      // The reference's built-in OpenAI provider sends its version with every request, whatever the login.
+      httpHeaders: { version: packageVersion() },
     }),
     ollama: base({ id: "ollama", name: "Ollama", baseUrl: "http://localhost:11434/v1", wireApi: "chat" }),
     lmstudio: base({ id: "lmstudio", name: "LM Studio", baseUrl: "http://localhost:1234/v1", wireApi: "chat" }),

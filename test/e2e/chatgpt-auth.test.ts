@@ -87,7 +87,10 @@ void test("a token about to expire is refreshed first; the new tokens are writte
       const [refresh, ...more] = issuer.refreshCalls();
       assert.equal(more.length, 0);
       assert.equal(refresh?.contentType, "application/json");
-      assert.deepEqual(refresh?.body, { client_id: "app_EMoamEEZ73f0CkXaXp7hrann", grant_type: "refresh_token", refresh_token: old.refresh_token });
+      // The reference's body and headers (captured from its 0.169 binary): the reason, originator and User-Agent.
+      assert.deepEqual(refresh?.body, { client_id: "app_EMoamEEZ73f0CkXaXp7hrann", grant_type: "refresh_token", refresh_reason: "proactive_expiry", refresh_token: old.refresh_token });
+      assert.equal(refresh?.headers.originator, "codex_exec");
+      assert.match(String(refresh?.headers["user-agent"]), /^codex_exec\/\d+\.\d+\.\d+ \(/);
       assert.equal(server.rejected.length, 0, "the request went out with the refreshed token");
       const saved = savedTokens(ws);
       assert.equal(saved.access_token, issuer.validAccessToken);
@@ -197,6 +200,7 @@ void test("login methods: a ChatGPT login wins over OPENAI_API_KEY unless prefer
   const ws = makeWorkspace();
   const tokens = issuer.issue();
   saveChatgptLogin(ws.home, tokens);
+  const loginText = readFileSync(join(ws.home, "auth.json"), "utf8");
   try {
     await withServer([turn(text("a")), turn(text("b")), turn(text("c"))], async (server) => {
       const withKey = { OPENAI_API_KEY: "sk-env-key" };
@@ -216,9 +220,12 @@ void test("login methods: a ChatGPT login wins over OPENAI_API_KEY unless prefer
       const forcedApi = await execChatgpt(server, issuer, ws, ["-c", 'forced_login_method="api"', "hi"]);
       assert.equal(forcedApi.code, 1);
       assert.match(forcedApi.stderr, /forced_login_method = "api" allows only an API key, but auth\.json holds a ChatGPT login/);
+      // Unlike the reference, which deletes auth.json here ("Logging out"), the login is kept.
+      assert.equal(readFileSync(join(ws.home, "auth.json"), "utf8"), loginText);
       const workspace = await execChatgpt(server, issuer, ws, ["-c", 'forced_chatgpt_workspace_id=["ws-other"]', "hi"]);
       assert.equal(workspace.code, 1);
       assert.match(workspace.stderr, /forced_chatgpt_workspace_id allows only workspace ws-other, but the saved ChatGPT login belongs to workspace acct-test-123/);
+      assert.equal(readFileSync(join(ws.home, "auth.json"), "utf8"), loginText);
       const other = makeWorkspace();
       const forcedChatgpt = await runCli(["exec", "-c", 'forced_login_method="chatgpt"', "hi"], { cwd: other.dir, home: other.home, env: { OPENAI_API_KEY: "sk-env-key" } });
       assert.equal(forcedChatgpt.code, 1);

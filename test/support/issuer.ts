@@ -39,6 +39,8 @@ export interface RecordedCall {
   path: string;
   contentType: string;
   body: Record<string, string>;
+  /** The request's headers (originator and User-Agent are checked on refreshes). */
+  headers: Record<string, string | string[] | undefined>;
 }
 
 export interface Tokens {
@@ -155,7 +157,7 @@ export async function startIssuer(opts: IssuerOptions = {}): Promise<Issuer> {
     }
 
     if (req.method === "POST" && url.pathname === "/oauth/token") {
-      tokenCalls.push({ path: url.pathname, contentType, body });
+      tokenCalls.push({ path: url.pathname, contentType, body, headers: { ...req.headers } });
       if (body.client_id !== TEST_CLIENT_ID) return json(res, 400, { error: "invalid_client" });
       if (body.grant_type === "authorization_code") {
         const grant = codes.get(body.code ?? "");
@@ -179,7 +181,7 @@ export async function startIssuer(opts: IssuerOptions = {}): Promise<Issuer> {
     }
 
     if (req.method === "POST" && url.pathname === "/oauth/revoke") {
-      revokeCalls.push({ path: url.pathname, contentType, body });
+      revokeCalls.push({ path: url.pathname, contentType, body, headers: { ...req.headers } });
       if (body.token_type_hint === "refresh_token") refreshTokens.set(body.token ?? "", false);
       return json(res, 200, {});
     }

@@ -9,7 +9,8 @@
  *
  * For long sessions, `options` make it behave more like a real provider: usage computed from the
  * request's size, a context window it enforces, a function answering whatever the script does
- * not, and the Responses API's compaction endpoint (`POST {base}/responses/compact`).
+ * not, and the Responses API's compaction endpoint (`POST {base}/responses/compact`). With
+ * `options.models` it also lists models as the Codex backend does (`GET …/models`).
  * Only Node's `http` module is used, so the compiled file also works from plain Node scripts.
  */
 import http from "node:http";
@@ -100,6 +101,31 @@ export interface ModelServerOptions {
    * messages (context ones excluded) and adds one opaque `compaction` item.
    */
   compact?: (request: RecordedRequest) => JsonObject[];
+  /**
+   * Answers `GET {base}/models` and `GET <chatgpt base>/codex/models` (the Codex backend's list of
+   * the account's models, `{models: [...]}`, with an ETag); unset, those paths are 404s.
+   */
+  models?: ModelListScript;
+}
+
+/** The model list the server offers; `status` other than 200 answers with an error instead. */
+export interface ModelListScript {
+  models: JsonObject[];
+  etag?: string;
+  status?: number;
+  delayMs?: number;
+}
+
+/** One entry of a model list, with the fields the reference requires and these values. */
+export function listedModel(slug: string, priority: number, visibility: "list" | "hide" = "list"): JsonObject {
+  return {
+    slug, display_name: slug, description: `${slug} (scripted)`, default_reasoning_level: "medium",
+    supported_reasoning_levels: [{ effort: "medium", description: "medium" }], shell_type: "shell_command",
+    visibility, supported_in_api: true, priority, upgrade: null, base_instructions: "",
+    supports_reasoning_summaries: true, support_verbosity: false, default_verbosity: null,
+    apply_patch_tool_type: "freeform", truncation_policy: { mode: "tokens", limit: 10000 },
+    supports_parallel_tool_calls: true, context_window: 272000, experimental_supported_tools: [], input_modalities: ["text"],
+  };
 }
 
 export interface ModelServer {
@@ -117,6 +143,8 @@ export interface ModelServer {
   unhandled: RecordedRequest[];
   /** Requests to the compaction endpoint; they do not consume turns. */
   compactions: RecordedRequest[];
+  /** Requests for the model list (see `ModelServerOptions.models`); they do not consume turns. */
+  modelLists: RecordedRequest[];
   /** Problems noticed in requests; tests normally assert this stays empty. */
   violations: string[];
   push(...turns: ScriptedTurn[]): void;
@@ -477,6 +505,7 @@ export async function startModelServer(turns: ScriptedTurn[] = [], options: Mode
   const rejected: RecordedRequest[] = [];
   let requiredAuth: RequiredAuth | null = null;
   const compactions: RecordedRequest[] = [];
+  const modelLists: RecordedRequest[] = [];
   const violations: string[] = [];
   const sockets = new Set<Socket>();
   const sleepers = new Set<{ timer: NodeJS.Timeout; wake: () => void }>();
@@ -548,6 +577,16 @@ export async function startModelServer(turns: ScriptedTurn[] = [], options: Mode
     const record: RecordedRequest = {
       method: req.method ?? "", path, query, headers: { ...req.headers }, body, rawBody, receivedAt: Date.now(), wire, turnIndex: -1,
     };
+    const list = options.models;
+    if (list && req.method === "GET" && (path === `${BASE_PATH}/models` || path === `${CHATGPT_PATH}/codex/models`)) {
+      modelLists.push(record);
+      await sleep(list.delayMs ?? 0);
+      if (closed || res.destroyed) return;
+      const status = list.status ?? 200;
+      if (status !== 200) sendJson(res, status, defaultErrorBody(status));
+      else sendJson(res, 200, { models: list.models }, list.etag ? { etag: list.etag } : {});
+      return;
+    }
     if (wire === "other") {
       unhandled.push(record);
       sendJson(res, 404, { error: { message: `model-server: no route for ${req.method} ${path}`, type: "not_found" } });
@@ -633,6 +672,7 @@ export async function startModelServer(turns: ScriptedTurn[] = [], options: Mode
     requests,
     unhandled,
     compactions,
+    modelLists,
     violations,
     push(...more: ScriptedTurn[]): void {
       script.push(...more);
