@@ -8,11 +8,11 @@
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { loadConfig, type Config } from "../config/load-config.js";
+import { configInputFromFlags, type SessionFlags } from "../config/session-flags.js";
 import { ConfigError } from "../config/overrides.js";
 import type { ThreadManager, StartedThread } from "../core/thread-manager.js";
 import type { ThreadTarget } from "../core/open-thread.js";
 import type { Session } from "../core/session.js";
-import type { SandboxMode } from "../protocol/policy.js";
 import type { Op } from "../protocol/ops.js";
 import { packageVersion } from "../util/version.js";
 import { theme as processTheme } from "./parts/theme.js";
@@ -28,25 +28,11 @@ import { highlightCode, preloadHighlighter } from "./parts/highlight.js";
 import { loadMarkdown } from "./pi-tui.js";
 import type { SignInOutcome } from "./parts/sign-in.js";
 
-export interface TuiOptions {
-  model?: string;
-  sandbox?: SandboxMode;
-  askForApproval?: "untrusted" | "on-failure" | "on-request" | "never";
+export interface TuiOptions extends SessionFlags {
   cd?: string;
-  config: string[];
-  profile?: string;
-  fullAuto?: boolean;
-  dangerouslyBypassApprovalsAndSandbox?: boolean;
-  addDir: string[];
   image: string[];
   /** `--alt-screen` (true) / `--no-alt-screen` (false). */
   altScreen?: boolean;
-  oss?: boolean;
-  localProvider?: string;
-  enable?: string[];
-  disable?: string[];
-  /** `--search`: live web search for this run. */
-  search?: boolean;
 }
 
 /** What the UI opens on: a new thread (with an optional first prompt), or a recorded one. */
@@ -85,20 +71,7 @@ export async function runTui(opts: TuiOptions, start: TuiStart): Promise<number>
 }
 
 function load(opts: TuiOptions, cwd: string): Config {
-  return loadConfig({
-    cwd,
-    overrides: opts.config,
-    profile: opts.profile,
-    model: opts.model,
-    sandboxMode: opts.dangerouslyBypassApprovalsAndSandbox ? "danger-full-access" : opts.fullAuto ? "workspace-write" : opts.sandbox,
-    approvalPolicy: opts.dangerouslyBypassApprovalsAndSandbox ? "never" : opts.fullAuto ? "on-request" : opts.askForApproval,
-    addDirs: opts.addDir,
-    oss: opts.oss,
-    localProvider: opts.localProvider,
-    enable: opts.enable,
-    disable: opts.disable,
-    search: opts.search,
-  });
+  return loadConfig(configInputFromFlags(cwd, opts));
 }
 
 /** Owns the terminal, the app and the current thread; switches threads for /new, /resume, /fork. */

@@ -9,6 +9,7 @@
 import { readFileSync, writeFileSync, existsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { loadConfig, type Config } from "../../config/load-config.js";
+import { configInputFromFlags, type SessionFlags } from "../../config/session-flags.js";
 import { findProjectRoot } from "../../config/project-root.js";
 import { ConfigError } from "../../config/overrides.js";
 import { checkLocalProvider } from "../../config/oss.js";
@@ -16,7 +17,7 @@ import { ThreadManager, ThreadStartError, type StartedThread } from "../../core/
 import type { ThreadTarget } from "../../core/open-thread.js";
 import type { UserInput } from "../../protocol/ops.js";
 import type { ReviewOutputEvent, ReviewTarget } from "../../protocol/review.js";
-import type { AskForApproval, SandboxMode } from "../../protocol/policy.js";
+import type { AskForApproval } from "../../protocol/policy.js";
 import { HumanOutput, palette } from "./human-output.js";
 import { JsonlMapper } from "./jsonl-mapper.js";
 import { threadEventJson } from "./web-search-items.js";
@@ -24,31 +25,16 @@ import { reviewText } from "../../core/review/review-text.js";
 import { PromptError, readPrompt } from "./read-prompt.js";
 import { packageVersion } from "../../util/version.js";
 
-export interface ExecOptions {
+export interface ExecOptions extends SessionFlags {
   json?: boolean;
   experimentalJson?: boolean;
   outputLastMessage?: string;
   outputSchema?: string;
-  model?: string;
-  sandbox?: SandboxMode;
   cd?: string;
-  addDir: string[];
   skipGitRepoCheck?: boolean;
-  config: string[];
-  profile?: string;
   image: string[];
   color: "always" | "never" | "auto";
   ephemeral?: boolean;
-  fullAuto?: boolean;
-  dangerouslyBypassApprovalsAndSandbox?: boolean;
-  /** Use a local provider (`--local-provider`, else `oss_provider`, else ollama). */
-  oss?: boolean;
-  localProvider?: string;
-  /** Feature flags to turn on / off for this run (`features.NAME = true/false`). */
-  enable?: string[];
-  disable?: string[];
-  /** `--search`: live web search for this run. */
-  search?: boolean;
 }
 
 /** The reference's sentence when exec runs outside a Git repository. */
@@ -105,21 +91,8 @@ export async function runExec(
 
   let config: Config;
   try {
-    config = loadConfig({
-      cwd,
-      overrides: opts.config,
-      profile: opts.profile,
-      model: opts.model,
-      sandboxMode: opts.dangerouslyBypassApprovalsAndSandbox ? "danger-full-access" : opts.fullAuto ? "workspace-write" : opts.sandbox,
-      // Nobody is there to answer approval prompts in exec: failures go back to the model.
-      approvalPolicy: "never" satisfies AskForApproval,
-      addDirs: opts.addDir,
-      oss: opts.oss,
-      localProvider: opts.localProvider,
-      enable: opts.enable,
-      disable: opts.disable,
-      search: opts.search,
-    });
+    // Nobody is there to answer approval prompts in exec: failures go back to the model.
+    config = loadConfig({ ...configInputFromFlags(cwd, opts), approvalPolicy: "never" satisfies AskForApproval });
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`Error loading config: ${err.message}\n`);
