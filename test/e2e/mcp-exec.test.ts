@@ -14,9 +14,8 @@ import { fnCall, text, turn, type JsonObject, type ModelServer } from "../suppor
 import { exec, jsonLines, makeWorkspace, withServer } from "../support/cli.js";
 import { readLines, responseItems, rolloutFileOf, threadIdOf } from "../support/rollout.js";
 import { turnIdIn, until, withSession } from "../support/session.js";
-import { STDIO_SERVER_PATH } from "../fixtures/mcp/stdio-server.js";
+import { STDIO_SERVER_PATH, stdioFixtureServer } from "../fixtures/mcp/stdio-server.js";
 import { FX_ECHO_TOOL_SPEC, FX_QUALIFIED_TOOL_NAMES, TINY_PNG_BASE64 } from "../fixtures/mcp/fixture-server.js";
-import type { McpStdioServer } from "../../src/config/mcp.js";
 
 const RESOURCE_TOOLS = ["list_mcp_resources", "list_mcp_resource_templates", "read_mcp_resource"];
 const MISSING_BINARY = "/nonexistent/mcp-server-binary";
@@ -260,24 +259,6 @@ void test("an MCP tool annotated as destructive waits for the user's answer; a r
     { mcpServers: { fx } },
   );
 });
-
-/** The stdio fixture as a session's `mcpServers` entry, with these extra arguments. */
-function stdioFixtureServer(args: string[]): McpStdioServer {
-  return {
-    enabled: true,
-    required: false,
-    startup_timeout_sec: 30,
-    tool_timeout_sec: 60,
-    enabled_tools: null,
-    disabled_tools: [],
-    transport: "stdio",
-    command: process.execPath,
-    args: [STDIO_SERVER_PATH, ...args],
-    env: {},
-    env_vars: [],
-    cwd: null,
-  };
-}
 
 void test("a server's elicitation reaches the user as an elicitation_request; the answer, with the form's defaults, goes back", async () => {
   const fx = stdioFixtureServer(["--name", "fx"]);

@@ -11,11 +11,11 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { NO_OAUTH_SETTINGS, type McpHttpServer, type McpStdioServer } from "../../src/config/mcp.js";
+import { NO_OAUTH_SETTINGS, type McpHttpServer } from "../../src/config/mcp.js";
 import type { McpSignInRequest } from "../../src/mcp/sign-in.js";
 import { callbackId } from "../../src/mcp/oauth/redirect.js";
 import type { Event } from "../../src/protocol/events.js";
-import { STDIO_SERVER_PATH } from "../fixtures/mcp/stdio-server.js";
+import { stdioFixtureServer } from "../fixtures/mcp/stdio-server.js";
 import { fnCall, text, turn, type ModelServer } from "../support/model-server.js";
 import { startOAuthFixture } from "../support/oauth-server.js";
 import { until, withSession } from "../support/session.js";
@@ -125,20 +125,7 @@ void test("a declined sign-in fails the server's start with the login hint, and 
 });
 
 void test("restart_mcp_server restarts one server with start-up events; an unknown name is an error", async () => {
-  const fx: McpStdioServer = {
-    enabled: true,
-    required: false,
-    startup_timeout_sec: 30,
-    tool_timeout_sec: 60,
-    enabled_tools: null,
-    disabled_tools: [],
-    transport: "stdio",
-    command: process.execPath,
-    args: [STDIO_SERVER_PATH, "--name", "fx"],
-    env: {},
-    env_vars: [],
-    cwd: null,
-  };
+  const fx = stdioFixtureServer(["--name", "fx"]);
   await withSession(
     [turn(fnCall("mcp__fx__echo", { text: "first" }, "e1")), turn(text("one")), turn(fnCall("mcp__fx__echo", { text: "again" }, "e2")), turn(text("two"))],
     async (session, server) => {
