@@ -59,7 +59,7 @@ export async function postWithRetries(opts: PostOptions): Promise<HttpResponse> 
         attempt--; // The retry with new credentials does not use up the retry budget.
         continue;
       }
-      error = await errorFromResponse(res);
+      error = await errorFromResponse(res, opts.onUnauthorized !== undefined);
       if (res.status === 401 && opts.onUnauthorized) {
         // Refreshed credentials were refused too: only signing in again can help.
         error = new ModelError("unauthorized", "The server rejected the login even after refreshing it (HTTP 401). Sign in again with `codex-ts login`.", { httpStatus: 401 });
@@ -79,7 +79,11 @@ export async function postWithRetries(opts: PostOptions): Promise<HttpResponse> 
   }
 }
 
-async function errorFromResponse(res: HttpResponse): Promise<ModelError> {
+/**
+ * The error a refused request stands for. `signedIn`: the request carried a ChatGPT login (the
+ * one kind of credentials that can be refreshed), so a refusal is about the login, not a key.
+ */
+async function errorFromResponse(res: HttpResponse, signedIn: boolean): Promise<ModelError> {
   const text = await res.text().catch(() => "");
   let code: string | undefined;
   let message = text.trim() || res.statusText || `HTTP ${res.status}`;
@@ -93,7 +97,14 @@ async function errorFromResponse(res: HttpResponse): Promise<ModelError> {
     // Not JSON: keep the raw text as the message.
   }
   const retryAfter = res.headers["retry-after"];
-  const err = classifyServerError(res.status, code, message, parseRetryAfter(typeof retryAfter === "string" ? retryAfter : null));
+  let err = classifyServerError(res.status, code, message, parseRetryAfter(typeof retryAfter === "string" ? retryAfter : null));
+  if (signedIn && err.kind === "unauthorized") {
+    err = new ModelError(
+      "unauthorized",
+      `The Codex backend refused this ChatGPT login (HTTP ${res.status}: ${message}). Check that your plan includes Codex, or sign in again with \`codex-ts login\`.`,
+      { httpStatus: res.status },
+    );
+  }
   const rateLimits = parseRateLimitHeaders(res.headers);
   return rateLimits ? new ModelError(err.kind, err.message, { ...err.options, rateLimits }) : err;
 }

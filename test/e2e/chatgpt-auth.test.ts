@@ -10,7 +10,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fnCall, text, turn, type ModelServer } from "../support/model-server.js";
+import { errorTurn, fnCall, text, turn, type ModelServer } from "../support/model-server.js";
 import { filesUnder, makeWorkspace, runCli, withServer, type CliResult, type Workspace } from "../support/cli.js";
 import { DEFAULT_ACCOUNT, saveChatgptLogin, startIssuer, type Issuer } from "../support/issuer.js";
 import { startHttpReceiver } from "../support/otlp-receiver.js";
@@ -295,6 +295,24 @@ void test("CODEX_CA_CERTIFICATE: the refresh and the model request go over HTTPS
         front.close();
         front.closeAllConnections();
       }
+    });
+  } finally {
+    await issuer.close();
+  }
+});
+
+void test("a ChatGPT login the backend refuses (403) is told in terms of the login, not of an API key", async () => {
+  const issuer = await startIssuer();
+  const ws = makeWorkspace();
+  saveChatgptLogin(ws.home, issuer.issue());
+  try {
+    const refusal = { error: { message: "Your workspace does not allow Codex", type: "invalid_request_error", code: "forbidden" } };
+    await withServer([errorTurn(403, {}, refusal)], async (server) => {
+      const r = await execChatgpt(server, issuer, ws, ["hi"]);
+      assert.equal(r.code, 1);
+      assert.match(r.stderr, /The Codex backend refused this ChatGPT login \(HTTP 403: Your workspace does not allow Codex\)\. Check that your plan includes Codex, or sign in again with `codex-ts login`\./);
+      assert.doesNotMatch(r.stderr, /OPENAI_API_KEY|API key/);
+      assert.equal(issuer.refreshCalls().length, 0, "a 403 is not a reason to refresh");
     });
   } finally {
     await issuer.close();
