@@ -11,9 +11,9 @@
  * file created with mode 0600 and is renamed over auth.json, so a reader sees the old file or
  * the new one, never a partial one. Errors name the file and never quote its content.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync, chmodSync } from "node:fs";
-import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
+import { writeFileAtomic } from "../util/atomic-write.js";
 
 export const AUTH_FILE_NAME = "auth.json";
 
@@ -133,27 +133,7 @@ export function writeApiKeyAuth(codexHome: string, apiKey: string): void {
  */
 export function writeAuthText(codexHome: string, text: string): void {
   mkdirSync(codexHome, { recursive: true, mode: 0o700 });
-  const target = authFilePath(codexHome);
-  const temp = join(codexHome, `.${AUTH_FILE_NAME}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
-  let fd: number | null = null;
-  try {
-    fd = openSync(temp, "wx", 0o600);
-    // The umask may have removed bits from 0600 (never added any); make it exact.
-    chmodSync(temp, 0o600);
-    writeSync(fd, text);
-    fsyncSync(fd);
-    closeSync(fd);
-    fd = null;
-    renameSync(temp, target);
-  } catch (err) {
-    if (fd !== null) closeSync(fd);
-    try {
-      unlinkSync(temp);
-    } catch {
-      // Already renamed or never created.
-    }
-    throw err;
-  }
+  writeFileAtomic(authFilePath(codexHome), text, 0o600);
 }
 
 /** Removes auth.json; true when there was one. */

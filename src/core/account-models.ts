@@ -11,10 +11,11 @@
  * the list awaited, for at most two seconds. Any failure leaves the built-in defaults in place, with one note on
  * NODE_DEBUG=codex-ts and nothing else.
  */
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { debuglog } from "node:util";
 import { getJson } from "../auth/auth-http.js";
+import { writeFileAtomic } from "../util/atomic-write.js";
 import type { Config } from "../config/load-config.js";
 
 export const MODELS_CACHE_FILE = "models_cache.json";
@@ -139,10 +140,8 @@ function writeCache(req: AccountModelsRequest, models: unknown[], etag: string |
     ...(req.accountId ? { account_id: req.accountId } : {}),
     models,
   };
-  const file = cachePath(req.codexHome);
-  const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, `${JSON.stringify(body, null, 2)}\n`);
-  renameSync(temp, file);
+  // Not secret (model names), so readable as a file written with the usual umask would be.
+  writeFileAtomic(cachePath(req.codexHome), `${JSON.stringify(body, null, 2)}\n`, 0o644);
 }
 
 function parseModels(raw: unknown): AccountModel[] | null {

@@ -12,10 +12,11 @@
  * (`client_secret`, `token_endpoint_auth_method`, `token_type`) that a refresh needs; the
  * reference ignores fields it does not know.
  */
-import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { OAuthCredentialsStoreMode } from "../../config/mcp.js";
+import { writeFileAtomic } from "../../util/atomic-write.js";
 
 export const CREDENTIALS_FILE = ".credentials.json";
 /** Tokens this close to expiry are refreshed before use (the reference's margin). */
@@ -119,12 +120,9 @@ export class OAuthCredentialsStore {
     }
     const dir = join(this.path, "..");
     mkdirSync(dir, { recursive: true });
-    const temp = join(dir, `${CREDENTIALS_FILE}.${randomBytes(6).toString("hex")}.tmp`);
     try {
-      writeFileSync(temp, JSON.stringify(file), { mode: 0o600 });
-      renameSync(temp, this.path);
+      writeFileAtomic(this.path, JSON.stringify(file), 0o600);
     } catch (err) {
-      rmSync(temp, { force: true });
       throw new CredentialsStoreError(`failed to write credentials file at ${this.path}: ${(err as Error).message}`);
     }
   }

@@ -19,12 +19,12 @@
  */
 import type { Component } from "@mariozechner/pi-tui";
 import { matchesKey, wrapTextWithAnsi } from "../pi-tui.js";
-import { randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Config } from "../../config/load-config.js";
 import { projectSettingsFolders, type TrustLevel } from "../../config/project-config.js";
 import { setTableValue } from "../../config/toml-edit.js";
+import { writeFileAtomic } from "../../util/atomic-write.js";
 import { theme } from "./theme.js";
 
 export interface TrustQuestion {
@@ -48,14 +48,8 @@ export async function saveTrustDecision(codexHome: string, projectPath: string, 
   }
   const edited = setTableValue(text, ["projects", projectPath], "trust_level", level);
   await mkdir(codexHome, { recursive: true });
-  // Written beside the file and renamed over it, so a crash never leaves half a config.
-  const temp = `${file}.${randomBytes(4).toString("hex")}.tmp`;
-  try {
-    await writeFile(temp, edited, { mode: 0o600 });
-    await rename(temp, file);
-  } finally {
-    await rm(temp, { force: true });
-  }
+  // A crash never leaves half a config.
+  writeFileAtomic(file, edited, 0o600);
   return file;
 }
 
