@@ -5,6 +5,7 @@
  * refresh can take, is stale and taken over.
  */
 import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { processAlive } from "../util/process-alive.js";
 
 /** A refresh never takes this long; a lock older than this was left behind. */
 const STALE_AFTER_MS = 60_000;
@@ -62,11 +63,9 @@ function isStale(lockPath: string): boolean {
     if (text === "") return age > EMPTY_STALE_AFTER_MS;
     const pid = Number.parseInt(text, 10);
     if (!Number.isInteger(pid) || pid <= 0) return false; // Being written right now.
-    process.kill(pid, 0);
+    return !processAlive(pid);
+  } catch {
+    // Released meanwhile (ENOENT): not stale, the next attempt takes it.
     return false;
-  } catch (err) {
-    // ESRCH: the holder has exited. ENOENT: released meanwhile. EPERM: alive, not ours.
-    const code = (err as NodeJS.ErrnoException).code;
-    return code === "ESRCH";
   }
 }
