@@ -7,6 +7,13 @@
  */
 import { packageVersion } from "../util/version.js";
 
+// A reader that stops early (`codex-ts --help | head`, `codex-ts exec … | head -1`) closes the
+// pipe: that ends the output the user wanted, not an error worth a stack trace.
+process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+  if (err.code !== "EPIPE") throw err;
+  process.exit(process.exitCode ?? 0);
+});
+
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   process.stdout.write(`codex-ts ${packageVersion()}\n`);

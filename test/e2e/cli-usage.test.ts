@@ -5,7 +5,8 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { makeWorkspace, runCli } from "../support/cli.js";
+import { spawnSync } from "node:child_process";
+import { CLI_PATH, makeWorkspace, runCli, testEnv } from "../support/cli.js";
 
 const ws = makeWorkspace();
 const run = (...args: string[]): ReturnType<typeof runCli> => runCli(args, { cwd: ws.dir, home: ws.home, stdin: "" });
@@ -65,4 +66,11 @@ void test("--help still prints to stdout and exits 0; a missing subcommand shows
   const mcp = await run("mcp");
   assert.equal(mcp.code, 2);
   assert.match(mcp.stderr, /Usage: codex-ts mcp/);
+});
+
+void test("a reader that closes the pipe early (codex-ts --help | head) ends the run quietly", async () => {
+  // `true` exits without reading, so every write of the help text meets a closed pipe.
+  const r = spawnSync("sh", ["-c", `"${process.execPath}" "${CLI_PATH}" --help | true`], { cwd: ws.dir, env: testEnv(ws.home), encoding: "utf8" });
+  assert.equal(r.status, 0);
+  assert.equal(r.stderr, "", "no stack trace for a closed pipe");
 });
