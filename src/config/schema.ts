@@ -164,7 +164,7 @@ const BASE_SCHEMA: readonly KeySpec[] = [
   { key: "experimental_instructions_file", type: "path", profile: true, group: "Instructions and AGENTS.md", description: "Older name of `model_instructions_file`." },
   { key: "compact_prompt", type: "string", unused: true, group: "Instructions and AGENTS.md", description: "Prompt used to summarise the conversation when compacting." },
   { key: "experimental_compact_prompt_file", type: "path", profile: true, unused: true, group: "Instructions and AGENTS.md", description: "File holding the compaction prompt." },
-  { key: "project_doc_max_bytes", type: "integer", min: 0, default: DEFAULT_PROJECT_DOC_MAX_BYTES, group: "Instructions and AGENTS.md", description: "Most bytes read from AGENTS.md files in total; 0 turns project docs off." },
+  { key: "project_doc_max_bytes", type: "integer", min: 0, default: DEFAULT_PROJECT_DOC_MAX_BYTES, group: "Instructions and AGENTS.md", description: "Most bytes read from the project's AGENTS.md files in total (a file cut at this limit is named in a warning); 0 turns project docs off." },
   { key: "project_doc_fallback_filenames", type: "string[]", default: [], group: "Instructions and AGENTS.md", description: "Names tried, in order, in a folder without AGENTS.md.", example: 'project_doc_fallback_filenames = ["CLAUDE.md"]' },
   { key: "project_root_markers", type: "string[]", default: [".git"], group: "Instructions and AGENTS.md", description: "Entries marking the project root, where the search for AGENTS.md and `.codex/config.toml` starts; `[]` means the working directory." },
 

@@ -15,8 +15,7 @@
  * loads the MCP code.
  */
 import { effectiveModelInfo } from "./model-settings.js";
-import { readFileSync } from "node:fs";
-import { discoverSkills, mentionedSkills, skillInjection } from "../config/skills.js";
+import { discoverSkills, mentionedSkills, readSkillFile, skillInjection } from "../config/skills.js";
 import { discoverPrompts, promptsDir } from "../config/custom-prompts.js";
 import { findProjectRoot } from "../config/project-root.js";
 import { parseFrontMatter } from "../config/front-matter.js";
@@ -569,7 +568,7 @@ export class Session {
   private injectMentionedSkills(text: string, subId: string): void {
     for (const skill of mentionedSkills(text, this.options.skills ?? [])) {
       try {
-        const { body } = parseFrontMatter(readFileSync(skill.path, "utf8"));
+        const { body } = parseFrontMatter(readSkillFile(skill.path));
         this.history.append(userText(skillInjection(skill, body)));
       } catch (err) {
         this.send(subId, { type: "warning", message: `skill ${skill.name} could not be read: ${(err as Error).message}` });

@@ -50,6 +50,7 @@ import { randomBytes } from "node:crypto";
 import { open, type FileHandle } from "node:fs/promises";
 import {
   closeSync,
+  constants,
   fchmodSync,
   fstatSync,
   fsyncSync,
@@ -64,6 +65,7 @@ import {
 } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
+import { openRegularFile } from "../util/bounded-read.js";
 import { processAlive } from "../util/process-alive.js";
 
 
@@ -158,7 +160,7 @@ export async function appendPromptHistory(
 export function historyMetadata(codexHome: string): { logId: number; count: number } {
   let fd: number;
   try {
-    fd = openSync(historyFilePath(codexHome), "r");
+    fd = openRegularFile(historyFilePath(codexHome)).fd;
   } catch {
     return { logId: 0, count: 0 };
   }
@@ -185,13 +187,16 @@ export function historyMetadata(codexHome: string): { logId: number; count: numb
 export async function historyMetadataAsync(codexHome: string): Promise<{ logId: number; count: number }> {
   let handle: FileHandle;
   try {
-    handle = await open(historyFilePath(codexHome), "r");
+    // Non-blocking, so a FIFO in its place cannot hang the open; only a regular file is counted.
+    handle = await open(historyFilePath(codexHome), constants.O_RDONLY | constants.O_NONBLOCK);
   } catch {
     return { logId: 0, count: 0 };
   }
   let logId = 0;
   try {
-    logId = (await handle.stat()).ino;
+    const info = await handle.stat();
+    if (!info.isFile()) return { logId: 0, count: 0 };
+    logId = info.ino;
     let count = 0;
     const chunk = Buffer.allocUnsafe(64 * 1024);
     for (let position = 0; ; ) {
@@ -217,7 +222,7 @@ export function lookupHistoryEntry(codexHome: string, logId: number, offset: num
   if (!Number.isSafeInteger(offset) || offset < 0) return null;
   let fd: number;
   try {
-    fd = openSync(historyFilePath(codexHome), "r");
+    fd = openRegularFile(historyFilePath(codexHome)).fd;
   } catch {
     return null;
   }

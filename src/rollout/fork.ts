@@ -59,7 +59,7 @@ export function forkThread(params: ForkParams): ForkedThread {
     model_provider: params.modelProvider ?? (typeof parentMeta.model_provider === "string" ? parentMeta.model_provider : "openai"),
     base_instructions: isObject(base) && typeof base.text === "string" ? { text: base.text } : null,
   };
-  const git = gitInfo(params.cwd);
+  const git = gitInfo(params.cwd, (message) => scan.warnings.push(message));
   if (git) meta.git = git;
 
   const path = rolloutPath(params.codexHome, threadId, now);

@@ -53,6 +53,8 @@ export class RolloutRecorder {
   /** A recorder for a new thread; its file appears at the first `persist()`. */
   static create(params: NewRolloutParams): RolloutRecorder {
     const started = new Date();
+    // The repository's .git files may be hostile (refused ones are reported like write failures).
+    const warn = (message: string): void => recorder.report(message);
     const meta = (): SessionMetaPayload => {
       const payload: SessionMetaPayload = {
         id: params.threadId,
@@ -64,11 +66,12 @@ export class RolloutRecorder {
         model_provider: params.modelProvider,
         base_instructions: { text: params.baseInstructions },
       };
-      const git = gitInfo(params.cwd);
+      const git = gitInfo(params.cwd, warn);
       if (git) payload.git = git;
       return payload;
     };
-    return new RolloutRecorder(rolloutPath(params.codexHome, params.threadId, started), meta);
+    const recorder = new RolloutRecorder(rolloutPath(params.codexHome, params.threadId, started), meta);
+    return recorder;
   }
 
   /**

@@ -4,7 +4,8 @@
  * not written again), as the reference's ApprovedExecpolicyAmendment does, and the session's
  * policy takes it at once.
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync } from "node:fs";
+import { readTextFile } from "../../util/bounded-read.js";
 import { join } from "node:path";
 import type { ExecPolicy } from "./policy.js";
 
@@ -20,7 +21,7 @@ export function persistAmendment(codexHome: string, policy: ExecPolicy, prefix: 
   const file = join(folder, DEFAULT_RULES_FILE);
   const rule = amendmentRule(prefix);
   mkdirSync(folder, { recursive: true });
-  const existing = existsSync(file) ? readFileSync(file, "utf8") : "";
+  const existing = existsSync(file) ? readTextFile(file) : "";
   if (!existing.split("\n").includes(rule)) {
     // One write of one line (O_APPEND): two sessions approving at once cannot interleave it.
     appendFileSync(file, `${existing === "" || existing.endsWith("\n") ? "" : "\n"}${rule}\n`, { mode: 0o600 });

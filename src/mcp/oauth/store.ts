@@ -13,7 +13,8 @@
  * reference ignores fields it does not know.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
+import { readTextFile } from "../../util/bounded-read.js";
 import { join } from "node:path";
 import type { OAuthCredentialsStoreMode } from "../../config/mcp.js";
 import { writeFileAtomic } from "../../util/atomic-write.js";
@@ -99,7 +100,7 @@ export class OAuthCredentialsStore {
   private read(): CredentialsFile {
     let text: string;
     try {
-      text = readFileSync(this.path, "utf8");
+      text = readTextFile(this.path);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === "ENOENT") return {};
       throw new CredentialsStoreError(`failed to read credentials file at ${this.path}: ${(err as Error).message}`);

@@ -19,7 +19,8 @@
  */
 import type { Component } from "@mariozechner/pi-tui";
 import { matchesKey, wrapTextWithAnsi } from "../pi-tui.js";
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
+import { readTextFile } from "../../util/bounded-read.js";
 import { join } from "node:path";
 import type { Config } from "../../config/load-config.js";
 import { projectSettingsFolders, type TrustLevel } from "../../config/project-config.js";
@@ -42,7 +43,7 @@ export async function saveTrustDecision(codexHome: string, projectPath: string, 
   const file = join(codexHome, "config.toml");
   let text = "";
   try {
-    text = await readFile(file, "utf8");
+    text = readTextFile(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
   }
