@@ -569,7 +569,7 @@ export class App implements SlashContext {
 
   private async editExternally(): Promise<void> {
     try {
-      this.composer.setText(await this.host.externalEdit(this.composer.editor.getExpandedText()));
+      this.composer.setText(await this.host.externalEdit(this.composer.expandedText));
     } catch (err) {
       this.notice("error", (err as Error).message);
     }
