@@ -169,7 +169,7 @@ const BASE_SCHEMA: readonly KeySpec[] = [
   { key: "project_root_markers", type: "string[]", default: [".git"], group: "Instructions and AGENTS.md", description: "Entries marking the project root, where the search for AGENTS.md and `.codex/config.toml` starts; `[]` means the working directory." },
 
   // Features
-  { key: "features", type: "map", names: FEATURE_NAMES, profile: true, group: "Features", description: "Feature flags (see the list below); `--enable NAME` / `--disable NAME` set them for one run.", example: "[features]\nundo = true" },
+  { key: "features", type: "map", names: FEATURE_NAMES, profile: true, group: "Features", description: "Feature flags (see the list below); `--enable NAME` / `--disable NAME` set them for one run.", example: "[features]\nshell_snapshot = false" },
   { key: "features.<feature>", type: "boolean", group: "Features", description: "Turns one feature on or off." },
   { key: "experimental_use_unified_exec_tool", type: "boolean", profile: true, group: "Features", description: "Older spelling of `features.unified_exec`." },
   { key: "experimental_use_freeform_apply_patch", type: "boolean", profile: true, group: "Features", description: "Older spelling of `features.apply_patch_freeform`." },
@@ -387,7 +387,10 @@ function walk(table: TomlTable, node: SchemaNode, path: string[], out: Validatio
       out.errors.push({ path: at, message: problem });
       continue;
     }
-    if (isTable(value) && (kinds(spec).includes("table") || kinds(spec).includes("map"))) walk(value, child, at, out);
+    // A table whose keys the schema does not list (otel.exporter's `{ otlp-http = … }`) is
+    // free-form: its `check` judges it whole, and walking it would call every key unknown.
+    const described = child.children.size > 0 || child.any !== undefined;
+    if (isTable(value) && described && (kinds(spec).includes("table") || kinds(spec).includes("map"))) walk(value, child, at, out);
     else if (isTable(value) && spec.knownKeys) nearMisses(value, spec.knownKeys, at, out);
   }
 }
