@@ -14,7 +14,7 @@
 import { mkdirSync, unlinkSync } from "node:fs";
 import { readTextFile } from "../util/bounded-read.js";
 import { join } from "node:path";
-import { writeFileAtomic } from "../util/atomic-write.js";
+import { PRIVATE_DIR_MODE, writeFileAtomic } from "../util/atomic-write.js";
 
 export const AUTH_FILE_NAME = "auth.json";
 
@@ -133,7 +133,7 @@ export function writeApiKeyAuth(codexHome: string, apiKey: string): void {
  * with mode 0600 (so looser permissions of an old file do not carry over), synced, then renamed.
  */
 export function writeAuthText(codexHome: string, text: string): void {
-  mkdirSync(codexHome, { recursive: true, mode: 0o700 });
+  mkdirSync(codexHome, { recursive: true, mode: PRIVATE_DIR_MODE });
   writeFileAtomic(authFilePath(codexHome), text, 0o600);
 }
 

@@ -67,6 +67,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { openRegularFile } from "../util/bounded-read.js";
 import { processAlive } from "../util/process-alive.js";
+import { PRIVATE_DIR_MODE } from "../util/atomic-write.js";
 
 
 /** `[history]` from config.toml: whether prompts are kept, and how large the file may grow. */
@@ -137,7 +138,7 @@ export async function appendPromptHistory(
   const line = Buffer.from(historyLine(sessionId, Math.floor(Date.now() / 1000), text), "utf8");
   let lock: LockHandle | null;
   try {
-    mkdirSync(codexHome, { recursive: true });
+    mkdirSync(codexHome, { recursive: true, mode: PRIVATE_DIR_MODE });
     lock = await acquireLock(lockPath, timeoutMs);
   } catch (err) {
     return failed(`could not lock ${lockPath}: ${message(err)}`);

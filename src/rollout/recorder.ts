@@ -16,6 +16,7 @@ import type { ResponseItem } from "../protocol/items.js";
 import { rolloutPath, serializeLine, utcTimestamp, type SessionMetaPayload, type TurnContextPayload } from "./format.js";
 import { gitInfo } from "./git-info.js";
 import { isPersistedEvent } from "./policy.js";
+import { PRIVATE_DIR_MODE } from "../util/atomic-write.js";
 
 export interface NewRolloutParams {
   codexHome: string;
@@ -102,7 +103,7 @@ export class RolloutRecorder {
     try {
       // Building the meta line reads .git; a failure there must not abort the user's turn.
       lines = this.meta ? [serializeLine("session_meta", this.meta()), ...this.pending] : this.pending;
-      mkdirSync(dirname(this.path), { recursive: true });
+      mkdirSync(dirname(this.path), { recursive: true, mode: PRIVATE_DIR_MODE });
       this.fd = openSync(this.path, "a", 0o600);
     } catch (err) {
       return this.fail(err);

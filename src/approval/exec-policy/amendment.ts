@@ -8,6 +8,7 @@ import { appendFileSync, existsSync, mkdirSync } from "node:fs";
 import { readTextFile } from "../../util/bounded-read.js";
 import { join } from "node:path";
 import type { ExecPolicy } from "./policy.js";
+import { PRIVATE_DIR_MODE } from "../../util/atomic-write.js";
 
 export const DEFAULT_RULES_FILE = "default.rules";
 
@@ -20,7 +21,7 @@ export function persistAmendment(codexHome: string, policy: ExecPolicy, prefix: 
   const folder = join(codexHome, "rules");
   const file = join(folder, DEFAULT_RULES_FILE);
   const rule = amendmentRule(prefix);
-  mkdirSync(folder, { recursive: true });
+  mkdirSync(folder, { recursive: true, mode: PRIVATE_DIR_MODE });
   const existing = existsSync(file) ? readTextFile(file) : "";
   if (!existing.split("\n").includes(rule)) {
     // One write of one line (O_APPEND): two sessions approving at once cannot interleave it.

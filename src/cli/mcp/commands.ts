@@ -17,6 +17,7 @@ import { AUTH_STATUS_TEXT, type McpAuthStatus } from "../../mcp/oauth/auth-statu
 import type { ClientRegistration } from "../../mcp/oauth/provider.js";
 import { callbackId } from "../../mcp/oauth/redirect.js";
 import { addServer, ConfigEditError, parseConfigText, removeServer, type NewServer } from "./config-edit.js";
+import { PRIVATE_DIR_MODE } from "../../util/atomic-write.js";
 
 export interface McpIo {
   out: (text: string) => void;
@@ -88,7 +89,7 @@ function readConfigText(io: McpIo): string {
 
 function writeConfigText(io: McpIo, text: string): void {
   const home = codexHome(io.env);
-  mkdirSync(home, { recursive: true });
+  mkdirSync(home, { recursive: true, mode: PRIVATE_DIR_MODE });
   writeFileSync(join(home, "config.toml"), text);
 }
 

@@ -17,7 +17,7 @@ import { mkdirSync, rmSync } from "node:fs";
 import { readTextFile } from "../../util/bounded-read.js";
 import { join } from "node:path";
 import type { OAuthCredentialsStoreMode } from "../../config/mcp.js";
-import { writeFileAtomic } from "../../util/atomic-write.js";
+import { PRIVATE_DIR_MODE, writeFileAtomic } from "../../util/atomic-write.js";
 
 export const CREDENTIALS_FILE = ".credentials.json";
 /** Tokens this close to expiry are refreshed before use (the reference's margin). */
@@ -120,7 +120,7 @@ export class OAuthCredentialsStore {
       return;
     }
     const dir = join(this.path, "..");
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     try {
       writeFileAtomic(this.path, JSON.stringify(file), 0o600);
     } catch (err) {

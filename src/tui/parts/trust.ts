@@ -25,7 +25,7 @@ import { join } from "node:path";
 import type { Config } from "../../config/load-config.js";
 import { projectSettingsFolders, type TrustLevel } from "../../config/project-config.js";
 import { setTableValue } from "../../config/toml-edit.js";
-import { writeFileAtomic } from "../../util/atomic-write.js";
+import { PRIVATE_DIR_MODE, writeFileAtomic } from "../../util/atomic-write.js";
 import { theme } from "./theme.js";
 
 export interface TrustQuestion {
@@ -48,7 +48,7 @@ export async function saveTrustDecision(codexHome: string, projectPath: string, 
     if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
   }
   const edited = setTableValue(text, ["projects", projectPath], "trust_level", level);
-  await mkdir(codexHome, { recursive: true });
+  await mkdir(codexHome, { recursive: true, mode: PRIVATE_DIR_MODE });
   // A crash never leaves half a config.
   writeFileAtomic(file, edited, 0o600);
   return file;
