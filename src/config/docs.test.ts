@@ -90,3 +90,47 @@ void test("every example in the schema (shown in docs/config.md) loads without a
     assert.deepEqual(warningsOf(`${body}\n${context[spec.key] ?? ""}`), [], `${spec.key}: ${spec.example}`);
   }
 });
+
+void test("no key marked *not used yet* changes what the config loader produces", () => {
+  const home = mkdtempSync(join(tmpdir(), "codex-ts-unused-"));
+  try {
+    const file = join(home, "some-file.md");
+    writeFileSync(file, "text\n");
+    const load = (toml: string): unknown => {
+      writeFileSync(join(home, "config.toml"), toml);
+      // The merged table and the [shell_environment_policy] table are passed on whole (exec/env.ts
+      // reads only the fields it knows): a key inside them shows there whether used or not.
+      const { toml: _merged, warnings: _warnings, shellEnvironmentPolicy: _policy, ...config } = loadConfig({ cwd: home, overrides: [], env: { CODEX_HOME: home } });
+      return config;
+    };
+    const baseline = load("");
+    const used: string[] = [];
+    for (const spec of CONFIG_SCHEMA) {
+      if (!spec.unused || spec.key.startsWith("profiles.")) continue;
+      const kind = typeof spec.type === "string" ? spec.type : spec.type[0];
+      const values: Record<string, string> = {
+        string: JSON.stringify(spec.values?.[0] ?? "x"),
+        path: JSON.stringify(file),
+        boolean: spec.default === true ? "false" : "true",
+        integer: "7",
+        number: "7",
+        "string[]": '["x"]',
+        "path[]": JSON.stringify([file]),
+      };
+      const value = values[kind ?? ""];
+      if (value === undefined) continue; // tables: their keys are checked one by one
+      const path = spec.key.split(".").map((part) => (part.startsWith("<") ? "x" : JSON.stringify(part)));
+      let config: unknown;
+      try {
+        config = load(`${path.join(".")} = ${value}\n`);
+      } catch {
+        used.push(`${spec.key} (can stop the start)`);
+        continue;
+      }
+      if (JSON.stringify(config) !== JSON.stringify(baseline)) used.push(spec.key);
+    }
+    assert.deepEqual(used, [], "these keys are marked *not used yet* but the loader acts on them");
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+});
