@@ -14,7 +14,7 @@ import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 
 /** A size limit for files meant to be read whole: settings, rules, prompts, skills, git metadata. */
 export const SETTINGS_FILE_MAX_BYTES = 1024 * 1024;
 
-/** Thrown for a FIFO, device, socket or directory where a file was expected. */
+/** Thrown for a FIFO, device or socket where a file was expected. */
 export class NotRegularFileError extends Error {
   readonly code = "ENOTREG";
   constructor(
@@ -47,13 +47,15 @@ export interface OpenedFile {
 
 /**
  * Opens `path` for reading if (after links) it is a regular file; throws NotRegularFileError
- * otherwise, and the usual errno errors (ENOENT, EACCES, …) as `openSync` does. The caller
- * closes the descriptor.
+ * for a FIFO, device or socket, and the usual errno errors (ENOENT, EACCES, EISDIR, …) as a
+ * read would. The caller closes the descriptor.
  */
 export function openRegularFile(path: string): OpenedFile {
   const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const info = fstatSync(fd);
+    // A directory fails as reading one always has (EISDIR), so callers' errno handling holds.
+    if (info.isDirectory()) throw Object.assign(new Error(`EISDIR: illegal operation on a directory, read '${path}'`), { code: "EISDIR", syscall: "read", path });
     if (!info.isFile()) throw new NotRegularFileError(path, kindOf(info));
     return { fd, size: info.size };
   } catch (err) {
@@ -147,7 +149,6 @@ function kindOf(info: Stats): string {
   if (info.isCharacterDevice()) return "a character device";
   if (info.isBlockDevice()) return "a block device";
   if (info.isSocket()) return "a socket";
-  if (info.isDirectory()) return "a directory";
   return "a special file";
 }
 
