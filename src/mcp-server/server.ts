@@ -30,7 +30,8 @@ import {
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import { ConfigError } from "../config/overrides.js";
 import type { Session } from "../core/session.js";
-import type { Event, EventMsg } from "../protocol/events.js";
+import type { Event, EventMsg, QuestionRequest } from "../protocol/events.js";
+import type { QuestionAnswer } from "../protocol/ops.js";
 import type { ReviewDecision } from "../protocol/policy.js";
 import { shellJoin } from "../util/shell-quote.js";
 import { packageVersion } from "../util/version.js";
@@ -150,7 +151,10 @@ class CodexThread {
   }
 
   private async notify(event: Event, call: Call | null): Promise<void> {
-    const params = { _meta: { ...(call ? { requestId: call.requestId } : {}), threadId: this.threadId }, id: event.id, msg: event.msg };
+    // Questions go out as the reference's own request events; their resolution is ours alone.
+    if (event.msg.type === "question_resolved") return;
+    const msg = event.msg.type === "question_asked" ? event.msg.request : event.msg;
+    const params = { _meta: { ...(call ? { requestId: call.requestId } : {}), threadId: this.threadId }, id: event.id, msg };
     const notification: CodexEventNotification = { method: "codex/event", params };
     try {
       if (call && !call.done) await call.extra.sendNotification(notification);
@@ -164,20 +168,8 @@ class CodexThread {
     const msg = event.msg;
     const own = event.id === call.subId;
     switch (msg.type) {
-      case "exec_approval_request":
-        void this.askExec(msg, event.id, call);
-        return;
-      case "apply_patch_approval_request":
-        void this.askPatch(msg, event.id, call);
-        return;
-      case "mcp_tool_call_approval_request":
-        void this.askMcpTool(msg, event.id, call);
-        return;
-      case "elicitation_request":
-        void this.relayElicitation(msg, call);
-        return;
-      case "request_user_input":
-        void this.askQuestions(msg, event.id, call);
+      case "question_asked":
+        void this.ask(msg.key, msg.request, event.id, call);
         return;
       case "error":
         if (!own) return;
@@ -209,7 +201,28 @@ class CodexThread {
     call.resolve(threadResult(this.threadId, text, isError));
   }
 
-  private async askExec(msg: Extract<EventMsg, { type: "exec_approval_request" }>, eventId: string, call: Call): Promise<void> {
+  /** Relays a question to the client as an elicitation and answers it with what came back. */
+  private async ask(key: string, request: QuestionRequest, eventId: string, call: Call): Promise<void> {
+    const answer = await this.answerFromClient(request, eventId, call);
+    this.session.submit({ type: "answer_question", key, answer });
+  }
+
+  private answerFromClient(request: QuestionRequest, eventId: string, call: Call): Promise<QuestionAnswer> {
+    switch (request.type) {
+      case "exec_approval_request":
+        return this.askExec(request, eventId, call);
+      case "apply_patch_approval_request":
+        return this.askPatch(request, eventId, call);
+      case "mcp_tool_call_approval_request":
+        return this.askMcpTool(request, eventId, call);
+      case "elicitation_request":
+        return this.relayElicitation(request, call);
+      case "request_user_input":
+        return this.askQuestions(request, eventId, call);
+    }
+  }
+
+  private async askExec(msg: Extract<EventMsg, { type: "exec_approval_request" }>, eventId: string, call: Call): Promise<QuestionAnswer> {
     const params = {
       message: `Allow Codex to run \`${shellJoin(msg.command)}\` in \`${msg.cwd}\`?`,
       requestedSchema: { type: "object" as const, properties: {} },
@@ -222,11 +235,10 @@ class CodexThread {
       codex_cwd: msg.cwd,
       codex_parsed_cmd: msg.parsed_cmd,
     };
-    const decision = await this.elicit(params, call);
-    this.session.submit({ type: "exec_approval", id: msg.call_id, decision });
+    return this.decision(params, call);
   }
 
-  private async askPatch(msg: Extract<EventMsg, { type: "apply_patch_approval_request" }>, eventId: string, call: Call): Promise<void> {
+  private async askPatch(msg: Extract<EventMsg, { type: "apply_patch_approval_request" }>, eventId: string, call: Call): Promise<QuestionAnswer> {
     const lines = [...(msg.reason !== undefined ? [msg.reason] : []), "Allow Codex to apply proposed code changes?"];
     const params = {
       message: lines.join("\n"),
@@ -240,12 +252,11 @@ class CodexThread {
       ...(msg.grant_root !== undefined ? { codex_grant_root: msg.grant_root } : {}),
       codex_changes: msg.changes,
     };
-    const decision = await this.elicit(params, call);
-    this.session.submit({ type: "patch_approval", id: msg.call_id, decision });
+    return this.decision(params, call);
   }
 
   /** Relays request_user_input questions; without an answer from the client they stay unanswered. */
-  private async askQuestions(msg: Extract<EventMsg, { type: "request_user_input" }>, eventId: string, call: Call): Promise<void> {
+  private async askQuestions(msg: Extract<EventMsg, { type: "request_user_input" }>, eventId: string, call: Call): Promise<QuestionAnswer> {
     const params = {
       ...questionsElicitation(msg),
       threadId: this.threadId,
@@ -256,11 +267,11 @@ class CodexThread {
     };
     // No answer is treated like a declined form: the model hears that nothing was answered.
     const result = (await this.request(params, call)) ?? {};
-    this.session.submit({ type: "user_input_answer", id: msg.call_id, response: answersFromElicitResult(result) });
+    return { type: "user_input", response: answersFromElicitResult(result) };
   }
 
   /** An MCP tool call waiting for approval, asked as a confirmation with our `mcp-tool-call-approval` marker. */
-  private async askMcpTool(msg: Extract<EventMsg, { type: "mcp_tool_call_approval_request" }>, eventId: string, call: Call): Promise<void> {
+  private async askMcpTool(msg: Extract<EventMsg, { type: "mcp_tool_call_approval_request" }>, eventId: string, call: Call): Promise<QuestionAnswer> {
     const params = {
       message: msg.question,
       requestedSchema: { type: "object" as const, properties: {} },
@@ -273,29 +284,24 @@ class CodexThread {
       codex_tool: msg.tool,
       codex_arguments: msg.arguments,
     };
-    const decision = await this.elicit(params, call);
-    this.session.submit({ type: "mcp_tool_call_approval", id: msg.call_id, decision });
+    return this.decision(params, call);
   }
 
   /** A question from one of the thread's own MCP servers, passed on to our client as it was asked. */
-  private async relayElicitation(msg: Extract<EventMsg, { type: "elicitation_request" }>, call: Call): Promise<void> {
+  private async relayElicitation(msg: Extract<EventMsg, { type: "elicitation_request" }>, call: Call): Promise<QuestionAnswer> {
     const requestedSchema = msg.requested_schema ?? { type: "object", properties: {} };
-    const reply = { type: "resolve_elicitation", server_name: msg.server_name, request_id: msg.id } as const;
     const result = await this.request({ message: msg.message, requestedSchema }, call);
     const action = result?.action;
-    if (action === "accept" || action === "decline" || action === "cancel") {
-      const content = result?.content;
-      const values = typeof content === "object" && content !== null && !Array.isArray(content) ? (content as Record<string, unknown>) : undefined;
-      this.session.submit({ ...reply, decision: action, ...(values ? { content: values } : {}) });
-    } else {
-      this.session.submit({ ...reply, decision: "decline" });
-    }
+    if (action !== "accept" && action !== "decline" && action !== "cancel") return { type: "elicitation", action: "decline" };
+    const content = result?.content;
+    const values = typeof content === "object" && content !== null && !Array.isArray(content) ? (content as Record<string, unknown>) : undefined;
+    return { type: "elicitation", action, ...(values ? { content: values } : {}) };
   }
 
   /** Asks the client for an approval; a client without elicitation support, an error or a timeout denies. */
-  private async elicit(params: { message: string; requestedSchema: { type: "object"; properties: Record<string, never> } }, call: Call): Promise<ReviewDecision> {
+  private async decision(params: { message: string; requestedSchema: { type: "object"; properties: Record<string, never> } }, call: Call): Promise<QuestionAnswer> {
     const result = await this.request(params, call);
-    return result ? decisionFromElicitResult(result) : "denied";
+    return { type: "decision", decision: result ? decisionFromElicitResult(result) : "denied" };
   }
 
   /** Sends `elicitation/create`; null when the client cannot answer, fails or times out. */

@@ -185,6 +185,14 @@ export type EventMsg =
       /** The form the server wants filled in (a flat JSON Schema object); absent for a plain confirmation. */
       requested_schema?: unknown;
     }
+  /**
+   * codex-ts: the one event every question to the user comes as (approvals, request_user_input,
+   * MCP elicitations): `request` is the reference's own request event, `key` names the question
+   * until it is resolved. Answered by one `answer_question` op (the older per-kind ops still work).
+   */
+  | { type: "question_asked"; key: string; request: QuestionRequest }
+  /** The question is closed: answered, or cancelled (an interrupt, a shutdown, or nobody to ask). */
+  | { type: "question_resolved"; key: string; outcome: QuestionOutcomeKind }
   | { type: "patch_apply_begin"; call_id: string; auto_approved: boolean; changes: Record<string, FileChange> }
   | { type: "patch_apply_end"; call_id: string; stdout: string; stderr: string; success: boolean }
   /**
@@ -241,6 +249,14 @@ export type EventMsg =
   | McpEventMsg;
 
 export type EventType = EventMsg["type"];
+
+/** The reference's request events, each of which goes out inside a `question_asked`. */
+export type QuestionRequest = Extract<
+  EventMsg,
+  { type: "exec_approval_request" | "apply_patch_approval_request" | "mcp_tool_call_approval_request" | "request_user_input" | "elicitation_request" }
+>;
+
+export type QuestionOutcomeKind = "answered" | "cancelled";
 
 export interface Event {
   id: string;

@@ -91,6 +91,8 @@ export class App implements SlashContext {
   private readonly liveMcp = new Map<string, McpInvocation>();
   private readonly patches = new Map<string, Record<string, FileChange>>();
   private readonly overlays: Overlay[] = [];
+  /** Question overlays by the question's key, until it is resolved. */
+  private readonly questions = new Map<string, Overlay>();
   private pendingCommit: string[] = [];
   private renderQueued = false;
   private spinner: NodeJS.Timeout | null = null;
@@ -252,6 +254,7 @@ export class App implements SlashContext {
     this.liveMcp.clear();
     this.liveSearches.clear();
     this.overlays.length = 0;
+    this.questions.clear();
     this.userMessages = [];
     this.setRunning(false);
     this.status.usage = null;
@@ -350,16 +353,22 @@ export class App implements SlashContext {
           ),
         );
         break;
-      case "exec_approval_request":
-      case "apply_patch_approval_request":
-      case "mcp_tool_call_approval_request":
-      case "request_user_input":
-      case "elicitation_request":
+      case "question_asked": {
         if (replay) break;
         this.flushStream();
-        this.openOverlay(questionOverlay(msg, { theme: this.theme, style: this.style, submit: (op) => this.host.submit(op), close: (o) => this.closeOverlay(o) }));
-        this.host.notify("approval-requested", `Approval needed: ${questionSummary(msg)}`);
+        const overlay = questionOverlay(msg.key, msg.request, { theme: this.theme, style: this.style, submit: (op) => this.host.submit(op), close: (o) => this.closeOverlay(o) });
+        this.questions.set(msg.key, overlay);
+        this.openOverlay(overlay);
+        this.host.notify("approval-requested", `Approval needed: ${questionSummary(msg.request)}`);
         break;
+      }
+      case "question_resolved": {
+        // Answered here, or closed by the core (an interrupt): nothing is left to answer.
+        const overlay = this.questions.get(msg.key);
+        this.questions.delete(msg.key);
+        if (overlay) this.closeOverlay(overlay);
+        break;
+      }
       case "patch_apply_begin":
         this.patches.set(msg.call_id, msg.changes);
         if (replay) this.commit(patchCell(msg.changes, "applied", this.style, w));

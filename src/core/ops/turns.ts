@@ -27,7 +27,11 @@ export const turnOps: OpFamily<"user_input" | "user_turn" | "override_turn_conte
     const { type: _, ...overrides } = op;
     s.settings = applyOverrides(s.settings, overrides);
   },
-  interrupt: (s) => s.tasks.abort("interrupted"),
+  interrupt: (s) => {
+    // Every open question is answered as cancelled, also one asked between turns (an MCP server's).
+    s.questions.cancelAll("interrupted");
+    return s.tasks.abort("interrupted");
+  },
   run_user_shell_command: async (s, id, op) => {
     // As any new task does, it replaces one still running.
     await s.tasks.abort("replaced");
