@@ -209,6 +209,24 @@ export type EventMsg =
   | { type: "exited_review_mode"; review_output: ReviewOutputEvent | null }
   /** The conversation was summarised to free context (automatically or by a `compact` op). */
   | { type: "context_compacted" }
+  /**
+   * codex-ts: the settings the next turn runs with changed (after `override_turn_context`, or a
+   * user turn's own overrides), so front ends show what the core will do instead of guessing.
+   */
+  | {
+      type: "settings_changed";
+      model: string;
+      reasoning_effort: ReasoningEffort | null;
+      approval_policy: AskForApproval;
+      sandbox_policy: SandboxPolicy;
+      cwd: string;
+    }
+  /** codex-ts: the models `list_models` asked for; `source` says whether the account listed them or the built-in catalog. */
+  | { type: "list_models_response"; models: Array<{ slug: string; is_default: boolean }>; source: "account" | "catalog" }
+  /** codex-ts: a line of an MCP sign-in's progress (the URL to open, say). */
+  | { type: "mcp_sign_in_update"; server: string; message: string }
+  /** codex-ts: the MCP sign-in ended; on success the server is starting again with the new tokens. */
+  | { type: "mcp_sign_in_complete"; server: string; success: boolean; error?: string }
   /** A `thread_rollback` dropped this many user turns. */
   | { type: "thread_rolled_back"; num_turns: number }
   | {

@@ -69,6 +69,13 @@ export type Op =
   | { type: "list_skills"; cwds?: string[] }
   /** Asks for the MCP servers' tools, resources and auth status; answered by mcp_list_tools_response. */
   | { type: "list_mcp_tools" }
+  /**
+   * codex-ts: signs in to an OAuth MCP server of the session (the browser flow; its progress as
+   * mcp_sign_in_update, its end as mcp_sign_in_complete), then starts the server again with the tokens.
+   */
+  | { type: "mcp_sign_in"; server: string }
+  /** codex-ts: asks for the models this thread may switch to (the account's list, else the catalog's); answered by list_models_response. */
+  | { type: "list_models" }
   /** Appends a prompt to $CODEX_HOME/history.jsonl (front ends send it when the user submits). */
   | { type: "add_to_history"; text: string }
   /** Asks for one prompt-history entry (Up-arrow recall); answered by get_history_entry_response. */

@@ -26,7 +26,6 @@ function harness(opts: { mcpServers?: string[]; columns?: number } = {}): { app:
     resumePicker: () => Promise.resolve(),
     forkThread: () => Promise.resolve(),
     externalEdit: (t) => Promise.resolve(t),
-    mcpLogin: (name) => (ops.push({ type: "add_to_history", text: `mcp login ${name}` }), Promise.resolve()),
     notify: () => undefined,
     quit: () => void (quitted = true),
   };
@@ -232,13 +231,20 @@ void test("/review picks a target and submits the review op; /model picks model 
   assert.deepEqual(ops.at(-1), { type: "review", review_request: { target: { type: "uncommittedChanges" } } });
 
   await slash(app, "/model");
-  assert.match(live(app), /Model[\s\S]*gpt-5\.5\s+current/);
+  // The models come from the session (the account's list here).
+  assert.deepEqual(ops.at(-1), { type: "list_models" });
+  feed(app, { type: "list_models_response", source: "account", models: [{ slug: "gpt-5.5", is_default: true }, { slug: "gpt-5.4-mini", is_default: false }] });
+  await new Promise((r) => setImmediate(r));
+  assert.match(live(app), /Model[\s\S]*gpt-5\.5\s+current[\s\S]*gpt-5\.4-mini/);
   app.handleInput("\r");
   await new Promise((r) => setImmediate(r));
   for (const ch of "high") app.handleInput(ch);
   app.handleInput("\r");
   await new Promise((r) => setImmediate(r));
   assert.deepEqual(ops.at(-1), { type: "override_turn_context", model: "gpt-5.5", effort: "high" });
+  // The header follows what the core says it will run with, not what was asked.
+  assert.doesNotMatch(app.statusLines().join("\n"), /effort high/);
+  feed(app, { type: "settings_changed", model: "gpt-5.5", reasoning_effort: "high", approval_policy: "on-request", sandbox_policy: { type: "read-only" }, cwd: "/repo" });
   assert.match(app.statusLines().join("\n"), /model:\s+gpt-5\.5 \(effort high\)/);
 });
 
@@ -336,7 +342,9 @@ void test("an MCP server that needs a login: the failure comes with the offer; /
   type(app, "/mcp login remote");
   app.handleInput("\r");
   await new Promise((r) => setImmediate(r));
-  assert.deepEqual(ops.at(-1), { type: "add_to_history", text: "mcp login remote" }, "the host ran the login");
+  assert.deepEqual(ops.at(-1), { type: "mcp_sign_in", server: "remote" }, "the session is asked to sign in");
+  feed(app, { type: "mcp_sign_in_update", server: "remote", message: "Open https://auth.example/authorize to sign in" }, { type: "mcp_sign_in_complete", server: "remote", success: true });
+  assert.match(written(), /Sign in to remote[\s\S]*Open https:\/\/auth\.example\/authorize[\s\S]*Signed in to remote/);
   type(app, "/mcp");
   app.handleInput("\r");
   await new Promise((r) => setImmediate(r));
