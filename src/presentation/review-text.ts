@@ -2,9 +2,8 @@
  * A review's result as a person reads it in a terminal: the verdict, then each finding with its
  * priority, `file:line` and the lines of code it points at, then the reviewer's explanation.
  */
-import { readTextPrefix } from "../../util/bounded-read.js";
-import type { ReviewFinding, ReviewOutputEvent } from "../../protocol/review.js";
-import { findingLocation } from "./review-output.js";
+import { readTextPrefix } from "../util/bounded-read.js";
+import { findingLocation, type ReviewFinding, type ReviewOutputEvent } from "../protocol/review.js";
 
 /** At most this many lines of code are shown per finding. */
 const MAX_CODE_LINES = 8;
