@@ -73,6 +73,8 @@ export interface SessionOptions {
   showRawAgentReasoning?: boolean;
   /** `review_model`: the model reviews run with; absent: the session's model. */
   reviewModel?: string | null;
+  /** `compact_prompt` (or the file's text): what a local compaction asks for instead of our prompt. */
+  compactPrompt?: string | null;
   /** $CODEX_HOME, where custom prompts and skills are looked up; absent: none are. */
   codexHome?: string;
   /** Skills the user can mention as `$name`; a mentioned skill's file follows their message. */

@@ -157,6 +157,7 @@ export class SessionState {
       threadId: this.threadId,
       streamMaxRetries: this.options.streamMaxRetries,
       remote: this.options.remoteCompaction === true,
+      summaryPrompt: this.options.compactPrompt ?? null,
       reportedContextTokens: () => this.tokens.reportedContextTokens,
       recordUsage: this.usageRecorder(turn, emit),
       commit: (items, summary) => {
