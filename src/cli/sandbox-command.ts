@@ -1,10 +1,11 @@
 /**
- * `codex-ts sandbox [-s MODE] [--add-dir DIR] [-c key=value] -- COMMAND [ARG...]`: runs one
+ * `codex-ts sandbox [-s MODE | -P PROFILE] [--add-dir DIR] [-c key=value] -- COMMAND [ARG...]`: runs one
  * command in the current directory under the same sandbox the agent's commands get, with this
  * terminal's stdin, stdout and stderr. Useful to see what a policy allows before trusting it.
  *
- * The policy comes from config.toml (`sandbox_mode`, `[sandbox_workspace_write]`), `-c`
- * overrides and the flags; without any of them it is read-only. The command's environment
+ * The policy comes from config.toml (`sandbox_mode`, `[sandbox_workspace_write]`, or a permission
+ * profile: `default_permissions`, `[permissions]`), `-c` overrides and the flags; without any of
+ * them it is read-only. A profile's denied paths are hidden from the command as from the agent's. The command's environment
  * follows `[shell_environment_policy]`, so credentials are dropped as for the agent's commands.
  * Exit status: the command's, 128 + N when it was killed by signal N, 127 when it does not
  * exist, 1 when the sandbox cannot be set up or the config is invalid, 2 for usage errors.
@@ -17,15 +18,18 @@ import { loadConfig, type Config } from "../config/load-config.js";
 import { ConfigError } from "../config/overrides.js";
 import { createCommandEnv } from "../exec/env.js";
 import type { SandboxMode } from "../protocol/policy.js";
+import { FileSystemGuard } from "../sandbox/fs-guard.js";
 import { SandboxUnavailableError, sandboxCommand, type SandboxedCommand } from "../sandbox/launcher.js";
 
 export interface SandboxCommandOptions {
   sandbox?: SandboxMode;
+  /** `-P NAME`: a permission profile. */
+  permissions?: string | undefined;
   addDir: string[];
   config: string[];
 }
 
-const USAGE = "Usage: codex-ts sandbox [-s MODE] [--add-dir DIR] [-c key=value] -- COMMAND [ARG...]\n";
+const USAGE = "Usage: codex-ts sandbox [-s MODE | -P PROFILE] [--add-dir DIR] [-c key=value] -- COMMAND [ARG...]\n";
 
 export async function runSandboxCommand(argv: string[], opts: SandboxCommandOptions): Promise<number> {
   const program = argv[0];
@@ -36,7 +40,7 @@ export async function runSandboxCommand(argv: string[], opts: SandboxCommandOpti
   const cwd = process.cwd();
   let config: Config;
   try {
-    config = loadConfig({ cwd, overrides: opts.config, sandboxMode: opts.sandbox, addDirs: opts.addDir });
+    config = loadConfig({ cwd, overrides: opts.config, sandboxMode: opts.sandbox, permissionProfile: opts.permissions, addDirs: opts.addDir });
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`Error loading config: ${err.message}\n`);
@@ -55,7 +59,8 @@ export async function runSandboxCommand(argv: string[], opts: SandboxCommandOpti
   const tty = process.stdin.isTTY === true;
   let command: SandboxedCommand;
   try {
-    command = await sandboxCommand({ policy: config.sandboxPolicy, cwd, argv, env, tty });
+    const guard = new FileSystemGuard(config.fileSystemRules);
+    command = await sandboxCommand({ policy: config.sandboxPolicy, cwd, argv, env, tty, guard });
   } catch (err) {
     if (err instanceof SandboxUnavailableError) {
       process.stderr.write(`${err.message}\n`);
