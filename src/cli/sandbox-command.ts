@@ -11,11 +11,10 @@
  * exist, 1 when the sandbox cannot be set up or the config is invalid, 2 for usage errors.
  */
 import { spawn } from "node:child_process";
-import { accessSync, constants as fsConstants, statSync } from "node:fs";
 import { constants as osConstants } from "node:os";
-import { delimiter, isAbsolute, resolve } from "node:path";
 import { loadConfig, type Config } from "../config/load-config.js";
 import { ConfigError } from "../config/overrides.js";
+import { commandExists } from "../exec/command-exists.js";
 import { createCommandEnv } from "../exec/env.js";
 import type { SandboxMode } from "../protocol/policy.js";
 import { FileSystemGuard } from "../sandbox/fs-guard.js";
@@ -91,21 +90,5 @@ export async function runSandboxCommand(argv: string[], opts: SandboxCommandOpti
       if (code !== null) done(code);
       else done(128 + (signal ? (osConstants.signals[signal] ?? 0) : 0));
     });
-  });
-}
-
-/** Whether `program` names an executable file, directly (with a slash) or through PATH. */
-function commandExists(program: string, cwd: string, pathEnv: string | undefined): boolean {
-  const candidates = program.includes("/")
-    ? [resolve(cwd, program)]
-    : (pathEnv ?? "").split(delimiter).map((dir) => resolve(cwd, isAbsolute(dir) ? dir : dir || ".", program));
-  return candidates.some((candidate) => {
-    try {
-      if (!statSync(candidate).isFile()) return false;
-      accessSync(candidate, fsConstants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
   });
 }

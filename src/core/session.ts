@@ -44,6 +44,8 @@ import { UnifiedExecManager } from "../exec/unified-exec.js";
 import { PendingApprovals } from "../approval/pending-approvals.js";
 import { PendingUserInput } from "../approval/pending-user-input.js";
 import { ApprovalStore } from "../approval/approval-store.js";
+import { FileSystemGuard } from "../sandbox/fs-guard.js";
+import { NO_FILESYSTEM_RULES } from "../sandbox/fs-rules.js";
 import { notifyTurnComplete, userTextMessages } from "./notify.js";
 import { appendPromptHistory, historyMetadata, lookupHistoryEntry } from "../history/prompt-history.js";
 import { EventBus, type EventSubscription } from "./event-bus.js";
@@ -109,6 +111,8 @@ export class Session {
   private readonly userInput = new PendingUserInput();
   private readonly approvalStore = new ApprovalStore();
   private readonly unifiedExec = new UnifiedExecManager();
+  /** The permission profile's denied paths, for every command and every read of the agent's own. */
+  private readonly fileSystemGuard: FileSystemGuard;
   private settings: SessionSettings;
   private lastTurnSettings: SessionSettings;
   private nextSubmissionId = 0;
@@ -125,6 +129,7 @@ export class Session {
     const resumed = options.resume?.thread;
     this.threadId = options.threadId ?? resumed?.threadId ?? uuidv7();
     this.firstReader = this.bus.subscribe();
+    this.fileSystemGuard = new FileSystemGuard(options.fileSystemRules ?? NO_FILESYSTEM_RULES);
     this.telemetry = options.telemetry ?? noTelemetry();
     this.recorder = options.recorder ?? null;
     // The core never writes to the terminal: a failing session file is a warning event.
@@ -155,7 +160,7 @@ export class Session {
     }
     const servers = options.mcpServers ?? {};
     this.mcp = Object.values(servers).some((s) => s.enabled)
-      ? startMcp(servers, this.settings.cwd, (msg) => this.send("", msg), (server, request) => this.elicit(server, request), options.mcpSignIn).catch((err: unknown) => {
+      ? startMcp(servers, this.settings.cwd, (msg) => this.send("", msg), (server, request) => this.elicit(server, request), options.mcpSignIn, this.fileSystemGuard).catch((err: unknown) => {
           this.send("", { type: "warning", message: `MCP servers could not be started: ${(err as Error).message}` });
           return null;
         })
@@ -402,7 +407,7 @@ export class Session {
     const turn = this.turnContext(id, outputSchema);
     this.spawnTask(turn, new RegularTask(), () => {
       this.recorder?.recordTurnContext(turnContextLine(turn.turnId, this.settings, turn.outputSchema));
-      this.history.append(...settingsUpdateItems(this.lastTurnSettings, this.settings));
+      this.history.append(...settingsUpdateItems(this.lastTurnSettings, this.settings, this.options.fileSystemRules));
       this.lastTurnSettings = this.settings;
       this.history.append(message);
       this.injectMentionedSkills(inputText(items), turn.subId);
@@ -434,6 +439,7 @@ export class Session {
         approvals: this.approvals,
         userInput: this.userInput,
         approvalStore: this.approvalStore,
+        fileSystemGuard: this.fileSystemGuard,
       },
     };
   }
@@ -725,13 +731,15 @@ async function startMcp(
   onEvent: Parameters<typeof McpConnectionManager.start>[1]["onEvent"],
   onElicitation: McpElicitationHandler,
   signIn: McpSignInHandler | undefined,
+  guard: FileSystemGuard,
 ): Promise<McpRuntime> {
-  const [{ McpConnectionManager }, { mcpToolset }, { McpApprovalMemory }] = await Promise.all([
+  const [{ McpConnectionManager }, { mcpToolset }, { McpApprovalMemory }, { mcpStdioLauncher }] = await Promise.all([
     import("../mcp/manager.js"),
     import("../mcp/tools.js"),
     import("../approval/mcp-tool-approval.js"),
+    import("./mcp-launch.js"),
   ]);
-  const manager = McpConnectionManager.start(servers, { cwd, onEvent, onElicitation, ...(signIn ? { signIn } : {}) });
+  const manager = McpConnectionManager.start(servers, { cwd, onEvent, onElicitation, launchStdio: mcpStdioLauncher(guard), ...(signIn ? { signIn } : {}) });
   // "Allow for this session" answers outlive the turn that gave them.
   const approvalMemory = new McpApprovalMemory();
   return {

@@ -101,19 +101,9 @@ export class FileSystemGuard {
    */
   deniedReason(path: string): string | null {
     const absolute = resolve(path);
-    const candidates = [...new Set([absolute, realPrefix(absolute)])];
-    for (const candidate of candidates) {
-      const rule = this.deepestRule(candidate);
-      if (rule === "none") return `${path} is off limits: the permission profile denies access to it`;
-      for (const { glob, test, wholeBase } of this.globs) {
-        for (const base of new Set([glob.base, realOr(glob.base)])) {
-          const rel = relativeBelow(base, candidate);
-          if (rel === null) continue;
-          if (wholeBase || prefixes(rel).some(test)) {
-            return `${path} is off limits: it matches the denied pattern ${join(glob.base, glob.pattern)}`;
-          }
-        }
-      }
+    for (const candidate of new Set([absolute, realPrefix(absolute)])) {
+      const reason = this.ruleReason(candidate, true);
+      if (reason !== null) return `${path} is off limits: ${reason}`;
     }
     const info = lstatOrNull(absolute);
     if (info !== null && info.isFile() && info.nlink > 1n) {
@@ -126,10 +116,27 @@ export class FileSystemGuard {
     return null;
   }
 
-  private deepestRule(path: string): FsAccess | null {
+  /** Whether the rules deny `path` by its name alone, without looking at the disk (for long file lists). */
+  deniedByName(path: string): boolean {
+    return this.ruleReason(resolve(path), false) !== null;
+  }
+
+  /** Why the rules deny `candidate`; with `real`, rule paths are also compared by their real paths. */
+  private ruleReason(candidate: string, real: boolean): string | null {
+    if (this.deepestRule(candidate, real) === "none") return "the permission profile denies access to it";
+    for (const { glob, test, wholeBase } of this.globs) {
+      for (const base of new Set(real ? [glob.base, realOr(glob.base)] : [glob.base])) {
+        const rel = relativeBelow(base, candidate);
+        if (rel !== null && (wholeBase || prefixes(rel).some(test))) return `it matches the denied pattern ${join(glob.base, glob.pattern)}`;
+      }
+    }
+    return null;
+  }
+
+  private deepestRule(path: string, real: boolean): FsAccess | null {
     let best: { depth: number; access: FsAccess } | null = null;
     for (const rule of this.rules.paths) {
-      for (const base of new Set([rule.path, realOr(rule.path)])) {
+      for (const base of new Set(real ? [rule.path, realOr(rule.path)] : [rule.path])) {
         if (relativeBelow(base, path) === null) continue;
         const depth = pathDepth(base);
         // Deeper wins; at the same depth "none" beats the others.

@@ -13,6 +13,7 @@ import type { SessionShellSnapshot } from "../exec/shell-snapshot.js";
 import type { PendingApprovals } from "../approval/pending-approvals.js";
 import type { PendingUserInput } from "../approval/pending-user-input.js";
 import type { ApprovalStore } from "../approval/approval-store.js";
+import type { FileSystemGuard } from "../sandbox/fs-guard.js";
 
 export interface TurnServices {
   /** Command rules that decide before the approval policy does. */
@@ -29,6 +30,11 @@ export interface TurnServices {
   userInput: PendingUserInput;
   /** Session-wide: what the user approved for the session, and folders granted to patches. */
   approvalStore: ApprovalStore;
+  /**
+   * Session-wide: the permission profile's denied and read-only paths, enforced on every command
+   * (sandboxed or not) and on the agent's own reads and writes; absent: none.
+   */
+  fileSystemGuard?: FileSystemGuard;
 }
 
 export interface TurnContext {

@@ -9,6 +9,7 @@ import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { loadConfig, type Config } from "../config/load-config.js";
 import { configInputFromFlags, type SessionFlags } from "../config/session-flags.js";
+import { FileSystemGuard } from "../sandbox/fs-guard.js";
 import { ConfigError } from "../config/overrides.js";
 import type { ThreadManager, StartedThread } from "../core/thread-manager.js";
 import type { ThreadTarget } from "../core/open-thread.js";
@@ -87,6 +88,8 @@ class TuiRunner implements AppHost {
   private quitting = false;
 
   private readonly notifier: FocusNotifier;
+  /** The permission profile's rules for the `@` file list, rebuilt when the config is reloaded. */
+  private guard: { rules: Config["fileSystemRules"]; guard: FileSystemGuard } | null = null;
 
   constructor(
     private config: Config,
@@ -113,8 +116,16 @@ class TuiRunner implements AppHost {
       version: packageVersion(),
       hideReasoning: config.hideAgentReasoning,
       mcpServers: Object.keys(config.mcpServers),
+      hiddenFile: (path) => this.fileGuard().deniedByName(path),
       onTurnStart: () => preloadHighlighter(() => this.app.requestRender()),
     });
+  }
+
+  private fileGuard(): FileSystemGuard {
+    if (this.guard?.rules !== this.config.fileSystemRules) {
+      this.guard = { rules: this.config.fileSystemRules, guard: new FileSystemGuard(this.config.fileSystemRules) };
+    }
+    return this.guard.guard;
   }
 
   async run(start: TuiStart, images: string[]): Promise<number> {
