@@ -200,7 +200,7 @@ function compileProfile(profile: ProfileToml, input: PermissionsInput, warnings:
     else if (ruleAccess === "write" && above.path !== "/" && above.access !== "write") paths.push({ path, access: "write" });
   }
   // The legacy workspace-write policy always lets the working directory be written.
-  if (writable && access(input.cwd) === "read" && !rules.has(input.cwd)) paths.push({ path: input.cwd, access: "read" });
+  if (writable && access(input.cwd) === "read" && !paths.some((rule) => rule.path === input.cwd)) paths.unshift({ path: input.cwd, access: "read" });
 
   return {
     sandboxMode: policy.type,

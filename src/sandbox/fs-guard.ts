@@ -127,7 +127,7 @@ export class FileSystemGuard {
     for (const { glob, test, wholeBase } of this.globs) {
       for (const base of new Set(real ? [glob.base, realOr(glob.base)] : [glob.base])) {
         const rel = relativeBelow(base, candidate);
-        if (rel !== null && (wholeBase || prefixes(rel).some(test))) return `it matches the denied pattern ${join(glob.base, glob.pattern)}`;
+        if (rel !== null && (wholeBase || prefixes(rel).some((prefix) => test(prefix)))) return `it matches the denied pattern ${join(glob.base, glob.pattern)}`;
       }
     }
     return null;

@@ -65,7 +65,7 @@ export function seatbeltRegex(glob: DenyGlob, canonicalize: (path: string) => st
       const end = pattern.indexOf("]", i + 1);
       if (end === -1) out += "\\[";
       else {
-        out += `[${pattern.slice(i + 1, end).replace(/^!/, "^").replace(/"/g, '\\"')}]`;
+        out += `[${pattern.slice(i + 1, end).replace(/^!/, "^").replace(/"/g, "")}]`;
         i = end;
       }
     } else out += escapeChar(c);
@@ -78,6 +78,7 @@ function escapeLiteral(text: string): string {
 }
 
 function escapeChar(c: string): string {
-  if (c === '"') return '\\"';
+  // A regex literal cannot hold a double quote: any character stands in for it (denying more, never less).
+  if (c === '"') return ".";
   return /[.^$|()[\]*+?{}\\]/.test(c) ? `\\${c}` : c;
 }
