@@ -48,6 +48,8 @@ interface CachedDir {
   ino: bigint;
   dev: bigint;
   entries: Entry[];
+  /** Per glob (and relative path of this folder): the entries it matches and the folders to walk on. */
+  matches: Map<string, { matched: string[]; walk: string[] }>;
 }
 
 interface CompiledGlob {
@@ -155,15 +157,23 @@ export class FileSystemGuard {
     }
     const maxDepth = this.rules.globScanMaxDepth;
     const walk = (dir: string, relDir: string, depth: number): void => {
-      for (const entry of this.entries(dir)) {
-        const rel = relDir === "" ? entry.name : `${relDir}/${entry.name}`;
-        const path = join(dir, entry.name);
-        if (test(rel)) {
-          hide(path);
-          continue;
+      const entries = this.entries(dir);
+      const cached = this.dirs.get(dir);
+      const key = `${glob.base}\0${glob.pattern}\0${relDir}`;
+      // An unchanged folder matches as it did last time: no pattern is tested again.
+      let found = cached?.matches.get(key);
+      if (found === undefined) {
+        found = { matched: [], walk: [] };
+        for (const entry of entries) {
+          const rel = relDir === "" ? entry.name : `${relDir}/${entry.name}`;
+          if (test(rel)) found.matched.push(entry.name);
+          else if (entry.kind === "dir") found.walk.push(entry.name);
         }
-        if (entry.kind === "dir" && (maxDepth === null || depth < maxDepth)) walk(path, rel, depth + 1);
+        cached?.matches.set(key, found);
       }
+      for (const name of found.matched) hide(join(dir, name));
+      if (maxDepth !== null && depth >= maxDepth) return;
+      for (const name of found.walk) walk(join(dir, name), relDir === "" ? name : `${relDir}/${name}`, depth + 1);
     };
     walk(base, "", 1);
   }
@@ -231,7 +241,7 @@ export class FileSystemGuard {
       // Unreadable for us means unreadable for the commands we start too.
       entries = [];
     }
-    this.dirs.set(dir, { mtimeNs: info.mtimeNs, ino: info.ino, dev: info.dev, entries });
+    this.dirs.set(dir, { mtimeNs: info.mtimeNs, ino: info.ino, dev: info.dev, entries, matches: new Map() });
     return entries;
   }
 }

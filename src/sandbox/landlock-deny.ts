@@ -18,11 +18,11 @@
 /** Python for the helper (landlock.ts): `grant_tree`, used once per kind of right. */
 export const LANDLOCK_DENY_PYTHON = String.raw`
 NONE, READ, WRITE = 0, 1, 2
-EXECUTE, READ_FILE, READ_DIR = 1 << 0, 1 << 2, 1 << 3
+READ_DIR = 1 << 3
 
-def grant_tree(levels, base, need, rights):
-    # Grants rights on every path whose level (the deepest entry of levels at or above it, else
-    # base) is at least need. A folder is granted whole unless some path below it differs.
+def split_points(levels, base, need):
+    # The folders above each path whose level makes a difference to need compared with its
+    # folder's: they cannot be granted whole.
     def level_above(path):
         parent = path
         while parent != "/":
@@ -38,11 +38,50 @@ def grant_tree(levels, base, need, rights):
         while parent != "/":
             parent = os.path.dirname(parent)
             branches.add(parent)
-    def walk(path, inherited):
-        level = levels.get(path, inherited)
-        if path not in branches:
-            if level >= need:
-                allow(path, rights)
+    return branches
+
+def grant_entry(path, rights, is_dir):
+    if not is_dir:
+        rights &= FILE_RIGHTS
+    if not rights:
+        return
+    try:
+        fd = os.open(path, os.O_PATH | os.O_CLOEXEC | os.O_NOFOLLOW)
+    except OSError:
+        return
+    try:
+        rule = PathBeneath(rights, fd)
+        check(libc.syscall(ctypes.c_long(NR_ADD_RULE), ctypes.c_int(ruleset), ctypes.c_int(1),
+                           ctypes.byref(rule), ctypes.c_uint32(0)), "landlock_add_rule " + path)
+    finally:
+        os.close(fd)
+
+def grant_with_denials(roots, read_only, hidden, write_rights, read_rights):
+    # Writes: nothing by default, the roots and what is below them. Reads: everything by default
+    # (when anything is hidden), /dev only for the devices granted below. The deepest entry wins.
+    write_levels = {root: WRITE for root in roots}
+    write_levels.update({path: READ for path in read_only})
+    write_levels.update({path: NONE for path in hidden})
+    read_levels = dict(write_levels)
+    read_levels.setdefault("/dev", NONE)
+    split_write = split_points(write_levels, NONE, WRITE)
+    split_read = split_points(read_levels, READ, READ) if hidden else set()
+    # One walk for both kinds of right: a path granted whole for one kind needs nothing more of
+    # that kind below it, and is walked into only while the other kind still has to be split.
+    def walk(path, is_dir, write_level, read_level, wrote, read):
+        write_level = write_levels.get(path, write_level)
+        read_level = read_levels.get(path, read_level)
+        rights = 0
+        if not wrote and path not in split_write:
+            wrote = True
+            if write_level >= WRITE:
+                rights |= write_rights
+        if not read and path not in split_read:
+            read = True
+            if read_level >= READ:
+                rights |= read_rights
+        grant_entry(path, rights, is_dir)
+        if wrote and read:
             return
         try:
             entries = list(os.scandir(path))
@@ -51,20 +90,11 @@ def grant_tree(levels, base, need, rights):
         for entry in entries:
             # A symlink needs no rule: access through it is decided where it leads.
             if not entry.is_symlink():
-                walk(entry.path, level)
-    walk("/", base)
-
-def grant_with_denials(roots, read_only, hidden, write_rights, read_rights):
-    levels = {root: WRITE for root in roots}
-    levels.update({path: READ for path in read_only})
-    levels.update({path: NONE for path in hidden})
-    grant_tree(levels, NONE, WRITE, write_rights)
+                walk(entry.path, entry.is_dir(follow_symlinks=False), write_level, read_level, wrote, read)
+    walk("/", True, NONE, READ, False, not hidden)
     if hidden:
-        allow("/", READ_DIR)
-        read_levels = dict(levels)
-        read_levels.setdefault("/dev", NONE)
-        grant_tree(read_levels, READ, READ, read_rights)
-        allow("/dev/shm", read_rights)
+        grant_entry("/", READ_DIR, True)
+        grant_entry("/dev/shm", read_rights, True)
 `;
 
 /**
