@@ -8,7 +8,9 @@
  * bwrap applies its mount options in the order given and a later mount covers an earlier one at
  * the same place, so the order of the argv built here is part of its meaning: the read-only root
  * first, then /dev, then the writable roots from the shallowest to the deepest, then every
- * protected folder, and /proc last.
+ * protected folder, then what a permission profile denies or keeps read-only (bwrap-deny.ts),
+ * and /proc last. Under full access a deny list still needs bwrap: then `/` is bound as it is,
+ * devices included, and only the denied paths are masked.
  */
 import { spawn } from "node:child_process";
 import { accessSync, constants, lstatSync, readFileSync, realpathSync, statSync } from "node:fs";

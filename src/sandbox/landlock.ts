@@ -9,7 +9,9 @@
  * 1. A Landlock ruleset that handles every write-type file-system right the running kernel
  *    knows (the set grows with the Landlock ABI version), with rules granting those rights
  *    beneath each writable root and on the few device nodes a shell writes to (/dev/null,
- *    /dev/tty, the PTYs, ...). Reads and execution are not restricted. On ABI 6 and later the
+ *    /dev/tty, the PTYs, ...). Reads and execution are not restricted, unless a permission
+ *    profile denies paths: then they are granted on everything but those (landlock-deny.ts),
+ *    and writes are granted beneath the roots but those. On ABI 6 and later the
  *    ruleset also stops signals to processes outside the sandbox and, when the network is off,
  *    connections to abstract Unix sockets outside it.
  * 2. PR_SET_NO_NEW_PRIVS, so no set-user-ID program can shed the restrictions.

@@ -3,7 +3,7 @@
  * command line so that it runs under the platform's mechanism (bubblewrap or Landlock on Linux,
  * Seatbelt on macOS) and adds the environment markers commands look for. When no mechanism can
  * confine the command it throws SandboxUnavailableError; it never hands back an unconfined
- * command for a confining policy.
+ * command for a confining policy, nor one that could read a path the guard's rules deny.
  */
 import type { SandboxPolicy } from "../protocol/policy.js";
 import { NETWORK_DISABLED_ENV_VAR } from "../exec/env.js";
