@@ -123,7 +123,7 @@ export async function orchestrateCommand<R>(
     if (!(err instanceof SandboxUnavailableError)) throw err;
     // Never unconfined without the user's say-so: ask, or tell the model why nothing ran.
     if (policy === "never") return refused(err.message);
-    if (!approved && !isApproval(await ask(invocation, request, `${err.message} Run it without a sandbox?`))) return refused(REJECTED_BY_USER);
+    if (!approved && !isApproval(await ask(invocation, request, `${err.message} Run it without a sandbox?${stillHidden(guard)}`))) return refused(REJECTED_BY_USER);
     return runOutside();
   }
 
@@ -131,11 +131,16 @@ export async function orchestrateCommand<R>(
   const outcome = view(result);
   if (policy === "never" || outcome.exitCode === null || !looksDenied(outcome)) return { kind: "ran", result, launch };
   if (!approved) {
-    const decision = await ask(invocation, request, RETRY_WITHOUT_SANDBOX);
+    const decision = await ask(invocation, request, `${RETRY_WITHOUT_SANDBOX}${stillHidden(guard)}`);
     if (!isApproval(decision)) return refused(REJECTED_BY_USER);
     if (decision === "approved_for_session") store.remember("exec", [key]);
   }
   return runOutside();
+}
+
+/** Said in a question about running outside the sandbox when denied paths would stay hidden anyway. */
+function stillHidden(guard: FileSystemGuard | undefined): string {
+  return guard !== undefined && guard.view().hidden.length > 0 ? " (paths the permission profile denies stay hidden)" : "";
 }
 
 /**
