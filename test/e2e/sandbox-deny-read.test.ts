@@ -8,7 +8,8 @@
  *
  * Probes: direct reads, globs at depth, symlinks (old and new), hard links (made before the
  * session, by the user mid-session, by the command), `..`, /proc/self/root and /proc/PID/root,
- * copies, recursive grep/find/tar, python, unmounting in a new user namespace, renaming a
+ * copies, recursive grep/find/tar, python, unmounting or bind-mounting the project again in a
+ * new user namespace, renaming a
  * folder or a file (in the same command, and for the next command to read), files created
  * mid-session, writes and deletions of every denied file. Controls show the rest of the project
  * stays readable (and writable where the policy allows).
@@ -129,6 +130,12 @@ const READS: Probe[] = [
   { name: "python", script: "python3 -c \"print(open('.env').read()); print(open('secrets/key.txt').read())\"" },
   { name: "dd and input redirection", script: "dd if=keys/server.pem 2>&1; cat < a/b/c/d/.env" },
   { name: "unmounting in a new user namespace", script: "unshare -Urm sh -c 'umount -l secrets; umount -l .env; umount -l a/b/c/d/.env; cat secrets/key.txt .env a/b/c/d/.env'" },
+  {
+    name: "bind-mounting the project elsewhere in a new user namespace",
+    script:
+      "unshare -Urm sh -c 'mkdir -p \"$TMPDIR/m1\" \"$TMPDIR/m2\"; mount --bind . \"$TMPDIR/m1\"; cat \"$TMPDIR/m1/.env\"; " +
+      "mount --rbind . \"$TMPDIR/m2\"; umount -l \"$TMPDIR/m2/.env\" \"$TMPDIR/m2/secrets\"; cat \"$TMPDIR/m2/.env\" \"$TMPDIR/m2/secrets/key.txt\"'",
+  },
   { name: "renaming the denied folder, then reading it", script: "mv secrets s2; cat s2/key.txt; mv keys k2; cat k2/server.pem" },
   {
     name: "renamed folders and files, read by the next command",
