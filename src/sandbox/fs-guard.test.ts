@@ -57,6 +57,10 @@ void test("other hard links to a hidden file, or to a file in a hidden folder, a
   assert.deepEqual(hidden(guard.view(), root), ["copy-of-key", "secrets/", "sub/.env", "sub/env-copy"]);
   assert.match(guard.deniedReason(join(root, "copy-of-key")) ?? "", /is a hard link to .*secrets\/key, which is denied|copy-of-key is off limits/);
   assert.equal(guard.deniedReason(join(root, "plain")), null);
+  // Outside the search roots the sandbox cannot know the name, but the agent's own reads can.
+  const elsewhere = realpathSync(mkdtempSync(join(tmpdir(), "codex-ts-guard-elsewhere-")));
+  linkSync(join(root, "secrets", "key"), join(elsewhere, "key-again"));
+  assert.match(guard.deniedReason(join(elsewhere, "key-again")) ?? "", /is a hard link to .*secrets\/key, which is denied/);
 });
 
 void test("deniedReason follows the path as given and as it really is: symlinks, .. and names that do not exist yet", () => {

@@ -109,11 +109,14 @@ export class FileSystemGuard {
     }
     const info = lstatOrNull(absolute);
     if (info !== null && info.isFile() && info.nlink > 1n) {
+      // Wherever this name is, it may be another name of a hidden file.
       const key = inodeKey(info);
-      for (const { path: hidden, dir } of this.view().hidden) {
-        const hiddenInfo = dir ? null : lstatOrNull(hidden);
-        if (hiddenInfo !== null && inodeKey(hiddenInfo) === key) return `${path} is off limits: it is a hard link to ${hidden}, which is denied`;
-      }
+      const hidden = new Map(this.view().hidden.map((entry) => [entry.path, entry.dir]));
+      let twin: string | null = null;
+      this.forEachHiddenFile(hidden, (file, fileInfo) => {
+        if (twin === null && inodeKey(fileInfo) === key && file !== absolute) twin = file;
+      });
+      if (twin !== null) return `${path} is off limits: it is a hard link to ${twin}, which is denied`;
     }
     return null;
   }
@@ -184,21 +187,9 @@ export class FileSystemGuard {
    */
   private collectHardLinks(hidden: Map<string, boolean>): void {
     const wanted = new Set<string>();
-    const consider = (path: string): void => {
-      const info = lstatOrNull(path);
-      if (info !== null && info.isFile() && info.nlink > 1n) wanted.add(inodeKey(info));
-    };
-    const walkHidden = (dir: string): void => {
-      for (const entry of this.entries(dir)) {
-        const path = join(dir, entry.name);
-        if (entry.kind === "dir") walkHidden(path);
-        else if (entry.kind === "file") consider(path);
-      }
-    };
-    for (const [path, dir] of hidden) {
-      if (dir) walkHidden(path);
-      else consider(path);
-    }
+    this.forEachHiddenFile(hidden, (_, info) => {
+      if (info.nlink > 1n) wanted.add(inodeKey(info));
+    });
     if (wanted.size === 0) return;
     const seen = new Set<string>();
     const walk = (dir: string): void => {
@@ -219,6 +210,25 @@ export class FileSystemGuard {
     for (const root of this.rules.searchRoots) {
       const real = realOrNull(root);
       if (real !== null) walk(real);
+    }
+  }
+
+  /** Every hidden file and every file inside a hidden folder, with its (fresh) lstat. */
+  private forEachHiddenFile(hidden: Map<string, boolean>, visit: (path: string, info: BigIntStats) => void): void {
+    const consider = (path: string): void => {
+      const info = lstatOrNull(path);
+      if (info !== null && info.isFile()) visit(path, info);
+    };
+    const walk = (dir: string): void => {
+      for (const entry of this.entries(dir)) {
+        const path = join(dir, entry.name);
+        if (entry.kind === "dir") walk(path);
+        else if (entry.kind === "file") consider(path);
+      }
+    };
+    for (const [path, dir] of hidden) {
+      if (dir) walk(path);
+      else consider(path);
     }
   }
 
