@@ -4,8 +4,9 @@
  * shallowest to the deepest (the deepest wins, as everywhere) and the deny globs last: Seatbelt
  * matches them itself, as regular expressions, at every access, so files created later are
  * covered without any scan. Paths found by the guard (other hard links to a hidden file) are
- * denied by name as well.
+ * denied by name as well, and the folders above what is hidden cannot be renamed.
  */
+import { dirname } from "node:path";
 import type { DenyView } from "./fs-guard.js";
 import { pathDepth, type DenyGlob, type FileSystemRules } from "./fs-rules.js";
 
@@ -31,6 +32,20 @@ export function seatbeltDenyClauses(rules: FileSystemRules, view: DenyView | und
     const name = `FS_HIDDEN_${i}`;
     params[name] = path;
     lines.push(`(deny file-read* file-write* (subpath (param "${name}")))`);
+  });
+  // As bubblewrap's pinned folders: the folders above a hidden path and a pattern's base cannot
+  // be renamed, so a hidden file cannot be carried out from under its pattern (`mv keys k2`).
+  // Creating and changing files inside them is not affected: that is a write to another path.
+  const pins = new Set<string>();
+  const pinAbove = (path: string, self: boolean): void => {
+    for (let dir = self ? path : dirname(path); dir !== dirname(dir); dir = dirname(dir)) pins.add(dir);
+  };
+  for (const glob of rules.denyGlobs) pinAbove(canonicalize(glob.base), true);
+  for (const { path } of view?.hidden ?? []) pinAbove(path, false);
+  [...pins].sort().forEach((path, i) => {
+    const name = `FS_PIN_${i}`;
+    params[name] = path;
+    lines.push(`(deny file-write* (literal (param "${name}")))`);
   });
   if (lines.length === 0) return { text: "", params };
   return { text: `\n; The permission profile's rules: the deepest path rule wins, denied patterns always.\n${lines.join("\n")}\n`, params };
