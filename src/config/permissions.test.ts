@@ -4,7 +4,7 @@ import { mkdtempSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig, type CliConfigInput, type Config } from "./load-config.js";
-import { ConfigError } from "./overrides.js";
+import { configErrorOf } from "../../test/support/config-error.js";
 import { globText } from "../sandbox/fs-rules.js";
 
 interface Home {
@@ -22,15 +22,7 @@ function home(configToml: string): Home {
 
 const load = (h: Home, more: Partial<CliConfigInput> = {}): Config => loadConfig({ cwd: h.cwd, overrides: [], env: h.env, ...more });
 
-function failure(h: Home, more: Partial<CliConfigInput> = {}): string {
-  try {
-    load(h, more);
-  } catch (err) {
-    assert.ok(err instanceof ConfigError, String(err));
-    return err.message;
-  }
-  assert.fail("expected a ConfigError");
-}
+const failure = (h: Home, more: Partial<CliConfigInput> = {}): string => configErrorOf(() => load(h, more));
 
 const globs = (config: Config): string[] => config.fileSystemRules.denyGlobs.map(globText).sort();
 const SSH = "id_{rsa,dsa,ecdsa,ecdsa_sk,ed25519,ed25519_sk}";
