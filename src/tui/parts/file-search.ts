@@ -294,8 +294,8 @@ export function mentionText(path: string): string {
 export interface IndexOptions extends ListOptions {
   /** Lists the files; `listFiles` unless a test supplies its own. */
   lister?: (root: string, options: ListOptions) => Promise<{ files: string[]; source: "git" | "walk" }>;
-  /** Files never offered (relative to the root): the ones the permission profile denies. */
-  hidden?: (relativePath: string) => boolean;
+  /** Files never offered (relative to the root): the ones the permission profile denies. The list waits for it. */
+  hidden?: Promise<(relativePath: string) => boolean>;
 }
 
 export class FileIndex {
@@ -355,8 +355,7 @@ export class FileIndex {
     this.rebuilding = true;
     try {
       const lister = this.options.lister ?? listFiles;
-      const listed = await lister(this.root, this.options);
-      const hidden = this.options.hidden;
+      const [listed, hidden] = await Promise.all([lister(this.root, this.options), this.options.hidden]);
       const files = hidden === undefined ? listed.files : listed.files.filter((file) => !hidden(file));
       const source = listed.source;
       const nameStarts = new Int32Array(files.length);
@@ -441,7 +440,7 @@ export const STALE_AFTER_MS = 30_000;
 const shared = new Map<string, FileIndex>();
 
 /** The index for `root`, built in the background on first use and kept for later searches. */
-export function fileIndexFor(root: string, hidden?: (relativePath: string) => boolean): FileIndex {
+export function fileIndexFor(root: string, hidden?: Promise<(relativePath: string) => boolean>): FileIndex {
   let index = shared.get(root);
   if (index === undefined) {
     index = new FileIndex(root, hidden ? { hidden } : {});
