@@ -30,6 +30,10 @@ import type { TurnCompaction } from "./tasks/task.js";
 import { mcpApprovalHook } from "./mcp-approval.js";
 import { McpRuntime } from "./mcp-runtime.js";
 import { TaskRunner } from "./tasks/runner.js";
+import type { ResponseItem } from "../protocol/items.js";
+import type { ThreadLineage } from "../protocol/collab.js";
+import type { RequestLineage } from "../model/prompt.js";
+import { SubAgents } from "./agents/sub-agents.js";
 
 export class SessionState {
   readonly threadId: string;
@@ -37,8 +41,8 @@ export class SessionState {
   readonly history: ConversationHistory;
   /** The `codex.*` OpenTelemetry events of this thread (records nothing without an exporter). */
   readonly telemetry: TelemetryRecorder;
-  /** Everything asked of the user and not yet answered (approval/questions.ts). */
-  readonly questions = new Questions();
+  /** Everything asked of the user and not yet answered (approval/questions.ts); a sub-agent's also go to its parent. */
+  readonly questions: Questions;
   readonly approvalStore = new ApprovalStore();
   readonly unifiedExec = new UnifiedExecManager();
   /** The permission profile's denied paths, for every command and every read of the agent's own. */
@@ -57,6 +61,8 @@ export class SessionState {
   mcp: McpRuntime | null = null;
   /** The user's shell as its start-up files leave it, made in the background; null: login shells. */
   shellSnapshot: SessionShellSnapshot | null = null;
+  /** The sub-agents this thread starts (null when sub-agents are off). */
+  readonly agents: SubAgents | null;
 
   constructor(
     readonly options: SessionOptions,
@@ -72,15 +78,36 @@ export class SessionState {
     this.settings = { ...options.settings };
     this.lastTurnSettings = this.settings;
     this.tasks = new TaskRunner(this);
+    this.questions = new Questions(options.questionUpstream ?? null);
+    this.agents = options.agentTree ? new SubAgents(this, options.agentTree, options.lineage?.depth ?? 0) : null;
   }
 
-  /** Starts the shell snapshot in the background (its failure is a warning after session_configured). */
+  /** Set for a sub-agent: its parent, depth, nickname and role. */
+  get lineage(): ThreadLineage | null {
+    return this.options.lineage ?? null;
+  }
+
+  /** What a sub-agent's model requests say of it (the reference's headers); undefined for a user's thread. */
+  get requestLineage(): RequestLineage | undefined {
+    const lineage = this.options.lineage;
+    return lineage ? { sessionId: lineage.rootThreadId, subagent: "collab_spawn" } : undefined;
+  }
+
+  /** Starts the shell snapshot in the background (its failure is a warning after session_configured); a sub-agent uses its parent's. */
   startShellSnapshot(): void {
+    if (this.options.sharedShellSnapshot !== undefined) {
+      this.shellSnapshot = this.options.sharedShellSnapshot;
+      return;
+    }
     this.shellSnapshot = startShellSnapshot(this.options, this.threadId, this.settings.cwd, (message) => this.send("", { type: "warning", message }));
   }
 
-  /** Starts the configured MCP servers in the background; their progress comes as events with id "". */
+  /** Starts the configured MCP servers in the background (their progress comes as events with id ""); a sub-agent uses its parent's. */
   startMcp(): void {
+    if (this.options.sharedMcp !== undefined) {
+      this.mcp = this.options.sharedMcp;
+      return;
+    }
     this.mcp = McpRuntime.start(this.options, this.settings.cwd, {
       onEvent: (msg) => this.send("", msg),
       onElicitation: (server, request) => this.elicit(server, request),
@@ -91,6 +118,17 @@ export class SessionState {
 
   send(id: string, msg: EventMsg): void {
     this.publish(id, msg);
+  }
+
+  /**
+   * Puts an item before the model (a sub-agent's notification): the running turn takes it at its
+   * next request; between turns it joins history for the next one.
+   */
+  deliver(item: ResponseItem): void {
+    if (this.closed) return;
+    const running = this.tasks.running();
+    if (running?.kind === "regular") running.pending.push(item);
+    else this.history.append(item);
   }
 
   /** The submission id of the running task, or "" between tasks (for events nobody submitted). */
@@ -139,6 +177,7 @@ export class SessionState {
         questions: this.questions,
         approvalStore: this.approvalStore,
         fileSystemGuard: this.fileSystemGuard,
+        ...(this.agents?.offer() ? { agents: this.agents } : {}),
       },
     };
   }
@@ -187,7 +226,7 @@ export class SessionState {
   /** The turn's tools; with MCP servers, the first request waits for them to settle (an interrupt stops the wait). */
   async turnTools(turn: TurnContext, emit: (msg: EventMsg) => void, signal: AbortSignal): Promise<ReturnType<typeof buildTools>> {
     const mcpTools = this.mcp ? await this.mcp.toolset(mcpApprovalHook(turn, emit, this.questions), signal) : undefined;
-    return buildTools(turn.model, mcpTools ?? undefined);
+    return buildTools(turn.model, mcpTools ?? undefined, { multiAgent: turn.services.agents ? this.agents?.offer() : null });
   }
 
   /**

@@ -14,6 +14,7 @@ import { historyMetadata } from "../history/prompt-history.js";
 import type { Event, EventMsg } from "../protocol/events.js";
 import type { Op } from "../protocol/ops.js";
 import type { ThreadHandle } from "../protocol/thread-handle.js";
+import type { AgentStatusEntry, ThreadLineage } from "../protocol/collab.js";
 import type { TelemetryRecorder } from "../telemetry/recorder.js";
 import { uuidv7 } from "../util/ids.js";
 import { EventBus, type EventSubscription } from "./event-bus.js";
@@ -53,11 +54,17 @@ export class Session implements ThreadHandle {
       ...promptHistoryMetadata(options),
       rollout_path: state.recorder?.path ?? null,
       ...(resumed ? { initial_messages: resumed.initialMessages } : {}),
+      ...lineageFields(options.lineage),
     });
     for (const message of options.startupWarnings ?? []) state.send("", { type: "warning", message });
     state.startShellSnapshot();
-    if (resumed) restoreThread(state, resumed, options.resume?.warnOnModelChange === true);
-    else state.history.append(...initialContext(settings, options));
+    if (resumed) {
+      restoreThread(state, resumed, options.resume?.warnOnModelChange === true);
+      state.agents?.restore(resumed.subAgents);
+    } else if (options.initialHistory) {
+      // A forked sub-agent: its parent's conversation so far, context included.
+      state.history.append(...options.initialHistory);
+    } else state.history.append(...initialContext(settings, options));
     state.startMcp();
   }
 
@@ -116,6 +123,16 @@ export class Session implements ThreadHandle {
     return this.state.reportWarning(message);
   }
 
+  /** Set for a sub-agent: its parent, depth, nickname and role (null for a user's thread). */
+  get lineage(): ThreadLineage | null {
+    return this.state.lineage;
+  }
+
+  /** The sub-agents this thread started, open or closed, with their status (empty when sub-agents are off). */
+  subAgents(): SubAgentView[] {
+    return (this.state.agents?.list() ?? []).map((child) => ({ ...child.ref, status: child.status, closed: child.closed, depth: child.depth, thread: child.session }));
+  }
+
   /** The settings the next turn would run with. */
   get currentSettings(): Readonly<SessionSettings> {
     return this.state.settings;
@@ -127,6 +144,18 @@ export class Session implements ThreadHandle {
     // Every reader ends after shutdown_complete.
     if (msg.type === "shutdown_complete") this.bus.close();
   }
+}
+
+/** A sub-agent as front ends see it: its names, status, and its thread while open. */
+export interface SubAgentView extends AgentStatusEntry {
+  closed: boolean;
+  depth: number;
+  thread: ThreadHandle | null;
+}
+
+/** What session_configured tells of a sub-agent's place (nothing for a user's thread). */
+function lineageFields(lineage: ThreadLineage | undefined): { parent_thread_id?: string; agent_nickname?: string; agent_role?: string | null } {
+  return lineage ? { parent_thread_id: lineage.parentThreadId, agent_nickname: lineage.nickname, agent_role: lineage.role } : {};
 }
 
 /** The prompt-history file's id (its inode) and entry count, announced in session_configured. */

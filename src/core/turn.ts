@@ -58,6 +58,7 @@ export async function runTurn(ctx: TaskContext): Promise<string | null> {
         verbosity: turn.model.supportsVerbosity ? (turn.verbosity ?? turn.model.defaultVerbosity) : null,
         outputSchema: turn.outputSchema,
         threadId: ctx.threadId,
+        ...(ctx.requestLineage ? { lineage: ctx.requestLineage } : {}),
         telemetry: turn.services.telemetry,
       },
       streamMaxRetries: ctx.streamMaxRetries,

@@ -43,7 +43,14 @@ export function normalizeOutputItem(raw: unknown): ResponseItem | null {
       return out;
     }
     case "function_call":
-      return { type: "function_call", name: str(item.name), arguments: str(item.arguments), call_id: str(item.call_id) };
+      return {
+        type: "function_call",
+        name: str(item.name),
+        // A tool inside a namespace tool (multi_agent_v1) is called with its namespace.
+        ...(typeof item.namespace === "string" && item.namespace !== "" ? { namespace: item.namespace } : {}),
+        arguments: str(item.arguments),
+        call_id: str(item.call_id),
+      };
     case "custom_tool_call":
       return { type: "custom_tool_call", name: str(item.name), input: str(item.input), call_id: str(item.call_id) };
     case "web_search_call": {

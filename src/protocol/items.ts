@@ -35,7 +35,8 @@ export type ResponseItem =
       content?: ReasoningContentPart[];
       encrypted_content?: string | null;
     }
-  | { type: "function_call"; id?: string; name: string; arguments: string; call_id: string }
+  /** `namespace`: the group of a tool offered inside a namespace tool (`multi_agent_v1`); absent otherwise. */
+  | { type: "function_call"; id?: string; name: string; namespace?: string; arguments: string; call_id: string }
   | { type: "function_call_output"; call_id: string; output: FunctionCallOutput }
   | { type: "custom_tool_call"; id?: string; name: string; input: string; call_id: string }
   | { type: "custom_tool_call_output"; call_id: string; output: string }

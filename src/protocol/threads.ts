@@ -23,6 +23,8 @@ export interface ThreadSummary {
   modelProvider: string | null;
   forkedFromId: string | null;
   source: string | null;
+  /** Set for a sub-agent's thread: the thread that spawned it. */
+  parentThreadId: string | null;
   /** The git branch session_meta recorded, else null. */
   gitBranch: string | null;
 }

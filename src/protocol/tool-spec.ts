@@ -29,7 +29,24 @@ export type ToolSpec =
       user_location?: { type: "approximate"; country?: string; region?: string; city?: string; timezone?: string };
       search_context_size?: "low" | "medium" | "high";
       search_content_types?: string[];
-    };
+    }
+  | ToolNamespace;
+
+/**
+ * Tools grouped under one name, sent as one `namespace` tool (the collab tools' `multi_agent_v1`):
+ * the model calls a tool inside it by its own name, and the call carries the namespace.
+ */
+export interface ToolNamespace {
+  type: "namespace";
+  name: string;
+  description: string;
+  tools: ToolSpec[];
+}
+
+/** A tool's name; the hosted tools (web_search) go by their type. */
+export function toolName(spec: ToolSpec): string {
+  return "name" in spec ? spec.name : spec.type;
+}
 
 export type ChatTool = { type: "function"; function: { name: string; description: string; parameters: JsonSchema } };
 

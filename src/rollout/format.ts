@@ -7,6 +7,7 @@
  */
 import { join } from "node:path";
 import type { AskForApproval, ReasoningEffort, ReasoningSummary, SandboxPolicy } from "../protocol/policy.js";
+import type { SubAgentSource } from "../protocol/collab.js";
 
 export const SESSIONS_SUBDIR = "sessions";
 
@@ -19,9 +20,15 @@ export interface GitInfo {
   repository_url?: string;
 }
 
-/** First line of every file. Key order is the reference's (serde field order, `git` flattened last). */
+/**
+ * First line of every file. Key order is the reference's (serde field order, `git` flattened last).
+ * A sub-agent's also names its tree (`session_id`, its root thread's id), its parent, and how it
+ * was started (`source` is then an object), with its nickname and role, as the reference's do.
+ */
 export interface SessionMetaPayload {
+  session_id?: string;
   id: string;
+  parent_thread_id?: string;
   /** The thread this one was forked from; absent for new threads. */
   forked_from_id?: string;
   /** Creation time, UTC, `YYYY-MM-DDTHH:MM:SS.mmmZ`. */
@@ -29,11 +36,15 @@ export interface SessionMetaPayload {
   cwd: string;
   originator: string;
   cli_version: string;
-  /** Who started the thread: "exec" for `codex-ts exec`, "cli" for other commands. */
-  source: string;
+  /** Who started the thread: "exec" for `codex-ts exec`, "cli" for other commands; for a sub-agent, its spawn. */
+  source: string | SubAgentSource;
+  thread_source?: "subagent";
+  agent_nickname?: string;
+  agent_role?: string;
   model_provider: string;
   /** The base instructions the thread was started with, resent unchanged when it resumes. */
   base_instructions: { text: string } | null;
+  multi_agent_version?: string;
   git?: GitInfo;
 }
 

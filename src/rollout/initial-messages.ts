@@ -1,7 +1,7 @@
 /**
  * The events a front end needs to redraw a recorded conversation (session_configured's
  * `initial_messages`): the recorded user and agent messages, reasoning, applied patches, MCP
- * calls, web searches and aborted turns as they were written, plus what the rollout keeps only as response
+ * calls, web searches, collab tool results and aborted turns as they were written, plus what the rollout keeps only as response
  * items: each command the model ran (as an exec_command_end built from its call and output)
  * and each plan update (from the update_plan call's arguments). A rollback drops the events of
  * the turns it removed.
@@ -20,6 +20,12 @@ const REDRAWN = new Set([
   "turn_aborted",
   "entered_review_mode",
   "exited_review_mode",
+  // The collab tools' results (a redraw shows what each sub-agent was asked and answered).
+  "collab_agent_spawn_end",
+  "collab_agent_interaction_end",
+  "collab_waiting_end",
+  "collab_close_end",
+  "collab_resume_end",
 ]);
 
 const COMMAND_TOOLS = new Set(["shell", "shell_command", "exec_command", "local_shell", "container.exec"]);

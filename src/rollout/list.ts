@@ -27,6 +27,8 @@ export interface ListOptions {
   provider?: string;
   /** At most this many (all when absent or 0). */
   limit?: number;
+  /** Also sub-agents' threads, which are otherwise left out (they are reached through their parent). */
+  includeSubAgents?: boolean;
 }
 
 const HEAD_BYTES = 1 << 20;
@@ -99,6 +101,7 @@ export function readSummary(file: RolloutFile): ThreadSummary {
     modelProvider: null,
     forkedFromId: null,
     source: null,
+    parentThreadId: null,
     gitBranch: null,
   };
   let metaSeen = false;
@@ -121,6 +124,7 @@ export function readSummary(file: RolloutFile): ThreadSummary {
           summary.forkedFromId = str(p.forked_from_id);
           summary.gitBranch = isObject(p.git) ? str(p.git.branch) : null;
           summary.source = typeof p.source === "string" ? p.source : p.source === undefined ? null : JSON.stringify(p.source);
+          summary.parentThreadId = str(p.parent_thread_id);
         } else if (line.type === "event_msg") {
           summary.firstPrompt ??= promptFromEvent(p);
         } else if (line.type === "response_item") {
@@ -145,6 +149,7 @@ export function* iterateThreads(codexHome: string, options: Omit<ListOptions, "l
   const cwd = options.cwd === undefined ? undefined : canonical(options.cwd);
   for (const file of rolloutFiles(codexHome)) {
     const summary = readSummary(file);
+    if (summary.parentThreadId !== null && !options.includeSubAgents) continue;
     if (options.provider && summary.modelProvider && summary.modelProvider !== options.provider) continue;
     if (cwd !== undefined && !inDirectory(summary, cwd)) continue;
     yield summary;

@@ -23,6 +23,14 @@ export function isPersistedEvent(msg: EventMsg): boolean {
     case "exited_review_mode":
     case "context_compacted":
     case "thread_rolled_back":
+    // Sub-agents: which children a thread started, closed or reopened, and how each one stands,
+    // so a resumed thread knows them again and a redraw shows what they did.
+    case "collab_agent_spawn_end":
+    case "collab_agent_interaction_end":
+    case "collab_waiting_end":
+    case "collab_close_end":
+    case "collab_resume_end":
+    case "sub_agent_status":
       return true;
     default:
       return false;

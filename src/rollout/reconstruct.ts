@@ -14,6 +14,7 @@ import { parseRolloutFileName } from "./format.js";
 import { scanRollout, type RolloutLine } from "./read.js";
 import { responseItemFromRollout } from "./response-items.js";
 import { pairToolCalls } from "./tool-pairs.js";
+import { SubAgentLedger, isLedgerEvent, type RecordedSubAgent } from "./sub-agent-ledger.js";
 
 /** The settings a recorded turn ran under, as far as our sessions can compare them. */
 export interface RecordedTurnSettings {
@@ -44,6 +45,8 @@ export interface RecordedThread {
   warnings: string[];
   /** What a front end draws the conversation so far from (session_configured's initial_messages). */
   initialMessages: EventMsg[];
+  /** The sub-agents the thread started, with their last recorded status. */
+  subAgents: RecordedSubAgent[];
 }
 
 type Json = Record<string, unknown>;
@@ -72,6 +75,7 @@ interface ReplayState {
   dropped: Map<string, number>;
   lines: number;
   messages: InitialMessages;
+  subAgents: SubAgentLedger;
 }
 
 export function loadThread(path: string): RecordedThread {
@@ -85,6 +89,7 @@ export function loadThread(path: string): RecordedThread {
     dropped: new Map(),
     lines: 0,
     messages: new InitialMessages(),
+    subAgents: new SubAgentLedger(),
   };
   const scan = scanRollout(path, (line) => replay(state, line));
   if (state.lines === 0 && scan.warnings.length === 0) throw new Error(`${path}: empty session file`);
@@ -110,6 +115,7 @@ export function loadThread(path: string): RecordedThread {
     tokenInfo: tokenInfo(parsePayload(state.lastTokenCount)),
     warnings,
     initialMessages: state.messages.messages,
+    subAgents: state.subAgents.list(),
   };
 }
 
@@ -144,7 +150,8 @@ function replay(state: ReplayState, line: RolloutLine): void {
       else if (kind === "thread_rolled_back" && isObject(line.payload)) {
         state.history = dropLastUserTurns(state.history, num(line.payload.num_turns));
         state.messages.rollback(num(line.payload.num_turns));
-      } else if (isRedrawnEvent(kind)) state.messages.addEvent(parsePayload(line.raw));
+      } else if (isLedgerEvent(kind)) state.subAgents.add(parsePayload(line.raw));
+      if (isRedrawnEvent(kind)) state.messages.addEvent(parsePayload(line.raw));
       return;
     }
     default:

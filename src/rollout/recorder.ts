@@ -16,6 +16,7 @@ import type { ResponseItem } from "../protocol/items.js";
 import { rolloutPath, serializeLine, utcTimestamp, type SessionMetaPayload, type TurnContextPayload } from "./format.js";
 import { gitInfo } from "./git-info.js";
 import { isPersistedEvent } from "./policy.js";
+import { MULTI_AGENT_VERSION, type SubAgentSource, type ThreadLineage } from "../protocol/collab.js";
 import { PRIVATE_DIR_MODE } from "../util/atomic-write.js";
 
 export interface NewRolloutParams {
@@ -27,6 +28,8 @@ export interface NewRolloutParams {
   source: string;
   modelProvider: string;
   baseInstructions: string;
+  /** Set for a sub-agent: its place in the tree, recorded in session_meta. */
+  lineage?: ThreadLineage;
 }
 
 export class RolloutRecorder {
@@ -57,16 +60,34 @@ export class RolloutRecorder {
     // The repository's .git files may be hostile (refused ones are reported like write failures).
     const warn = (message: string): void => recorder.report(message);
     const meta = (): SessionMetaPayload => {
-      const payload: SessionMetaPayload = {
-        id: params.threadId,
-        timestamp: utcTimestamp(started),
-        cwd: params.cwd,
-        originator: params.originator,
-        cli_version: params.cliVersion,
-        source: params.source,
-        model_provider: params.modelProvider,
-        base_instructions: { text: params.baseInstructions },
-      };
+      const lineage = params.lineage;
+      const payload: SessionMetaPayload = lineage
+        ? {
+            session_id: lineage.rootThreadId,
+            id: params.threadId,
+            parent_thread_id: lineage.parentThreadId,
+            timestamp: utcTimestamp(started),
+            cwd: params.cwd,
+            originator: params.originator,
+            cli_version: params.cliVersion,
+            source: subAgentSource(lineage),
+            thread_source: "subagent",
+            agent_nickname: lineage.nickname,
+            ...(lineage.role !== null ? { agent_role: lineage.role } : {}),
+            model_provider: params.modelProvider,
+            base_instructions: { text: params.baseInstructions },
+            multi_agent_version: MULTI_AGENT_VERSION,
+          }
+        : {
+            id: params.threadId,
+            timestamp: utcTimestamp(started),
+            cwd: params.cwd,
+            originator: params.originator,
+            cli_version: params.cliVersion,
+            source: params.source,
+            model_provider: params.modelProvider,
+            base_instructions: { text: params.baseInstructions },
+          };
       const git = gitInfo(params.cwd, warn);
       if (git) payload.git = git;
       return payload;
@@ -200,4 +221,19 @@ function endWithNewline(fd: number): void {
   }
   if (complete) writeSync(fd, "\n", size);
   else ftruncateSync(fd, lineStart);
+}
+
+/** session_meta's `source` for a sub-agent: who spawned it, how deep, its nickname and role. */
+function subAgentSource(lineage: ThreadLineage): SubAgentSource {
+  return {
+    subagent: {
+      thread_spawn: {
+        parent_thread_id: lineage.parentThreadId,
+        depth: lineage.depth,
+        agent_path: null,
+        agent_nickname: lineage.nickname,
+        agent_role: lineage.role,
+      },
+    },
+  };
 }

@@ -6,8 +6,8 @@
  */
 import type { ModelInfo } from "../model/catalog.js";
 import type { ToolSpec } from "../protocol/tool-spec.js";
-import { buildToolSpecs } from "./specs.js";
-import { ToolRouter } from "./router.js";
+import { buildToolSpecs, type BuiltinToolOptions } from "./specs.js";
+import { ToolRouter, qualifiedToolName } from "./router.js";
 import type { ToolHandler } from "./types.js";
 import { shellCommandHandler, shellHandler } from "./handlers/shell.js";
 import { execCommandHandler, writeStdinHandler } from "./handlers/unified-exec.js";
@@ -15,6 +15,8 @@ import { updatePlanHandler } from "./handlers/update-plan.js";
 import { applyPatchHandler } from "./handlers/apply-patch.js";
 import { requestUserInputHandler } from "./handlers/request-user-input.js";
 import { viewImageHandler } from "./handlers/view-image.js";
+import { MULTI_AGENT_HANDLERS } from "./handlers/multi-agent.js";
+import { MULTI_AGENT_NAMESPACE } from "./multi-agent-specs.js";
 
 /** Every built-in tool's handler, by tool name (exported for the test that pairs them with the catalog). */
 export const HANDLERS: Readonly<Record<string, ToolHandler>> = {
@@ -28,6 +30,11 @@ export const HANDLERS: Readonly<Record<string, ToolHandler>> = {
   view_image: viewImageHandler,
 };
 
+/** The handlers of the tools offered inside a namespace tool, by namespace and then by tool name. */
+export const NAMESPACED_HANDLERS: Readonly<Record<string, Readonly<Record<string, ToolHandler>>>> = {
+  [MULTI_AGENT_NAMESPACE]: MULTI_AGENT_HANDLERS,
+};
+
 /** Tools a turn offers beyond the built-in ones, and where their specs go among them. */
 export interface ToolExtension {
   place(builtin: ToolSpec[]): ToolSpec[];
@@ -35,11 +42,18 @@ export interface ToolExtension {
 }
 
 /** The turn's tools: the model's built-in ones, plus an extension's (which never shadow them). */
-export function buildTools(model: ModelInfo, extension?: ToolExtension): { specs: ToolSpec[]; router: ToolRouter } {
-  const builtin = buildToolSpecs(model);
+export function buildTools(model: ModelInfo, extension?: ToolExtension, options: BuiltinToolOptions = {}): { specs: ToolSpec[]; router: ToolRouter } {
+  const builtin = buildToolSpecs(model, options);
   const handlers = new Map<string, ToolHandler>();
   for (const spec of builtin) {
     if (spec.type === "web_search") continue;
+    if (spec.type === "namespace") {
+      for (const inner of spec.tools) {
+        const handler = "name" in inner ? NAMESPACED_HANDLERS[spec.name]?.[inner.name] : undefined;
+        if (handler && "name" in inner) handlers.set(qualifiedToolName(spec.name, inner.name), handler);
+      }
+      continue;
+    }
     const handler = HANDLERS[spec.name];
     if (handler) handlers.set(spec.name, handler);
   }

@@ -28,7 +28,11 @@ export class ToolRouter {
     private readonly handlers: ReadonlyMap<string, ToolHandler>,
     offered: readonly ToolSpec[] = [],
   ) {
-    for (const spec of offered) if (spec.type === "function") this.schemas.set(spec.name, spec.parameters);
+    for (const spec of offered) {
+      if (spec.type === "function") this.schemas.set(spec.name, spec.parameters);
+      if (spec.type !== "namespace") continue;
+      for (const inner of spec.tools) if (inner.type === "function") this.schemas.set(qualifiedToolName(spec.name, inner.name), inner.parameters);
+    }
   }
 
   /** Runs one call. Throws only a fatal ToolError; every other failure becomes output text. */
@@ -37,17 +41,19 @@ export class ToolRouter {
       call.type === "function_call"
         ? ({ kind: "function", arguments: call.arguments } as const)
         : ({ kind: "custom", input: call.input } as const);
-    const handler = this.handlers.get(call.name);
+    // A tool inside a namespace tool is known by both names; called without its namespace it is unknown.
+    const name = call.type === "function_call" && call.namespace ? qualifiedToolName(call.namespace, call.name) : call.name;
+    const handler = this.handlers.get(name);
     const started = performance.now();
     let text: string;
     let items: FunctionCallOutputContentItem[] | undefined;
     let success = false;
     if (!handler) {
-      text = `unsupported call: ${call.name}`;
+      text = `unsupported call: ${name}`;
     } else if (handler.payloadKind !== "any" && handler.payloadKind !== payload.kind) {
-      throw new ToolError(`tool ${call.name} invoked with incompatible payload`, true);
+      throw new ToolError(`tool ${name} invoked with incompatible payload`, true);
     } else {
-      const problem = payload.kind === "function" ? await this.argumentProblem(call.name, handler, payload.arguments) : null;
+      const problem = payload.kind === "function" ? await this.argumentProblem(name, handler, payload.arguments) : null;
       if (problem !== null) {
         text = problem;
       } else {
@@ -64,7 +70,7 @@ export class ToolRouter {
       }
     }
     ctx.turn.services.telemetry.toolResult({
-      toolName: call.name,
+      toolName: name,
       callId: call.call_id,
       arguments: payload.kind === "function" ? payload.arguments : payload.input,
       durationMs: performance.now() - started,
@@ -80,6 +86,11 @@ export class ToolRouter {
     const schema = this.schemas.get(name);
     return schema ? checkFunctionArguments(schema, raw) : null;
   }
+}
+
+/** How the router knows a tool offered inside a namespace tool (`multi_agent_v1__spawn_agent`). */
+export function qualifiedToolName(namespace: string, name: string): string {
+  return `${namespace}__${name}`;
 }
 
 /**

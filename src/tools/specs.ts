@@ -6,6 +6,7 @@
  */
 import type { ModelInfo } from "../model/catalog.js";
 import type { WebSearchSettings } from "../protocol/web-search.js";
+import { multiAgentNamespace, type MultiAgentOffer } from "./multi-agent-specs.js";
 import { APPLY_PATCH_LARK_GRAMMAR, PATCH_FORMAT_SUMMARY, type JsonSchema, type ToolSpec } from "../protocol/tool-spec.js";
 
 // ---------------------------------------------------------------------------------------------
@@ -229,11 +230,20 @@ export function webSearchTool(settings: WebSearchSettings, images: boolean): Too
   };
 }
 
+/** Built-in tools that depend on the thread rather than the model. */
+export interface BuiltinToolOptions {
+  /**
+   * The collab tools (the `multi_agent_v1` namespace), for a thread that may start sub-agents;
+   * absent or null when it may not (feature off, or the thread is at the maximum depth).
+   */
+  multiAgent?: MultiAgentOffer | null;
+}
+
 /**
  * The tools offered to `model`, in the order the reference sends them: command tools, plan,
- * user questions, apply_patch, view_image, then hosted web search.
+ * user questions, apply_patch, view_image, the collab namespace, then hosted web search.
  */
-export function buildToolSpecs(model: ModelInfo): ToolSpec[] {
+export function buildToolSpecs(model: ModelInfo, options: BuiltinToolOptions = {}): ToolSpec[] {
   const specs: ToolSpec[] = [];
   switch (model.shellTool) {
     case "exec_command":
@@ -253,6 +263,10 @@ export function buildToolSpecs(model: ModelInfo): ToolSpec[] {
   if (model.applyPatchTool === "freeform") specs.push(applyPatchFreeformTool());
   else if (model.applyPatchTool === "function") specs.push(applyPatchFunctionTool());
   if (model.viewImageTool) specs.push(viewImageTool());
+  // The reference offers the namespace directly to families without a catalog entry and defers
+  // it behind tool_search for gpt-5.5; until tool_search exists here, every family gets it
+  // directly. Deferring it is a matter of handing this spec to the search catalog instead.
+  if (options.multiAgent) specs.push(multiAgentNamespace(options.multiAgent));
   if (model.webSearch) specs.push(webSearchTool(model.webSearch, model.webSearchImages));
   return specs;
 }

@@ -13,6 +13,7 @@ import type { SessionShellSnapshot } from "../exec/shell-snapshot.js";
 import type { Questions } from "../approval/questions.js";
 import type { ApprovalStore } from "../approval/approval-store.js";
 import type { FileSystemGuard } from "../sandbox/fs-guard.js";
+import type { AgentControl } from "./agent-control.js";
 
 export interface TurnServices {
   /** Command rules that decide before the approval policy does. */
@@ -33,6 +34,8 @@ export interface TurnServices {
    * (sandboxed or not) and on the agent's own reads and writes; absent: none.
    */
   fileSystemGuard?: FileSystemGuard;
+  /** The thread's sub-agents, for the collab tools; absent where they are not offered (too deep, feature off). */
+  agents?: AgentControl;
 }
 
 export interface TurnContext {

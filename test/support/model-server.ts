@@ -21,7 +21,8 @@ import { readRequestText, sendJson } from "./http-util.js";
 export type ScriptedOutput =
   | { type: "message"; text: string; id?: string }
   | { type: "reasoning"; summary: string[]; id?: string; encryptedContent?: string }
-  | { type: "function_call"; name: string; arguments: unknown; callId: string; id?: string }
+  /** `namespace`: the group of the tool called (a namespace tool's, e.g. `multi_agent_v1`); Responses only. */
+  | { type: "function_call"; name: string; arguments: unknown; callId: string; id?: string; namespace?: string }
   | { type: "custom_tool_call"; name: string; input: string; callId: string; id?: string }
   /**
    * A hosted web search the provider ran itself: announced in progress (no action yet, as the
@@ -168,8 +169,8 @@ export function text(s: string, id?: string): ScriptedOutput {
 export function reasoning(...parts: string[]): ScriptedOutput {
   return { type: "reasoning", summary: parts };
 }
-export function fnCall(name: string, args: unknown, callId: string): ScriptedOutput {
-  return { type: "function_call", name, arguments: args, callId };
+export function fnCall(name: string, args: unknown, callId: string, namespace?: string): ScriptedOutput {
+  return namespace === undefined ? { type: "function_call", name, arguments: args, callId } : { type: "function_call", name, arguments: args, callId, namespace };
 }
 export function customCall(name: string, input: string, callId: string): ScriptedOutput {
   return { type: "custom_tool_call", name, input, callId };
@@ -303,7 +304,7 @@ function responsesFrames(t: ScriptedTurn, ids: Ids, model: string): string[] {
       case "function_call": {
         const id = out.id ?? ids.next("fc");
         const args = argumentsString(out.arguments);
-        const base = { type: "function_call", id, call_id: out.callId, name: out.name };
+        const base = { type: "function_call", id, call_id: out.callId, name: out.name, ...(out.namespace ? { namespace: out.namespace } : {}) };
         emit("response.output_item.added", { output_index, item: { ...base, arguments: "", status: "in_progress" } });
         for (const delta of fragments(args)) {
           emit("response.function_call_arguments.delta", { item_id: id, output_index, delta });

@@ -31,6 +31,8 @@ export const turnOps: OpFamily<"user_input" | "user_turn" | "override_turn_conte
   interrupt: (s) => {
     // Every open question is answered as cancelled, also one asked between turns (an MCP server's).
     s.questions.cancelAll("interrupted");
+    // Sub-agents at work stop too (each passes the interrupt on to its own).
+    s.agents?.interruptAll();
     return s.tasks.abort("interrupted");
   },
   run_user_shell_command: async (s, id, op) => {
