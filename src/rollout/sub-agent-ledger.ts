@@ -42,7 +42,8 @@ export class SubAgentLedger {
       case "sub_agent_status": {
         const agent = this.find(payload.thread_id);
         const status = agentStatus(payload.status);
-        if (agent && status) agent.status = status;
+        // A thread ending says nothing of where the agent stood: its parent closing ends it too.
+        if (agent && status && status !== "shutdown") agent.status = status;
         return;
       }
       case "collab_close_end": {
