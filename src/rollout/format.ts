@@ -6,6 +6,7 @@
  * our files, and we read theirs.
  */
 import { join } from "node:path";
+import { UUID_PATTERN, isUuid } from "../util/ids.js";
 import type { AskForApproval, ReasoningEffort, ReasoningSummary, SandboxPolicy } from "../protocol/policy.js";
 import type { SubAgentSource } from "../protocol/collab.js";
 
@@ -81,11 +82,10 @@ export function rolloutPath(codexHome: string, threadId: string, date = new Date
   return join(codexHome, SESSIONS_SUBDIR, y, mo, d, `rollout-${stamp}-${threadId}.jsonl`);
 }
 
-const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
-const FILE_NAME = new RegExp(`^rollout-(\\d{4}-\\d{2}-\\d{2}T\\d{2}-\\d{2}-\\d{2})-(${UUID})\\.jsonl$`, "i");
+const FILE_NAME = new RegExp(`^rollout-(\\d{4}-\\d{2}-\\d{2}T\\d{2}-\\d{2}-\\d{2})-(${UUID_PATTERN})\\.jsonl$`, "i");
 
 export function isThreadId(s: string): boolean {
-  return new RegExp(`^${UUID}$`, "i").test(s);
+  return isUuid(s);
 }
 
 /** The local start time and thread id a rollout file name carries, or null for other files. */

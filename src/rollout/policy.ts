@@ -7,6 +7,8 @@
  */
 import type { EventMsg } from "../protocol/events.js";
 
+// Sub-agents' events are kept too (the ends of the collab tool calls and each child's status), so
+// a resumed thread knows its children again and a redraw shows what they did.
 export function isPersistedEvent(msg: EventMsg): boolean {
   switch (msg.type) {
     case "user_message":
@@ -23,8 +25,6 @@ export function isPersistedEvent(msg: EventMsg): boolean {
     case "exited_review_mode":
     case "context_compacted":
     case "thread_rolled_back":
-    // Sub-agents: which children a thread started, closed or reopened, and how each one stands,
-    // so a resumed thread knows them again and a redraw shows what they did.
     case "collab_agent_spawn_end":
     case "collab_agent_interaction_end":
     case "collab_waiting_end":

@@ -7,7 +7,7 @@
 import type { AgentStatus } from "../../protocol/collab.js";
 import { isFinalStatus } from "../../protocol/collab.js";
 import type { UserInput } from "../../protocol/ops.js";
-import { isThreadId } from "../../rollout/format.js";
+import { isUuid } from "../../util/ids.js";
 import { AgentNotFoundError, type AgentControl, type SpawnRequest } from "../agent-control.js";
 import { WAIT_TIMEOUT_DEFAULT_MS, WAIT_TIMEOUT_MAX_MS, WAIT_TIMEOUT_MIN_MS } from "../multi-agent-specs.js";
 import { ToolError, parseArguments, type ToolHandler, type ToolInvocation, type ToolOutput } from "../types.js";
@@ -192,7 +192,7 @@ function agentsOf(invocation: ToolInvocation): AgentControl {
 }
 
 function agentId(raw: string): string {
-  if (!isThreadId(raw)) throw new ToolError(`invalid agent id ${raw}: not a UUID`);
+  if (!isUuid(raw)) throw new ToolError(`invalid agent id ${raw}: not a UUID`);
   return raw.toLowerCase();
 }
 

@@ -1,0 +1,236 @@
+/**
+ * Sub-agents through the real CLI (`exec --json`) and the scripted model: a parent that spawns a
+ * child, waits for its answer, closes it and finishes, checked against what Codex 0.169 sends and
+ * writes (test/fixtures/subagents: its namespace tool without descriptions, its call / output
+ * pairs, its exec items and session_meta), and the ways that can go wrong.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { exec, jsonLines, makeWorkspace, type CliResult, type Workspace } from "../support/cli.js";
+import { collabCall, isSubAgentRequest, outputsIn, spawnedIn, startAgentServer, userTextsIn, type AgentScript } from "../support/agent-script.js";
+import { readLines, rolloutFileOf, rolloutFiles } from "../support/rollout.js";
+import type { JsonObject, ModelServer, RecordedRequest } from "../support/model-server.js";
+import { text, turn } from "../support/model-server.js";
+
+const FIXTURES = fileURLToPath(new URL("../../../test/fixtures/subagents/", import.meta.url));
+const fixture = <T>(name: string): T => JSON.parse(readFileSync(FIXTURES + name, "utf8")) as T;
+
+interface Run {
+  server: ModelServer;
+  result: CliResult;
+  events: Array<Record<string, unknown>>;
+  ws: Workspace;
+}
+
+/** `exec --json PROMPT` against a parent-and-children script; the server's violations must stay empty. */
+async function runScript(script: AgentScript, prompt: string, options: { config?: string; args?: string[]; ws?: Workspace } = {}): Promise<Run> {
+  const server = await startAgentServer(script);
+  const ws = options.ws ?? makeWorkspace(options.config !== undefined ? { config: options.config } : {});
+  try {
+    const result = await exec(server, ["--json", ...(options.args ?? []), prompt], { cwd: ws.dir, home: ws.home });
+    assert.deepEqual(server.violations, []);
+    return { server, result, events: jsonLines(result.stdout), ws };
+  } finally {
+    await server.close();
+  }
+}
+
+const parentRequests = (server: ModelServer): RecordedRequest[] => server.requests.filter((r) => !isSubAgentRequest(r));
+const childRequests = (server: ModelServer): RecordedRequest[] => server.requests.filter(isSubAgentRequest);
+const collabItems = (events: Array<Record<string, unknown>>): JsonObject[] =>
+  events.flatMap((e) => (e.type === "item.completed" && (e.item as JsonObject).type === "collab_tool_call" ? [e.item as JsonObject] : []));
+
+/** Thread ids replaced by their order of appearance, item ids by theirs: what two runs can share. */
+function normalized(lines: readonly unknown[]): unknown[] {
+  const ids = new Map<string, string>();
+  const items = new Map<string, string>();
+  return JSON.parse(
+    JSON.stringify(lines)
+      .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, (id) => ids.get(id) ?? (ids.set(id, `thread_${ids.size}`), `thread_${ids.size - 1}`))
+      .replace(/"item_\d+"/g, (id) => items.get(id) ?? (items.set(id, `"item_${items.size}"`), `"item_${items.size - 1}"`)),
+  ) as unknown[];
+}
+
+function withoutDescriptions(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutDescriptions);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(Object.entries(value).filter(([k]) => k !== "description").map(([k, v]) => [k, withoutDescriptions(v)]));
+}
+
+const SPAWN_WAIT_CLOSE: AgentScript = {
+  parent: [
+    turn(collabCall("spawn_agent", { message: "list the test files" }, "call_0002")),
+    (r) => turn(collabCall("wait_agent", { targets: [spawnedIn(r)[0]] }, "call_0005")),
+    (r) => turn(collabCall("close_agent", { target: spawnedIn(r)[0] }, "call_0010")),
+    turn(text("The helper found the tests.")),
+  ],
+  child: () => turn(text("tests/a.test.ts and tests/b.test.ts")),
+};
+
+void test("a parent spawns a child, waits for its answer, closes it and finishes, as the reference does", async () => {
+  const { server, result, events, ws } = await runScript(SPAWN_WAIT_CLOSE, "go");
+  assert.equal(result.code, 0, result.stderr);
+
+  // exec --json: the reference's collab_tool_call items, started then completed, in order.
+  const reference = readFileSync(FIXTURES + "collab-exec.jsonl", "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+  const withoutUsage = (lines: Array<Record<string, unknown>>): unknown[] => normalized(lines.map((l) => (l.type === "turn.completed" ? { type: l.type } : l)));
+  assert.deepEqual(withoutUsage(events), withoutUsage(reference));
+
+  // The namespace tool as the reference sends it (our descriptions aside), to the parent only.
+  const shape = fixture<{ namespace_tool: unknown; exchanges: unknown[][] }>("multi-agent-v1-shape.json");
+  const [first] = parentRequests(server);
+  const offered = first?.body.tools?.find((t) => t.name === "multi_agent_v1");
+  assert.deepEqual(withoutDescriptions(offered), shape.namespace_tool);
+  const [childRequest] = childRequests(server);
+  assert.ok(childRequest);
+  assert.equal(childRequest.body.tools?.some((t) => t.name === "multi_agent_v1"), false, "a child at the maximum depth is not offered the tools");
+
+  // The calls and outputs, re-sent to the model as the reference re-sends them.
+  const last = parentRequests(server).at(-1);
+  const input = last?.body.input ?? [];
+  const exchanges = shape.exchanges.map((pair) => {
+    const call = pair[0] as JsonObject;
+    const sent = input.find((i) => i.type === "function_call" && i.call_id === call.call_id);
+    const output = input.find((i) => i.type === "function_call_output" && i.call_id === call.call_id);
+    return [sent, output];
+  });
+  const comparable = (pairs: unknown[][]): unknown => normalized(pairs.map(([call, output]) => [pick(call, ["type", "name", "namespace", "arguments", "call_id"]), pick(output, ["type", "call_id", "output"])]));
+  const theirs = comparable(shape.exchanges) as unknown[][];
+  const ours = comparable(exchanges) as unknown[][];
+  // The nickname differs (names are drawn from each program's own list).
+  const nickname = (pairs: unknown[][]): unknown => JSON.parse(JSON.stringify(pairs).replace(/\\"nickname\\":\\"[^\\"]+\\"/, '\\"nickname\\":\\"?\\"')) as unknown;
+  assert.deepEqual(nickname(ours), nickname(theirs));
+
+  // The child's answer came back as a notification too, after the wait's output.
+  const notice = userTextsIn(last as RecordedRequest).find((t) => t.startsWith("<subagent_notification>"));
+  const childId = spawnedIn(last as RecordedRequest)[0] ?? "";
+  assert.equal(notice, `<subagent_notification>\n{"agent_path":"${childId}","status":{"completed":"tests/a.test.ts and tests/b.test.ts"}}\n</subagent_notification>`);
+
+  // The child's requests say whose they are.
+  const parentId = String(events[0]?.thread_id);
+  assert.equal(childRequest.headers["session-id"], parentId);
+  assert.equal(childRequest.headers["thread-id"], childId);
+  assert.equal(childRequest.headers["x-openai-subagent"], "collab_spawn");
+
+  // Two rollouts; the child's session_meta names its parent as the reference's does.
+  assert.equal(rolloutFiles(ws.home).length, 2);
+  const meta = readLines(rolloutFileOf(ws.home, childId))[0]?.payload ?? {};
+  const theirsMeta = fixture<{ session_meta: JsonObject[] }>("subagent-session-meta.json").session_meta[1] ?? {};
+  const subagentKeys = ["session_id", "parent_thread_id", "source", "thread_source", "agent_nickname", "multi_agent_version"];
+  assert.deepEqual(normalized([pick(meta, subagentKeys)]), normalized([{ ...pick(theirsMeta, subagentKeys), agent_nickname: meta.agent_nickname, source: withNickname(theirsMeta.source, meta.agent_nickname) }]));
+  const shared = Object.keys(meta).filter((k) => k in theirsMeta);
+  assert.deepEqual(shared, Object.keys(theirsMeta).filter((k) => k in meta), "the keys both write come in the reference's order");
+  assert.equal(meta.id, childId);
+  const childLines = readLines(rolloutFileOf(ws.home, childId));
+  assert.ok(childLines.some((l) => l.type === "event_msg" && l.payload.type === "agent_message" && l.payload.message === "tests/a.test.ts and tests/b.test.ts"));
+  const parentLines = readLines(rolloutFileOf(ws.home, parentId));
+  assert.deepEqual(
+    parentLines.filter((l) => l.type === "event_msg" && String(l.payload.type).startsWith("collab_")).map((l) => l.payload.type),
+    ["collab_agent_spawn_end", "collab_waiting_end", "collab_close_end"],
+  );
+});
+
+function pick(value: unknown, keys: string[]): JsonObject {
+  const source = (value ?? {}) as JsonObject;
+  return Object.fromEntries(keys.filter((k) => k in source).map((k) => [k, source[k]]));
+}
+
+function withNickname(source: unknown, nickname: unknown): unknown {
+  const copy = JSON.parse(JSON.stringify(source)) as { subagent: { thread_spawn: JsonObject } };
+  copy.subagent.thread_spawn.agent_nickname = nickname;
+  return copy;
+}
+
+void test("wrong targets, bad arguments and the thread limit are answered in the reference's words, and the parent goes on", async () => {
+  const unknown = "01a21798-0000-7000-8000-000000000000";
+  const calls: Array<[string, unknown, string]> = [
+    ["wait_agent", { targets: [unknown] }, '{"status":{"01a21798-0000-7000-8000-000000000000":"not_found"},"timed_out":false}'],
+    ["wait_agent", { targets: ["nope"] }, "invalid agent id nope: not a UUID"],
+    ["wait_agent", { targets: [] }, "agent ids must be non-empty"],
+    ["send_input", { target: unknown, message: "hi" }, `agent with id ${unknown} not found`],
+    ["close_agent", { target: unknown }, `agent with id ${unknown} not found`],
+    ["resume_agent", { id: unknown }, `agent with id ${unknown} not found`],
+    ["spawn_agent", { message: "  " }, "Empty message can't be sent to an agent"],
+    ["spawn_agent", {}, "Provide one of: message or items"],
+    ["spawn_agent", { message: "a", items: [{ type: "text", text: "b" }] }, "Provide either message or items, but not both"],
+    ["spawn_agent", { items: [] }, "Items can't be empty"],
+    ["spawn_agent", { message: "x", agent_type: "nosuchrole" }, "unknown agent_type 'nosuchrole'"],
+    ["spawn_agent", { message: "x", reasoning_effort: "bogus" }, "Reasoning effort `bogus` is not supported for model `gpt-5.5`. Supported reasoning efforts: none, minimal, low, medium, high, xhigh"],
+    ["spawn_agent", { message: "first" }, ""],
+    ["spawn_agent", { message: "second" }, "collab spawn failed: agent thread limit reached"],
+  ];
+  const script: AgentScript = {
+    parent: [...calls.map(([name, args], i) => turn(collabCall(name, args, `call_${i}`))), turn(text("done anyway"))],
+    child: () => turn(text("ok")),
+  };
+  const { server, result, events } = await runScript(script, "go", { config: "[agents]\nmax_threads = 1\n" });
+  assert.equal(result.code, 0, result.stderr);
+  const last = parentRequests(server).at(-1) as RecordedRequest;
+  const outputs = outputsIn(last);
+  calls.forEach(([name, , expected], i) => {
+    if (expected !== "") assert.equal(outputs.get(`call_${i}`), expected, `${name} #${i}`);
+  });
+  // A call to a collab tool outside its namespace is unknown, as it is to the reference.
+  assert.equal(events.at(-1)?.type, "turn.completed");
+  const failed = collabItems(events).filter((item) => item.status === "failed").map((item) => item.tool);
+  assert.deepEqual(failed, ["wait", "send_input", "close_agent", "wait", "spawn_agent", "spawn_agent", "spawn_agent"]);
+});
+
+void test("a call without the namespace is an unsupported call", async () => {
+  const script: AgentScript = {
+    parent: [turn({ type: "function_call", name: "wait_agent", arguments: { targets: ["x"] }, callId: "plain" }), turn(text("ok"))],
+    child: () => turn(text("unused")),
+  };
+  const { server } = await runScript(script, "go");
+  assert.equal(outputsIn(parentRequests(server).at(-1) as RecordedRequest).get("plain"), "unsupported call: wait_agent");
+});
+
+void test("a child whose turn fails reports errored with the reason; the parent reads it and finishes", async () => {
+  const script: AgentScript = {
+    parent: [
+      turn(collabCall("spawn_agent", { message: "break" }, "s")),
+      (r) => turn(collabCall("wait_agent", { targets: spawnedIn(r) }, "w")),
+      turn(text("the helper failed; I did it myself")),
+    ],
+    // Refused outright (no retries), as a crash of the child's turn would end it.
+    child: () => ({ status: 400, errorBody: { error: { message: "scripted refusal", type: "invalid_request_error" } } }),
+  };
+  const { server, result, events } = await runScript(script, "go");
+  assert.equal(result.code, 0, result.stderr);
+  const last = parentRequests(server).at(-1) as RecordedRequest;
+  const id = spawnedIn(last)[0] ?? "";
+  const reason = "The model provider rejected the request (HTTP 400): scripted refusal";
+  assert.equal(outputsIn(last).get("w"), JSON.stringify({ status: { [id]: { errored: reason } }, timed_out: false }));
+  const wait = collabItems(events).find((i) => i.tool === "wait");
+  assert.deepEqual(wait?.agents_states, { [id]: { status: "errored", message: reason } });
+  assert.equal(wait?.status, "failed");
+  assert.equal(events.at(-1)?.type, "turn.completed");
+});
+
+void test("max_depth: a child may spawn only while below it, and the grandchild at the limit is not offered the tools", async () => {
+  const script: AgentScript = {
+    parent: [turn(collabCall("spawn_agent", { message: "delegate further" }, "s")), (r) => turn(collabCall("wait_agent", { targets: spawnedIn(r) }, "w")), turn(text("done"))],
+    child: (task, request) => {
+      if (task !== "delegate further") return turn(text("grandchild here"));
+      const spawned = spawnedIn(request);
+      if (spawned.length === 0) return turn(collabCall("spawn_agent", { message: "leaf task" }, "gs"));
+      if (!outputsIn(request).has("gw")) return turn(collabCall("wait_agent", { targets: spawned }, "gw"));
+      return turn(text(`child got: ${outputsIn(request).get("gw")}`));
+    },
+  };
+  const { server, result } = await runScript(script, "go", { config: "[agents]\nmax_depth = 2\n" });
+  assert.equal(result.code, 0, result.stderr);
+  const offered = (r: RecordedRequest): boolean => r.body.tools?.some((t) => t.name === "multi_agent_v1") === true;
+  const children = childRequests(server);
+  const grandchild = children.find((r) => userTextsIn(r).includes("leaf task"));
+  const child = children.find((r) => userTextsIn(r).includes("delegate further"));
+  assert.ok(grandchild && child);
+  assert.equal(offered(child), true);
+  assert.equal(offered(grandchild), false);
+  // The grandchild's requests name the tree's root as their session.
+  assert.equal(grandchild.headers["session-id"], parentRequests(server)[0]?.headers["session-id"]);
+  const waited = outputsIn(parentRequests(server).at(-1) as RecordedRequest).get("w") ?? "";
+  assert.match(waited, /child got: .*grandchild here/);
+});
