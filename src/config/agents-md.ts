@@ -21,26 +21,33 @@ export interface AgentsMdOptions {
 export const PROJECT_DOC_SEPARATOR = "\n\n--- project-doc ---\n\n";
 
 export function loadAgentsMd(opts: AgentsMdOptions): string | null {
-  const global = firstReadable(opts.codexHome, GLOBAL_CANDIDATES);
+  const global = firstReadable(opts.codexHome, GLOBAL_CANDIDATES)?.text ?? null;
   const project = projectDocs(opts);
-  if (global && project) return `${global}${PROJECT_DOC_SEPARATOR}${project}`;
-  return global ?? project;
+  const projectText = project.length > 0 ? project.map((d) => d.text).join("\n\n") : null;
+  if (global && projectText) return `${global}${PROJECT_DOC_SEPARATOR}${projectText}`;
+  return global ?? projectText;
 }
 
-/** The project's files, root first, joined by blank lines and capped at maxBytes in total. */
-function projectDocs(opts: AgentsMdOptions): string | null {
-  const parts: string[] = [];
+/** The files whose instructions `loadAgentsMd` gives, in its order (what `/status` lists). */
+export function agentsMdFiles(opts: AgentsMdOptions): string[] {
+  const global = firstReadable(opts.codexHome, GLOBAL_CANDIDATES);
+  return [...(global ? [global.path] : []), ...projectDocs(opts).map((d) => d.path)];
+}
+
+/** The project's files, root first, each cut to what is left of maxBytes in total. */
+function projectDocs(opts: AgentsMdOptions): Array<{ path: string; text: string }> {
+  const parts: Array<{ path: string; text: string }> = [];
   if (opts.maxBytes > 0) {
     let budget = opts.maxBytes;
     for (const dir of projectDirs(opts.cwd, opts.rootMarkers)) {
-      const text = firstReadable(dir, ["AGENTS.override.md", "AGENTS.md", ...opts.fallbackFilenames]);
-      if (!text || budget <= 0) continue;
-      const bytes = Buffer.from(text, "utf8");
-      parts.push(bytes.length > budget ? bytes.subarray(0, budget).toString("utf8") : text);
+      const doc = firstReadable(dir, ["AGENTS.override.md", "AGENTS.md", ...opts.fallbackFilenames]);
+      if (!doc || budget <= 0) continue;
+      const bytes = Buffer.from(doc.text, "utf8");
+      parts.push({ path: doc.path, text: bytes.length > budget ? bytes.subarray(0, budget).toString("utf8") : doc.text });
       budget -= Math.min(bytes.length, budget);
     }
   }
-  return parts.length > 0 ? parts.join("\n\n") : null;
+  return parts;
 }
 
 /** Folders from the project root down to cwd; just cwd when no root marker is found. */
@@ -58,11 +65,12 @@ function projectDirs(cwd: string, markers: string[]): string[] {
   return chain;
 }
 
-function firstReadable(dir: string, names: string[]): string | null {
+function firstReadable(dir: string, names: string[]): { path: string; text: string } | null {
   for (const name of names) {
     try {
-      const text = readFileSync(join(dir, name), "utf8");
-      if (text.trim()) return text.trim();
+      const path = join(dir, name);
+      const text = readFileSync(path, "utf8");
+      if (text.trim()) return { path, text: text.trim() };
     } catch {
       // Not there or unreadable: try the next name.
     }

@@ -198,7 +198,9 @@ export function loadConfig(input: CliConfigInput): Config {
     throw new ConfigError(`${where(["model_provider"])}: model_provider: '${modelProviderId}' is not a built-in provider or defined under [model_providers] (known: ${known})`);
   }
 
-  const sandboxMode = oneOf(t, "sandbox_mode", SANDBOX_MODES) ?? "read-only";
+  // As in the reference: a project the user has decided about (trusted or not) runs in its
+  // workspace by default, one nobody has decided about only reads.
+  const sandboxMode = oneOf(t, "sandbox_mode", SANDBOX_MODES) ?? (project.trustLevel !== null ? "workspace-write" : "read-only");
   const workspace = table(t.sandbox_workspace_write);
   const writableRoots = [...strings(workspace.writable_roots), ...(input.addDirs ?? []).map((d) => resolve(cwd, d))];
   const sandboxPolicy = sandboxPolicyFor(sandboxMode, writableRoots);
@@ -230,7 +232,8 @@ export function loadConfig(input: CliConfigInput): Config {
     modelChosen: layers.slice(1).some((layer) => typeof layer.table.model === "string"),
     modelProviderId,
     provider,
-    approvalPolicy: oneOf(t, "approval_policy", APPROVAL_POLICIES) ?? "on-request",
+    // An untrusted project asks before anything not known to be safe.
+    approvalPolicy: oneOf(t, "approval_policy", APPROVAL_POLICIES) ?? (project.trustLevel === "untrusted" ? "untrusted" : "on-request"),
     sandboxMode,
     sandboxPolicy,
     reasoningEffort: oneOf(t, "model_reasoning_effort", REASONING_EFFORTS) ?? null,

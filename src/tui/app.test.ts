@@ -18,6 +18,7 @@ function harness(opts: { mcpServers?: string[]; columns?: number } = {}): { app:
   const ops: Op[] = [];
   let out = "";
   let quitted = false;
+  const copied: string[] = [];
   const host: AppHost = {
     submit: (op) => (ops.push(op), String(ops.length)),
     gitDiff: () => Promise.resolve([]),
@@ -28,6 +29,9 @@ function harness(opts: { mcpServers?: string[]; columns?: number } = {}): { app:
     mcpLogin: (name) => (ops.push({ type: "add_to_history", text: `mcp login ${name}` }), Promise.resolve()),
     notify: () => undefined,
     quit: () => void (quitted = true),
+    copyToClipboard: (text) => void copied.push(text),
+    saveModel: () => Promise.resolve("/home/config.toml"),
+    statusFacts: () => ({ provider: "OpenAI (openai)", agentsFiles: ["/repo/AGENTS.md"] }),
   };
   const renderer = new InlineRenderer({ write: (d) => void (out += d), columns: opts.columns ?? 60, rows: 30 });
   const app = new App(host, {

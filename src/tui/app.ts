@@ -5,15 +5,14 @@
  * streaming message, running commands, the status line and the composer (or an overlay).
  */
 import type { Op, UserInput } from "../protocol/ops.js";
-import type { Event, EventMsg, FileChange, RateLimitSnapshot, TokenUsage } from "../protocol/events.js";
-import type { McpInvocation } from "../protocol/mcp-events.js";
+import type { Event, EventMsg, FileChange, RateLimitSnapshot, TokenUsage, TokenUsageInfo } from "../protocol/events.js";
 import type { AskForApproval, ReasoningEffort, SandboxPolicy } from "../protocol/policy.js";
 import type { SelectItem } from "@mariozechner/pi-tui";
 import { matchesKey } from "./pi-tui.js";
 import type { Theme } from "./parts/theme.js";
 import type { InlineRenderer } from "./inline-renderer.js";
 import {
-  agentCell,
+  addUsage,
   commandCell,
   headerCell,
   mcpCallCell,
@@ -22,9 +21,8 @@ import {
   planCell,
   reasoningCell,
   textCell,
-  userCell,
+  workedCell,
   type CellStyle,
-  type CommandView,
   type HeaderInfo,
   type NoticeKind,
 } from "./cells.js";
@@ -32,14 +30,17 @@ import { StatusLine } from "./status-line.js";
 import { compactedCell, webSearchCell } from "./activity-cells.js";
 import { statusReport } from "./status-report.js";
 import { mcpListLines, serverNeedingLogin } from "./mcp-view.js";
-import { StreamingText } from "./streaming-text.js";
+import { LiveTurn } from "./live-turn.js";
+import { decisionCell } from "./decision-cells.js";
+import { Transcript, TranscriptPager } from "./transcript.js";
+import { helpLines } from "./help.js";
 import { Composer, SlashCompletions } from "./composer.js";
 import { fileIndexFor } from "./parts/file-search.js";
 import { BUILTIN_COMMANDS, parseSlash, promptCommand, type SlashCommand, type SlashContext } from "./slash-commands.js";
-import { questionOverlay } from "./questions.js";
+import { questionOverlay, questionSummary } from "./questions.js";
 import type { Overlay } from "./overlays.js";
-import { PickerOverlay, TextPromptOverlay } from "./overlays.js";
-import { reviewText } from "../core/review/review-text.js";
+import { ChoiceOverlay, PickerOverlay, TextPromptOverlay, type Choice } from "./overlays.js";
+import { reviewCell } from "./review-cell.js";
 
 /** What the app needs from the process around it (the runner in run-tui.ts). */
 export interface AppHost {
@@ -53,6 +54,12 @@ export interface AppHost {
   externalEdit(text: string): Promise<string>;
   /** `/mcp login NAME`: signs in to the server and says how to use it (see mcp-view.ts). */
   mcpLogin(name: string): Promise<void>;
+  /** `/copy`: puts the text on the clipboard (OSC 52, which the terminal passes on). */
+  copyToClipboard(text: string): void;
+  /** `/model`: saves the choice as the default in config.toml; resolves with the file's path. */
+  saveModel(model: string, effort: ReasoningEffort | null): Promise<string>;
+  /** What `/status` adds from the configuration: the provider and the AGENTS.md files in use. */
+  statusFacts(): { provider: string; agentsFiles: string[] };
   /** A turn ended or needs the user: the host decides whether to notify (unfocused terminal). */
   notify(event: "agent-turn-complete" | "approval-requested", text: string): void;
   /** The user asked to leave. */
@@ -70,10 +77,8 @@ export interface AppOptions {
   now?: () => number;
   /** A turn began (the runner starts loading the code highlighter then). */
   onTurnStart?: () => void;
-}
-
-interface LiveCommand extends CommandView {
-  callId: string;
+  /** What the header says about the project's trust (e.g. "trusted project"), null when nothing. */
+  trustNote?: () => string | null;
 }
 
 export class App implements SlashContext {
@@ -81,12 +86,10 @@ export class App implements SlashContext {
   private readonly style: CellStyle;
   private readonly status: StatusLine;
   readonly composer: Composer;
-  private readonly stream = new StreamingText();
-  /** Whether the streaming message already put a paragraph in scrollback (no bullet again). */
-  private streamContinues = false;
-  private reasoning = "";
-  private readonly liveCommands = new Map<string, LiveCommand>();
-  private readonly liveMcp = new Map<string, McpInvocation>();
+  private readonly turn: LiveTurn;
+  /** Every cell shown, redrawable at any width (Ctrl+T). */
+  private readonly transcript = new Transcript();
+  private pager: TranscriptPager | null = null;
   private readonly patches = new Map<string, Record<string, FileChange>>();
   private readonly overlays: Overlay[] = [];
   private pendingCommit: string[] = [];
@@ -101,8 +104,12 @@ export class App implements SlashContext {
   private header: HeaderInfo | null = null;
   private totals: TokenUsage | null = null;
   private rateLimits: RateLimitSnapshot | null = null;
-  /** Web searches the provider is running, by call id (drawn live until their end event). */
-  private readonly liveSearches = new Set<string>();
+  /** The latest complete answer (for /copy). */
+  private lastAnswer: string | null = null;
+  /** What the status line showed when a compaction began (the compaction cell reports it). */
+  private beforeCompaction: TokenUsageInfo | null = null;
+  /** When the running turn began, for "Worked for". */
+  private turnStartedAt: number | null = null;
   rolloutPath: string | null = null;
   running = false;
   /** Cumulative usage of every thread this app showed, for the exit summary. */
@@ -115,6 +122,7 @@ export class App implements SlashContext {
     this.theme = options.theme;
     this.style = options.style;
     this.status = new StatusLine(options.theme, options.now);
+    this.turn = new LiveTurn(options.style, options.hideReasoning, (render) => this.commitCell(render));
     for (const s of options.mcpServers) this.mcpStatus.set(s, "starting");
     const editorHost = { requestRender: () => this.requestRender(), terminal: { get rows() { return options.rows(); } } };
     this.composer = new Composer(editorHost, options.theme, new SlashCompletions(() => this.commands()), {
@@ -145,7 +153,7 @@ export class App implements SlashContext {
   }
 
   print(title: string, body: string[]): void {
-    this.commit(textCell(title, body, this.style, this.width()));
+    this.commitCell((w) => textCell(title, body, this.style, w));
   }
 
   error(message: string): void {
@@ -160,6 +168,10 @@ export class App implements SlashContext {
       });
       this.openOverlay(overlay);
     });
+  }
+
+  choose<T>(title: string, choices: Choice<T>[], escape: T): Promise<T> {
+    return this.present<T>((done) => new ChoiceOverlay(this.theme, title, {}, choices, escape, done));
   }
 
   ask(title: string): Promise<string | null> {
@@ -184,12 +196,29 @@ export class App implements SlashContext {
 
   statusLines(): string[] {
     const now = (this.options.now ?? Date.now)() / 1000;
-    return statusReport({ header: this.header, rolloutPath: this.rolloutPath, totals: this.totals, usage: this.status.usage, rateLimits: this.rateLimits, now });
+    const facts = { header: this.header, rolloutPath: this.rolloutPath, totals: this.totals, usage: this.status.usage, rateLimits: this.rateLimits, now };
+    return statusReport({ ...facts, ...this.host.statusFacts() });
   }
 
   compact(instructions: string): void {
     this.submit({ type: "compact", ...(instructions.trim() !== "" ? { instructions: instructions.trim() } : {}) });
     this.status.label = "Compacting";
+    this.beforeCompaction = this.status.usage;
+  }
+
+  copyLastAnswer(): void {
+    if (this.lastAnswer === null) return this.notice("info", "Nothing to copy yet: no answer in this conversation.");
+    this.host.copyToClipboard(this.lastAnswer);
+    this.notice("info", `Copied the last answer (${this.lastAnswer.length.toLocaleString("en-US")} characters) to the clipboard.`);
+  }
+
+  saveModel(model: string, effort: ReasoningEffort | null): Promise<string> {
+    return this.host.saveModel(model, effort);
+  }
+
+  openTranscript(): void {
+    this.pager = new TranscriptPager(this.theme, this.transcript, () => this.closeTranscript());
+    this.requestRender();
   }
 
   listMcp(): void {
@@ -244,16 +273,13 @@ export class App implements SlashContext {
 
   /** A new thread is shown: forget the old one's live state (its cells stay in scrollback). */
   resetThread(): void {
-    this.stream.finish("");
-    this.reasoning = "";
-    this.liveCommands.clear();
-    this.liveMcp.clear();
-    this.liveSearches.clear();
+    this.turn.reset();
     this.overlays.length = 0;
     this.userMessages = [];
     this.setRunning(false);
     this.status.usage = null;
     this.totals = null;
+    this.lastAnswer = null;
   }
 
   onEvent(event: Event): void {
@@ -276,7 +302,10 @@ export class App implements SlashContext {
         };
         this.rolloutPath = msg.rollout_path;
         this.composer.setHistory(msg.history_log_id, msg.history_entry_count);
-        this.commit(headerCell(this.header, this.style, w));
+        {
+          const header = { ...this.header, trust: this.options.trustNote?.() ?? null };
+          this.commitCell((width) => headerCell(header, this.style, width));
+        }
         for (const m of msg.initial_messages ?? []) this.handle(m, true);
         if (!replay) {
           this.host.submit({ type: "list_custom_prompts" });
@@ -284,93 +313,91 @@ export class App implements SlashContext {
         break;
       case "task_started":
         this.setRunning(true);
+        this.turnStartedAt = this.now();
         this.options.onTurnStart?.();
         break;
-      case "task_complete":
-        this.flushStream();
-        // A search the provider never finished is not running any more.
-        this.liveSearches.clear();
+      case "task_complete": {
+        this.turn.turnComplete();
+        const started = this.turnStartedAt;
+        if (started !== null && !replay) this.commitCell((width) => workedCell(this.now() - started, this.style, width));
+        this.turnStartedAt = null;
         this.setRunning(false);
         this.host.notify("agent-turn-complete", firstLine(msg.last_agent_message) ? `Turn complete: ${firstLine(msg.last_agent_message)}` : "Turn complete");
         break;
+      }
       case "turn_aborted":
-        this.flushStream();
-        this.endLiveCells();
+        this.turn.turnAborted();
+        this.turnStartedAt = null;
         this.setRunning(false);
         if (msg.reason === "interrupted") this.notice("aborted", "Interrupted. Tell the agent what to do differently, or send a new request.");
         break;
       case "user_message":
-        this.flushStream();
         this.userMessages.push(msg.message);
-        this.commit(userCell(msg.message, this.style, w));
+        this.turn.userMessage(msg.message);
         break;
-      case "agent_message_delta": {
-        this.stream.append(msg.delta);
-        const stable = this.stream.takeStable();
-        if (stable !== null) this.commit(agentCell(stable, this.style, w, !this.streamContinues).slice(0, -1));
-        if (stable !== null) this.streamContinues = true;
+      case "agent_message_delta":
+        this.status.retry = null;
+        this.turn.delta(msg.delta);
         break;
-      }
-      case "agent_message": {
-        const continues = this.streamContinues;
-        const rest = this.stream.finish(msg.message);
-        this.streamContinues = false;
-        if (rest.trim() !== "" || !continues) this.commit(agentCell(rest, this.style, w, !continues));
-        else this.commit([""]);
+      case "agent_message":
+        this.lastAnswer = msg.message;
+        this.turn.message(msg.message);
         break;
-      }
       case "agent_reasoning_delta":
-        if (!this.options.hideReasoning) this.reasoning += msg.delta;
+        this.status.retry = null;
+        this.turn.reasoningDelta(msg.delta);
         break;
       case "agent_reasoning":
-        this.reasoning = "";
-        if (!this.options.hideReasoning) this.commit(reasoningCell(msg.text, this.style, w));
+        this.turn.reasoningDone();
+        if (!this.options.hideReasoning) this.commitCell((width) => reasoningCell(msg.text, this.style, width));
         break;
       case "agent_reasoning_section_break":
         break;
       case "exec_command_begin":
         // A replayed command is drawn from its end event alone.
-        if (!replay) this.liveCommands.set(msg.call_id, { callId: msg.call_id, command: msg.command, output: "", exitCode: null, duration: null, userShell: msg.source === "user_shell" });
+        if (!replay) this.turn.commandBegin(msg.call_id, msg.command, msg.source === "user_shell");
         break;
-      case "exec_command_output_delta": {
-        const c = this.liveCommands.get(msg.call_id);
-        // Only the tail is ever shown; keep a bounded amount of it.
-        if (c) c.output = (c.output + msg.chunk).slice(-16_384);
+      case "exec_command_output_delta":
+        this.turn.commandOutput(msg.call_id, msg.stream, msg.chunk);
+        break;
+      case "exec_command_end": {
+        this.turn.commandEnd(msg.call_id);
+        const view = { command: msg.command, output: msg.aggregated_output, exitCode: msg.exit_code, duration: msg.duration, userShell: msg.source === "user_shell" };
+        // The transcript (Ctrl+T) shows the whole output.
+        this.commitCell((width) => commandCell(view, this.style, width), (width) => commandCell(view, this.style, width, Number.POSITIVE_INFINITY));
         break;
       }
-      case "exec_command_end":
-        this.liveCommands.delete(msg.call_id);
-        this.commit(
-          commandCell(
-            { command: msg.command, output: msg.aggregated_output || msg.formatted_output, exitCode: msg.exit_code, duration: msg.duration, userShell: msg.source === "user_shell" },
-            this.style,
-            w,
-          ),
-        );
-        break;
       case "exec_approval_request":
       case "apply_patch_approval_request":
       case "mcp_tool_call_approval_request":
       case "request_user_input":
       case "elicitation_request":
         if (replay) break;
-        this.flushStream();
-        this.openOverlay(questionOverlay(msg, { theme: this.theme, style: this.style, submit: (op) => this.host.submit(op), close: (o) => this.closeOverlay(o) }));
+        this.openOverlay(
+          questionOverlay(msg, {
+            theme: this.theme,
+            style: this.style,
+            cwd: this.cwd,
+            submit: (op) => this.host.submit(op),
+            close: (o) => this.closeOverlay(o),
+            decided: (subject, decision) => this.commitCell((width) => decisionCell(subject, decision, this.style, width)),
+          }),
+        );
         this.host.notify("approval-requested", `Approval needed: ${questionSummary(msg)}`);
         break;
       case "patch_apply_begin":
         this.patches.set(msg.call_id, msg.changes);
-        if (replay) this.commit(patchCell(msg.changes, "applied", this.style, w));
+        if (replay) this.commitCell((width) => patchCell(msg.changes, "applied", this.style, width));
         break;
       case "patch_apply_end": {
         const changes = this.patches.get(msg.call_id);
         this.patches.delete(msg.call_id);
-        if (changes) this.commit(patchCell(changes, msg.success ? "applied" : "failed", this.style, w));
+        if (changes) this.commitCell((width) => patchCell(changes, msg.success ? "applied" : "failed", this.style, width));
         if (!msg.success && msg.stderr.trim()) this.notice("error", msg.stderr.trim());
         break;
       }
       case "plan_update":
-        this.commit(planCell(msg.explanation, msg.plan, this.style, w));
+        this.commitCell((width) => planCell(msg.explanation, msg.plan, this.style, width));
         break;
       case "token_count":
         if (msg.rate_limits) this.rateLimits = msg.rate_limits;
@@ -382,13 +409,16 @@ export class App implements SlashContext {
         }
         break;
       case "stream_error":
-        this.notice("warning", msg.message);
+        // One line, updated by each retry; the answer streams again from its start.
+        this.status.retry = msg.message;
+        this.turn.restart();
         break;
       case "warning":
         this.notice("warning", msg.message);
         break;
       case "error":
-        this.flushStream();
+        this.status.retry = null;
+        this.turn.endAnswer(true);
         this.notice("error", msg.message);
         break;
       case "mcp_startup_update":
@@ -405,11 +435,11 @@ export class App implements SlashContext {
         this.print("MCP servers", mcpListLines(this.mcpStatus, msg));
         break;
       case "mcp_tool_call_begin":
-        if (!replay) this.liveMcp.set(msg.call_id, msg.invocation);
+        if (!replay) this.turn.mcpBegin(msg.call_id, msg.invocation);
         break;
       case "mcp_tool_call_end":
-        this.liveMcp.delete(msg.call_id);
-        this.commit(mcpCallCell(msg.invocation, msg.result, msg.duration, this.style, w));
+        this.turn.mcpEnd(msg.call_id);
+        this.commitCell((width) => mcpCallCell(msg.invocation, msg.result, msg.duration, this.style, width));
         break;
       case "entered_review_mode":
         this.status.label = "Reviewing";
@@ -417,19 +447,26 @@ export class App implements SlashContext {
         break;
       case "exited_review_mode":
         this.status.label = "Working";
-        if (msg.review_output) this.print("Review", reviewText(msg.review_output).split("\n"));
+        if (msg.review_output) {
+          const output = msg.review_output;
+          this.commitCell((width) => reviewCell(output, this.style, width));
+        }
         else this.notice("aborted", "The review was interrupted.");
         break;
-      case "context_compacted":
+      case "context_compacted": {
         this.status.label = "Working";
-        this.commit(compactedCell(this.status.usage?.last_token_usage.total_tokens ?? null, this.style, w));
+        // The status line's figures from before the compaction (its own request reports usage too).
+        const before = this.beforeCompaction ?? this.status.usage;
+        this.beforeCompaction = null;
+        this.commitCell((width) => compactedCell(before, this.style, width));
         break;
+      }
       case "web_search_begin":
-        if (!replay) this.liveSearches.add(msg.call_id);
+        if (!replay) this.turn.searchBegin(msg.call_id);
         break;
       case "web_search_end":
-        this.liveSearches.delete(msg.call_id);
-        this.commit(webSearchCell(msg, this.style, w));
+        this.turn.searchEnd(msg.call_id);
+        this.commitCell((width) => webSearchCell(msg, this.style, width));
         break;
       case "thread_rolled_back":
         this.userMessages = this.userMessages.slice(0, Math.max(0, this.userMessages.length - msg.num_turns));
@@ -463,31 +500,21 @@ export class App implements SlashContext {
     }
   }
 
-  private flushStream(): void {
-    const rest = this.stream.pending();
-    if (this.stream.started && rest.trim() !== "") {
-      this.commit(agentCell(rest, this.style, this.width(), !this.streamContinues));
-    }
-    if (this.stream.started) this.stream.finish("");
-    this.streamContinues = false;
-  }
-
-  /** Commands still shown as running when the turn ended without them finishing. */
-  private endLiveCells(): void {
-    for (const c of this.liveCommands.values()) this.commit(commandCell({ ...c, exitCode: -1 }, this.style, this.width()));
-    this.liveCommands.clear();
-    this.liveMcp.clear();
-    this.liveSearches.clear();
-  }
-
   private notice(kind: NoticeKind, message: string): void {
-    this.commit(noticeCell(kind, message, this.style, this.width()));
+    this.commitCell((width) => noticeCell(kind, message, this.style, width));
+  }
+
+  private now(): number {
+    return (this.options.now ?? Date.now)();
   }
 
   private setRunning(running: boolean): void {
     this.running = running;
-    this.status.startedAt = running ? (this.options.now ?? Date.now)() : null;
-    if (!running) this.status.label = "Working";
+    this.status.startedAt = running ? this.now() : null;
+    if (!running) {
+      this.status.label = "Working";
+      this.status.retry = null;
+    }
     if (running && !this.spinner) {
       this.spinner = setInterval(() => this.requestRender(), 100);
       this.spinner.unref();
@@ -500,15 +527,17 @@ export class App implements SlashContext {
   // ------------------------------------------------------------------ input
 
   handleInput(data: string): void {
-    const overlay = this.overlays[0];
-    if (overlay) {
-      overlay.handleInput(data);
+    const target = this.pager ?? this.overlays[0];
+    if (target) {
+      target.handleInput(data);
       this.requestRender();
       return;
     }
     this.status.hint = null;
     if (matchesKey(data, "ctrl+c")) this.onCtrlC();
     else if (matchesKey(data, "ctrl+d") && this.composer.text === "") this.host.quit();
+    else if (matchesKey(data, "ctrl+t")) this.openTranscript();
+    else if (data === "?" && this.composer.text === "") this.showHelp();
     else if (matchesKey(data, "escape") && !this.composer.popupOpen) this.onEscape();
     else if (matchesKey(data, "ctrl+g")) void this.editExternally();
     else this.composer.handleInput(data);
@@ -585,7 +614,7 @@ export class App implements SlashContext {
     const text = expanded.trim();
     if (text === "" && images.length === 0) return;
     const slash = parseSlash(text);
-    const command = slash ? this.commands().find((c) => c.name === slash.name) : undefined;
+    const command = slash ? this.commands().find((c) => c.name === slash.name || c.aliases?.includes(slash.name)) : undefined;
     if (slash && command) {
       if (this.running && !command.duringTask) {
         this.notice("warning", `/${command.name} cannot run while a turn is running; wait or press Esc first.`);
@@ -605,10 +634,15 @@ export class App implements SlashContext {
     this.sendMessage(text, images);
   }
 
+  /** `?` on an empty composer: the keys and commands, until any key is pressed. */
+  private showHelp(): void {
+    void this.present<null>((done) => ({ render: (width: number) => helpLines(this.theme, width), handleInput: () => done(null), invalidate: () => undefined }));
+  }
+
   /** A message from the user: a new turn, or steering when a turn is running. */
   private sendMessage(text: string, images: string[] = []): void {
-    this.composer.remember(text);
-    this.host.submit({ type: "add_to_history", text });
+    // The same prompt twice in a row is one history entry.
+    if (this.composer.remember(text)) this.host.submit({ type: "add_to_history", text });
     const items: UserInput[] = [...images.map((path): UserInput => ({ type: "local_image", path })), { type: "text", text }];
     this.host.submit(this.running ? { type: "user_input", items } : { type: "user_turn", items });
   }
@@ -626,8 +660,23 @@ export class App implements SlashContext {
     this.requestRender();
   }
 
-  private commit(lines: string[]): void {
-    this.pendingCommit.push(...lines);
+  /**
+   * A finished cell: drawn now into scrollback, and kept for the transcript, which draws it again
+   * (with `full` when it shows more there, e.g. a command's whole output).
+   */
+  private commitCell(render: (width: number) => string[], full: (width: number) => string[] = render): void {
+    this.transcript.add(full);
+    this.pendingCommit.push(...render(this.width()));
+    this.requestRender();
+  }
+
+  private closeTranscript(): void {
+    this.pager = null;
+    if (!this.renderer().leaveFullScreen(this.liveLines())) {
+      // The UI runs on the alternate screen: show the conversation's end again under the live region.
+      const rows = Math.max(0, this.options.rows() - 1 - this.liveLines().length);
+      this.pendingCommit.unshift(...this.transcript.lines(this.width()).slice(-rows));
+    }
     this.requestRender();
   }
 
@@ -648,8 +697,13 @@ export class App implements SlashContext {
     });
   }
 
-  /** Paints now: commits what finished, repaints the live region. */
+  /** Paints now: commits what finished, repaints the live region (or draws the transcript pager). */
   renderNow(): void {
+    if (this.pager) {
+      // Cells finishing meanwhile wait in pendingCommit until the pager closes.
+      this.renderer().showFullScreen(this.pager.render(this.width(), this.options.rows()));
+      return;
+    }
     const live = this.liveLines();
     if (this.pendingCommit.length > 0) {
       const lines = this.pendingCommit;
@@ -663,21 +717,16 @@ export class App implements SlashContext {
   /** The live region, top to bottom. */
   liveLines(): string[] {
     const w = this.width();
-    const lines: string[] = [];
-    const pending = this.stream.pending();
-    if (pending.trim() !== "") lines.push(...agentCell(pending, this.style, w, !this.streamContinues));
-    if (this.reasoning.trim() !== "" && !this.stream.started) lines.push(this.theme.dim(this.theme.italic(`• ${lastLine(this.reasoning)}`)));
-    for (const c of this.liveCommands.values()) lines.push(...commandCell(c, this.style, w, 3));
-    for (const inv of this.liveMcp.values()) lines.push(...mcpCallCell(inv, null, null, this.style, w));
-    for (let i = 0; i < this.liveSearches.size; i++) lines.push(...webSearchCell(null, this.style, w));
-    lines.push(...this.status.render(w));
+    const status = this.status.render(w);
     const overlay = this.overlays[0];
-    if (overlay) lines.push(...overlay.render(w));
-    else {
-      lines.push(...this.composer.render(w));
-      lines.push(this.theme.dim(this.running ? " Enter to steer · Esc to interrupt · Ctrl+C to clear" : " Enter to send · Shift+Enter newline · / commands · @ files · !cmd shell"));
-    }
-    return lines;
+    // An overlay keeps its question and answers in view: it gets the screen less the status line.
+    const bottom = overlay ? overlay.render(w, Math.max(4, this.options.rows() - 1 - status.length)) : [...this.composer.render(w), this.footer()];
+    return [...this.turn.lines(w), ...status, ...bottom];
+  }
+
+  private footer(): string {
+    const keys = this.running ? " Enter to steer · Esc to interrupt · Ctrl+T transcript" : " Enter to send · / commands · @ files · !cmd shell · ? keys";
+    return this.theme.dim(keys);
   }
 }
 
@@ -685,29 +734,3 @@ function firstLine(text: string | null): string {
   return (text ?? "").split("\n").find((l) => l.trim() !== "")?.trim() ?? "";
 }
 
-/** A few words on what a question is about, for its notification. */
-function questionSummary(msg: EventMsg): string {
-  switch (msg.type) {
-    case "exec_approval_request":
-      return msg.command.join(" ");
-    case "apply_patch_approval_request":
-      return `edit ${Object.keys(msg.changes).length} file(s)`;
-    case "mcp_tool_call_approval_request":
-      return `${msg.server}.${msg.tool}`;
-    default:
-      return "the agent has a question";
-  }
-}
-
-function lastLine(text: string): string {
-  const lines = text.trim().split("\n");
-  return lines[lines.length - 1] ?? "";
-}
-
-function addUsage(into: TokenUsage, add: TokenUsage): void {
-  into.input_tokens += add.input_tokens;
-  into.cached_input_tokens += add.cached_input_tokens;
-  into.output_tokens += add.output_tokens;
-  into.reasoning_output_tokens += add.reasoning_output_tokens;
-  into.total_tokens += add.total_tokens;
-}

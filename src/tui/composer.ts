@@ -98,9 +98,12 @@ export class Composer {
     this.history.reset(logId, count);
   }
 
-  /** A prompt the user just sent, so Up finds it before the ones on disk. */
-  remember(text: string): void {
-    this.history.remember(text);
+  /**
+   * A prompt the user just sent, so Up finds it before the ones on disk. False when it repeats
+   * the newest entry: the same prompt twice in a row is kept once.
+   */
+  remember(text: string): boolean {
+    return this.history.remember(text);
   }
 
   historyEntry(logId: number, offset: number, text: string | null): void {
@@ -186,12 +189,17 @@ class HistoryWalk {
     this.persistent = count;
     this.fetched.clear();
     this.depth = 0;
+    // The newest entry, to tell whether the next prompt repeats it.
+    if (count > 0) this.fetch(count - 1);
   }
 
-  remember(text: string): void {
-    this.local.push(text);
+  remember(text: string): boolean {
     this.depth = 0;
     this.shown = null;
+    const newest = this.local.length > 0 ? this.local[this.local.length - 1] : this.fetched.get(this.persistent - 1);
+    if (newest === text) return false;
+    this.local.push(text);
+    return true;
   }
 
   shows(text: string): boolean {
@@ -254,7 +262,7 @@ export class SlashCompletions implements AutocompleteProvider {
     if (cursorLine === 0 && /^\/\S*$/.test(before)) {
       const query = before.slice(1).toLowerCase();
       const items: AutocompleteItem[] = this.commands()
-        .filter((c) => c.name.toLowerCase().includes(query))
+        .filter((c) => [c.name, ...(c.aliases ?? [])].some((n) => n.toLowerCase().includes(query)))
         .sort((a, b) => Number(!a.name.startsWith(query)) - Number(!b.name.startsWith(query)))
         .map((c) => ({ value: `/${c.name}`, label: `/${c.name}`, description: c.argumentHint ? `${c.description} ${c.argumentHint}` : c.description }));
       return items.length > 0 ? { items, prefix: before } : null;
