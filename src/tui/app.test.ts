@@ -69,6 +69,9 @@ function type(app: App, text: string): void {
   for (const ch of text) app.handleInput(ch);
 }
 
+/** A chunk of command output as the event carries it. */
+const b64 = (text: string): string => Buffer.from(text, "utf8").toString("base64");
+
 const live = (app: App): string => app.liveLines().map((l) => stripAnsi(l)).join("\n");
 
 void test("events become cells: the user message, the streamed answer, a command and the turn's end", () => {
@@ -77,7 +80,7 @@ void test("events become cells: the user message, the streamed answer, a command
   feed(app, { type: "agent_message_delta", delta: "Hello" });
   assert.match(live(app), /• Hello/);
   assert.match(live(app), /Working/);
-  feed(app, { type: "exec_command_begin", call_id: "c", command: ["ls"], cwd: "/repo", parsed_cmd: [] }, { type: "exec_command_output_delta", call_id: "c", stream: "stdout", chunk: "file.txt\n" });
+  feed(app, { type: "exec_command_begin", call_id: "c", command: ["ls"], cwd: "/repo", parsed_cmd: [] }, { type: "exec_command_output_delta", call_id: "c", stream: "stdout", chunk: b64("file.txt\n") });
   assert.match(live(app), /Running ls\n {2}│ file\.txt/);
   feed(app, { type: "agent_message", message: "Hello there" }, { type: "task_complete", turn_id: "t", last_agent_message: "Hello there" });
   assert.match(written(), /› hi[\s\S]*• Hello there/);
@@ -151,7 +154,7 @@ void test("a command approval overlay answers with the key pressed, the proposed
   });
   const overlay = live(app);
   assert.match(overlay, /Run this command\?[\s\S]*\$ npm test[\s\S]*in \/repo[\s\S]*reason: run the tests/);
-  assert.match(overlay, /always allow commands that start with `npm test` \(p\)/);
+  assert.match(overlay, /always allow `npm test` commands \(p\)/);
   app.handleInput("p");
   assert.deepEqual(ops.at(-1), { type: "exec_approval", id: "c1", decision: { approved_execpolicy_amendment: { proposed_execpolicy_amendment: ["npm", "test"] } } });
   feed(app, { type: "exec_approval_request", call_id: "c2", turn_id: "t", command: ["rm", "x"], cwd: "/repo", parsed_cmd: [] });
@@ -215,6 +218,9 @@ void test("/review picks a target and submits the review op; /model picks model 
   for (const ch of "high") app.handleInput(ch);
   app.handleInput("\r");
   await new Promise((r) => setImmediate(r));
+  assert.match(live(app), /Use gpt-5\.5 \(high\) from the next turn on[\s\S]*make it the default[\s\S]*for this session only \(s\)/);
+  app.handleInput("s");
+  await new Promise((r) => setImmediate(r));
   assert.deepEqual(ops.at(-1), { type: "override_turn_context", model: "gpt-5.5", effort: "high" });
   assert.match(app.statusLines().join("\n"), /model:\s+gpt-5\.5 \(effort high\)/);
 });
@@ -239,7 +245,7 @@ void test("patch and MCP tool call questions show the diff and the arguments, an
     changes: { "/repo/a.txt": { type: "update", unified_diff: "@@ -1 +1 @@\n-old\n+new\n", move_path: null } },
     reason: "fix the typo",
   });
-  assert.match(live(app), /Apply these changes to 1 file\(s\)\?[\s\S]*\/repo\/a\.txt[\s\S]*reason: fix the typo/);
+  assert.match(live(app), /Apply these changes to 1 file\?\n {2}a\.txt\n[\s\S]*\/repo\/a\.txt[\s\S]*reason: fix the typo/);
   app.handleInput("a");
   assert.deepEqual(ops.at(-1), { type: "patch_approval", id: "p1", decision: "approved_for_session" });
   feed(app, {
@@ -252,8 +258,9 @@ void test("patch and MCP tool call questions show the diff and the arguments, an
     question: 'Allow the docs MCP server to run tool "delete_page"?',
   });
   assert.match(live(app), /Allow the docs MCP server[\s\S]*docs\.delete_page[\s\S]*"page": "intro"/);
+  // n does what its label says: stop, so the user can say what to do instead.
   app.handleInput("n");
-  assert.deepEqual(ops.at(-1), { type: "mcp_tool_call_approval", id: "m1", decision: "denied" });
+  assert.deepEqual(ops.at(-1), { type: "mcp_tool_call_approval", id: "m1", decision: "abort" });
 });
 
 void test("a web search is live until its end event, then a cell with what it searched; a resumed session redraws it", () => {
@@ -283,7 +290,9 @@ void test("/compact shows progress, then the compaction as a cell; /status has t
   feed(app, { type: "task_started", turn_id: "c", model_context_window: 10_000 });
   assert.match(live(app), /Compacting/);
   feed(app, { type: "context_compacted" }, { type: "task_complete", turn_id: "c", last_agent_message: null });
-  assert.match(written(), /• Context compacted \(1\.0K tokens before\): the conversation/);
+  // The figures the status line showed before.
+  assert.match(written(), /90% context left · 1\.0K tokens used\r?\n[\s\S]*• Context compacted \(before: 90% context left · 1\.0K tokens\s+used\): the conversation/);
+  assert.doesNotMatch(written(), /Worked for/, "a compaction is not a turn of work");
   assert.doesNotMatch(live(app), /Compacting/);
   type(app, "/status");
   app.handleInput("\r");

@@ -1,8 +1,7 @@
 /**
  * The interactive app: turns the session's events into history cells and the user's keys into
  * ops. It holds no agent logic; everything it knows comes from events, everything it does is an
- * op. Finished cells go to scrollback once through the inline renderer; the live region is the
- * streaming message, running commands, the status line and the composer (or an overlay).
+ * op. What is drawn where is app-view.ts's; the running turn's live parts are live-turn.ts's.
  */
 import type { Op, UserInput } from "../protocol/ops.js";
 import type { Event, EventMsg, FileChange, RateLimitSnapshot, TokenUsage, TokenUsageInfo } from "../protocol/events.js";
@@ -10,76 +9,25 @@ import type { AskForApproval, ReasoningEffort, SandboxPolicy } from "../protocol
 import type { SelectItem } from "@mariozechner/pi-tui";
 import { matchesKey } from "./pi-tui.js";
 import type { Theme } from "./parts/theme.js";
-import type { InlineRenderer } from "./inline-renderer.js";
-import {
-  addUsage,
-  commandCell,
-  headerCell,
-  mcpCallCell,
-  noticeCell,
-  patchCell,
-  planCell,
-  reasoningCell,
-  textCell,
-  workedCell,
-  type CellStyle,
-  type HeaderInfo,
-  type NoticeKind,
-} from "./cells.js";
+import { addUsage, commandCell, headerCell, mcpCallCell, noticeCell, patchCell, planCell, reasoningCell, textCell, workedCell } from "./cells.js";
+import type { CellStyle, HeaderInfo, NoticeKind } from "./cells.js";
 import { StatusLine } from "./status-line.js";
 import { compactedCell, webSearchCell } from "./activity-cells.js";
 import { statusReport } from "./status-report.js";
-import { mcpListLines, serverNeedingLogin } from "./mcp-view.js";
+import { mcpListLines, startupFailureNotices } from "./mcp-view.js";
 import { LiveTurn } from "./live-turn.js";
 import { decisionCell } from "./decision-cells.js";
-import { Transcript, TranscriptPager } from "./transcript.js";
+import { AppView } from "./app-view.js";
 import { helpLines } from "./help.js";
 import { Composer, SlashCompletions } from "./composer.js";
 import { fileIndexFor } from "./parts/file-search.js";
-import { BUILTIN_COMMANDS, parseSlash, promptCommand, type SlashCommand, type SlashContext } from "./slash-commands.js";
+import { BUILTIN_COMMANDS, parseSlash, pickEarlierMessage, promptCommand, skillsLines, type SlashCommand, type SlashContext } from "./slash-commands.js";
 import { questionOverlay, questionSummary } from "./questions.js";
-import type { Overlay } from "./overlays.js";
-import { ChoiceOverlay, PickerOverlay, TextPromptOverlay, type Choice } from "./overlays.js";
+import { ChoiceOverlay, PickerOverlay, TextPromptOverlay, type Choice, type Overlay } from "./overlays.js";
 import { reviewCell } from "./review-cell.js";
+import type { AppHost, AppOptions } from "./app-host.js";
 
-/** What the app needs from the process around it (the runner in run-tui.ts). */
-export interface AppHost {
-  submit(op: Op): string;
-  /** The lines /diff shows (the working tree's diff, or why there is none). */
-  gitDiff(): Promise<string[]>;
-  newThread(): Promise<void>;
-  resumePicker(): Promise<void>;
-  forkThread(): Promise<void>;
-  /** Ctrl+G: the text edited in $VISUAL / $EDITOR; throws with a sentence for the user when it cannot. */
-  externalEdit(text: string): Promise<string>;
-  /** `/mcp login NAME`: signs in to the server and says how to use it (see mcp-view.ts). */
-  mcpLogin(name: string): Promise<void>;
-  /** `/copy`: puts the text on the clipboard (OSC 52, which the terminal passes on). */
-  copyToClipboard(text: string): void;
-  /** `/model`: saves the choice as the default in config.toml; resolves with the file's path. */
-  saveModel(model: string, effort: ReasoningEffort | null): Promise<string>;
-  /** What `/status` adds from the configuration: the provider and the AGENTS.md files in use. */
-  statusFacts(): { provider: string; agentsFiles: string[] };
-  /** A turn ended or needs the user: the host decides whether to notify (unfocused terminal). */
-  notify(event: "agent-turn-complete" | "approval-requested", text: string): void;
-  /** The user asked to leave. */
-  quit(): void;
-}
-
-export interface AppOptions {
-  theme: Theme;
-  style: CellStyle;
-  renderer: InlineRenderer;
-  rows: () => number;
-  version: string;
-  hideReasoning: boolean;
-  mcpServers: string[];
-  now?: () => number;
-  /** A turn began (the runner starts loading the code highlighter then). */
-  onTurnStart?: () => void;
-  /** What the header says about the project's trust (e.g. "trusted project"), null when nothing. */
-  trustNote?: () => string | null;
-}
+export type { AppHost, AppOptions };
 
 export class App implements SlashContext {
   private readonly theme: Theme;
@@ -87,13 +35,8 @@ export class App implements SlashContext {
   private readonly status: StatusLine;
   readonly composer: Composer;
   private readonly turn: LiveTurn;
-  /** Every cell shown, redrawable at any width (Ctrl+T). */
-  private readonly transcript = new Transcript();
-  private pager: TranscriptPager | null = null;
+  private readonly view: AppView;
   private readonly patches = new Map<string, Record<string, FileChange>>();
-  private readonly overlays: Overlay[] = [];
-  private pendingCommit: string[] = [];
-  private renderQueued = false;
   private spinner: NodeJS.Timeout | null = null;
   private customPrompts: SlashCommand[] = [];
   private readonly mcpStatus = new Map<string, string>();
@@ -110,6 +53,8 @@ export class App implements SlashContext {
   private beforeCompaction: TokenUsageInfo | null = null;
   /** When the running turn began, for "Worked for". */
   private turnStartedAt: number | null = null;
+  /** The running task is a /compact (no "Worked for" under it). */
+  private compacting = false;
   rolloutPath: string | null = null;
   running = false;
   /** Cumulative usage of every thread this app showed, for the exit summary. */
@@ -122,7 +67,12 @@ export class App implements SlashContext {
     this.theme = options.theme;
     this.style = options.style;
     this.status = new StatusLine(options.theme, options.now);
-    this.turn = new LiveTurn(options.style, options.hideReasoning, (render) => this.commitCell(render));
+    this.view = new AppView(options.renderer, options.theme, options.rows, {
+      turn: (w) => this.turn.lines(w),
+      status: (w) => this.status.render(w),
+      composer: (w) => [...this.composer.render(w), this.footer()],
+    });
+    this.turn = new LiveTurn(options.style, options.hideReasoning, (render) => this.view.commit(render));
     for (const s of options.mcpServers) this.mcpStatus.set(s, "starting");
     const editorHost = { requestRender: () => this.requestRender(), terminal: { get rows() { return options.rows(); } } };
     this.composer = new Composer(editorHost, options.theme, new SlashCompletions(() => this.commands()), {
@@ -153,7 +103,7 @@ export class App implements SlashContext {
   }
 
   print(title: string, body: string[]): void {
-    this.commitCell((w) => textCell(title, body, this.style, w));
+    this.view.commit((w) => textCell(title, body, this.style, w));
   }
 
   error(message: string): void {
@@ -161,13 +111,7 @@ export class App implements SlashContext {
   }
 
   pick(title: string, items: SelectItem[]): Promise<SelectItem | null> {
-    return new Promise((resolve) => {
-      const overlay = new PickerOverlay(this.theme, title, items, (item) => {
-        this.closeOverlay(overlay);
-        resolve(item);
-      });
-      this.openOverlay(overlay);
-    });
+    return this.present((done) => new PickerOverlay(this.theme, title, items, done));
   }
 
   choose<T>(title: string, choices: Choice<T>[], escape: T): Promise<T> {
@@ -175,13 +119,7 @@ export class App implements SlashContext {
   }
 
   ask(title: string): Promise<string | null> {
-    return new Promise((resolve) => {
-      const overlay = new TextPromptOverlay(this.theme, title, (text) => {
-        this.closeOverlay(overlay);
-        resolve(text);
-      });
-      this.openOverlay(overlay);
-    });
+    return this.present((done) => new TextPromptOverlay(this.theme, title, done));
   }
 
   sendUserText(text: string): void {
@@ -203,6 +141,7 @@ export class App implements SlashContext {
   compact(instructions: string): void {
     this.submit({ type: "compact", ...(instructions.trim() !== "" ? { instructions: instructions.trim() } : {}) });
     this.status.label = "Compacting";
+    this.compacting = true;
     this.beforeCompaction = this.status.usage;
   }
 
@@ -214,11 +153,6 @@ export class App implements SlashContext {
 
   saveModel(model: string, effort: ReasoningEffort | null): Promise<string> {
     return this.host.saveModel(model, effort);
-  }
-
-  openTranscript(): void {
-    this.pager = new TranscriptPager(this.theme, this.transcript, () => this.closeTranscript());
-    this.requestRender();
   }
 
   listMcp(): void {
@@ -240,13 +174,7 @@ export class App implements SlashContext {
 
   /** Shows a component that takes the keyboard until it calls `done`; resolves with its answer. */
   present<T>(make: (done: (value: T) => void) => Overlay): Promise<T> {
-    return new Promise((resolve) => {
-      const overlay = make((value) => {
-        this.closeOverlay(overlay);
-        resolve(value);
-      });
-      this.openOverlay(overlay);
-    });
+    return this.view.present(make);
   }
   newThread(): Promise<void> {
     return this.host.newThread();
@@ -262,11 +190,7 @@ export class App implements SlashContext {
   }
 
   settingsChanged(change: { model?: string; effort?: ReasoningEffort | null; approval?: AskForApproval; sandbox?: SandboxPolicy }): void {
-    if (!this.header) return;
-    if (change.model !== undefined) this.header.model = change.model;
-    if (change.effort !== undefined) this.header.effort = change.effort;
-    if (change.approval !== undefined) this.header.approval = change.approval;
-    if (change.sandbox !== undefined) this.header.sandbox = change.sandbox;
+    if (this.header) Object.assign(this.header, Object.fromEntries(Object.entries(change).filter(([, value]) => value !== undefined)));
   }
 
   // ------------------------------------------------------------------ events
@@ -274,7 +198,7 @@ export class App implements SlashContext {
   /** A new thread is shown: forget the old one's live state (its cells stay in scrollback). */
   resetThread(): void {
     this.turn.reset();
-    this.overlays.length = 0;
+    this.view.clearOverlays();
     this.userMessages = [];
     this.setRunning(false);
     this.status.usage = null;
@@ -288,7 +212,6 @@ export class App implements SlashContext {
   }
 
   private handle(msg: EventMsg, replay: boolean): void {
-    const w = this.width();
     switch (msg.type) {
       case "session_configured":
         this.header = {
@@ -302,14 +225,9 @@ export class App implements SlashContext {
         };
         this.rolloutPath = msg.rollout_path;
         this.composer.setHistory(msg.history_log_id, msg.history_entry_count);
-        {
-          const header = { ...this.header, trust: this.options.trustNote?.() ?? null };
-          this.commitCell((width) => headerCell(header, this.style, width));
-        }
+        this.commitHeader(this.header);
         for (const m of msg.initial_messages ?? []) this.handle(m, true);
-        if (!replay) {
-          this.host.submit({ type: "list_custom_prompts" });
-        }
+        if (!replay) this.host.submit({ type: "list_custom_prompts" });
         break;
       case "task_started":
         this.setRunning(true);
@@ -319,8 +237,10 @@ export class App implements SlashContext {
       case "task_complete": {
         this.turn.turnComplete();
         const started = this.turnStartedAt;
-        if (started !== null && !replay) this.commitCell((width) => workedCell(this.now() - started, this.style, width));
+        // A compaction is not work on the user's request: no "Worked for" under it.
+        if (started !== null && !replay && !this.compacting) this.view.commit((width) => workedCell(this.now() - started, this.style, width));
         this.turnStartedAt = null;
+        this.compacting = false;
         this.setRunning(false);
         this.host.notify("agent-turn-complete", firstLine(msg.last_agent_message) ? `Turn complete: ${firstLine(msg.last_agent_message)}` : "Turn complete");
         break;
@@ -328,6 +248,7 @@ export class App implements SlashContext {
       case "turn_aborted":
         this.turn.turnAborted();
         this.turnStartedAt = null;
+        this.compacting = false;
         this.setRunning(false);
         if (msg.reason === "interrupted") this.notice("aborted", "Interrupted. Tell the agent what to do differently, or send a new request.");
         break;
@@ -349,7 +270,7 @@ export class App implements SlashContext {
         break;
       case "agent_reasoning":
         this.turn.reasoningDone();
-        if (!this.options.hideReasoning) this.commitCell((width) => reasoningCell(msg.text, this.style, width));
+        if (!this.options.hideReasoning) this.view.commit((width) => reasoningCell(msg.text, this.style, width));
         break;
       case "agent_reasoning_section_break":
         break;
@@ -364,7 +285,7 @@ export class App implements SlashContext {
         this.turn.commandEnd(msg.call_id);
         const view = { command: msg.command, output: msg.aggregated_output, exitCode: msg.exit_code, duration: msg.duration, userShell: msg.source === "user_shell" };
         // The transcript (Ctrl+T) shows the whole output.
-        this.commitCell((width) => commandCell(view, this.style, width), (width) => commandCell(view, this.style, width, Number.POSITIVE_INFINITY));
+        this.view.commit((width) => commandCell(view, this.style, width), (width) => commandCell(view, this.style, width, Number.POSITIVE_INFINITY));
         break;
       }
       case "exec_approval_request":
@@ -373,31 +294,31 @@ export class App implements SlashContext {
       case "request_user_input":
       case "elicitation_request":
         if (replay) break;
-        this.openOverlay(
+        this.view.open(
           questionOverlay(msg, {
             theme: this.theme,
             style: this.style,
             cwd: this.cwd,
             submit: (op) => this.host.submit(op),
-            close: (o) => this.closeOverlay(o),
-            decided: (subject, decision) => this.commitCell((width) => decisionCell(subject, decision, this.style, width)),
+            close: (o) => this.view.close(o),
+            decided: (subject, decision) => this.view.commit((width) => decisionCell(subject, decision, this.style, width)),
           }),
         );
         this.host.notify("approval-requested", `Approval needed: ${questionSummary(msg)}`);
         break;
       case "patch_apply_begin":
         this.patches.set(msg.call_id, msg.changes);
-        if (replay) this.commitCell((width) => patchCell(msg.changes, "applied", this.style, width));
+        if (replay) this.view.commit((width) => patchCell(msg.changes, "applied", this.style, width));
         break;
       case "patch_apply_end": {
         const changes = this.patches.get(msg.call_id);
         this.patches.delete(msg.call_id);
-        if (changes) this.commitCell((width) => patchCell(changes, msg.success ? "applied" : "failed", this.style, width));
+        if (changes) this.view.commit((width) => patchCell(changes, msg.success ? "applied" : "failed", this.style, width));
         if (!msg.success && msg.stderr.trim()) this.notice("error", msg.stderr.trim());
         break;
       }
       case "plan_update":
-        this.commitCell((width) => planCell(msg.explanation, msg.plan, this.style, width));
+        this.view.commit((width) => planCell(msg.explanation, msg.plan, this.style, width));
         break;
       case "token_count":
         if (msg.rate_limits) this.rateLimits = msg.rate_limits;
@@ -425,11 +346,7 @@ export class App implements SlashContext {
         this.mcpStatus.set(msg.server, msg.status.state === "failed" ? `failed: ${msg.status.error}` : msg.status.state);
         break;
       case "mcp_startup_complete":
-        for (const f of msg.failed) {
-          this.notice("warning", `MCP server ${f.server} did not start: ${f.error}`);
-          const login = serverNeedingLogin(f.error);
-          if (login !== null) this.notice("info", `Type /mcp login ${login} to sign in from here; the server then starts again in this session.`);
-        }
+        for (const n of startupFailureNotices(msg.failed)) this.notice(n.kind, n.text);
         break;
       case "mcp_list_tools_response":
         this.print("MCP servers", mcpListLines(this.mcpStatus, msg));
@@ -439,7 +356,7 @@ export class App implements SlashContext {
         break;
       case "mcp_tool_call_end":
         this.turn.mcpEnd(msg.call_id);
-        this.commitCell((width) => mcpCallCell(msg.invocation, msg.result, msg.duration, this.style, width));
+        this.view.commit((width) => mcpCallCell(msg.invocation, msg.result, msg.duration, this.style, width));
         break;
       case "entered_review_mode":
         this.status.label = "Reviewing";
@@ -449,7 +366,7 @@ export class App implements SlashContext {
         this.status.label = "Working";
         if (msg.review_output) {
           const output = msg.review_output;
-          this.commitCell((width) => reviewCell(output, this.style, width));
+          this.view.commit((width) => reviewCell(output, this.style, width));
         }
         else this.notice("aborted", "The review was interrupted.");
         break;
@@ -458,7 +375,7 @@ export class App implements SlashContext {
         // The status line's figures from before the compaction (its own request reports usage too).
         const before = this.beforeCompaction ?? this.status.usage;
         this.beforeCompaction = null;
-        this.commitCell((width) => compactedCell(before, this.style, width));
+        this.view.commit((width) => compactedCell(before, this.style, width));
         break;
       }
       case "web_search_begin":
@@ -466,7 +383,7 @@ export class App implements SlashContext {
         break;
       case "web_search_end":
         this.turn.searchEnd(msg.call_id);
-        this.commitCell((width) => webSearchCell(msg, this.style, width));
+        this.view.commit((width) => webSearchCell(msg, this.style, width));
         break;
       case "thread_rolled_back":
         this.userMessages = this.userMessages.slice(0, Math.max(0, this.userMessages.length - msg.num_turns));
@@ -478,15 +395,9 @@ export class App implements SlashContext {
       case "list_custom_prompts_response":
         this.customPrompts = msg.custom_prompts.map(promptCommand);
         break;
-      case "list_skills_response": {
-        const lines: string[] = [];
-        for (const group of msg.skills) {
-          for (const s of group.skills) lines.push(`$${s.name}  ${this.theme.dim(`${s.description} (${s.scope})`)}`);
-          for (const e of group.errors) lines.push(this.theme.fg("warning", `${e.path}: ${e.message}`));
-        }
-        this.print("Skills", lines.length > 0 ? [...lines, this.theme.dim("mention one with $name in a message")] : ["no skills found (SKILL.md files in $CODEX_HOME/skills or .codex/skills)"]);
+      case "list_skills_response":
+        this.print("Skills", skillsLines(this.theme, msg.skills));
         break;
-      }
       case "view_image_tool_call":
         this.notice("info", `Viewed image ${msg.path}`);
         break;
@@ -500,8 +411,13 @@ export class App implements SlashContext {
     }
   }
 
+  private commitHeader(info: HeaderInfo): void {
+    const header = { ...info, trust: this.options.trustNote?.() ?? null };
+    this.view.commit((width) => headerCell(header, this.style, width));
+  }
+
   private notice(kind: NoticeKind, message: string): void {
-    this.commitCell((width) => noticeCell(kind, message, this.style, width));
+    this.view.commit((width) => noticeCell(kind, message, this.style, width));
   }
 
   private now(): number {
@@ -527,7 +443,7 @@ export class App implements SlashContext {
   // ------------------------------------------------------------------ input
 
   handleInput(data: string): void {
-    const target = this.pager ?? this.overlays[0];
+    const target = this.view.keyTarget;
     if (target) {
       target.handleInput(data);
       this.requestRender();
@@ -536,7 +452,7 @@ export class App implements SlashContext {
     this.status.hint = null;
     if (matchesKey(data, "ctrl+c")) this.onCtrlC();
     else if (matchesKey(data, "ctrl+d") && this.composer.text === "") this.host.quit();
-    else if (matchesKey(data, "ctrl+t")) this.openTranscript();
+    else if (matchesKey(data, "ctrl+t")) this.view.openTranscript();
     else if (data === "?" && this.composer.text === "") this.showHelp();
     else if (matchesKey(data, "escape") && !this.composer.popupOpen) this.onEscape();
     else if (matchesKey(data, "ctrl+g")) void this.editExternally();
@@ -582,17 +498,10 @@ export class App implements SlashContext {
    * (`thread_rollback`) and its text comes back in the composer to be edited and sent again.
    */
   private async backtrack(): Promise<void> {
-    const n = this.userMessages.length;
-    if (n === 0) return;
-    const items = this.userMessages
-      .map((m, i) => ({ value: String(i), label: m.split("\n")[0] ?? "", description: `${n - i} turn${n - i === 1 ? "" : "s"} back` }))
-      .reverse();
-    const picked = await this.pick("Edit an earlier message (later turns are dropped)", items);
+    const picked = await pickEarlierMessage(this.userMessages, (title, items) => this.pick(title, items));
     if (!picked) return;
-    const index = Number(picked.value);
-    const text = this.userMessages[index] ?? "";
-    this.host.submit({ type: "thread_rollback", num_turns: n - index });
-    this.composer.setText(text);
+    this.host.submit({ type: "thread_rollback", num_turns: picked.turnsBack });
+    this.composer.setText(picked.text);
     this.requestRender();
   }
 
@@ -649,79 +558,22 @@ export class App implements SlashContext {
 
   // ------------------------------------------------------------------ overlays and rendering
 
-  private openOverlay(overlay: Overlay): void {
-    this.overlays.push(overlay);
-    this.requestRender();
-  }
-
-  private closeOverlay(overlay: Overlay): void {
-    const i = this.overlays.indexOf(overlay);
-    if (i >= 0) this.overlays.splice(i, 1);
-    this.requestRender();
-  }
-
-  /**
-   * A finished cell: drawn now into scrollback, and kept for the transcript, which draws it again
-   * (with `full` when it shows more there, e.g. a command's whole output).
-   */
-  private commitCell(render: (width: number) => string[], full: (width: number) => string[] = render): void {
-    this.transcript.add(full);
-    this.pendingCommit.push(...render(this.width()));
-    this.requestRender();
-  }
-
-  private closeTranscript(): void {
-    this.pager = null;
-    if (!this.renderer().leaveFullScreen(this.liveLines())) {
-      // The UI runs on the alternate screen: show the conversation's end again under the live region.
-      const rows = Math.max(0, this.options.rows() - 1 - this.liveLines().length);
-      this.pendingCommit.unshift(...this.transcript.lines(this.width()).slice(-rows));
-    }
-    this.requestRender();
-  }
-
   private width(): number {
-    return Math.max(20, this.renderer().columns);
-  }
-
-  private renderer(): InlineRenderer {
-    return this.options.renderer;
+    return this.view.width;
   }
 
   requestRender(): void {
-    if (this.renderQueued) return;
-    this.renderQueued = true;
-    setImmediate(() => {
-      this.renderQueued = false;
-      this.renderNow();
-    });
+    this.view.requestRender();
   }
 
-  /** Paints now: commits what finished, repaints the live region (or draws the transcript pager). */
+  /** Paints now: commits what finished, repaints the live region (or the full-screen view). */
   renderNow(): void {
-    if (this.pager) {
-      // Cells finishing meanwhile wait in pendingCommit until the pager closes.
-      this.renderer().showFullScreen(this.pager.render(this.width(), this.options.rows()));
-      return;
-    }
-    const live = this.liveLines();
-    if (this.pendingCommit.length > 0) {
-      const lines = this.pendingCommit;
-      this.pendingCommit = [];
-      this.renderer().commit(lines, live);
-    } else {
-      this.renderer().paint(live);
-    }
+    this.view.renderNow();
   }
 
   /** The live region, top to bottom. */
   liveLines(): string[] {
-    const w = this.width();
-    const status = this.status.render(w);
-    const overlay = this.overlays[0];
-    // An overlay keeps its question and answers in view: it gets the screen less the status line.
-    const bottom = overlay ? overlay.render(w, Math.max(4, this.options.rows() - 1 - status.length)) : [...this.composer.render(w), this.footer()];
-    return [...this.turn.lines(w), ...status, ...bottom];
+    return this.view.liveLines();
   }
 
   private footer(): string {

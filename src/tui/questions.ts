@@ -53,13 +53,13 @@ export function questionOverlay(msg: QuestionEvent, ctx: QuestionContext): Overl
     case "exec_approval_request": {
       const choices: Choice<ExecApprovalDecision>[] = [
         { key: "y", label: "Yes, run it", value: "approved" },
-        { key: "a", label: "Yes, and don't ask again for this command in this session", value: "approved_for_session" },
+        { key: "a", label: "Yes, and allow it for the rest of this session", value: "approved_for_session" },
       ];
       const prefix = msg.proposed_execpolicy_amendment;
       if (prefix && prefix.length > 0) {
         choices.push({
           key: "p",
-          label: `Yes, and always allow commands that start with \`${shellJoin(prefix)}\``,
+          label: `Yes, and always allow \`${shellJoin(prefix)}\` commands`,
           value: { approved_execpolicy_amendment: { proposed_execpolicy_amendment: prefix } },
         });
       }
@@ -74,19 +74,21 @@ export function questionOverlay(msg: QuestionEvent, ctx: QuestionContext): Overl
     case "apply_patch_approval_request": {
       const files = Object.keys(msg.changes).map((p) => displayPath(p, ctx.cwd));
       const detail: QuestionDetail = {
-        top: () => {
-          const listed = files.slice(0, files.length > MAX_FILES ? MAX_FILES - 1 : MAX_FILES).map((f) => t.fg("accent", f));
-          return files.length > listed.length ? [...listed, t.dim(`… and ${count(files.length - listed.length, "more file")}`)] : listed;
+        top: (w) => {
+          // Whole names, wrapped: the end of a path is the part that tells files apart.
+          const listed = files.slice(0, files.length > MAX_FILES ? MAX_FILES - 1 : MAX_FILES).flatMap((f) => prefixed("", "  ", t.fg("accent", f), w));
+          return files.length > MAX_FILES ? [...listed, t.dim(`… and ${count(files.length - MAX_FILES + 1, "more file")}`)] : listed;
         },
         body: (w) => Object.entries(msg.changes).flatMap(([path, change]) => ctx.style.diff(path, change, w)),
         bottom: (w) => [
           ...(msg.reason ? prefixed(t.dim("reason: "), "        ", msg.reason, w) : []),
-          ...(msg.grant_root ? prefixed("", "", t.dim(`and allow writing under ${msg.grant_root} for this session`), w) : []),
+          // The reason usually names the folder already.
+          ...(msg.grant_root && !msg.reason?.includes(msg.grant_root) ? prefixed("", "", t.dim(`and allow writing under ${msg.grant_root} for this session`), w) : []),
         ],
       };
       const choices: Choice<ReviewDecision>[] = [
         { key: "y", label: "Yes, apply them", value: "approved" },
-        { key: "a", label: "Yes, and don't ask again for these files in this session", value: "approved_for_session" },
+        { key: "a", label: "Yes, and allow edits to these files this session", value: "approved_for_session" },
         stop,
       ];
       const title = `Apply these changes to ${count(files.length, "file")}?`;
@@ -99,7 +101,7 @@ export function questionOverlay(msg: QuestionEvent, ctx: QuestionContext): Overl
       };
       const choices: Choice<ReviewDecision>[] = [
         { key: "y", label: "Yes, call it", value: "approved" },
-        { key: "a", label: "Yes, and don't ask again for this tool in this session", value: "approved_for_session" },
+        { key: "a", label: "Yes, and allow this tool this session", value: "approved_for_session" },
         stop,
       ];
       const subject: DecisionSubject = { kind: "mcp_tool", server: msg.server, tool: msg.tool };

@@ -83,7 +83,7 @@ function permissionsChosen(config: Config): boolean {
 /** What the header says about the folder's trust, when the permissions follow from it. */
 function trustNote(c: Config): string | null {
   if (c.projectTrustLevel === "trusted" && c.sandboxPolicy.type === "workspace-write" && c.approvalPolicy === "on-request") {
-    return "trusted folder: edits and commands inside it run without asking";
+    return "trusted folder: works inside it without asking";
   }
   if (c.projectTrustLevel === "untrusted" && c.approvalPolicy === "untrusted") return "untrusted folder: asks before anything not known to be safe";
   return null;

@@ -10,9 +10,10 @@ void test("parseSlash splits the name from its arguments", () => {
   assert.equal(parseSlash("not a command"), null);
 });
 
-void test("the table has every command the UI documents, /compact included", () => {
-  const names = BUILTIN_COMMANDS.map((c) => c.name);
-  for (const n of ["model", "approvals", "new", "resume", "fork", "diff", "status", "init", "mention", "mcp", "quit", "exit", "review", "skills", "compact"]) assert.ok(names.includes(n), n);
+void test("the table has every command the UI documents, /compact and /copy included; /approvals is /permissions", () => {
+  const names = BUILTIN_COMMANDS.flatMap((c) => [c.name, ...(c.aliases ?? [])]);
+  for (const n of ["model", "permissions", "approvals", "new", "resume", "fork", "diff", "status", "init", "mention", "mcp", "quit", "exit", "review", "skills", "compact", "copy"]) assert.ok(names.includes(n), n);
+  assert.equal(BUILTIN_COMMANDS.find((c) => c.aliases?.includes("approvals"))?.name, "permissions");
 });
 
 void test("the popup filters the table, prefix matches first", async () => {

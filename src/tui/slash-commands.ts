@@ -13,6 +13,8 @@ import type { ReviewTarget } from "../protocol/review.js";
 import { FAMILY_PREFIXES } from "../model/catalog.js";
 import { expandPrompt } from "../config/custom-prompts.js";
 import type { Choice } from "./overlays.js";
+import type { Theme } from "./parts/theme.js";
+import { count } from "./cells.js";
 
 export interface SlashContext {
   readonly cwd: string;
@@ -233,4 +235,31 @@ export function promptCommand(p: CustomPromptInfo): SlashCommand {
 export function parseSlash(text: string): { name: string; args: string } | null {
   const m = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(text.trim());
   return m ? { name: m[1] ?? "", args: m[2] ?? "" } : null;
+}
+
+/**
+ * Esc Esc: the user picks an earlier message of theirs (newest first); the turns from it on are
+ * to be dropped from the thread, and its text comes back to be edited and sent again.
+ */
+export async function pickEarlierMessage(
+  messages: string[],
+  pick: (title: string, items: SelectItem[]) => Promise<SelectItem | null>,
+): Promise<{ text: string; turnsBack: number } | null> {
+  const n = messages.length;
+  if (n === 0) return null;
+  const items = messages.map((m, i) => ({ value: String(i), label: m.split("\n")[0] ?? "", description: `${count(n - i, "turn")} back` })).reverse();
+  const picked = await pick("Edit an earlier message (later turns are dropped)", items);
+  if (!picked) return null;
+  const index = Number(picked.value);
+  return { text: messages[index] ?? "", turnsBack: n - index };
+}
+
+/** `/skills`: each skill with its description and scope, and the files that failed to load. */
+export function skillsLines(theme: Theme, groups: ReadonlyArray<{ skills: ReadonlyArray<{ name: string; description: string; scope: string }>; errors: ReadonlyArray<{ path: string; message: string }> }>): string[] {
+  const lines: string[] = [];
+  for (const group of groups) {
+    for (const s of group.skills) lines.push(`$${s.name}  ${theme.dim(`${s.description} (${s.scope})`)}`);
+    for (const e of group.errors) lines.push(theme.fg("warning", `${e.path}: ${e.message}`));
+  }
+  return lines.length > 0 ? [...lines, theme.dim("mention one with $name in a message")] : ["no skills found (SKILL.md files in $CODEX_HOME/skills or .codex/skills)"];
 }
