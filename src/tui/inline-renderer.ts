@@ -89,7 +89,8 @@ export class InlineRenderer {
    * old live region now spans above the cursor, clear from there and draw it afresh.
    */
   resize(live: readonly string[], cursor?: CursorSpot): void {
-    if (this.closed) return;
+    // A full-screen view is simply drawn again; the live region comes back when it closes.
+    if (this.closed || this.fullScreen) return;
     const columns = Math.max(1, this.screen.columns);
     let rowsAbove = 0;
     // Rows carry no padding, so a row's text is what the terminal re-wraps.
@@ -111,7 +112,17 @@ export class InlineRenderer {
    */
   showFullScreen(lines: readonly string[]): void {
     if (this.closed) return;
-    let out = SYNC_ON + (this.fullScreen || this.alternateScreen ? "" : ALT_SCREEN_ON) + "\x1b[H";
+    let out = SYNC_ON;
+    if (!this.fullScreen) {
+      // The live region is cleared first, so the main screen holds only finished cells while the
+      // view is up: a resize meanwhile re-wraps nothing that must be found and cleared later, and
+      // coming back starts on the empty row where the live region began.
+      out += this.moveTo(0) + "\r" + CLEAR_BELOW + (this.alternateScreen ? "" : ALT_SCREEN_ON);
+      this.previous = [];
+      this.cursorRow = 0;
+      this.cursorCol = 0;
+    }
+    out += "\x1b[H";
     this.fullScreen = true;
     this.width = this.screen.columns;
     lines.slice(0, this.screen.rows).forEach((line, i) => (out += (i > 0 ? "\r\n" : "") + CLEAR_LINE + this.fit(line)));
@@ -133,9 +144,10 @@ export class InlineRenderer {
       this.commit([], live);
       return false;
     }
-    this.screen.write(ALT_SCREEN_OFF);
-    // The terminal may have changed size meanwhile: draw the live region as after a resize.
-    this.resize(live);
+    // Back on the row where the live region began (it was cleared before leaving).
+    this.screen.write(ALT_SCREEN_OFF + "\r");
+    this.width = this.screen.columns;
+    this.screen.write(SYNC_ON + this.frame(live) + SYNC_OFF);
     return true;
   }
 

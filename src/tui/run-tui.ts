@@ -119,7 +119,11 @@ class TuiRunner implements AppHost {
     this.term = new TerminalSession({
       alternateScreen: settings.alternateScreen,
       onInput: (data) => this.onInput(data),
-      onResize: () => this.renderer.resize(this.app.liveLines()),
+      onResize: () => {
+        this.renderer.resize(this.app.liveLines());
+        // A full-screen view (a tall question, the transcript) is drawn again at the new size.
+        this.app.requestRender();
+      },
     });
     this.renderer = new InlineRenderer(this.term, settings.alternateScreen);
     const theme = processTheme();
