@@ -237,8 +237,10 @@ export class App implements SlashContext {
       case "task_complete": {
         this.turn.turnComplete();
         const started = this.turnStartedAt;
+        // The duration is taken now: the transcript draws the cell again later.
         // A compaction is not work on the user's request: no "Worked for" under it.
-        if (started !== null && !replay && !this.compacting) this.view.commit((width) => workedCell(this.now() - started, this.style, width));
+        const worked = started === null ? null : this.now() - started;
+        if (worked !== null && !replay && !this.compacting) this.view.commit((width) => workedCell(worked, this.style, width));
         this.turnStartedAt = null;
         this.compacting = false;
         this.setRunning(false);
