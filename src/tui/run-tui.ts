@@ -6,7 +6,7 @@
  * Loaded only when the UI starts, so `--version` and `exec` never pay for it.
  */
 import { existsSync, statSync } from "node:fs";
-import { resolve } from "node:path";
+import { resolve, sep } from "node:path";
 import { loadConfig, type Config } from "../config/load-config.js";
 import { configInputFromFlags, type SessionFlags } from "../config/session-flags.js";
 import { ConfigError } from "../config/overrides.js";
@@ -24,6 +24,7 @@ import { tuiSettings, type TuiSettings } from "./settings.js";
 import { renderFileChange } from "./parts/diff-view.js";
 import { FocusNotifier, type NotificationEvent } from "./parts/notifications.js";
 import { agentsMdFiles } from "../config/agents-md.js";
+import { projectSettingsFolders } from "../config/project-config.js";
 import type { ReasoningEffort } from "../protocol/policy.js";
 import { highlightCode, preloadHighlighter } from "./parts/highlight.js";
 import { loadMarkdown } from "./pi-tui.js";
@@ -311,6 +312,9 @@ class TuiRunner implements AppHost {
    */
   private async askTrust(): Promise<void> {
     if (this.config.projectTrustLevel !== null) return;
+    // Permissions chosen and no project settings waiting: nothing to ask, and the question's code stays unloaded.
+    const { cwd, codexHome, projectRootMarkers } = this.config;
+    if (this.permissionsChosen && projectSettingsFolders(cwd, codexHome, projectRootMarkers).folders.length === 0) return;
     const { TrustPrompt, saveTrustDecision, trustQuestionFor } = await import("./parts/trust.js");
     const question = trustQuestionFor(this.config, this.permissionsChosen);
     if (!question) return;
@@ -321,7 +325,10 @@ class TuiRunner implements AppHost {
     if (level === null) return;
     try {
       await saveTrustDecision(this.config.codexHome, question.projectPath, level);
-      this.config = this.reload();
+      const reloaded = this.reload();
+      // Refused: the question already said the project's settings stay off.
+      const skipped = (w: string): boolean => question.folders.some((folder) => w.startsWith(`${folder}${sep}`));
+      this.config = { ...reloaded, warnings: reloaded.warnings.filter((w) => !skipped(w)) };
     } catch (err) {
       this.app.warn(`Could not save the answer: ${(err as Error).message}`);
     }
