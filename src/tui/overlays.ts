@@ -75,11 +75,8 @@ export class ChoiceOverlay<T> implements Overlay {
 
   /** The body rows that fit in `room`, with a line saying where the view is when some are hidden. */
   private window(body: string[], room: number): string[] {
-    if (body.length <= room) {
-      this.page = body.length;
-      this.scroll = 0;
-      return body;
-    }
+    // Everything fits (also when the caller only measures): the scroll position is kept for later.
+    if (body.length <= room) return body;
     const rows = Math.max(0, room - 1);
     this.page = Math.max(1, rows);
     this.scroll = Math.max(0, Math.min(this.scroll, body.length - rows));
