@@ -3,13 +3,12 @@
  * ops. It holds no agent logic; everything it knows comes from events, everything it does is an
  * op. What is drawn where is app-view.ts's; the running turn's live parts are live-turn.ts's.
  */
-import type { Op, UserInput } from "../protocol/ops.js";
+import type { Op } from "../protocol/ops.js";
 import type { Event, EventMsg, FileChange, RateLimitSnapshot, TokenUsage, TokenUsageInfo } from "../protocol/events.js";
 import type { AskForApproval, ReasoningEffort, SandboxPolicy } from "../protocol/policy.js";
 import type { SelectItem } from "@mariozechner/pi-tui";
-import { matchesKey } from "./pi-tui.js";
 import type { Theme } from "./parts/theme.js";
-import { addUsage, commandCell, headerCell, mcpCallCell, noticeCell, patchCell, planCell, reasoningCell, textCell, workedCell } from "./cells.js";
+import { commandCell, headerCell, mcpCallCell, noticeCell, patchCell, planCell, reasoningCell, textCell, workedCell } from "./cells.js";
 import type { CellStyle, HeaderInfo, NoticeKind } from "./cells.js";
 import { StatusLine } from "./status-line.js";
 import { compactedCell, webSearchCell } from "./activity-cells.js";
@@ -21,8 +20,11 @@ import { AppView } from "./app-view.js";
 import { helpLines } from "./help.js";
 import { Composer, SlashCompletions } from "./composer.js";
 import { fileIndexFor } from "./parts/file-search.js";
-import { BUILTIN_COMMANDS, parseSlash, pickEarlierMessage, promptCommand, skillsLines, type SlashCommand, type SlashContext } from "./slash-commands.js";
-import { questionOverlay, questionSummary } from "./questions.js";
+import { BUILTIN_COMMANDS, promptCommand, skillsLines, type SlashCommand, type SlashContext } from "./slash-commands.js";
+import { questionOverlay } from "./questions.js";
+import { KeyInput } from "./app-input.js";
+import { questionSummary } from "../presentation/questions.js";
+import { addUsage } from "../presentation/usage.js";
 import { ChoiceOverlay, PickerOverlay, TextPromptOverlay, type Choice, type Overlay } from "./overlays.js";
 import { reviewCell } from "./review-cell.js";
 import type { AppHost, AppOptions } from "./app-host.js";
@@ -41,9 +43,8 @@ export class App implements SlashContext {
   private customPrompts: SlashCommand[] = [];
   private readonly mcpStatus = new Map<string, string>();
   /** The user messages of the thread, oldest first (for backtrack). */
-  private userMessages: string[] = [];
-  private lastEsc = 0;
-  private lastCtrlC = 0;
+  userMessages: string[] = [];
+  private readonly input: KeyInput;
   private header: HeaderInfo | null = null;
   private totals: TokenUsage | null = null;
   private rateLimits: RateLimitSnapshot | null = null;
@@ -61,7 +62,7 @@ export class App implements SlashContext {
   readonly usage: TokenUsage = { input_tokens: 0, cached_input_tokens: 0, output_tokens: 0, reasoning_output_tokens: 0, total_tokens: 0 };
 
   constructor(
-    private readonly host: AppHost,
+    readonly host: AppHost,
     private readonly options: AppOptions,
   ) {
     this.theme = options.theme;
@@ -80,7 +81,8 @@ export class App implements SlashContext {
       fileIndex: () => fileIndexFor(this.cwd),
       fetchHistory: (offset) => this.host.submit({ type: "get_history_entry_request", offset, log_id: this.composer.logId }),
     });
-    this.composer.editor.onSubmit = (text) => this.onSubmit(text);
+    this.input = new KeyInput(this);
+    this.composer.editor.onSubmit = (text) => this.input.submit(text);
   }
 
   // ------------------------------------------------------------------ SlashContext
@@ -123,7 +125,7 @@ export class App implements SlashContext {
   }
 
   sendUserText(text: string): void {
-    this.sendMessage(text);
+    this.input.sendMessage(text);
   }
 
   setComposer(text: string): void {
@@ -418,7 +420,7 @@ export class App implements SlashContext {
     this.view.commit((width) => headerCell(header, this.style, width));
   }
 
-  private notice(kind: NoticeKind, message: string): void {
+  notice(kind: NoticeKind, message: string): void {
     this.view.commit((width) => noticeCell(kind, message, this.style, width));
   }
 
@@ -442,123 +444,32 @@ export class App implements SlashContext {
     }
   }
 
-  // ------------------------------------------------------------------ input
+  // ------------------------------------------------------------------ input (app-input.ts)
 
   handleInput(data: string): void {
-    const target = this.view.keyTarget;
-    if (target) {
-      target.handleInput(data);
-      this.requestRender();
-      return;
-    }
-    this.status.hint = null;
-    if (matchesKey(data, "ctrl+c")) this.onCtrlC();
-    else if (matchesKey(data, "ctrl+d") && this.composer.text === "") this.host.quit();
-    else if (matchesKey(data, "ctrl+t")) this.view.openTranscript();
-    else if (data === "?" && this.composer.text === "") this.showHelp();
-    else if (matchesKey(data, "escape") && !this.composer.popupOpen) this.onEscape();
-    else if (matchesKey(data, "ctrl+g")) void this.editExternally();
-    else this.composer.handleInput(data);
-    this.requestRender();
+    this.input.handleInput(data);
   }
 
-  private onCtrlC(): void {
-    // Only a press on an idle, empty composer arms the quit; the next one within 2 s quits.
-    const now = Date.now();
-    const armed = now - this.lastCtrlC < 2000;
-    this.lastCtrlC = 0;
-    if (this.composer.text !== "") {
-      this.composer.setText("");
-    } else if (this.running) {
-      this.host.submit({ type: "interrupt" });
-    } else if (armed) {
-      this.host.quit();
-    } else {
-      this.status.hint = "Press Ctrl+C again to quit";
-      this.lastCtrlC = now;
-    }
+  keyTarget(): { handleInput(data: string): void } | null {
+    return this.view.keyTarget;
   }
 
-  private onEscape(): void {
-    if (this.running) {
-      this.host.submit({ type: "interrupt" });
-      return;
-    }
-    if (this.composer.text !== "") return;
-    const now = Date.now();
-    if (now - this.lastEsc < 1000) {
-      this.lastEsc = 0;
-      void this.backtrack();
-    } else {
-      this.lastEsc = now;
-      if (this.userMessages.length > 0) this.status.hint = "Press Esc again to edit an earlier message";
-    }
+  setHint(hint: string | null): void {
+    this.status.hint = hint;
   }
 
-  /**
-   * Esc Esc: pick an earlier user message; the turns from it on are dropped from the thread
-   * (`thread_rollback`) and its text comes back in the composer to be edited and sent again.
-   */
-  private async backtrack(): Promise<void> {
-    const picked = await pickEarlierMessage(this.userMessages, (title, items) => this.pick(title, items));
-    if (!picked) return;
-    this.host.submit({ type: "thread_rollback", num_turns: picked.turnsBack });
-    this.composer.setText(picked.text);
-    this.requestRender();
-  }
-
-  private async editExternally(): Promise<void> {
-    try {
-      this.composer.setText(await this.host.externalEdit(this.composer.editor.getExpandedText()));
-    } catch (err) {
-      this.notice("error", (err as Error).message);
-    }
-    this.requestRender();
-  }
-
-  private commands(): SlashCommand[] {
+  commands(): SlashCommand[] {
     return [...BUILTIN_COMMANDS, ...this.customPrompts];
   }
 
-  private onSubmit(raw: string): void {
-    const { text: expanded, images } = this.composer.take(raw);
-    const text = expanded.trim();
-    if (text === "" && images.length === 0) return;
-    const slash = parseSlash(text);
-    const command = slash ? this.commands().find((c) => c.name === slash.name || c.aliases?.includes(slash.name)) : undefined;
-    if (slash && command) {
-      if (this.running && !command.duringTask) {
-        this.notice("warning", `/${command.name} cannot run while a turn is running; wait or press Esc first.`);
-        return;
-      }
-      void Promise.resolve(command.run(this, slash.args)).catch((err: unknown) => this.error(`/${command.name}: ${(err as Error).message}`));
-      return;
-    }
-    if (slash && !slash.name.includes("/")) {
-      this.notice("error", `Unknown command /${slash.name}. Type / to see the commands.`);
-      return;
-    }
-    if (text.startsWith("!") && text.length > 1) {
-      this.host.submit({ type: "run_user_shell_command", command: text.slice(1).trim() });
-      return;
-    }
-    this.sendMessage(text, images);
+  openTranscript(): void {
+    this.view.openTranscript();
   }
 
   /** `?` on an empty composer: the keys and commands, until any key is pressed. */
-  private showHelp(): void {
+  showHelp(): void {
     void this.present<null>((done) => ({ render: (width: number) => helpLines(this.theme, width), handleInput: () => done(null), invalidate: () => undefined }));
   }
-
-  /** A message from the user: a new turn, or steering when a turn is running. */
-  private sendMessage(text: string, images: string[] = []): void {
-    // The same prompt twice in a row is one history entry.
-    if (this.composer.remember(text)) this.host.submit({ type: "add_to_history", text });
-    const items: UserInput[] = [...images.map((path): UserInput => ({ type: "local_image", path })), { type: "text", text }];
-    this.host.submit(this.running ? { type: "user_input", items } : { type: "user_turn", items });
-  }
-
-  // ------------------------------------------------------------------ overlays and rendering
 
   private width(): number {
     return this.view.width;

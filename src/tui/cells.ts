@@ -260,14 +260,6 @@ export function workedCell(ms: number, s: CellStyle, width: number): string[] {
   return [s.theme.dim(text + "─".repeat(Math.max(0, Math.min(width, 40) - visibleWidth(text)))), ""];
 }
 
-export function addUsage(into: TokenUsage, add: TokenUsage): void {
-  into.input_tokens += add.input_tokens;
-  into.cached_input_tokens += add.cached_input_tokens;
-  into.output_tokens += add.output_tokens;
-  into.reasoning_output_tokens += add.reasoning_output_tokens;
-  into.total_tokens += add.total_tokens;
-}
-
 export function usageLine(u: TokenUsage): string {
   const cached = u.cached_input_tokens > 0 ? ` (+ ${u.cached_input_tokens.toLocaleString("en-US")} cached)` : "";
   const reasoning = u.reasoning_output_tokens > 0 ? ` (reasoning ${u.reasoning_output_tokens.toLocaleString("en-US")})` : "";

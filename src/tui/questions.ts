@@ -174,17 +174,3 @@ class QuestionsOverlay implements Overlay {
     this.ctx.submit({ type: "user_input_answer", id: this.callId, response: { answers: this.answers } });
   }
 }
-
-/** A few words on what a question is about, for its notification. */
-export function questionSummary(msg: EventMsg): string {
-  switch (msg.type) {
-    case "exec_approval_request":
-      return msg.command.join(" ");
-    case "apply_patch_approval_request":
-      return `edit ${count(Object.keys(msg.changes).length, "file")}`;
-    case "mcp_tool_call_approval_request":
-      return `${msg.server}.${msg.tool}`;
-    default:
-      return "the agent has a question";
-  }
-}

@@ -14,7 +14,6 @@ import { FAMILY_PREFIXES } from "../model/catalog.js";
 import { expandPrompt } from "../config/custom-prompts.js";
 import type { Choice } from "./overlays.js";
 import type { Theme } from "./parts/theme.js";
-import { count } from "./cells.js";
 
 export interface SlashContext {
   readonly cwd: string;
@@ -235,23 +234,6 @@ export function promptCommand(p: CustomPromptInfo): SlashCommand {
 export function parseSlash(text: string): { name: string; args: string } | null {
   const m = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(text.trim());
   return m ? { name: m[1] ?? "", args: m[2] ?? "" } : null;
-}
-
-/**
- * Esc Esc: the user picks an earlier message of theirs (newest first); the turns from it on are
- * to be dropped from the thread, and its text comes back to be edited and sent again.
- */
-export async function pickEarlierMessage(
-  messages: string[],
-  pick: (title: string, items: SelectItem[]) => Promise<SelectItem | null>,
-): Promise<{ text: string; turnsBack: number } | null> {
-  const n = messages.length;
-  if (n === 0) return null;
-  const items = messages.map((m, i) => ({ value: String(i), label: m.split("\n")[0] ?? "", description: `${count(n - i, "turn")} back` })).reverse();
-  const picked = await pick("Edit an earlier message (later turns are dropped)", items);
-  if (!picked) return null;
-  const index = Number(picked.value);
-  return { text: messages[index] ?? "", turnsBack: n - index };
 }
 
 /** `/skills`: each skill with its description and scope, and the files that failed to load. */
