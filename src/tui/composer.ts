@@ -272,7 +272,10 @@ export class SlashCompletions implements AutocompleteProvider {
 
   applyCompletion(lines: string[], cursorLine: number, cursorCol: number, item: AutocompleteItem, prefix: string): { lines: string[]; cursorLine: number; cursorCol: number } {
     const line = lines[cursorLine] ?? "";
-    const start = cursorCol - prefix.length;
+    // The word typed so far, read from the line: suggestions computed for an earlier keystroke
+    // (they arrive asynchronously) carry a shorter prefix than what is there now.
+    const typed = /^\/\S*$/.exec(line.slice(0, cursorCol));
+    const start = typed ? 0 : cursorCol - prefix.length;
     const insert = `${item.value} `;
     const next = [...lines];
     next[cursorLine] = line.slice(0, start) + insert + line.slice(cursorCol);

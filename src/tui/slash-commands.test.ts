@@ -61,3 +61,10 @@ void test("/prompts:NAME fills the placeholders from what follows", async () => 
   await cmd.run(ctx, "42 parser.ts");
   assert.equal(sent[0], "Fix issue 42 in parser.ts (42 parser.ts)");
 });
+
+void test("a completion picked after more was typed replaces what is typed, not an older prefix", () => {
+  const completions = new SlashCompletions(() => BUILTIN_COMMANDS);
+  // Suggestions computed for "/st" are applied once "/status" is on the line.
+  const applied = completions.applyCompletion(["/status"], 0, 7, { value: "/status", label: "/status" }, "/st");
+  assert.deepEqual(applied, { lines: ["/status "], cursorLine: 0, cursorCol: 8 });
+});
