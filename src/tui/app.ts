@@ -48,6 +48,8 @@ export class App implements SlashContext {
   private header: HeaderInfo | null = null;
   private totals: TokenUsage | null = null;
   private rateLimits: RateLimitSnapshot | null = null;
+  /** Notes about the thread being opened, shown under its header once it arrives. */
+  private headerNotes: string[] = [];
   /** The latest complete answer (for /copy). */
   private lastAnswer: string | null = null;
   /** What the status line showed when a compaction began (the compaction cell reports it). */
@@ -208,6 +210,10 @@ export class App implements SlashContext {
     this.lastAnswer = null;
   }
 
+  noteUnderHeader(notes: string[]): void {
+    this.headerNotes.push(...notes);
+  }
+
   onEvent(event: Event): void {
     this.handle(event.msg, false);
     this.requestRender();
@@ -228,6 +234,7 @@ export class App implements SlashContext {
         this.rolloutPath = msg.rollout_path;
         this.composer.setHistory(msg.history_log_id, msg.history_entry_count);
         this.commitHeader(this.header);
+        for (const note of this.headerNotes.splice(0)) this.notice("info", note);
         for (const m of msg.initial_messages ?? []) this.handle(m, true);
         if (!replay) this.host.submit({ type: "list_custom_prompts" });
         break;

@@ -274,9 +274,11 @@ export class SlashCompletions implements AutocompleteProvider {
     const line = lines[cursorLine] ?? "";
     // The word typed so far, read from the line: suggestions computed for an earlier keystroke
     // (they arrive asynchronously) carry a shorter prefix than what is there now.
-    const typed = /^\/\S*$/.exec(line.slice(0, cursorCol));
-    const start = typed ? 0 : cursorCol - prefix.length;
-    const insert = `${item.value} `;
+    // A command typed in full stays what it is, whatever an older list had highlighted.
+    const typed = /^\/\S*$/.exec(line.slice(0, cursorCol))?.[0];
+    const start = typed !== undefined ? 0 : cursorCol - prefix.length;
+    const exact = typed !== undefined && this.commands().some((c) => [c.name, ...(c.aliases ?? [])].some((n) => `/${n}` === typed));
+    const insert = `${exact ? typed : item.value} `;
     const next = [...lines];
     next[cursorLine] = line.slice(0, start) + insert + line.slice(cursorCol);
     return { lines: next, cursorLine, cursorCol: start + insert.length };

@@ -205,7 +205,8 @@ class TuiRunner implements AppHost {
     const previous = this.thread;
     this.thread = thread;
     this.app.resetThread();
-    for (const notice of thread.notices) this.app.print("Note", [notice]);
+    // Shown under the new thread's header (a fork's new id, "nothing to resume").
+    this.app.noteUnderHeader(thread.notices);
     void this.pump(thread.session);
     if (previous) void threads.closeThread(previous.threadId);
     for (const op of this.early.splice(0)) thread.session.submit(op);
@@ -262,10 +263,8 @@ class TuiRunner implements AppHost {
 
   async forkThread(): Promise<void> {
     const id = this.app.sessionId;
-    if (!id) return;
-    if (await this.open({ kind: "fork", sessionId: id, last: false, all: false })) {
-      this.app.print("Forked", [`This is a copy of session ${id} under a new id, ${this.thread?.threadId ?? "?"}; the original is unchanged.`]);
-    }
+    // The core's notice names the new id; it is shown under the new header.
+    if (id) await this.open({ kind: "fork", sessionId: id, last: false, all: false });
   }
 
   copyToClipboard(text: string): void {

@@ -67,4 +67,6 @@ void test("a completion picked after more was typed replaces what is typed, not 
   // Suggestions computed for "/st" are applied once "/status" is on the line.
   const applied = completions.applyCompletion(["/status"], 0, 7, { value: "/status", label: "/status" }, "/st");
   assert.deepEqual(applied, { lines: ["/status "], cursorLine: 0, cursorCol: 8 });
+  // The list for "/co" had /compact highlighted; "/copy" was typed in full before Enter.
+  assert.deepEqual(completions.applyCompletion(["/copy"], 0, 5, { value: "/compact", label: "/compact" }, "/co").lines, ["/copy "]);
 });
