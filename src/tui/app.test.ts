@@ -14,7 +14,7 @@ before(loadMarkdown);
 const theme = createTheme(0);
 
 /** An app on a recording screen, with a host that records the ops it submits. */
-function harness(opts: { mcpServers?: string[]; columns?: number } = {}): { app: App; ops: Op[]; written: () => string; quit: () => boolean } {
+function harness(opts: { mcpServers?: string[]; columns?: number } = {}): { app: App; ops: Op[]; written: () => string; raw: () => string; quit: () => boolean } {
   const ops: Op[] = [];
   let out = "";
   let quitted = false;
@@ -43,7 +43,7 @@ function harness(opts: { mcpServers?: string[]; columns?: number } = {}): { app:
     hideReasoning: false,
     mcpServers: opts.mcpServers ?? [],
   });
-  return { app, ops, written: () => stripAnsi(out), quit: () => quitted };
+  return { app, ops, written: () => stripAnsi(out), raw: () => out, quit: () => quitted };
 }
 
 const configured: EventMsg = {
@@ -329,4 +329,36 @@ void test("an MCP server that needs a login: the failure comes with the offer; /
   });
   assert.match(written(), /remote: failed · auth: not logged in \(\/mcp login remote\)\r?\n\s+The remote MCP server is not logged in\./);
   assert.match(written(), /local: ready · auth: no auth\r?\n\s+tools: add, echo/);
+});
+
+void test("a message steered into a streaming answer joins the conversation after the answer, which is shown once", () => {
+  const { app, written } = harness();
+  feed(app, configured, { type: "task_started", turn_id: "t", model_context_window: null }, { type: "user_message", message: "start", images: null });
+  feed(app, { type: "agent_message_delta", delta: "First paragraph.\n\nSecond half-writ" });
+  feed(app, { type: "user_message", message: "also this", images: null });
+  assert.match(live(app), /Second half-writ[\s\S]*› also this\n\s+↳ the agent reads this when the answer above ends/);
+  feed(app, { type: "agent_message_delta", delta: "ten paragraph." }, { type: "agent_message", message: "First paragraph.\n\nSecond half-written paragraph." });
+  feed(app, { type: "task_complete", turn_id: "t", last_agent_message: null });
+  const out = written();
+  assert.equal(out.split("First paragraph.").length, 2);
+  assert.equal(out.split("Second half-written paragraph.").length, 2);
+  assert.match(out, /Second half-written paragraph\.[\s\S]*› also this[\s\S]*Worked for/);
+});
+
+void test("an answered question is kept as a decision cell; a question taller than the inline share goes full screen", () => {
+  const { app, ops, written, raw } = harness();
+  feed(app, configured, { type: "exec_approval_request", call_id: "c1", turn_id: "t", command: ["make"], cwd: "/repo", parsed_cmd: [] });
+  app.handleInput("y");
+  app.renderNow();
+  assert.deepEqual(ops.at(-1), { type: "exec_approval", id: "c1", decision: "approved" });
+  assert.match(written(), /✔ You approved running `make` this time/);
+  // 60 lines of arguments do not fit the inline share of 30 rows: drawn on the alternate screen.
+  const before = raw().length;
+  feed(app, { type: "mcp_tool_call_approval_request", call_id: "m", turn_id: "t", server: "s", tool: "t", arguments: Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`k${i}`, i])), question: "Call it?" });
+  assert.ok(raw().slice(before).includes("\x1b[?1049h"), "not full screen");
+  assert.match(stripAnsi(raw().slice(before)), /Call it\?[\s\S]*lines 1–\d+ of \d+[\s\S]*1\. Yes, call it \(y\)/);
+  app.handleInput("n");
+  app.renderNow();
+  assert.ok(raw().slice(before).includes("\x1b[?1049l"), "the conversation did not come back");
+  assert.match(written(), /✗ You canceled the call to `s\.t`/);
 });

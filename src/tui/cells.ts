@@ -6,7 +6,7 @@
  */
 import type { MarkdownTheme } from "@mariozechner/pi-tui";
 import { wrapTextWithAnsi, visibleWidth } from "./pi-tui.js";
-import { markdownLines } from "./markdown-lines.js";
+import { markdownLines, trimPadding } from "./markdown-lines.js";
 import { stripAnsi, type Theme } from "./parts/theme.js";
 import type { FileChange, PlanItem, TokenUsage } from "../protocol/events.js";
 import type { McpInvocation, McpToolCallOutcome, EventDuration } from "../protocol/mcp-events.js";
@@ -103,13 +103,13 @@ export function userCell(message: string, s: CellStyle, width: number): string[]
 /** An agent message as markdown, with a bullet in the left margin. */
 export function agentCell(markdown: string, s: CellStyle, width: number, first = true): string[] {
   const body = markdownLines(printable(markdown), s.markdown, Math.max(10, width - 2));
-  return [...body.map((l, i) => (i === 0 && first ? s.theme.fg("muted", "• ") : "  ") + l), ""];
+  return [...body.map((l, i) => trimPadding((i === 0 && first ? s.theme.fg("muted", "• ") : "  ") + l)), ""];
 }
 
 export function reasoningCell(text: string, s: CellStyle, width: number): string[] {
   const t = s.theme;
   const body = markdownLines(printable(text), s.markdown, Math.max(10, width - 2), { italic: true, color: (x) => t.dim(x) });
-  return [...body.map((l, i) => (i === 0 ? t.dim("• ") : "  ") + l), ""];
+  return [...body.map((l, i) => trimPadding((i === 0 ? t.dim("• ") : "  ") + l)), ""];
 }
 
 export function formatDuration(d: EventDuration | number): string {

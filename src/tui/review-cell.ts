@@ -7,7 +7,7 @@ import type { ReviewOutputEvent } from "../protocol/review.js";
 import { findingLocation } from "../core/review/review-output.js";
 import { findingCode } from "../core/review/review-text.js";
 import { prefixed, printable, type CellStyle } from "./cells.js";
-import { markdownLines } from "./markdown-lines.js";
+import { markdownLines, trimPadding } from "./markdown-lines.js";
 
 export function reviewCell(output: ReviewOutputEvent, s: CellStyle, width: number): string[] {
   const t = s.theme;
@@ -22,5 +22,5 @@ export function reviewCell(output: ReviewOutputEvent, s: CellStyle, width: numbe
     if (f.body.trim()) lines.push(...markdown(f.body));
   }
   lines.push("");
-  return lines;
+  return lines.map(trimPadding);
 }
