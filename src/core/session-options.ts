@@ -11,6 +11,7 @@ import type { RolloutRecorder } from "../rollout/recorder.js";
 import type { RecordedThread } from "../rollout/reconstruct.js";
 import type { McpSignInHandler } from "../mcp/sign-in.js";
 import type { McpServerConfig } from "../config/mcp.js";
+import type { AccountModel } from "./account-models.js";
 
 /** Settings a user turn can change; the session keeps the latest. */
 export interface SessionSettings {
@@ -59,6 +60,8 @@ export interface SessionOptions {
    * for an OAuth sign-in get one mid-session (docs/mcp.md, "Front ends"); exec passes none.
    */
   mcpSignIn?: McpSignInHandler;
+  /** The models the account lists (a ChatGPT login), for `list_models`; absent or null: the catalog's. */
+  accountModels?: AccountModel[] | null;
   /** What config changes about the model (context window, tool-output budget, feature flags). */
   modelSettings?: ModelSettings;
   /**

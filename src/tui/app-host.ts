@@ -18,8 +18,6 @@ export interface AppHost {
   forkThread(): Promise<void>;
   /** Ctrl+G: the text edited in $VISUAL / $EDITOR; throws with a sentence for the user when it cannot. */
   externalEdit(text: string): Promise<string>;
-  /** `/mcp login NAME`: signs in to the server and says how to use it (see mcp-view.ts). */
-  mcpLogin(name: string): Promise<void>;
   /** `/copy`: puts the text on the clipboard (OSC 52, which the terminal passes on). */
   copyToClipboard(text: string): void;
   /** `/model`: saves the choice as the default in config.toml; resolves with the file's path. */

@@ -5,13 +5,13 @@
  */
 import type { Op } from "../protocol/ops.js";
 import type { Event, EventMsg, FileChange, RateLimitSnapshot, TokenUsage, TokenUsageInfo } from "../protocol/events.js";
-import type { AskForApproval, ReasoningEffort, SandboxPolicy } from "../protocol/policy.js";
+import type { ReasoningEffort } from "../protocol/policy.js";
 import type { SelectItem } from "@mariozechner/pi-tui";
 import type { Theme } from "./parts/theme.js";
 import { commandCell, headerCell, mcpCallCell, noticeCell, patchCell, planCell, reasoningCell, textCell, workedCell } from "./cells.js";
 import type { CellStyle, HeaderInfo, NoticeKind } from "./cells.js";
 import { StatusLine } from "./status-line.js";
-import { compactedCell, webSearchCell } from "./activity-cells.js";
+import { compactedCell, skillsLines, webSearchCell } from "./activity-cells.js";
 import { statusReport } from "./status-report.js";
 import { mcpListLines, startupFailureNotices } from "./mcp-view.js";
 import { LiveTurn } from "./live-turn.js";
@@ -20,7 +20,7 @@ import { AppView } from "./app-view.js";
 import { helpLines } from "./help.js";
 import { Composer, SlashCompletions } from "./composer.js";
 import { fileIndexFor } from "./parts/file-search.js";
-import { BUILTIN_COMMANDS, promptCommand, skillsLines, type SlashCommand, type SlashContext } from "./slash-commands.js";
+import { BUILTIN_COMMANDS, promptCommand, type SlashCommand, type SlashContext } from "./slash-commands.js";
 import { questionOverlay } from "./questions.js";
 import { KeyInput } from "./app-input.js";
 import { questionSummary } from "../presentation/questions.js";
@@ -39,6 +39,10 @@ export class App implements SlashContext {
   private readonly turn: LiveTurn;
   private readonly view: AppView;
   private readonly patches = new Map<string, Record<string, FileChange>>();
+  /** Question overlays by the question's key, until it is resolved. */
+  private readonly questions = new Map<string, Overlay>();
+  /** `/model` pickers waiting for the session's list_models_response. */
+  private modelListWaiters: Array<(models: Array<{ slug: string; is_default: boolean }>) => void> = [];
   private spinner: NodeJS.Timeout | null = null;
   private customPrompts: SlashCommand[] = [];
   private readonly mcpStatus = new Map<string, string>();
@@ -164,8 +168,11 @@ export class App implements SlashContext {
     else this.submit({ type: "list_mcp_tools" });
   }
 
-  mcpLogin(name: string): Promise<void> {
-    return this.host.mcpLogin(name);
+  listModels(): Promise<Array<{ slug: string; is_default: boolean }>> {
+    return new Promise((resolve) => {
+      this.modelListWaiters.push(resolve);
+      this.submit({ type: "list_models" });
+    });
   }
 
   gitDiff(): Promise<string[]> {
@@ -193,9 +200,7 @@ export class App implements SlashContext {
     this.host.quit();
   }
 
-  settingsChanged(change: { model?: string; effort?: ReasoningEffort | null; approval?: AskForApproval; sandbox?: SandboxPolicy }): void {
-    if (this.header) Object.assign(this.header, Object.fromEntries(Object.entries(change).filter(([, value]) => value !== undefined)));
-  }
+
 
   // ------------------------------------------------------------------ events
 
@@ -203,6 +208,7 @@ export class App implements SlashContext {
   resetThread(): void {
     this.turn.reset();
     this.view.clearOverlays();
+    this.questions.clear();
     this.userMessages = [];
     this.setRunning(false);
     this.status.usage = null;
@@ -299,24 +305,28 @@ export class App implements SlashContext {
         this.view.commit((width) => commandCell(view, this.style, width), (width) => commandCell(view, this.style, width, Number.POSITIVE_INFINITY));
         break;
       }
-      case "exec_approval_request":
-      case "apply_patch_approval_request":
-      case "mcp_tool_call_approval_request":
-      case "request_user_input":
-      case "elicitation_request":
+      case "question_asked": {
         if (replay) break;
-        this.view.open(
-          questionOverlay(msg, {
-            theme: this.theme,
-            style: this.style,
-            cwd: this.cwd,
-            submit: (op) => this.host.submit(op),
-            close: (o) => this.view.close(o),
-            decided: (subject, decision) => this.view.commit((width) => decisionCell(subject, decision, this.style, width)),
-          }),
-        );
-        this.host.notify("approval-requested", `Approval needed: ${questionSummary(msg)}`);
+        const overlay = questionOverlay(msg.key, msg.request, {
+          theme: this.theme,
+          style: this.style,
+          cwd: this.cwd,
+          submit: (op) => this.host.submit(op),
+          close: (o) => this.view.close(o),
+          decided: (subject, decision) => this.view.commit((width) => decisionCell(subject, decision, this.style, width)),
+        });
+        this.questions.set(msg.key, overlay);
+        this.view.open(overlay);
+        this.host.notify("approval-requested", `Approval needed: ${questionSummary(msg.request)}`);
         break;
+      }
+      case "question_resolved": {
+        // Answered here, or closed by the core (an interrupt): nothing is left to answer.
+        const overlay = this.questions.get(msg.key);
+        this.questions.delete(msg.key);
+        if (overlay) this.view.close(overlay);
+        break;
+      }
       case "patch_apply_begin":
         this.patches.set(msg.call_id, msg.changes);
         if (replay) this.view.commit((width) => patchCell(msg.changes, "applied", this.style, width));
@@ -407,7 +417,21 @@ export class App implements SlashContext {
         this.customPrompts = msg.custom_prompts.map(promptCommand);
         break;
       case "list_skills_response":
-        this.print("Skills", skillsLines(this.theme, msg.skills));
+        this.print("Skills", skillsLines(msg, this.theme));
+        break;
+      case "settings_changed":
+        // What the core will run the next turn with: the header and /status show it.
+        if (this.header) Object.assign(this.header, { model: msg.model, effort: msg.reasoning_effort, approval: msg.approval_policy, sandbox: msg.sandbox_policy, cwd: msg.cwd });
+        break;
+      case "list_models_response":
+        for (const resolve of this.modelListWaiters.splice(0)) resolve(msg.models);
+        break;
+      case "mcp_sign_in_update":
+        this.print(`Sign in to ${msg.server}`, [msg.message]);
+        break;
+      case "mcp_sign_in_complete":
+        if (msg.success) this.print(`Signed in to ${msg.server}`, ["The tokens are saved; starting the server again in this session."]);
+        else this.error(`Signing in to ${msg.server} failed: ${msg.error ?? "unknown error"}`);
         break;
       case "view_image_tool_call":
         this.notice("info", `Viewed image ${msg.path}`);

@@ -106,11 +106,11 @@ void test("questions at 60x20: a 40-line patch keeps its title, file and answers
   const content = Array.from({ length: 40 }, (_, i) => `line ${i + 1}: some content for the new file`).join("\n");
   const patch: EventMsg = { type: "apply_patch_approval_request", call_id: "p", turn_id: "t", changes: { "/repo/src/components/a-rather-long-directory-name/new-module-file.ts": { type: "add", content } }, reason: "add the module" };
   const ctx = { theme, style, cwd: "/repo", submit: () => "", close: () => undefined, decided: () => undefined };
-  const overlay = questionOverlay(patch as Extract<EventMsg, { type: "apply_patch_approval_request" }>, ctx);
+  const overlay = questionOverlay("q1", patch as Extract<EventMsg, { type: "apply_patch_approval_request" }>, ctx);
   snapshot("patch-question-60x18", overlay.render(60, 18));
   overlay.handleInput("\x1b[6~");
   snapshot("patch-question-60x18-page-down", overlay.render(60, 18));
   const command: EventMsg = { type: "exec_approval_request", call_id: "c", turn_id: "t", command: ["bash", "-lc", "npm run build"], cwd: "/repo", reason: "build it", proposed_execpolicy_amendment: ["npm", "run", "build"], parsed_cmd: [] };
-  snapshot("command-question-60", questionOverlay(command as Extract<EventMsg, { type: "exec_approval_request" }>, ctx).render(60, 18));
+  snapshot("command-question-60", questionOverlay("q2", command as Extract<EventMsg, { type: "exec_approval_request" }>, ctx).render(60, 18));
   snapshot("help-60", helpLines(theme, 60));
 });

@@ -1,14 +1,14 @@
 /**
- * The overlays that answer the session's questions, one per request event, each answered by the
- * op keyed to it: a command (with its cwd, the model's reason, and "always allow this prefix"
+ * The overlays that answer the session's questions (`question_asked`), one per kind of request,
+ * each answered by one `answer_question` op with the question's key: a command (with its cwd, the model's reason, and "always allow this prefix"
  * when the model proposed a rule), a patch (with its diff), an MCP tool call (with its
  * arguments), the model's multiple-choice questions, and an MCP server's elicitation.
  * Keys: y approve once, a approve for the session, p allow the prefix; n and Esc stop the turn so
  * the user can say what to do instead (the answer the labels promise). Each answer is also kept
  * in the conversation as a decision cell.
  */
-import type { Op } from "../protocol/ops.js";
-import type { EventMsg } from "../protocol/events.js";
+import type { Op, QuestionAnswer } from "../protocol/ops.js";
+import type { QuestionRequest } from "../protocol/events.js";
 import type { ExecApprovalDecision, ReviewDecision } from "../protocol/policy.js";
 import type { UserQuestion, UserQuestionAnswer } from "../protocol/user-questions.js";
 import type { Theme } from "./parts/theme.js";
@@ -29,16 +29,13 @@ export interface QuestionContext {
   decided(subject: DecisionSubject, decision: Decision): void;
 }
 
-type QuestionEvent = Extract<
-  EventMsg,
-  { type: "exec_approval_request" | "apply_patch_approval_request" | "mcp_tool_call_approval_request" | "request_user_input" | "elicitation_request" }
->;
-
 /** At most this many files are listed under a patch question (all of them are in its diff). */
 const MAX_FILES = 4;
 
-export function questionOverlay(msg: QuestionEvent, ctx: QuestionContext): Overlay {
+export function questionOverlay(key: string, msg: QuestionRequest, ctx: QuestionContext): Overlay {
   const t = ctx.theme;
+  const reply = (answer: QuestionAnswer): Op => ({ type: "answer_question", key, answer });
+  const decide = (decision: ExecApprovalDecision): Op => reply({ type: "decision", decision });
   /** One question: its title, detail and answers; the pick is closed, recorded and sent as `answer(value)`. */
   const ask = <T extends Decision>(title: string, subject: DecisionSubject, detail: QuestionDetail, choices: Choice<T>[], escape: T, answer: (value: T) => Op): Overlay => {
     const overlay: ChoiceOverlay<T> = new ChoiceOverlay(t, title, detail, choices, escape, (value) => {
@@ -69,7 +66,7 @@ export function questionOverlay(msg: QuestionEvent, ctx: QuestionContext): Overl
         bottom: (w) => [t.dim(`in ${msg.cwd}`), ...(msg.reason ? prefixed(t.dim("reason: "), "        ", msg.reason, w) : [])],
       };
       const subject: DecisionSubject = { kind: "command", command: msg.command };
-      return ask<ExecApprovalDecision>("Run this command?", subject, detail, choices, "abort", (decision) => ({ type: "exec_approval", id: msg.call_id, decision }));
+      return ask<ExecApprovalDecision>("Run this command?", subject, detail, choices, "abort", decide);
     }
     case "apply_patch_approval_request": {
       const files = Object.keys(msg.changes).map((p) => displayPath(p, ctx.cwd));
@@ -92,7 +89,7 @@ export function questionOverlay(msg: QuestionEvent, ctx: QuestionContext): Overl
         stop,
       ];
       const title = `Apply these changes to ${count(files.length, "file")}?`;
-      return ask<ReviewDecision>(title, { kind: "patch", files }, detail, choices, "abort", (decision) => ({ type: "patch_approval", id: msg.call_id, decision }));
+      return ask<ReviewDecision>(title, { kind: "patch", files }, detail, choices, "abort", decide);
     }
     case "mcp_tool_call_approval_request": {
       const detail: QuestionDetail = {
@@ -105,18 +102,18 @@ export function questionOverlay(msg: QuestionEvent, ctx: QuestionContext): Overl
         stop,
       ];
       const subject: DecisionSubject = { kind: "mcp_tool", server: msg.server, tool: msg.tool };
-      return ask<ReviewDecision>(msg.question, subject, detail, choices, "abort", (decision) => ({ type: "mcp_tool_call_approval", id: msg.call_id, decision }));
+      return ask<ReviewDecision>(msg.question, subject, detail, choices, "abort", decide);
     }
     case "elicitation_request": {
       const choices: Choice<"accept" | "decline" | "cancel">[] = [
         { key: "y", label: "Accept", value: "accept" },
         { key: "n", label: "Decline", value: "decline" },
       ];
-      const answer = (decision: "accept" | "decline" | "cancel"): Op => ({ type: "resolve_elicitation", server_name: msg.server_name, request_id: msg.id, decision });
+      const answer = (action: "accept" | "decline" | "cancel"): Op => reply({ type: "elicitation", action });
       return ask(`${msg.server_name} asks:`, { kind: "elicitation", server: msg.server_name }, { body: (w) => prefixed("", "", msg.message, w) }, choices, "cancel", answer);
     }
     case "request_user_input":
-      return new QuestionsOverlay(msg.call_id, msg.questions, ctx);
+      return new QuestionsOverlay(msg.questions, ctx, (answers) => reply({ type: "user_input", response: { answers } }));
   }
 }
 
@@ -129,9 +126,9 @@ class QuestionsOverlay implements Overlay {
   private readonly answers: Record<string, UserQuestionAnswer> = {};
 
   constructor(
-    private readonly callId: string,
     private readonly questions: UserQuestion[],
     private readonly ctx: QuestionContext,
+    private readonly reply: (answers: Record<string, UserQuestionAnswer>) => Op,
   ) {
     this.current = this.overlayFor(0);
   }
@@ -171,6 +168,6 @@ class QuestionsOverlay implements Overlay {
       return;
     }
     this.ctx.close(this);
-    this.ctx.submit({ type: "user_input_answer", id: this.callId, response: { answers: this.answers } });
+    this.ctx.submit(this.reply(this.answers));
   }
 }

@@ -4,8 +4,8 @@
  * reviewer writes in Markdown and is drawn as such.
  */
 import type { ReviewOutputEvent } from "../protocol/review.js";
-import { findingLocation } from "../core/review/review-output.js";
-import { findingCode } from "../core/review/review-text.js";
+import { findingLocation } from "../protocol/review.js";
+import { findingCode } from "../presentation/review-text.js";
 import { prefixed, printable, type CellStyle } from "./cells.js";
 import { markdownLines, trimPadding } from "./markdown-lines.js";
 

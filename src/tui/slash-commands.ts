@@ -7,13 +7,11 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { SelectItem } from "@mariozechner/pi-tui";
 import type { Op } from "../protocol/ops.js";
-import type { AskForApproval, ReasoningEffort, SandboxPolicy } from "../protocol/policy.js";
+import type { AskForApproval, ReasoningEffort } from "../protocol/policy.js";
 import { REASONING_EFFORTS, sandboxPolicyFor } from "../protocol/policy.js";
 import type { ReviewTarget } from "../protocol/review.js";
-import { FAMILY_PREFIXES } from "../model/catalog.js";
 import { expandPrompt } from "../config/custom-prompts.js";
 import type { Choice } from "./overlays.js";
-import type { Theme } from "./parts/theme.js";
 
 export interface SlashContext {
   readonly cwd: string;
@@ -33,8 +31,8 @@ export interface SlashContext {
   statusLines(): string[];
   /** Asks the session for its MCP servers' tools and auth; printed when the answer comes. */
   listMcp(): void;
-  /** `/mcp login NAME`: signs in to an OAuth MCP server. */
-  mcpLogin(name: string): Promise<void>;
+  /** The models the thread may switch to (the account's, else the catalog's), asked of the session. */
+  listModels(): Promise<Array<{ slug: string; is_default: boolean }>>;
   /** Summarises the conversation now (`instructions`: what the summary must keep), showing progress. */
   compact(instructions: string): void;
   /** `/copy`: the latest answer to the clipboard. */
@@ -46,8 +44,6 @@ export interface SlashContext {
   resumePicker(): Promise<void>;
   forkThread(): Promise<void>;
   quit(): void;
-  /** Settings changed by /model and /approvals, for the header and /status. */
-  settingsChanged(change: { model?: string; effort?: ReasoningEffort | null; approval?: AskForApproval; sandbox?: SandboxPolicy }): void;
 }
 
 export interface SlashCommand {
@@ -83,7 +79,8 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
     description: "choose the model and its reasoning effort",
     duringTask: false,
     async run(ctx) {
-      const slugs = [...new Set([ctx.model, ...FAMILY_PREFIXES.filter((p) => /\d/.test(p) && !p.endsWith("-") && !p.includes("/"))])];
+      const offered = await ctx.listModels();
+      const slugs = [...new Set([ctx.model, ...offered.map((m) => m.slug)])];
       const model = await ctx.pick("Model", slugs.map((s) => ({ value: s, label: s, description: s === ctx.model ? "current" : "" })));
       if (!model) return;
       const effortItem = await ctx.pick(
@@ -102,8 +99,8 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
         null,
       );
       if (scope === null) return;
+      // The header follows the session's settings_changed answer.
       ctx.submit({ type: "override_turn_context", model: model.value, effort });
-      ctx.settingsChanged({ model: model.value, effort });
       if (scope === "session") return ctx.print("Model changed", [`${chosen} from the next turn on, for this session`]);
       try {
         const file = await ctx.saveModel(model.value, effort);
@@ -125,7 +122,6 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
       if (!preset) return;
       const sandbox = sandboxPolicyFor(preset.sandbox);
       ctx.submit({ type: "override_turn_context", approval_policy: preset.approval, sandbox_policy: sandbox });
-      ctx.settingsChanged({ approval: preset.approval, sandbox });
       ctx.print("Permissions changed", [`${preset.label}: approval ${preset.approval}, sandbox ${preset.sandbox}`]);
     },
   },
@@ -177,7 +173,7 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
     run(ctx, args) {
       const words = args.trim().split(/\s+/).filter(Boolean);
       if (words.length === 0) return ctx.listMcp();
-      if (words[0] === "login" && words.length === 2) return ctx.mcpLogin(words[1] ?? "");
+      if (words[0] === "login" && words.length === 2) return void ctx.submit({ type: "mcp_sign_in", server: words[1] ?? "" });
       ctx.error("Usage: /mcp, or /mcp login NAME");
     },
   },
@@ -234,14 +230,4 @@ export function promptCommand(p: CustomPromptInfo): SlashCommand {
 export function parseSlash(text: string): { name: string; args: string } | null {
   const m = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(text.trim());
   return m ? { name: m[1] ?? "", args: m[2] ?? "" } : null;
-}
-
-/** `/skills`: each skill with its description and scope, and the files that failed to load. */
-export function skillsLines(theme: Theme, groups: ReadonlyArray<{ skills: ReadonlyArray<{ name: string; description: string; scope: string }>; errors: ReadonlyArray<{ path: string; message: string }> }>): string[] {
-  const lines: string[] = [];
-  for (const group of groups) {
-    for (const s of group.skills) lines.push(`$${s.name}  ${theme.dim(`${s.description} (${s.scope})`)}`);
-    for (const e of group.errors) lines.push(theme.fg("warning", `${e.path}: ${e.message}`));
-  }
-  return lines.length > 0 ? [...lines, theme.dim("mention one with $name in a message")] : ["no skills found (SKILL.md files in $CODEX_HOME/skills or .codex/skills)"];
 }

@@ -16,7 +16,7 @@ import { fnCall, startModelServer, text, turn } from "../support/model-server.js
 import { startGrpcReceiver, startHttpReceiver, type OtlpReceiver, type ReceivedRecord } from "../support/otlp-receiver.js";
 import { loadConfig } from "../../src/config/load-config.js";
 import { ThreadManager } from "../../src/core/thread-manager.js";
-import { until } from "../support/session.js";
+import { until, untilAsked } from "../support/session.js";
 
 const API_KEY = "sk-test-key";
 
@@ -134,9 +134,9 @@ void test("OTLP/gRPC through the core: the user's approval decision, a patch, me
     const config = loadConfig({ cwd, overrides: ['sandbox_mode="workspace-write"'], env, approvalPolicy: "untrusted" });
     const { session, threadId } = await manager.startThread({ config });
     const id = session.submit({ type: "user_input", items: [{ type: "text", text: "make things" }] });
-    await until(session, id, "exec_approval_request");
+    await untilAsked(session, id, "exec_approval_request");
     session.submit({ type: "exec_approval", id: "c1", decision: "approved_for_session" });
-    await until(session, id, "apply_patch_approval_request");
+    await untilAsked(session, id, "apply_patch_approval_request");
     session.submit({ type: "patch_approval", id: "p1", decision: "approved" });
     await until(session, id, "task_complete");
     await manager.shutdown();

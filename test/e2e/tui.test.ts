@@ -357,6 +357,8 @@ void test("/compact shows its progress and result; /status shows the rate-limit 
   await withTui([{ ...turn(text("first answer")), headers: limits }, summary], ["--disable", "remote_compaction"], async ({ ui, server }) => {
     await send(ui, "hello");
     await ui.waitFor("first answer");
+    // The turn has ended (the composer says Enter sends) before a command is typed.
+    await ui.waitFor(READY);
     await send(ui, "/status");
     await ui.waitFor(/5h limit: +\[███░░░░░░░\] 25% used, resets in (1h 59m|2h 0m)/);
     await send(ui, "/compact");

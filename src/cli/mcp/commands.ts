@@ -12,9 +12,8 @@ import { codexHome } from "../../config/codex-home.js";
 import { loadConfig } from "../../config/load-config.js";
 import type { McpServerConfig } from "../../config/mcp.js";
 import { ConfigError, type TomlTable } from "../../config/overrides.js";
-import { AUTH_STATUS_TEXT, type McpAuthStatus } from "../../mcp/oauth/auth-status-text.js";
-import type { ClientRegistration } from "../../mcp/oauth/provider.js";
-import { callbackId } from "../../mcp/oauth/redirect.js";
+import type { McpAuthStatus } from "../../protocol/mcp-events.js";
+import { AUTH_STATUS_TEXT, callbackId, mcpAuthStatus, type ClientRegistration } from "../../host/mcp-auth.js";
 import { addServer, ConfigEditError, parseConfigText, removeServer, type NewServer } from "./config-edit.js";
 
 export interface McpIo {
@@ -232,7 +231,6 @@ function transportJson({ server, raw }: Listed): Record<string, unknown> {
 /** Every server's auth status, looked up together (HTTP servers without tokens are asked for their OAuth metadata). */
 async function authStatuses(io: McpIo, entries: Listed[]): Promise<McpAuthStatus[]> {
   if (entries.every((e) => e.server.transport === "stdio")) return entries.map(() => "unsupported");
-  const { mcpAuthStatus } = await import("../../mcp/oauth/status.js");
   return Promise.all(entries.map((e) => mcpAuthStatus(e.name, e.server, io.env)));
 }
 

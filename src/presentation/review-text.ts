@@ -3,8 +3,7 @@
  * priority, `file:line` and the lines of code it points at, then the reviewer's explanation.
  */
 import { readFileSync } from "node:fs";
-import type { ReviewFinding, ReviewOutputEvent } from "../../protocol/review.js";
-import { findingLocation } from "./review-output.js";
+import { findingLocation, type ReviewFinding, type ReviewOutputEvent } from "../protocol/review.js";
 
 /** At most this many lines of code are shown per finding. */
 const MAX_CODE_LINES = 8;
