@@ -99,7 +99,7 @@ void test("/model saves the choice as the default in config.toml, or with s for 
   await withTui([], { ws }, async ({ ui }) => {
     await ui.waitFor("directory:");
     await send(ui, "/model");
-    await ui.waitFor(/Model[\s\S]*gpt-5\.5/);
+    await ui.waitFor(/▌ Model\n[\s\S]*gpt-5\.5/);
     ui.write(KEY.enter);
     await ui.waitFor("Reasoning effort for gpt-5.5");
     await ui.type("high");
@@ -112,7 +112,7 @@ void test("/model saves the choice as the default in config.toml, or with s for 
     assert.match(saved, /^model = "gpt-5\.5"$/m);
     assert.match(saved, /^model_reasoning_effort = "high"$/m);
     await send(ui, "/model");
-    await ui.waitFor(/Model[\s\S]*gpt-5\.5/);
+    await ui.waitFor(/▌ Model\n[\s\S]*gpt-5\.5/);
     ui.write(KEY.enter);
     await ui.waitFor("Reasoning effort for gpt-5.5");
     await ui.type("medium");
