@@ -38,6 +38,8 @@ export interface AppOptions {
   version: string;
   hideReasoning: boolean;
   mcpServers: string[];
+  /** Paths the `@` file list leaves out (what the permission profile denies), once the matcher is loaded. */
+  hiddenFile?: () => Promise<(absolutePath: string) => boolean>;
   now?: () => number;
   /** A turn began (the runner starts loading the code highlighter then). */
   onTurnStart?: () => void;

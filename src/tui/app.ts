@@ -20,6 +20,7 @@ import { AppView } from "./app-view.js";
 import { helpLines } from "./help.js";
 import { Composer, SlashCompletions } from "./composer.js";
 import { fileIndexFor } from "./parts/file-search.js";
+import { join } from "node:path";
 import { BUILTIN_COMMANDS, promptCommand, type SlashCommand, type SlashContext } from "./slash-commands.js";
 import { questionOverlay } from "./questions.js";
 import { KeyInput } from "./app-input.js";
@@ -84,7 +85,11 @@ export class App implements SlashContext {
     const editorHost = { requestRender: () => this.requestRender(), terminal: { get rows() { return options.rows(); } } };
     this.composer = new Composer(editorHost, options.theme, new SlashCompletions(() => this.commands()), {
       cwd: () => this.cwd,
-      fileIndex: () => fileIndexFor(this.cwd),
+      fileIndex: () => {
+        const root = this.cwd;
+        const hidden = options.hiddenFile?.().then((denied) => (rel: string) => denied(join(root, rel)));
+        return fileIndexFor(root, hidden);
+      },
       fetchHistory: (offset) => this.host.submit({ type: "get_history_entry_request", offset, log_id: this.composer.logId }),
     });
     this.input = new KeyInput(this);

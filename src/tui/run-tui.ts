@@ -109,6 +109,8 @@ class TuiRunner implements AppHost {
   private quitting = false;
 
   private readonly notifier: FocusNotifier;
+  /** What the permission profile denies, for the `@` file list; made again when the config is reloaded. */
+  private deniedFilter: Promise<(path: string) => boolean>;
 
   constructor(
     private config: Config,
@@ -118,6 +120,7 @@ class TuiRunner implements AppHost {
     private readonly permissionsChosen: boolean,
   ) {
     this.notifier = new FocusNotifier(settings.notifications, process.env, settings.notificationMethod);
+    this.deniedFilter = deniedFilterFor(config);
     this.term = new TerminalSession({
       alternateScreen: settings.alternateScreen,
       onInput: (data) => this.onInput(data),
@@ -141,6 +144,7 @@ class TuiRunner implements AppHost {
       version: packageVersion(),
       hideReasoning: config.hideAgentReasoning,
       mcpServers: Object.keys(config.mcpServers),
+      hiddenFile: () => this.deniedFilter,
       onTurnStart: () => preloadHighlighter(() => this.app.requestRender()),
       trustNote: () => trustNote(this.config),
     });
@@ -319,6 +323,7 @@ class TuiRunner implements AppHost {
       // Refused: the question already said the project's settings stay off.
       const skipped = (w: string): boolean => question.folders.some((folder) => w.startsWith(`${folder}${sep}`));
       this.config = { ...reloaded, warnings: reloaded.warnings.filter((w) => !skipped(w)) };
+      this.deniedFilter = deniedFilterFor(this.config);
     } catch (err) {
       this.app.warn(`Could not save the answer: ${(err as Error).message}`);
     }
@@ -381,4 +386,9 @@ class TuiRunner implements AppHost {
     const flushed = this.host ? this.host.shutdown() : Promise.resolve([]);
     void flushed.then(() => done(this.startError ? 1 : code));
   }
+}
+
+/** The matcher for the `@` list, loaded in the background; the list waits for it (and offers nothing if it cannot load). */
+function deniedFilterFor(config: Config): Promise<(path: string) => boolean> {
+  return import("../host/standalone.js").then(({ deniedPathFilter }) => deniedPathFilter(config));
 }
