@@ -234,3 +234,114 @@ void test("max_depth: a child may spawn only while below it, and the grandchild 
   const waited = outputsIn(parentRequests(server).at(-1) as RecordedRequest).get("w") ?? "";
   assert.match(waited, /child got: .*grandchild here/);
 });
+
+void test("on a Chat Completions provider the collab tools are plain functions, and their calls work the same", async () => {
+  const script: AgentScript = {
+    parent: [
+      turn({ type: "function_call", name: "spawn_agent", arguments: { message: "count the files" }, callId: "s" }),
+      (r) => turn({ type: "function_call", name: "wait_agent", arguments: { targets: spawnedIn(r) }, callId: "w" }),
+      (r) => turn({ type: "function_call", name: "close_agent", arguments: { target: spawnedIn(r)[0] }, callId: "c" }),
+      turn(text("three files")),
+    ],
+    child: () => turn(text("3")),
+  };
+  const server = await startAgentServer(script);
+  const ws = makeWorkspace({
+    config: `model = "gpt-4.1"\nmodel_provider = "local"\n[model_providers.local]\nname = "local"\nbase_url = "${server.url}"\nwire_api = "chat"\n`,
+  });
+  try {
+    const result = await exec(server, ["--json", "go"], { cwd: ws.dir, home: ws.home });
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual(server.violations, []);
+    const first = parentRequests(server)[0];
+    assert.equal(first?.wire, "chat");
+    const names = (first?.body.tools ?? []).map((t) => (t.function as JsonObject | undefined)?.name);
+    for (const name of ["close_agent", "resume_agent", "send_input", "spawn_agent", "wait_agent"]) assert.ok(names.includes(name), `${name} offered as a function`);
+    assert.equal(names.includes("multi_agent_v1"), false);
+    const last = parentRequests(server).at(-1) as RecordedRequest;
+    const id = spawnedIn(last)[0] ?? "";
+    assert.equal(outputsIn(last).get("w"), JSON.stringify({ status: { [id]: { completed: "3" } }, timed_out: false }));
+    assert.equal(outputsIn(last).get("c"), JSON.stringify({ previous_status: { completed: "3" } }));
+    assert.equal(childRequests(server)[0]?.wire, "chat");
+    assert.equal(jsonLines(result.stdout).at(-2)?.type, "item.completed");
+  } finally {
+    await server.close();
+  }
+});
+
+void test("roles: the user's and a trusted project's role files are offered as agent_type and applied to the child", async () => {
+  const { mkdirSync, writeFileSync } = await import("node:fs");
+  const { join } = await import("node:path");
+  const ws = makeWorkspace();
+  mkdirSync(join(ws.home, "agents"));
+  writeFileSync(
+    join(ws.home, "agents", "reviewer.toml"),
+    'name = "reviewer"\ndescription = "Reviews a change for bugs."\ndeveloper_instructions = "Report bugs only."\nmodel_reasoning_effort = "high"\nnickname_candidates = ["Ada", "Grace"]\n',
+  );
+  // A wider sandbox than the parent's is not granted; the key that does not apply is reported.
+  writeFileSync(join(ws.home, "agents", "loose.toml"), 'description = "Wants more."\nsandbox_mode = "danger-full-access"\nnotify = ["x"]\n');
+  mkdirSync(join(ws.dir, ".codex", "agents"), { recursive: true });
+  writeFileSync(join(ws.dir, ".codex", "agents", "tester.toml"), 'name = "tester"\ndescription = "Runs the test suite."\nsandbox_mode = "read-only"\n');
+  writeFileSync(join(ws.home, "config.toml"), `[projects."${ws.dir}"]\ntrust_level = "trusted"\n`);
+  const script: AgentScript = {
+    parent: [
+      turn(collabCall("spawn_agent", { message: "review it", agent_type: "reviewer" }, "r"), collabCall("spawn_agent", { message: "test it", agent_type: "tester" }, "t"), collabCall("spawn_agent", { message: "go wild", agent_type: "loose" }, "l")),
+      (r) => turn(collabCall("wait_agent", { targets: spawnedIn(r), timeout_ms: 60_000 }, "w")),
+      turn(text("done")),
+    ],
+    child: () => turn(text("looked")),
+  };
+  const { server, result } = await runScript(script, "go", { ws, args: ["-s", "workspace-write"] });
+  assert.equal(result.code, 0, result.stderr);
+  const spawn = (parentRequests(server)[0]?.body.tools?.find((t) => t.name === "multi_agent_v1")?.tools as JsonObject[]).find((t) => t.name === "spawn_agent");
+  const agentType = ((spawn?.parameters as JsonObject).properties as Record<string, JsonObject>).agent_type;
+  const listed = String(agentType?.description);
+  for (const role of ["reviewer: {", "tester: {", "loose: {", "default: {", "explorer: {", "worker: {"]) assert.ok(listed.includes(role), `${role} listed`);
+  assert.ok(listed.indexOf("reviewer: {") < listed.indexOf("default: {"), "the user's roles come first");
+  assert.match(listed, /reasoning effort is `high`/);
+
+  const byTask = (task: string): RecordedRequest | undefined => childRequests(server).find((r) => userTextsIn(r).includes(task));
+  const reviewer = byTask("review it");
+  const developer = JSON.stringify(reviewer?.body.input?.filter((i) => i.role === "developer"));
+  assert.match(developer, /Report bugs only\./);
+  assert.deepEqual((reviewer?.body.reasoning as JsonObject | undefined)?.effort, "high");
+  const sandboxOf = (request: RecordedRequest | undefined): string | undefined => /<sandbox_mode>([^<]+)<\/sandbox_mode>/.exec(userTextsIn(request as RecordedRequest).join("\n"))?.[1];
+  assert.equal(sandboxOf(byTask("test it")), "read-only", "a role may narrow the sandbox");
+  assert.equal(sandboxOf(byTask("go wild")), "workspace-write", "but never widen it");
+
+  const metas = rolloutFiles(ws.home).map((f) => readLines(f)[0]?.payload ?? {});
+  const reviewerMeta = metas.find((m) => m.agent_role === "reviewer");
+  assert.ok(reviewerMeta && ["Ada", "Grace"].includes(String(reviewerMeta.agent_nickname)));
+  assert.match(result.stdout, /notify.*does not apply to a sub-agent.s role/);
+  assert.match(result.stdout, /Role 'loose' asks for sandbox_mode \\"danger-full-access\\", wider than its parent's/);
+});
+
+void test("resuming the parent restores its children: their recorded status, and their conversation when given more work", async () => {
+  const first: AgentScript = {
+    parent: [turn(collabCall("spawn_agent", { message: "remember 42" }, "s")), (r) => turn(collabCall("wait_agent", { targets: spawnedIn(r) }, "w")), turn(text("noted"))],
+    child: (_task, r) => turn(text(`answer after ${userTextsIn(r).filter((t) => !t.startsWith("<")).length} message(s)`)),
+  };
+  const run1 = await runScript(first, "start");
+  assert.equal(run1.result.code, 0, run1.result.stderr);
+  const parentId = String(run1.events[0]?.thread_id);
+  const childId = spawnedIn(parentRequests(run1.server).at(-1) as RecordedRequest)[0] ?? "";
+
+  const second: AgentScript = {
+    parent: [
+      turn(collabCall("wait_agent", { targets: [childId] }, "w1")),
+      turn(collabCall("send_input", { target: childId, message: "what was the number?" }, "si")),
+      turn(collabCall("wait_agent", { targets: [childId] }, "w2")),
+      turn(text("all good")),
+    ],
+    child: (_task, r) => turn(text(`answer after ${userTextsIn(r).filter((t) => !t.startsWith("<")).length} message(s)`)),
+  };
+  const run2 = await runScript(second, "continue", { ws: run1.ws, args: ["resume", parentId] });
+  assert.equal(run2.result.code, 0, run2.result.stderr);
+  const outputs = outputsIn(parentRequests(run2.server).at(-1) as RecordedRequest);
+  assert.equal(outputs.get("w1"), JSON.stringify({ status: { [childId]: { completed: "answer after 1 message(s)" } }, timed_out: false }));
+  assert.equal(outputs.get("w2"), JSON.stringify({ status: { [childId]: { completed: "answer after 2 message(s)" } }, timed_out: false }));
+  // The child went on in its own file, from its own history.
+  const resumed = childRequests(run2.server)[0];
+  assert.deepEqual(userTextsIn(resumed as RecordedRequest).filter((t) => !t.startsWith("<")), ["remember 42", "what was the number?"]);
+  assert.equal(rolloutFiles(run1.ws.home).length, 2);
+});

@@ -29,9 +29,12 @@ export interface ChildPlan {
 export function childSessionOptions(parent: AgentParent, plan: ChildPlan, tree: AgentTree, questionUpstream: QuestionUpstream): SessionOptions {
   const p = parent.settings;
   const role = plan.role?.settings;
-  const warnings: string[] = [];
+  // Told where the user looks: the parent's front end.
   const sandboxPolicy = narrowedSandbox(p.sandboxPolicy, role?.sandboxMode ?? null, (wider) =>
-    warnings.push(`Role '${plan.role?.name}' asks for sandbox_mode "${wider}", wider than its parent's; the parent's sandbox applies.`),
+    parent.send(parent.activeSubId, {
+      type: "warning",
+      message: `Role '${plan.role?.name}' asks for sandbox_mode "${wider}", wider than its parent's; the sub-agent runs in the parent's sandbox.`,
+    }),
   );
   const { options } = parent;
   return {
@@ -45,7 +48,7 @@ export function childSessionOptions(parent: AgentParent, plan: ChildPlan, tree: 
     },
     threadId: plan.threadId,
     developerInstructions: role?.developerInstructions ?? options.developerInstructions,
-    startupWarnings: warnings,
+    startupWarnings: [],
     // A sub-agent's turns are not the user's: no notifier, no prompt history.
     notify: null,
     promptHistory: undefined,
