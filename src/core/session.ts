@@ -21,6 +21,7 @@ import { EventBus, type EventSubscription } from "./event-bus.js";
 import { initialContext } from "./initial-context.js";
 import { handleOp } from "./ops/index.js";
 import { restoreThread } from "./restore.js";
+import { loadThread } from "../rollout/reconstruct.js";
 import type { SessionOptions, SessionSettings } from "./session-options.js";
 import { SessionState } from "./session-state.js";
 
@@ -41,21 +42,7 @@ export class Session implements ThreadHandle {
     this.state = state;
     // The core never writes to the terminal: a failing session file is a warning event.
     state.recorder?.reportErrorsTo((message) => state.send("", { type: "warning", message }));
-    const settings = state.settings;
-    state.send("", {
-      type: "session_configured",
-      session_id: this.threadId,
-      model: settings.model,
-      model_provider_id: settings.modelProviderId,
-      approval_policy: settings.approvalPolicy,
-      sandbox_policy: settings.sandboxPolicy,
-      cwd: settings.cwd,
-      reasoning_effort: settings.reasoningEffort,
-      ...promptHistoryMetadata(options),
-      rollout_path: state.recorder?.path ?? null,
-      ...(resumed ? { initial_messages: resumed.initialMessages } : {}),
-      ...lineageFields(options.lineage),
-    });
+    state.send("", this.configuredEvent(resumed?.initialMessages));
     for (const message of options.startupWarnings ?? []) state.send("", { type: "warning", message });
     state.startShellSnapshot();
     if (resumed) {
@@ -64,7 +51,7 @@ export class Session implements ThreadHandle {
     } else if (options.initialHistory) {
       // A forked sub-agent: its parent's conversation so far, context included.
       state.history.append(...options.initialHistory);
-    } else state.history.append(...initialContext(settings, options));
+    } else state.history.append(...initialContext(state.settings, options));
     state.startMcp();
   }
 
@@ -121,6 +108,43 @@ export class Session implements ThreadHandle {
    */
   reportWarning(message: string): boolean {
     return this.state.reportWarning(message);
+  }
+
+  /**
+   * session_configured as of now, with the conversation so far read back from the thread's
+   * rollout: what a front end that starts showing the thread late (a sub-agent opened with
+   * `/agent`) draws it from. Without a rollout the conversation starts empty.
+   */
+  redrawEvent(): EventMsg {
+    const path = this.state.recorder?.persisted ? this.state.recorder.path : null;
+    let messages: EventMsg[] = [];
+    if (path !== null) {
+      try {
+        messages = loadThread(path).initialMessages;
+      } catch {
+        // an unreadable file: the conversation shows from now on
+      }
+    }
+    return this.configuredEvent(messages);
+  }
+
+  private configuredEvent(initialMessages: EventMsg[] | undefined): EventMsg {
+    const state = this.state;
+    const settings = state.settings;
+    return {
+      type: "session_configured",
+      session_id: this.threadId,
+      model: settings.model,
+      model_provider_id: settings.modelProviderId,
+      approval_policy: settings.approvalPolicy,
+      sandbox_policy: settings.sandboxPolicy,
+      cwd: settings.cwd,
+      reasoning_effort: settings.reasoningEffort,
+      ...promptHistoryMetadata(state.options),
+      rollout_path: state.recorder?.path ?? null,
+      ...(initialMessages ? { initial_messages: initialMessages } : {}),
+      ...lineageFields(state.options.lineage),
+    };
   }
 
   /** Set for a sub-agent: its parent, depth, nickname and role (null for a user's thread). */

@@ -24,10 +24,25 @@ export interface AppHost {
   saveModel(model: string, effort: ReasoningEffort | null): Promise<string>;
   /** What `/status` adds from the configuration: the provider and the AGENTS.md files in use. */
   statusFacts(): { provider: string; agentsFiles: string[] };
+  /** `/agent`: the main thread's sub-agents, and the one watched now (null: the main thread). */
+  subAgents(): { agents: AgentChoice[]; watching: string | null };
+  /** Shows a sub-agent's conversation (live; what the user types goes to it), or the main thread again (null). */
+  watchAgent(threadId: string | null): void;
   /** A turn ended or needs the user: the host decides whether to notify (unfocused terminal). */
   notify(event: "agent-turn-complete" | "approval-requested", text: string): void;
   /** The user asked to leave. */
   quit(): void;
+}
+
+/** A sub-agent as /agent lists it. */
+export interface AgentChoice {
+  threadId: string;
+  /** Nickname and role. */
+  name: string;
+  /** Where it stands, in words ("is working", "is done", "is closed"). */
+  status: string;
+  /** Its thread is open (a closed one has nothing live to watch). */
+  open: boolean;
 }
 
 export interface AppOptions {

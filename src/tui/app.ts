@@ -28,7 +28,9 @@ import { questionSummary } from "../presentation/questions.js";
 import { addUsage } from "../presentation/usage.js";
 import { ChoiceOverlay, PickerOverlay, TextPromptOverlay, type Choice, type Overlay } from "./overlays.js";
 import { reviewCell } from "./review-cell.js";
-import type { AppHost, AppOptions } from "./app-host.js";
+import type { AgentChoice, AppHost, AppOptions } from "./app-host.js";
+import { AgentActivity, agentActivityCell } from "./agent-activity.js";
+import { agentName, isCollabEvent } from "../presentation/collab-text.js";
 
 export type { AppHost, AppOptions };
 
@@ -39,6 +41,8 @@ export class App implements SlashContext {
   readonly composer: Composer;
   private readonly turn: LiveTurn;
   private readonly view: AppView;
+  /** The thread's sub-agents: their cells, their live line, the list /agent picks from. */
+  private readonly agents = new AgentActivity();
   private readonly patches = new Map<string, Record<string, FileChange>>();
   /** Question overlays by the question's key, until it is resolved. */
   private readonly questions = new Map<string, Overlay>();
@@ -76,7 +80,7 @@ export class App implements SlashContext {
     this.style = options.style;
     this.status = new StatusLine(options.theme, options.now);
     this.view = new AppView(options.renderer, options.theme, options.rows, {
-      turn: (w) => this.turn.lines(w),
+      turn: (w) => [...this.turn.lines(w), ...this.agents.liveLines(this.style, w)],
       status: (w) => this.status.render(w),
       composer: (w) => [...this.composer.render(w), this.footer()],
     });
@@ -212,6 +216,7 @@ export class App implements SlashContext {
   /** A new thread is shown: forget the old one's live state (its cells stay in scrollback). */
   resetThread(): void {
     this.turn.reset();
+    this.agents.reset();
     this.view.clearOverlays();
     this.questions.clear();
     this.userMessages = [];
@@ -319,6 +324,7 @@ export class App implements SlashContext {
           submit: (op) => this.host.submit(op),
           close: (o) => this.view.close(o),
           decided: (subject, decision) => this.view.commit((width) => decisionCell(subject, decision, this.style, width)),
+          ...(msg.agent ? { asker: agentName(msg.agent) } : {}),
         });
         this.questions.set(msg.key, overlay);
         this.view.open(overlay);
@@ -446,9 +452,20 @@ export class App implements SlashContext {
       case "agent_reasoning_raw_content":
       case "shutdown_complete":
         break;
-      default:
+      default: {
+        const line = isCollabEvent(msg) ? this.agents.handle(msg) : null;
+        if (line) this.view.commit((width) => agentActivityCell(line, this.style, width));
         break;
+      }
     }
+  }
+
+  subAgents(): { agents: AgentChoice[]; watching: string | null } {
+    return this.host.subAgents();
+  }
+
+  watchAgent(threadId: string | null): void {
+    this.host.watchAgent(threadId);
   }
 
   private commitHeader(info: HeaderInfo): void {

@@ -20,6 +20,9 @@ import { theme as processTheme } from "./parts/theme.js";
 import { InlineRenderer } from "./inline-renderer.js";
 import { TerminalSession } from "./terminal-session.js";
 import { App, type AppHost } from "./app.js";
+import type { AgentChoice } from "./app-host.js";
+import { AgentView } from "./agent-view.js";
+import { agentName, statusPhrase } from "../presentation/collab-text.js";
 import { markdownTheme, usageLine } from "./cells.js";
 import { tuiSettings, type TuiSettings } from "./settings.js";
 import { renderFileChange } from "./parts/diff-view.js";
@@ -105,6 +108,8 @@ class TuiRunner implements AppHost {
   private readonly renderer: InlineRenderer;
   private readonly app: App;
   private thread: HostedThread | null = null;
+  /** Which thread is on screen: the main one, or a sub-agent watched with /agent. */
+  private readonly agentView = new AgentView({ show: (event) => this.app.onEvent(event), reset: () => this.app.resetThread() });
   private done: ((code: number) => void) | null = null;
   private quitting = false;
 
@@ -209,6 +214,7 @@ class TuiRunner implements AppHost {
     }
     const previous = this.thread;
     this.thread = thread;
+    this.agentView.forget();
     this.app.resetThread();
     // Shown under the new thread's header (a fork's new id, "nothing to resume").
     this.app.noteUnderHeader(thread.notices);
@@ -229,10 +235,10 @@ class TuiRunner implements AppHost {
   /** The core's start-failure class, known once the core is loaded. */
   private startErrorType: new (...args: never[]) => Error = Error;
 
-  /** Shows the current thread's events (a replaced thread's last ones are not drawn). */
+  /** Shows the current thread's events (a replaced thread's last ones are not drawn; while a sub-agent is watched, most wait). */
   private show(thread: HostedThread, event: Event): void {
     if (this.thread !== thread) return;
-    this.app.onEvent(event);
+    this.agentView.mainEvent(event);
     if (event.msg.type === "shutdown_complete" && this.quitting) this.finish(0);
   }
 
@@ -244,9 +250,24 @@ class TuiRunner implements AppHost {
   // ------------------------------------------------------------------ AppHost
 
   submit(op: Op): string {
-    if (this.thread) return this.thread.submit(op);
+    if (this.thread) return this.agentView.route(op, this.thread).submit(op);
     this.early.push(op);
     return "";
+  }
+
+  subAgents(): { agents: AgentChoice[]; watching: string | null } {
+    const views = this.host && this.thread ? this.host.subAgents(this.thread.threadId) : [];
+    const agents = views.map((v) => ({ threadId: v.thread_id, name: agentName(v), status: v.closed ? "is closed" : statusPhrase(v.status), open: v.thread !== null }));
+    return { agents, watching: this.agentView.watching };
+  }
+
+  watchAgent(threadId: string | null): void {
+    const view = threadId === null || !this.host || !this.thread ? null : (this.host.subAgents(this.thread.threadId).find((v) => v.thread_id === threadId) ?? null);
+    this.app.noteUnderHeader([
+      view ? `Watching ${agentName(view)}, a sub-agent: what you type goes to it. /agent to go back.` : "Back to your conversation; what happened in it meanwhile follows.",
+    ]);
+    this.agentView.switchTo(view, view ? (this.host?.redraw(view.thread_id) ?? null) : null);
+    this.app.requestRender();
   }
 
   async gitDiff(): Promise<string[]> {
@@ -364,6 +385,8 @@ class TuiRunner implements AppHost {
     if (this.quitting) return;
     this.quitting = true;
     if (!this.thread) return this.finish(0);
+    // The main thread again: what it did meanwhile, and its id for the resume hint.
+    if (this.agentView.watching !== null) this.agentView.switchTo(null, null);
     this.submit({ type: "shutdown" });
     // A session that does not shut down promptly must not keep the user waiting.
     setTimeout(() => this.finish(0), 3000).unref();

@@ -11,6 +11,7 @@ import type { AskForApproval, ReasoningEffort } from "../protocol/policy.js";
 import { REASONING_EFFORTS, sandboxPolicyFor } from "../protocol/policy.js";
 import type { ReviewTarget } from "../protocol/review.js";
 import { expandPrompt } from "../config/custom-prompts.js";
+import type { AgentChoice } from "./app-host.js";
 import type { Choice } from "./overlays.js";
 
 export interface SlashContext {
@@ -43,6 +44,9 @@ export interface SlashContext {
   newThread(): Promise<void>;
   resumePicker(): Promise<void>;
   forkThread(): Promise<void>;
+  /** `/agent`: the main thread's sub-agents, and the one watched now (null: the main thread). */
+  subAgents(): { agents: AgentChoice[]; watching: string | null };
+  watchAgent(threadId: string | null): void;
   quit(): void;
 }
 
@@ -175,6 +179,30 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
       if (words.length === 0) return ctx.listMcp();
       if (words[0] === "login" && words.length === 2) return void ctx.submit({ type: "mcp_sign_in", server: words[1] ?? "" });
       ctx.error("Usage: /mcp, or /mcp login NAME");
+    },
+  },
+  {
+    name: "agent",
+    description: "watch a sub-agent's conversation, or go back to yours",
+    duringTask: true,
+    async run(ctx) {
+      const { agents, watching } = ctx.subAgents();
+      if (agents.length === 0 && watching === null) {
+        ctx.print("Sub-agents", ["This conversation has no sub-agents yet. The agent starts them when you ask it to delegate work."]);
+        return;
+      }
+      const items: SelectItem[] = [
+        { value: "", label: "main thread", description: watching === null ? "shown now" : "your conversation" },
+        ...agents.map((a) => ({ value: a.threadId, label: a.name, description: `${a.status}${a.threadId === watching ? " · shown now" : ""}` })),
+      ];
+      const picked = await ctx.pick("Sub-agents", items);
+      if (!picked) return;
+      const agent = agents.find((a) => a.threadId === picked.value);
+      if (agent && !agent.open) {
+        ctx.error(`${agent.name} is closed; the agent can reopen it with resume_agent.`);
+        return;
+      }
+      ctx.watchAgent(agent ? agent.threadId : null);
     },
   },
   { name: "quit", description: "exit codex-ts", duringTask: true, run: (ctx) => ctx.quit() },
