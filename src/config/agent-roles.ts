@@ -24,7 +24,7 @@ import {
 } from "../protocol/policy.js";
 import { checkLayer, fileLayer } from "./layers.js";
 import { ConfigError, type TomlTable } from "./overrides.js";
-import { DEFAULT_AGENT_MAX_DEPTH, DEFAULT_AGENT_MAX_THREADS, isTable } from "./schema.js";
+import { DEFAULT_AGENT_MAX_DEPTH, DEFAULT_AGENT_MAX_THREADS, KNOWN_TOP_LEVEL_KEYS, isTable } from "./schema.js";
 
 /** What a role changes about the sub-agent it is given to (null: inherited from the parent). */
 export interface RoleSettings {
@@ -167,7 +167,8 @@ function roleFromFile(file: string, fallbackName: string | null, warnings: strin
     // The settings are one more config layer: checked by the same schema as config.toml.
     checkLayer({ ...layer, table: settings }, warnings, null);
     for (const key of Object.keys(settings)) {
-      if (!(ROLE_SETTING_KEYS as readonly string[]).includes(key)) {
+      // A key the schema does not know was reported already.
+      if (KNOWN_TOP_LEVEL_KEYS.has(key) && !(ROLE_SETTING_KEYS as readonly string[]).includes(key)) {
         warnings.push(`${layer.where([key])}: '${key}' does not apply to a sub-agent's role and is ignored (a role sets ${ROLE_SETTING_KEYS.join(", ")})`);
       }
     }
