@@ -1,0 +1,71 @@
+/**
+ * Sub-agents in the interactive UI, driven in a pseudo-terminal as a user drives it: the
+ * activity cells and the live line name the sub-agent, its approval question comes up titled with
+ * its name and is answered there, and `/agent` shows its conversation and goes back.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { makeWorkspace, baseUrlArgs } from "../support/cli.js";
+import { collabCall, outputsIn, spawnedIn, startAgentServer, type AgentScript } from "../support/agent-script.js";
+import { fnCall, text, turn } from "../support/model-server.js";
+import { KEY, PtySession } from "../support/pty.js";
+import { READY, send } from "../support/tui.js";
+
+const SCRIPT: AgentScript = {
+  parent: [
+    turn(collabCall("spawn_agent", { message: "fetch the dependency list" }, "s")),
+    (r) => turn(collabCall("wait_agent", { targets: spawnedIn(r), timeout_ms: 60_000 }, "w")),
+    turn(text("The helper fetched it.")),
+  ],
+  child: (_task, request) =>
+    outputsIn(request).size === 0
+      ? turn(fnCall("exec_command", { cmd: "echo fetched-by-child", sandbox_permissions: "require_escalated", justification: "needs the network" }, "c1"))
+      : turn(text("Fetched: fetched-by-child")),
+};
+
+for (const [cols, rows] of [
+  [120, 40],
+  [60, 20],
+] as const) {
+  void test(`a sub-agent at work, its question and its conversation, at ${cols}x${rows}`, async () => {
+    const server = await startAgentServer(SCRIPT);
+    const ws = makeWorkspace();
+    const ui = new PtySession([...baseUrlArgs(server.url), "-s", "workspace-write", "-a", "on-request"], { cwd: ws.dir, home: ws.home, cols, rows });
+    try {
+      await ui.waitFor(READY);
+      await send(ui, "delegate the fetch");
+      // The question is the sub-agent's, named as such; answering it here lets the sub-agent go on.
+      await ui.waitFor(/asks: Run this command\?/);
+      const asked = (await ui.screen()).join("\n");
+      const nickname = /• Started (\S+)/.exec(await ui.transcript())?.[1] ?? "";
+      assert.ok(nickname !== "", asked);
+      assert.match(asked, new RegExp(`${nickname} asks: Run this command\\?`));
+      ui.write("y");
+      await ui.waitFor("The helper fetched it.", { inTranscript: true });
+      const transcript = await ui.transcript();
+      assert.match(transcript, new RegExp(`${nickname} is done`));
+      assert.match(transcript, /Fetched: fetched-by-child/);
+      assert.match(transcript, new RegExp(`Waited for sub-agents: ${nickname} is done`));
+
+      // /agent: the sub-agent's own conversation, its command included; then back.
+      await ui.type("/agent");
+      ui.write(KEY.enter);
+      await ui.waitFor("main thread");
+      ui.write(KEY.down);
+      ui.write(KEY.enter);
+      await ui.waitFor(new RegExp(`Watching ${nickname}`), { inTranscript: true });
+      await ui.waitFor(/echo fetched-by-child/, { inTranscript: true });
+      await ui.type("/agent");
+      ui.write(KEY.enter);
+      await ui.waitFor("main thread");
+      ui.write(KEY.enter);
+      await ui.waitFor("Back to your conversation", { inTranscript: true });
+      ui.write(KEY.ctrlD);
+      assert.equal(await ui.exit(), 0);
+      assert.deepEqual(server.violations, []);
+    } finally {
+      ui.kill();
+      await server.close();
+    }
+  });
+}
