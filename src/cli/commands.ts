@@ -256,6 +256,30 @@ export async function runCli(argv: string[]): Promise<number> {
       exitCode = await runMcpLogout(name, opts);
     });
 
+  const features = program.command("features").description("Inspect feature flags, and turn them on or off in config.toml.");
+  features
+    .command("list")
+    .description("List every feature flag with its stage and its effective value (config, profile, -c and the flags applied).")
+    .option("-c, --config <key=value>", "override a config.toml value; value parsed as TOML (repeatable)", collect, [])
+    .option("-p, --profile <name>", PROFILE_HELP)
+    .option("--enable <feature>", "turn a feature flag on for this listing (repeatable)", collect, [])
+    .option("--disable <feature>", "turn a feature flag off for this listing (repeatable)", collect, [])
+    .action(async (opts: import("./features-command.js").FeaturesListOptions) => {
+      const { runFeaturesList } = await import("./features-command.js");
+      exitCode = runFeaturesList(opts);
+    });
+  for (const [verb, enabled] of [["enable", true], ["disable", false]] as const) {
+    features
+      .command(verb)
+      .description(`${enabled ? "Enable" : "Disable"} a feature in $CODEX_HOME/config.toml ([features], or [profiles.NAME.features] with -p).`)
+      .argument("<feature>", "the feature's name, e.g. goals (see `codex-ts features list`)")
+      .option("-p, --profile <name>", "write into this profile's [profiles.NAME.features] table")
+      .action(async (name: string, opts: { profile?: string }) => {
+        const { runFeaturesSet } = await import("./features-command.js");
+        exitCode = runFeaturesSet(name, enabled, opts);
+      });
+  }
+
   program
     .command("mcp-server")
     .description("Run codex-ts as an MCP server on stdin/stdout, offering the tools codex (start a thread) and codex-reply (continue one).")

@@ -34,7 +34,8 @@ import {
 } from "../model/provider.js";
 import { loadAgentsMd } from "./agents-md.js";
 import { codexHome } from "./codex-home.js";
-import { featureWarnings, resolveFeatures } from "./features.js";
+import { FEATURE_NAMES, featureWarnings, resolveFeatures, unknownFeatureFlags } from "./features.js";
+import { didYouMean } from "../util/nearest.js";
 import { checkLayer, fixedLayer, mergeLayers, overrideLayer, readFileLayer, whereSet, type Layer } from "./layers.js";
 import { mcpServersFromToml, type McpServerConfig } from "./mcp.js";
 import { DEFAULT_OSS_MODELS, DEFAULT_OSS_PROVIDER, OSS_PROVIDERS, isOssProvider, ossBaseUrl } from "./oss.js";
@@ -303,6 +304,11 @@ function flagsLayer(input: CliConfigInput, below: TomlTable, belowLayers: Layer[
   if (input.model !== undefined) set(["model"], input.model, `--model ${input.model}`);
   if (input.sandboxMode !== undefined) set(["sandbox_mode"], input.sandboxMode, `--sandbox ${input.sandboxMode}`);
   if (input.approvalPolicy !== undefined) set(["approval_policy"], input.approvalPolicy, "the approval policy option");
+  for (const [flag, names] of [["--enable", input.enable], ["--disable", input.disable]] as const) {
+    // As in the reference, a flag typed on the command line must name a feature.
+    const unknown = unknownFeatureFlags(names ?? [])[0];
+    if (unknown !== undefined) throw new ConfigError(`${flag} ${unknown}: unknown feature flag '${unknown}'${didYouMean(unknown, FEATURE_NAMES)} (\`codex-ts features list\` names them all)`);
+  }
   for (const name of input.enable ?? []) set(["features", name], true, `--enable ${name}`);
   for (const name of input.disable ?? []) set(["features", name], false, `--disable ${name}`);
   if (input.search) set(["web_search"], "live", "--search");

@@ -169,11 +169,11 @@ const BASE_SCHEMA: readonly KeySpec[] = [
   { key: "project_root_markers", type: "string[]", default: [".git"], group: "Instructions and AGENTS.md", description: "Entries marking the project root, where the search for AGENTS.md and `.codex/config.toml` starts; `[]` means the working directory." },
 
   // Features
-  { key: "features", type: "map", names: FEATURE_NAMES, profile: true, group: "Features", description: "Feature flags (see the list below); `--enable NAME` / `--disable NAME` set them for one run.", example: "[features]\nundo = true" },
+  { key: "features", type: "map", names: FEATURE_NAMES, profile: true, group: "Features", description: "Feature flags (see the list below); `--enable NAME` / `--disable NAME` set them for one run.", example: "[features]\ngoals = false" },
   { key: "features.<feature>", type: "boolean", group: "Features", description: "Turns one feature on or off." },
   { key: "experimental_use_unified_exec_tool", type: "boolean", profile: true, group: "Features", description: "Older spelling of `features.unified_exec`." },
-  { key: "experimental_use_freeform_apply_patch", type: "boolean", profile: true, group: "Features", description: "Older spelling of `features.apply_patch_freeform`." },
-  { key: "include_apply_patch_tool", type: "boolean", profile: true, group: "Features", description: "Older spelling of `features.apply_patch_freeform`." },
+  { key: "experimental_use_freeform_apply_patch", type: "boolean", profile: true, unused: true, group: "Features", description: "Older switch for the freeform apply_patch tool, which each model family now decides." },
+  { key: "include_apply_patch_tool", type: "boolean", profile: true, unused: true, group: "Features", description: "Older switch for the apply_patch tool, which each model family now decides." },
   { key: "web_search", type: "string", values: WEB_SEARCH_MODES, profile: true, defaultText: '"cached"', group: "Features", description: "The hosted web search tool (Responses wire only): `disabled`, `cached` (the provider's index, no live fetches), `indexed`, or `live`. `--search` sets `live` for one run.", example: 'web_search = "live"' },
   { key: "tools", type: "table", group: "Features", description: "Tool settings." },
   { key: "tools.web_search", type: ["table", "boolean"], group: "Features", description: "What the web search tool may search (the mode is `web_search`); the older `true` / `false` form is accepted and changes nothing.", example: '[tools.web_search]\nallowed_domains = ["docs.python.org"]' },

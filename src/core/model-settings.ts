@@ -44,7 +44,6 @@ export function effectiveModelInfo(model: ModelInfo, settings: ModelSettings | u
   // unified_exec off: the model gets the one-shot shell_command instead of long-lived sessions.
   if (f.unified_exec === false && out.shellTool === "exec_command") out.shellTool = "shell_command";
   if (f.shell_tool === false) out.shellTool = null;
-  if (f.apply_patch_freeform === true && out.applyPatchTool === "function") out.applyPatchTool = "freeform";
   out.webSearch = settings.webSearch ?? null;
   return out;
 }
