@@ -1,5 +1,6 @@
 /** The command tree and its --help text. Each action loads its implementation on demand. */
-import { Command, Option } from "commander";
+import { Argument, Command, Option } from "commander";
+import { COMPLETION_SHELLS, type CompletionShell } from "./completion/scripts.js";
 import { SANDBOX_MODES, type SandboxMode } from "../protocol/policy.js";
 import type { ExecOptions } from "./exec/run-exec.js";
 import type { ThreadTarget } from "../core/open-thread.js";
@@ -279,6 +280,19 @@ export async function runCli(argv: string[]): Promise<number> {
         exitCode = runFeaturesSet(name, enabled, opts);
       });
   }
+
+  program
+    .command("completion")
+    .description("Print a shell completion script for codex-ts (bash by default).")
+    .addArgument(new Argument("[shell]", "the shell to complete in").choices(COMPLETION_SHELLS).default("bash"))
+    .addHelpText(
+      "after",
+      '\nExamples:\n  eval "$(codex-ts completion bash)"                                   # in ~/.bashrc\n  codex-ts completion zsh > "${fpath[1]}/_codex-ts"\n  codex-ts completion fish > ~/.config/fish/completions/codex-ts.fish',
+    )
+    .action(async (shell: CompletionShell) => {
+      const [{ completionTree }, { completionScript }] = await Promise.all([import("./completion/command-tree.js"), import("./completion/scripts.js")]);
+      process.stdout.write(completionScript(shell, completionTree(program)));
+    });
 
   program
     .command("mcp-server")

@@ -22,6 +22,7 @@ export function runFeaturesList(opts: FeaturesListOptions): number {
   let suppress: boolean;
   try {
     const config = loadConfig(configInputFromFlags(resolve(process.cwd()), { ...opts, addDir: [] }));
+    for (const warning of config.warnings) process.stderr.write(`warning: ${warning}\n`);
     features = config.features;
     suppress = config.suppressUnstableFeaturesWarning;
   } catch (err) {
