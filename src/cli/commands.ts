@@ -48,6 +48,9 @@ export async function runCli(argv: string[]): Promise<number> {
     .option("--enable <feature>", "turn a feature flag on for this run, like -c features.<feature>=true (repeatable)", collect, [])
     .option("--disable <feature>", "turn a feature flag off for this run, like -c features.<feature>=false (repeatable)", collect, [])
     .addOption(searchOption())
+    .option("--strict-config", "refuse config keys this version does not know (otherwise a warning)")
+    .option("--ignore-user-config", "do not read $CODEX_HOME/config.toml (the login there is still used)")
+    .option("--ignore-rules", "load no .rules command-rule files, the user's or the project's")
     .addOption(new Option("--thread-source <source>", "who started the thread (set by the Codex SDK)").hideHelp())
     .addOption(new Option("--cyber-access-program <program>").hideHelp())
     .addHelpText(
@@ -360,6 +363,8 @@ function reviewCommand(command: Command, run: (instructions: string | undefined,
     .option("--title <title>", "with --commit: the commit's title, for the reviewer")
     .option("--fail-on-priority <n>", "exit 1 when a finding has priority N or more urgent (0 is the most urgent)")
     .option("--json", "print events to stdout as JSON Lines (findings as review_finding items)")
+    .option("-o, --output-last-message <file>", "also write the review (as printed) to this file")
+    .option("--output-schema <file>", "accepted for the Codex SDK's sake; a review's findings keep their own format")
     .option("-m, --model <model>", "model to use (default: review_model, else model)")
     .option("-c, --config <key=value>", "override a config.toml value (repeatable)", collect, [])
     .option("--skip-git-repo-check", "allow running outside a Git repository")
@@ -435,6 +440,7 @@ function interactiveOptions(command: Command): Command {
     .addOption(new Option("--local-provider <provider>", "the local server --oss uses").choices(["ollama", "lmstudio"]))
     .option("--enable <feature>", "turn a feature flag on for this run (repeatable)", collect, [])
     .option("--disable <feature>", "turn a feature flag off for this run (repeatable)", collect, [])
+    .option("--strict-config", "refuse config keys this version does not know (otherwise a warning)")
     .addOption(searchOption());
 }
 

@@ -42,7 +42,7 @@ import { DEFAULT_OSS_MODELS, DEFAULT_OSS_PROVIDER, OSS_PROVIDERS, isOssProvider,
 import { ConfigError, type TomlTable } from "./overrides.js";
 import { bothFormsWarning, chooseProfile, missingProfile, profileTableLayer, readProfileFile } from "./profiles.js";
 import { loadProjectConfig, type TrustLevel } from "./project-config.js";
-import { DEFAULT_MODEL, defaultsTable, isTable } from "./schema.js";
+import { DEFAULT_MODEL, defaultsTable, isTable, validateTable } from "./schema.js";
 import { resolveWebSearch } from "./web-search.js";
 import type { WebSearchSettings } from "../protocol/web-search.js";
 
@@ -67,6 +67,12 @@ export interface CliConfigInput {
   disable?: string[];
   /** `--search`: `web_search = "live"`. */
   search?: boolean;
+  /** `--strict-config`: unknown keys (warnings otherwise) are errors. */
+  strict?: boolean;
+  /** `--ignore-user-config`: `$CODEX_HOME/config.toml` is not read (credentials still live in CODEX_HOME). */
+  ignoreUserConfig?: boolean;
+  /** `--ignore-rules`: no `.rules` file is loaded, the user's or a project's. */
+  ignoreRules?: boolean;
 }
 
 
@@ -139,7 +145,7 @@ export function loadConfig(input: CliConfigInput): Config {
   const warnings: string[] = [];
 
   const defaults = fixedLayer("built-in defaults", defaultsTable());
-  const user = readFileLayer(userFile);
+  const user = input.ignoreUserConfig ? null : readFileLayer(userFile);
   if (user) checkLayer(user, warnings, home);
   const overrides = input.overrides.map((raw) => {
     const layer = overrideLayer(raw);
@@ -219,6 +225,7 @@ export function loadConfig(input: CliConfigInput): Config {
   const notify = strings(t.notify);
   const maxBytes = num(history, "max_bytes");
 
+  if (input.strict) refuseUnknownKeys(layers);
   const features = resolveFeatures(t);
   warnings.push(...featureWarnings(t, features));
   const webSearch = resolveWebSearch(t, provider.wireApi);
@@ -264,7 +271,7 @@ export function loadConfig(input: CliConfigInput): Config {
     projectTrustLevel: project.trustLevel,
     undecidedTrustWarnings: project.undecidedTrustWarnings,
     configFiles: [...(user ? [user.name] : []), ...(profileFile ? [profileFile.name] : []), ...project.layers.map((l) => l.name)],
-    rulesFolders: [join(home, "rules"), ...project.trustedDotCodex.map((dir) => join(dir, "rules"))],
+    rulesFolders: input.ignoreRules ? [] : [join(home, "rules"), ...project.trustedDotCodex.map((dir) => join(dir, "rules"))],
     reviewModel: str(t, "review_model") ?? null,
     modelContextWindow: num(t, "model_context_window") ?? null,
     modelAutoCompactTokenLimit: num(t, "model_auto_compact_token_limit") ?? null,
@@ -279,6 +286,15 @@ export function loadConfig(input: CliConfigInput): Config {
     ossProvider: str(t, "oss_provider") ?? null,
     toml: t,
   };
+}
+
+/** `--strict-config`: what would have been unknown-key warnings, as one error naming each. */
+function refuseUnknownKeys(layers: readonly Layer[]): void {
+  const problems = new Set<string>();
+  for (const layer of layers) {
+    for (const problem of validateTable(layer.table).unknown) problems.add(`${layer.where(problem.path)}: ${problem.message.replace(" is ignored", "")}`);
+  }
+  if (problems.size > 0) throw new ConfigError(`${[...problems].join("\n")}\n(--strict-config refuses keys this version does not know)`);
 }
 
 /** `--model`, `--sandbox`, `--enable`, `--oss`, … as the top layer. */

@@ -50,7 +50,7 @@ function argumentProblem(opts: ExecOptions, cwd: string): string | null {
   }
   for (const dir of opts.addDir) {
     const path = resolve(cwd, dir);
-    if (!existsSync(path) || !statSync(path).isDirectory()) return `--add-dir ${dir}: no such directory (${path})`;
+    if (existsSync(path) && !statSync(path).isDirectory()) return `--add-dir ${dir}: not a directory (${path})`;
   }
   if (opts.outputLastMessage) {
     const folder = dirname(resolve(cwd, opts.outputLastMessage));
@@ -88,6 +88,13 @@ export async function runExec(
   // Mistakes in what was asked are caught before anything runs, not after a whole turn.
   const problem = argumentProblem(opts, cwd);
   if (problem !== null) return fail(problem);
+  // As in the reference, a folder that does not exist yet does not stop the run (the Codex SDK
+  // passes such folders); the sandbox opens it to writes once it exists.
+  for (const dir of opts.addDir) {
+    const path = resolve(cwd, dir);
+    if (!existsSync(path)) process.stderr.write(`warning: --add-dir ${dir}: no such directory yet (${path}); it becomes writable once it exists\n`);
+  }
+  if (review && opts.outputSchema) process.stderr.write("note: --output-schema does not apply to a review: its findings have a format of their own\n");
 
   let config: Config;
   try {
@@ -119,7 +126,7 @@ export async function runExec(
     throw err;
   }
   let outputSchema: unknown;
-  if (opts.outputSchema) {
+  if (opts.outputSchema && !review) {
     try {
       outputSchema = JSON.parse(readFileSync(resolve(opts.outputSchema), "utf8"));
     } catch (err) {
@@ -215,7 +222,9 @@ export async function runExec(
     // Interrupted while waiting for MCP servers: the turn never started.
     if (turnId === null) return fail("turn interrupted");
     if (review) {
-      if (!json && reviewOutput) process.stdout.write(`${reviewText(reviewOutput)}\n`);
+      const text = reviewOutput ? reviewText(reviewOutput) : null;
+      if (opts.outputLastMessage) writeLastMessage(opts.outputLastMessage, text);
+      if (!json && text !== null) process.stdout.write(`${text}\n`);
       return reviewExitCode(reviewOutput, turnFailed, review.failOnPriority);
     }
     if (opts.outputLastMessage) writeLastMessage(opts.outputLastMessage, lastMessage);
