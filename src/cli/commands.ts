@@ -103,12 +103,39 @@ export async function runCli(argv: string[]): Promise<number> {
       exitCode = runSessionsCommand(opts);
     });
 
+  const sessionArgument = "the session's id, or its name (/rename); an id wins when the text is one";
+  program
+    .command("archive")
+    .description("Archive a recorded session: its file moves to $CODEX_HOME/archived_sessions/, out of listings and --last.")
+    .argument("<session>", sessionArgument)
+    .action(async (session: string) => {
+      const { runArchive } = await import("./archive-command.js");
+      exitCode = runArchive(session);
+    });
+  program
+    .command("unarchive")
+    .description("Bring an archived session back among the recorded ones.")
+    .argument("<session>", sessionArgument)
+    .action(async (session: string) => {
+      const { runUnarchive } = await import("./archive-command.js");
+      exitCode = runUnarchive(session);
+    });
+  program
+    .command("delete")
+    .description("Delete a recorded or archived session for good (asks first).")
+    .argument("<session>", sessionArgument)
+    .option("--force", "do not ask; SESSION must then be an id")
+    .action(async (session: string, opts: { force?: boolean }) => {
+      const { runDelete } = await import("./archive-command.js");
+      exitCode = await runDelete(session, opts);
+    });
+
   tuiThreadCommand(program, "resume", (opts, start) => runInteractive(opts, start));
   tuiThreadCommand(program, "fork", async (opts, start) => {
     // Scripts capture `codex-ts fork ID` to get the new id: without a terminal, keep doing that.
     if (!process.stdout.isTTY) {
       const { runForkCommand } = await import("./sessions-command.js");
-      exitCode = runForkCommand(start.target?.sessionId, { last: start.target?.last, all: start.target?.all });
+      exitCode = runForkCommand(start.target?.sessionId, { last: start.target?.last, all: start.target?.all, prompt: start.prompt });
       return;
     }
     await runInteractive(opts, start);
@@ -444,23 +471,31 @@ function interactiveOptions(command: Command): Command {
     .addOption(searchOption());
 }
 
-/** `codex-ts resume [ID] [--last] [--all]` and `codex-ts fork [ID] [--last] [--all]`: the UI on a recorded thread. */
+/**
+ * `codex-ts resume [ID|NAME] [PROMPT]` and `codex-ts fork [ID|NAME] [PROMPT]` (or `--last
+ * [PROMPT]`): the UI on a recorded thread, with a first message when a prompt is given.
+ */
 function tuiThreadCommand(program: Command, kind: ThreadTarget["kind"], run: (opts: TuiOptions, start: TuiStart) => Promise<void>): void {
   const description =
     kind === "resume"
-      ? "Open the interactive UI on a recorded session (a picker when no id is given)."
+      ? "Open the interactive UI on a recorded session (a picker when no id or name is given)."
       : "Open the interactive UI on a copy of a recorded session; without a terminal, print the new id.";
-  interactiveOptions(program.command(kind))
+  const command = interactiveOptions(program.command(kind))
     .description(description)
-    .argument("[session_id]", "the session's id (see `codex-ts sessions`)")
-    .option("--last", "the most recently active session of the current directory")
-    .option("--all", "consider the sessions of every directory")
-    .action(async (sessionId: string | undefined, opts: TuiOptions & { last?: boolean; all?: boolean }, cmd: Command) => {
-      const { last, all, ...rest } = opts;
-      // Options given before the subcommand's name (`codex-ts -c k=v resume`) still apply.
-      const parent = cmd.parent?.opts<TuiOptions>();
-      const merged: TuiOptions = { ...parent, ...definedOnly(rest), config: [...(parent?.config ?? []), ...rest.config], addDir: [...(parent?.addDir ?? []), ...rest.addDir], image: [...(parent?.image ?? []), ...rest.image] };
-      const pick = sessionId === undefined && !last;
-      await run(merged, { target: { kind, sessionId, last: last === true, all: all === true }, pick });
-    });
+    .argument("[session]", "the session's id (see `codex-ts sessions`) or its name (/rename); an id wins when the text is one")
+    .argument("[prompt]", "a first message to send once it is open; with --last, the only argument")
+    .option("--last", `${kind === "resume" ? "continue" : "fork"} the most recent session of the current directory`)
+    .option("--all", "consider the sessions of every directory");
+  if (kind === "resume") command.option("--include-non-interactive", "also consider sessions of codex-ts exec and other non-interactive runs");
+  command.action(async (first: string | undefined, second: string | undefined, opts: TuiOptions & { last?: boolean; all?: boolean; includeNonInteractive?: boolean }, cmd: Command) => {
+    const { last, all, includeNonInteractive, ...rest } = opts;
+    if (last && second !== undefined) cmd.error("error: give either a session or --last, not both", { exitCode: 2 });
+    const [sessionId, prompt] = last ? [undefined, first] : [first, second];
+    // Options given before the subcommand's name (`codex-ts -c k=v resume`) still apply.
+    const parent = cmd.parent?.opts<TuiOptions>();
+    const merged: TuiOptions = { ...parent, ...definedOnly(rest), config: [...(parent?.config ?? []), ...rest.config], addDir: [...(parent?.addDir ?? []), ...rest.addDir], image: [...(parent?.image ?? []), ...rest.image] };
+    const pick = sessionId === undefined && !last;
+    const target: ThreadTarget = { kind, sessionId, last: last === true, all: all === true, interactiveOnly: includeNonInteractive !== true };
+    await run(merged, { target, pick, ...(prompt !== undefined ? { prompt } : {}) });
+  });
 }

@@ -24,6 +24,7 @@ function harness(opts: { mcpServers?: string[]; columns?: number } = {}): { app:
     newThread: () => Promise.resolve(),
     resumePicker: () => Promise.resolve(),
     forkThread: () => Promise.resolve(),
+    renameThread: () => undefined,
     externalEdit: (t) => Promise.resolve(t),
     mcpLogin: (name) => (ops.push({ type: "add_to_history", text: `mcp login ${name}` }), Promise.resolve()),
     notify: () => undefined,

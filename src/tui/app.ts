@@ -49,6 +49,8 @@ export interface AppHost {
   newThread(): Promise<void>;
   resumePicker(): Promise<void>;
   forkThread(): Promise<void>;
+  /** `/rename`: names the current thread. */
+  renameThread(name: string): void;
   /** Ctrl+G: the text edited in $VISUAL / $EDITOR; throws with a sentence for the user when it cannot. */
   externalEdit(text: string): Promise<string>;
   /** `/mcp login NAME`: signs in to the server and says how to use it (see mcp-view.ts). */
@@ -227,6 +229,9 @@ export class App implements SlashContext {
   }
   forkThread(): Promise<void> {
     return this.host.forkThread();
+  }
+  renameThread(name: string): void {
+    this.host.renameThread(name);
   }
   quit(): void {
     this.host.quit();

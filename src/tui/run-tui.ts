@@ -15,6 +15,8 @@ import type { ThreadTarget } from "../core/open-thread.js";
 import type { Session } from "../core/session.js";
 import type { Op } from "../protocol/ops.js";
 import { packageVersion } from "../util/version.js";
+import { shellJoin } from "../util/shell-quote.js";
+import { setThreadName, threadNameProblem } from "../rollout/thread-names.js";
 import { theme as processTheme } from "./parts/theme.js";
 import { InlineRenderer } from "./inline-renderer.js";
 import { TerminalSession } from "./terminal-session.js";
@@ -143,7 +145,7 @@ class TuiRunner implements AppHost {
     }
     let target = start.target;
     if (start.pick && target) {
-      const picked = await this.pickSession(target.kind, target.all);
+      const picked = await this.pickSession(target.kind, target.all, target.interactiveOnly === true);
       if (picked === null) {
         this.finish(0);
         return finished;
@@ -178,6 +180,8 @@ class TuiRunner implements AppHost {
     this.thread = thread;
     this.app.resetThread();
     void this.pump(thread.session);
+    // e.g. `resume --last` finding nothing to continue: said, not silently a new thread.
+    for (const notice of thread.notices) this.app.print(notice, []);
     if (previous) void threads.closeThread(previous.threadId);
     for (const op of this.early.splice(0)) thread.session.submit(op);
     try {
@@ -227,13 +231,21 @@ class TuiRunner implements AppHost {
   }
 
   async resumePicker(): Promise<void> {
-    const id = await this.pickSession("resume", false);
+    const id = await this.pickSession("resume", false, true);
     if (id !== null) await this.open({ kind: "resume", sessionId: id, last: false, all: false });
   }
 
   async forkThread(): Promise<void> {
     const id = this.app.sessionId;
     if (id) await this.open({ kind: "fork", sessionId: id, last: false, all: false });
+  }
+
+  renameThread(name: string): void {
+    const id = this.app.sessionId;
+    const problem = id === null ? "there is no conversation to name yet" : threadNameProblem(name);
+    if (problem !== null || id === null) return this.app.error(`Cannot rename: ${problem}`);
+    const entry = setThreadName(this.config.codexHome, id, name);
+    this.app.print("Conversation named", [`${entry.name}: \`codex-ts resume ${shellJoin([entry.name])}\` opens it again`]);
   }
 
   async externalEdit(text: string): Promise<string> {
@@ -295,7 +307,7 @@ class TuiRunner implements AppHost {
   }
 
   /** The recorded session the user picks (newest first; this folder's unless `all`), or null. */
-  private async pickSession(kind: "resume" | "fork", all: boolean): Promise<string | null> {
+  private async pickSession(kind: "resume" | "fork", all: boolean, interactiveOnly: boolean): Promise<string | null> {
     const { SessionPicker } = await import("./parts/session-picker.js");
     return this.app.present<string | null>(
       (done) =>
@@ -303,6 +315,7 @@ class TuiRunner implements AppHost {
           codexHome: this.config.codexHome,
           cwd: this.config.cwd,
           all,
+          interactiveOnly,
           title: kind === "resume" ? "Resume a session" : "Fork a session",
           onPick: (session) => done(session.id),
           onCancel: () => done(null),

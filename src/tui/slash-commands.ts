@@ -12,6 +12,7 @@ import { REASONING_EFFORTS, sandboxPolicyFor } from "../protocol/policy.js";
 import type { ReviewTarget } from "../protocol/review.js";
 import { FAMILY_PREFIXES } from "../model/catalog.js";
 import { expandPrompt } from "../config/custom-prompts.js";
+import { RENAME_COMMAND } from "./thread-name-command.js";
 
 export interface SlashContext {
   readonly cwd: string;
@@ -37,6 +38,8 @@ export interface SlashContext {
   newThread(): Promise<void>;
   resumePicker(): Promise<void>;
   forkThread(): Promise<void>;
+  /** `/rename`: names the current thread (or says why it cannot). */
+  renameThread(name: string): void;
   quit(): void;
   /** Settings changed by /model and /approvals, for the header and /status. */
   settingsChanged(change: { model?: string; effort?: ReasoningEffort | null; approval?: AskForApproval; sandbox?: SandboxPolicy }): void;
@@ -152,6 +155,7 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
       ctx.error("Usage: /mcp, or /mcp login NAME");
     },
   },
+  RENAME_COMMAND,
   { name: "quit", description: "exit codex-ts", duringTask: true, run: (ctx) => ctx.quit() },
   { name: "exit", description: "exit codex-ts", duringTask: true, run: (ctx) => ctx.quit() },
 ];

@@ -26,6 +26,8 @@ export interface SessionPickerOptions {
   cwd: string;
   /** Every folder's sessions, not only the working directory's. */
   all: boolean;
+  /** Only sessions a person drove (not exec runs): the reference's default for `resume`. */
+  interactiveOnly?: boolean;
   /** The header, e.g. "Resume a session". */
   title: string;
   onPick: (session: ThreadSummary) => void;
@@ -59,8 +61,9 @@ export function relativeAge(iso: string, now: number): string {
   return `${Math.floor(days / 365)}y ago`;
 }
 
-/** The first line of the prompt, whitespace collapsed. */
+/** The thread's name (/rename), else the first line of the prompt, whitespace collapsed. */
 function promptLine(summary: ThreadSummary): string {
+  if (summary.name !== null) return summary.name;
   const text = (summary.firstPrompt ?? "").trim();
   return text === "" ? "(no prompt)" : (text.split("\n")[0] ?? "").replace(/\s+/g, " ");
 }
@@ -115,7 +118,7 @@ export class SessionPicker implements Component {
     let start = performance.now();
     try {
       const first = this.source === null;
-      this.source ??= iterateThreads(this.options.codexHome, { cwd: this.options.all ? undefined : this.options.cwd });
+      this.source ??= iterateThreads(this.options.codexHome, { cwd: this.options.all ? undefined : this.options.cwd, interactiveOnly: this.options.interactiveOnly === true });
       while (this.matches.length < wanted) {
         const next = this.source.next();
         // The first step lists (and stats) every session file; the budget is for reading heads.
@@ -126,7 +129,7 @@ export class SessionPicker implements Component {
         }
         const s = next.value;
         this.loaded.push(s);
-        this.haystacks.push([promptLine(s), s.gitBranch ?? "", s.cwd ?? "", s.id].join("\n").toLowerCase());
+        this.haystacks.push([promptLine(s), s.firstPrompt ?? "", s.gitBranch ?? "", s.cwd ?? "", s.id].join("\n").toLowerCase());
         if (this.matchesFilter(this.loaded.length - 1)) this.matches.push(this.loaded.length - 1);
         const budget = this.matches.length < this.top + this.maxVisible ? SCREEN_BUDGET_MS : LOAD_BUDGET_MS;
         if (performance.now() - start > budget) break;
