@@ -312,6 +312,19 @@ export async function runCli(argv: string[]): Promise<number> {
   }
 
   program
+    .command("doctor")
+    .description("Check this installation: sandbox, config and rules, credentials, MCP servers, the provider, the shell snapshot, disk space.")
+    .option("--json", "print the report as JSON (the reference's shape: checks by id with status, summary, details, remediation)")
+    .option("--ascii", "plain ok/warn/FAIL marks instead of symbols")
+    .option("-c, --config <key=value>", "override a config.toml value; value parsed as TOML (repeatable)", collect, [])
+    .option("-p, --profile <name>", PROFILE_HELP)
+    .addHelpText("after", "\nEach check is ok, warning or fail, and says how to fix what is not ok. Exit status 1 when a check failed.")
+    .action(async (opts: import("./doctor/run-doctor.js").DoctorOptions) => {
+      const { runDoctor } = await import("./doctor/run-doctor.js");
+      exitCode = await runDoctor(opts);
+    });
+
+  program
     .command("completion")
     .description("Print a shell completion script for codex-ts (bash by default).")
     .addArgument(new Argument("[shell]", "the shell to complete in").choices(COMPLETION_SHELLS).default("bash"))
