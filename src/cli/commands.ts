@@ -268,12 +268,13 @@ export async function runCli(argv: string[]): Promise<number> {
     .argument("<name>", "the server's name")
     .option("--scopes <scope,scope>", "OAuth scopes to ask for besides those the server names (comma-separated)")
     .option("--oauth-client-registration <auto|cimd|dcr>", "how this login obtains a client when none is configured")
+    .option("--no-browser", "only print the URL (e.g. over SSH); the address the browser ends on may be pasted back")
     .option("-c, --config <key=value>", "override a config.toml value; value parsed as TOML (repeatable)", collect, [])
     .addHelpText(
       "after",
       "\nThe authorization URL is printed and opened with $BROWSER (given the URL as its argument) or the system's opener;\nthe browser comes back to http://127.0.0.1:<port>/callback/<id> (port: mcp_oauth_callback_port, else a free one;\nid: derived from the server's URL; mcp_oauth_callback_url replaces the address).",
     )
-    .action(async (name: string, opts: { scopes?: string; oauthClientRegistration?: string; config: string[] }) => {
+    .action(async (name: string, opts: { scopes?: string; oauthClientRegistration?: string; browser?: boolean; config: string[] }) => {
       const { runMcpLogin } = await import("./mcp/auth-commands.js");
       exitCode = await runMcpLogin(name, opts);
     });

@@ -10,6 +10,7 @@ import { readFileSync, writeFileSync, existsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { loadConfig, type Config } from "../../config/load-config.js";
 import { configInputFromFlags, type SessionFlags } from "../../config/session-flags.js";
+import type { McpSignInRequest } from "../../mcp/sign-in.js";
 import { findProjectRoot } from "../../config/project-root.js";
 import { ConfigError } from "../../config/overrides.js";
 import { checkLocalProvider } from "../../config/oss.js";
@@ -118,6 +119,9 @@ export async function runExec(
     originator: "codex_exec",
     userAgentProduct: "codex_exec",
     readCodexApiKey: true,
+    // A headless run (CI) with no $BROWSER named has nobody to authorize: servers that want a
+    // login then fail at once with the `codex-ts mcp login` hint instead of waiting minutes.
+    ...(process.stdin.isTTY === true || process.env.BROWSER?.trim() ? { mcpSignIn: execMcpSignIn } : {}),
   });
   try {
     threads.checkCredentials(config);
@@ -231,6 +235,18 @@ export async function runExec(
     if (!json && lastMessage !== null && !turnFailed) process.stdout.write(`${lastMessage}\n`);
     return turnFailed ? 1 : 0;
   }
+}
+
+/**
+ * An MCP server that asks for a login, or for more scopes in the middle of a call, when someone
+ * can answer (a terminal, or a $BROWSER): the URL goes to stderr and to the browser, and the run
+ * waits for the redirect.
+ */
+async function execMcpSignIn(request: McpSignInRequest): Promise<boolean> {
+  const what = request.scopes.length > 0 ? `more access (${request.scopes.join(" ")})` : "a login";
+  process.stderr.write(`MCP server '${request.server}' asks for ${what}. Authorize it in your browser:\n${request.url}\n`);
+  const { openInBrowser } = await import("../../mcp/oauth/browser.js");
+  return (await openInBrowser(request.url)) || process.stdin.isTTY === true;
 }
 
 /** 0 when the review ran, whatever it found; 1 when it failed, or found something at or above `failOn`. */
