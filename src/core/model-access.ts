@@ -90,7 +90,7 @@ function chatgptModelBaseUrl(config: Config): string {
 }
 
 /** The provider as a ChatGPT login uses it. */
-function providerForChatgpt(config: Config): ModelProvider {
+export function providerForChatgpt(config: Config): ModelProvider {
   const provider = config.provider;
   // An explicit openai_base_url (or OPENAI_BASE_URL) wins, as the reference's provider base_url does.
   const baseUrl = provider.baseUrl === OPENAI_DEFAULT_BASE_URL ? chatgptModelBaseUrl(config) : provider.baseUrl;

@@ -5,7 +5,7 @@
  */
 import { ExecPolicy } from "../../approval/exec-policy/policy.js";
 import type { Config } from "../../config/load-config.js";
-import { resolveRunAuth } from "../../core/model-auth.js";
+import { resolveRunAuth } from "../../core/model-access.js";
 import { providerNeedsKey } from "../../auth/resolve-auth.js";
 import { idTokenClaims, jwtExpiresAt } from "../../auth/jwt.js";
 import { McpConnectionManager } from "../../mcp/manager.js";

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage } from "node:http";
 import type { Config } from "../../config/load-config.js";
-import { chatgptModelBaseUrl, resolveRunAuth } from "../../core/model-auth.js";
+import { providerForChatgpt, resolveRunAuth } from "../../core/model-access.js";
 import { providerHeaders } from "../../model/provider.js";
 import { httpsAgentFor } from "../../util/ca-certificate.js";
 import { fail, ok, warning, type Finding } from "./report.js";
@@ -14,7 +14,7 @@ const TIMEOUT_MS = 8000;
 
 export async function reachabilityCheck(config: Config, env: NodeJS.ProcessEnv): Promise<Finding> {
   const auth = resolveRunAuth(config, env, true);
-  const base = auth.mode === "chatgpt" ? chatgptModelBaseUrl(config) : config.provider.baseUrl;
+  const base = auth.mode === "chatgpt" ? providerForChatgpt(config).baseUrl : config.provider.baseUrl;
   const url = `${base.replace(/\/+$/, "")}/models`;
   const headers: Record<string, string> = { ...providerHeaders(config.provider, env) };
   if (auth.mode === "api-key") headers.authorization = `Bearer ${auth.apiKey}`;
