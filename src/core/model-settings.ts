@@ -44,6 +44,7 @@ export function effectiveModelInfo(model: ModelInfo, settings: ModelSettings | u
   // unified_exec off: the model gets the one-shot shell_command instead of long-lived sessions.
   if (f.unified_exec === false && out.shellTool === "exec_command") out.shellTool = "shell_command";
   if (f.shell_tool === false) out.shellTool = null;
+  if (f.goals === false) out.goalTools = false;
   out.webSearch = settings.webSearch ?? null;
   return out;
 }

@@ -78,6 +78,11 @@ export interface SessionOptions {
   execPolicy?: { policy: ExecPolicy; codexHome: string };
   /** Where the `codex.*` OpenTelemetry events go; absent: nowhere. */
   telemetry?: TelemetryRecorder;
+  /**
+   * After a user turn, keep going on an active goal in turns of its own while its budget allows
+   * (the interactive UI); exec and the MCP server end with the turn they were asked for.
+   */
+  goalContinuation?: boolean;
 }
 
 export interface ResumeOptions {

@@ -40,6 +40,8 @@ export interface ThreadManagerOptions {
   readCodexApiKey: boolean;
   /** How an MCP server's OAuth sign-in (or step-up) reaches the user; without it, such a server fails with the `mcp login` hint. */
   mcpSignIn?: McpSignInHandler;
+  /** Threads go on with an active goal in turns of their own (the interactive UI; see goal-continuation.ts). */
+  goalContinuation?: boolean;
 }
 
 export interface StartThreadRequest {
@@ -190,6 +192,7 @@ export class ThreadManager {
   private async sessionOptions(config: Config, client: ModelClient): Promise<SessionOptions> {
     const options = sessionOptionsFromConfig(config, client);
     if (this.options.mcpSignIn) options.mcpSignIn = this.options.mcpSignIn;
+    if (this.options.goalContinuation) options.goalContinuation = true;
     const history = options.promptHistory;
     if (history) options.promptHistory = { ...history, metadata: await historyMetadataAsync(history.codexHome) };
     return options;

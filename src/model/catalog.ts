@@ -34,6 +34,8 @@ export interface ModelInfo {
   planTool: boolean;
   viewImageTool: boolean;
   requestUserInputTool: boolean;
+  /** Offer get_goal / create_goal / update_goal (the `goals` feature turns them off). */
+  goalTools: boolean;
   /** Its hosted web search can also return images (`search_content_types`). */
   webSearchImages: boolean;
   /** Budget, in tokens, for tool output shown to the model. */
@@ -68,6 +70,7 @@ const FALLBACK: Traits = {
   planTool: true,
   viewImageTool: false,
   requestUserInputTool: false,
+  goalTools: true,
   webSearchImages: false,
   truncationTokens: DEFAULT_TRUNCATION_TOKENS,
 };
@@ -86,6 +89,7 @@ const CURRENT_GENERATION: Traits = {
   planTool: false,
   viewImageTool: true,
   requestUserInputTool: true,
+  goalTools: true,
   webSearchImages: true,
   truncationTokens: DEFAULT_TRUNCATION_TOKENS,
 };
@@ -104,6 +108,7 @@ const CODEX_TUNED: Traits = {
   planTool: true,
   viewImageTool: true,
   requestUserInputTool: false,
+  goalTools: true,
   webSearchImages: false,
   truncationTokens: DEFAULT_TRUNCATION_TOKENS,
 };

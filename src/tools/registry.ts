@@ -15,6 +15,7 @@ import { updatePlanHandler } from "./handlers/update-plan.js";
 import { applyPatchHandler } from "./handlers/apply-patch.js";
 import { requestUserInputHandler } from "./handlers/request-user-input.js";
 import { viewImageHandler } from "./handlers/view-image.js";
+import { createGoalHandler, getGoalHandler, updateGoalHandler } from "./handlers/goals.js";
 
 /** Every built-in tool's handler, by tool name (exported for the test that pairs them with the catalog). */
 export const HANDLERS: Readonly<Record<string, ToolHandler>> = {
@@ -26,6 +27,9 @@ export const HANDLERS: Readonly<Record<string, ToolHandler>> = {
   request_user_input: requestUserInputHandler,
   apply_patch: applyPatchHandler,
   view_image: viewImageHandler,
+  get_goal: getGoalHandler,
+  create_goal: createGoalHandler,
+  update_goal: updateGoalHandler,
 };
 
 /** Tools a turn offers beyond the built-in ones, and where their specs go among them. */

@@ -101,14 +101,22 @@ void test("per-family tool sets", () => {
     "request_user_input",
     "apply_patch",
     "view_image",
+    "get_goal",
+    "create_goal",
+    "update_goal",
   ]);
   assert.deepEqual(names(buildToolSpecs(modelInfoFor("gpt-5-codex"))), [
     "shell_command",
     "update_plan",
     "apply_patch",
     "view_image",
+    "get_goal",
+    "create_goal",
+    "update_goal",
   ]);
-  assert.deepEqual(names(buildToolSpecs(modelInfoFor("unknown-model"))), ["shell", "update_plan", "apply_patch"]);
+  assert.deepEqual(names(buildToolSpecs(modelInfoFor("unknown-model"))), ["shell", "update_plan", "apply_patch", "get_goal", "create_goal", "update_goal"]);
+  // features.goals = false takes the goal tools away.
+  assert.deepEqual(names(buildToolSpecs({ ...modelInfoFor("unknown-model"), goalTools: false })), ["shell", "update_plan", "apply_patch"]);
 
   const codex = buildToolSpecs(modelInfoFor("gpt-5-codex"));
   assert.equal(codex.find((s) => "name" in s && s.name === "apply_patch")?.type, "custom");
@@ -162,7 +170,7 @@ void test("chat conversion turns custom tools into functions and drops web_searc
   const chat = toChatTools(buildToolSpecs(withSearch("gpt-5.5", { mode: "live" })));
   assert.deepEqual(
     chat.map((c) => c.function.name),
-    ["exec_command", "write_stdin", "request_user_input", "apply_patch", "view_image"],
+    ["exec_command", "write_stdin", "request_user_input", "apply_patch", "view_image", "get_goal", "create_goal", "update_goal"],
   );
   for (const c of chat) assert.equal(c.type, "function");
   const patch = chat.find((c) => c.function.name === "apply_patch");

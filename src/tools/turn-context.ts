@@ -13,6 +13,7 @@ import type { SessionShellSnapshot } from "../exec/shell-snapshot.js";
 import type { PendingApprovals } from "../approval/pending-approvals.js";
 import type { PendingUserInput } from "../approval/pending-user-input.js";
 import type { ApprovalStore } from "../approval/approval-store.js";
+import type { GoalStatus, ThreadGoal } from "../protocol/goals.js";
 
 export interface TurnServices {
   /** Command rules that decide before the approval policy does. */
@@ -29,6 +30,24 @@ export interface TurnServices {
   userInput: PendingUserInput;
   /** Session-wide: what the user approved for the session, and folders granted to patches. */
   approvalStore: ApprovalStore;
+  /** The thread's goal, for the goal tools; absent where goals are off (a review). */
+  goals?: GoalAccess;
+}
+
+/** What the goal tools report: the goal (null when none) and what its budget leaves. */
+export interface GoalToolView {
+  goal: ThreadGoal | null;
+  remainingTokens: number | null;
+  /** Set once a budgeted goal is complete: the tokens it took, for the model to report. */
+  completionBudgetReport: string | null;
+}
+
+/** The thread's goal as the goal tools see it (core/goals.ts keeps it). */
+export interface GoalAccess {
+  view(): GoalToolView;
+  /** The new goal, or why it cannot be created. */
+  create(objective: string, tokenBudget: number | null): ThreadGoal | string;
+  setStatus(status: GoalStatus, by: "model" | "user"): ThreadGoal | string;
 }
 
 export interface TurnContext {

@@ -131,7 +131,7 @@ class TuiRunner implements AppHost {
     // Agent messages are drawn with the Markdown component: loaded with the core, before a thread can send one.
     const [{ ThreadManager, ThreadStartError }] = await Promise.all([import("../core/thread-manager.js"), loadMarkdown()]);
     this.startErrorType = ThreadStartError;
-    this.threads = new ThreadManager({ env: process.env, source: "cli", originator: "codex_cli_rs", userAgentProduct: "codex_cli_rs", readCodexApiKey: false });
+    this.threads = new ThreadManager({ env: process.env, source: "cli", originator: "codex_cli_rs", userAgentProduct: "codex_cli_rs", readCodexApiKey: false, goalContinuation: true });
     try {
       this.threads.checkCredentials(this.config);
     } catch (err) {

@@ -46,6 +46,8 @@ export interface TaskHost {
   usageRecorder(turn: TurnContext, emit: (msg: EventMsg) => void): (usage: TokenUsage | null) => void;
   tokenCount(): EventMsg;
   compactionFor(turn: TurnContext, emit: (msg: EventMsg) => void, signal: AbortSignal): TurnCompaction;
+  /** A regular task completed without error or abort. */
+  afterTurn(subId: string): void;
 }
 
 export class TaskRunner {
@@ -103,6 +105,7 @@ export class TaskRunner {
       },
       compaction: host.compactionFor(turn, emit, controller.signal),
     };
+    let completedTurn = false;
     active.done = task.run(ctx).then(
       (last) => {
         emit({ type: "task_complete", turn_id: turnId, last_agent_message: last });
@@ -113,6 +116,7 @@ export class TaskRunner {
             { threadId: host.threadId, turnId, cwd: turn.cwd, inputMessages: userTextMessages(items), lastAssistantMessage: last },
             { onError: (message) => host.send(subId, { type: "warning", message }) },
           );
+          completedTurn = true;
         }
       },
       (err: unknown) => {
@@ -125,6 +129,8 @@ export class TaskRunner {
       // Input that arrived too late for the model is not lost: it stays in history.
       host.history.append(...active.pending.splice(0));
       if (this.active === active) this.active = null;
+      // Only now is the session idle, so a goal's next turn can start here.
+      if (completedTurn && !active.aborted) host.afterTurn(subId);
     });
   }
 
