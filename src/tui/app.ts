@@ -40,6 +40,8 @@ import { questionOverlay } from "./questions.js";
 import type { Overlay } from "./overlays.js";
 import { PickerOverlay, TextPromptOverlay } from "./overlays.js";
 import { reviewText } from "../core/review/review-text.js";
+import type { ThreadGoal } from "../protocol/goals.js";
+import { goalNotice } from "./goal-command.js";
 import { questionSummary } from "../presentation/questions.js";
 import { addUsage } from "../presentation/usage.js";
 
@@ -102,6 +104,8 @@ export class App implements SlashContext {
   userMessages: string[] = [];
   private readonly input: KeyInput;
   private header: HeaderInfo | null = null;
+  /** The thread's goal, as the last thread_goal_updated said. */
+  private threadGoal: ThreadGoal | null = null;
   private totals: TokenUsage | null = null;
   private rateLimits: RateLimitSnapshot | null = null;
   /** Web searches the provider is running, by call id (drawn live until their end event). */
@@ -235,6 +239,9 @@ export class App implements SlashContext {
   renameThread(name: string): void {
     this.host.renameThread(name);
   }
+  goal(): ThreadGoal | null {
+    return this.threadGoal;
+  }
   quit(): void {
     this.host.quit();
   }
@@ -258,6 +265,7 @@ export class App implements SlashContext {
     this.liveSearches.clear();
     this.overlays.length = 0;
     this.userMessages = [];
+    this.threadGoal = null;
     this.setRunning(false);
     this.status.usage = null;
     this.totals = null;
@@ -378,6 +386,15 @@ export class App implements SlashContext {
       }
       case "plan_update":
         this.commit(planCell(msg.explanation, msg.plan, this.style, w));
+        break;
+      case "thread_goal_updated": {
+        const notice = goalNotice(this.threadGoal, msg.goal);
+        this.threadGoal = msg.goal;
+        if (notice !== null && !replay) this.notice("info", notice);
+        break;
+      }
+      case "goal_continuation_started":
+        this.notice("info", `Working on the goal on its own: ${msg.objective} (Esc stops, /goal pause holds it)`);
         break;
       case "token_count":
         if (msg.rate_limits) this.rateLimits = msg.rate_limits;

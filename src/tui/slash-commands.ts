@@ -13,6 +13,8 @@ import type { ReviewTarget } from "../protocol/review.js";
 import { FAMILY_PREFIXES } from "../model/catalog.js";
 import { expandPrompt } from "../config/custom-prompts.js";
 import { RENAME_COMMAND } from "./thread-name-command.js";
+import { GOAL_COMMAND } from "./goal-command.js";
+import type { ThreadGoal } from "../protocol/goals.js";
 
 export interface SlashContext {
   readonly cwd: string;
@@ -40,6 +42,8 @@ export interface SlashContext {
   forkThread(): Promise<void>;
   /** `/rename`: names the current thread (or says why it cannot). */
   renameThread(name: string): void;
+  /** The thread's goal as the last thread_goal_updated said (null: none). */
+  goal(): ThreadGoal | null;
   quit(): void;
   /** Settings changed by /model and /approvals, for the header and /status. */
   settingsChanged(change: { model?: string; effort?: ReasoningEffort | null; approval?: AskForApproval; sandbox?: SandboxPolicy }): void;
@@ -156,6 +160,7 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
     },
   },
   RENAME_COMMAND,
+  GOAL_COMMAND,
   { name: "quit", description: "exit codex-ts", duringTask: true, run: (ctx) => ctx.quit() },
   { name: "exit", description: "exit codex-ts", duringTask: true, run: (ctx) => ctx.quit() },
 ];

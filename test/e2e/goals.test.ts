@@ -7,8 +7,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { Event } from "../../src/protocol/events.js";
-import { exec, jsonLines, makeWorkspace, withServer } from "../support/cli.js";
-import { fnCall, text, turn, type ModelServer } from "../support/model-server.js";
+import { baseUrlArgs, exec, jsonLines, makeWorkspace, withServer } from "../support/cli.js";
+import { fnCall, startModelServer, text, turn, type ModelServer } from "../support/model-server.js";
+import { KEY, PtySession } from "../support/pty.js";
 import { readLines, rolloutFileOf, threadIdOf } from "../support/rollout.js";
 import { until, withSession } from "../support/session.js";
 
@@ -128,4 +129,29 @@ void test("a spent budget ends the goal (budget_limited) and no turn of its own 
     },
     { goalContinuation: true },
   );
+});
+
+void test("/goal in the interactive UI sets a goal the agent starts on at once, shows it, and its completion", async () => {
+  const ws = makeWorkspace();
+  const server = await startModelServer([turn(fnCall("update_goal", { status: "complete" }, "u1")), turn(text("the goal is reached"))]);
+  const ui = new PtySession([...baseUrlArgs(server.url)], { cwd: ws.dir, home: ws.home, cols: 120, rows: 40 });
+  try {
+    await ui.waitFor("Enter to send");
+    await ui.type("/goal tidy the README");
+    ui.write(KEY.enter);
+    await ui.waitFor("Working on the goal on its own: tidy the README");
+    await ui.waitFor("the goal is reached");
+    await ui.waitFor(/Goal \(complete\): tidy the README/);
+    await ui.type("/goal");
+    ui.write(KEY.enter);
+    await ui.waitFor(/Goal \(complete\): tidy the README · \d+ tokens used[\s\S]*Goal \(complete\)/);
+    assert.match(JSON.stringify(server.requests[0]?.body.input), /<goal_continuation>[^<]*tidy the README/);
+    assert.equal(server.requests.length, 2, "complete: no further turn");
+    ui.write(KEY.ctrlD);
+    assert.equal(await ui.exit(), 0);
+    assert.deepEqual(server.violations, []);
+  } finally {
+    ui.kill();
+    await server.close();
+  }
 });
