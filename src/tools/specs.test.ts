@@ -1,5 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { toolName } from "../protocol/tool-spec.js";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { modelInfoFor, type ModelInfo } from "../model/catalog.js";
@@ -63,7 +64,7 @@ void test("every tool has a non-empty description of our own", () => {
   for (const slug of ["gpt-5.5", "gpt-5-codex", "o3", "whatever"]) {
     for (const spec of buildToolSpecs(modelInfoFor(slug))) {
       if (spec.type === "web_search") continue;
-      assert.ok(spec.description.length > 10, `${slug}/${spec.name}`);
+      assert.ok(spec.description.length > 10, `${slug}/${toolName(spec)}`);
     }
   }
 });
@@ -104,6 +105,7 @@ void test("per-family tool sets", () => {
     "get_goal",
     "create_goal",
     "update_goal",
+    "tool_search",
   ]);
   assert.deepEqual(names(buildToolSpecs(modelInfoFor("gpt-5-codex"))), [
     "shell_command",

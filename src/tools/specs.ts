@@ -6,6 +6,7 @@
  */
 import type { ModelInfo } from "../model/catalog.js";
 import type { WebSearchSettings } from "../protocol/web-search.js";
+import { toolSearchSpec } from "./tool-search.js";
 import { APPLY_PATCH_LARK_GRAMMAR, PATCH_FORMAT_SUMMARY, type JsonSchema, type ToolSpec } from "../protocol/tool-spec.js";
 
 // ---------------------------------------------------------------------------------------------
@@ -257,7 +258,7 @@ export function webSearchTool(settings: WebSearchSettings, images: boolean): Too
 
 /**
  * The tools offered to `model`, in the order the reference sends them: command tools, plan,
- * user questions, apply_patch, view_image, the goal tools, then hosted web search.
+ * user questions, apply_patch, view_image, the goal tools, tool_search, then hosted web search.
  */
 export function buildToolSpecs(model: ModelInfo): ToolSpec[] {
   const specs: ToolSpec[] = [];
@@ -280,6 +281,7 @@ export function buildToolSpecs(model: ModelInfo): ToolSpec[] {
   else if (model.applyPatchTool === "function") specs.push(applyPatchFunctionTool());
   if (model.viewImageTool) specs.push(viewImageTool());
   if (model.goalTools) specs.push(getGoalTool(), createGoalTool(), updateGoalTool());
+  if (model.toolSearch) specs.push(toolSearchSpec());
   if (model.webSearch) specs.push(webSearchTool(model.webSearch, model.webSearchImages));
   return specs;
 }

@@ -21,7 +21,8 @@ import { readRequestText, sendJson } from "./http-util.js";
 export type ScriptedOutput =
   | { type: "message"; text: string; id?: string }
   | { type: "reasoning"; summary: string[]; id?: string; encryptedContent?: string }
-  | { type: "function_call"; name: string; arguments: unknown; callId: string; id?: string }
+  /** `namespace`: a tool found by tool_search, called inside its namespace. */
+  | { type: "function_call"; name: string; arguments: unknown; callId: string; id?: string; namespace?: string }
   | { type: "custom_tool_call"; name: string; input: string; callId: string; id?: string }
   /**
    * A hosted web search the provider ran itself: announced in progress (no action yet, as the
@@ -304,7 +305,7 @@ function responsesFrames(t: ScriptedTurn, ids: Ids, model: string): string[] {
       case "function_call": {
         const id = out.id ?? ids.next("fc");
         const args = argumentsString(out.arguments);
-        const base = { type: "function_call", id, call_id: out.callId, name: out.name };
+        const base = { type: "function_call", id, call_id: out.callId, name: out.name, ...(out.namespace ? { namespace: out.namespace } : {}) };
         emit("response.output_item.added", { output_index, item: { ...base, arguments: "", status: "in_progress" } });
         for (const delta of fragments(args)) {
           emit("response.function_call_arguments.delta", { item_id: id, output_index, delta });

@@ -10,8 +10,6 @@ import type { UserInput } from "../../protocol/ops.js";
 import type { ModelClient } from "../../model/prompt.js";
 import { ModelError, errorInfo } from "../../model/errors.js";
 import { ToolError } from "../../tools/types.js";
-import type { ToolRouter } from "../../tools/router.js";
-import type { ToolSpec } from "../../protocol/tool-spec.js";
 import type { TurnContext } from "../../tools/turn-context.js";
 import type { TokenAccounting } from "../token-usage.js";
 import type { ConversationHistory } from "../history.js";
@@ -42,7 +40,7 @@ export interface TaskHost {
   readonly unifiedExec: { terminateAll(): void };
   send(id: string, msg: EventMsg): void;
   baseInstructionsFor(turn: TurnContext): string;
-  turnTools(turn: TurnContext, emit: (msg: EventMsg) => void, signal: AbortSignal): Promise<{ specs: ToolSpec[]; router: ToolRouter }>;
+  turnTools(turn: TurnContext, emit: (msg: EventMsg) => void, signal: AbortSignal): ReturnType<TaskContext["tools"]>;
   usageRecorder(turn: TurnContext, emit: (msg: EventMsg) => void): (usage: TokenUsage | null) => void;
   tokenCount(): EventMsg;
   compactionFor(turn: TurnContext, emit: (msg: EventMsg) => void, signal: AbortSignal): TurnCompaction;
