@@ -88,6 +88,8 @@ export interface Config {
   sandboxMode: SandboxMode;
   sandboxPolicy: SandboxPolicy;
   reasoningEffort: ReasoningEffort | null;
+  /** `plan_mode_reasoning_effort`: the effort while planning; null: `reasoningEffort`. */
+  planModeReasoningEffort: ReasoningEffort | null;
   /** null: not configured, so the request leaves the choice to the model (as the reference does). */
   reasoningSummary: ReasoningSummary | null;
   verbosity: "low" | "medium" | "high" | null;
@@ -242,6 +244,7 @@ export function loadConfig(input: CliConfigInput): Config {
     sandboxMode,
     sandboxPolicy,
     reasoningEffort: oneOf(t, "model_reasoning_effort", REASONING_EFFORTS) ?? null,
+    planModeReasoningEffort: oneOf(t, "plan_mode_reasoning_effort", REASONING_EFFORTS) ?? null,
     reasoningSummary: oneOf(t, "model_reasoning_summary", REASONING_SUMMARIES) ?? null,
     verbosity: oneOf(t, "model_verbosity", ["low", "medium", "high"] as const) ?? null,
     developerInstructions: str(t, "developer_instructions") ?? null,

@@ -23,6 +23,7 @@ export function sessionOptionsFromConfig(config: Config, client: ModelClient): S
       reasoningEffort: config.reasoningEffort,
       reasoningSummary: config.reasoningSummary,
       verbosity: config.verbosity,
+      planModeReasoningEffort: config.planModeReasoningEffort,
     },
     client,
     streamMaxRetries: config.provider.streamMaxRetries,

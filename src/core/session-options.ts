@@ -7,6 +7,7 @@ import type { ModelClient } from "../model/prompt.js";
 import type { ShellEnvironmentPolicy } from "../exec/env.js";
 import type { AskForApproval, ReasoningEffort, ReasoningSummary, SandboxPolicy } from "../protocol/policy.js";
 import type { HistorySettings } from "../history/prompt-history.js";
+import type { CollaborationMode } from "../protocol/ops.js";
 import type { RolloutRecorder } from "../rollout/recorder.js";
 import type { RecordedThread } from "../rollout/reconstruct.js";
 import type { McpSignInHandler } from "../mcp/sign-in.js";
@@ -24,6 +25,10 @@ export interface SessionSettings {
   /** null: let the model decide (the field is left out of requests). */
   reasoningSummary: ReasoningSummary | null;
   verbosity: "low" | "medium" | "high" | null;
+  /** Plan mode (`plan`) or working (`default`, when absent). */
+  collaborationMode?: CollaborationMode;
+  /** `plan_mode_reasoning_effort`: the effort while planning; null or absent: the session's. */
+  planModeReasoningEffort?: ReasoningEffort | null;
 }
 
 export interface SessionOptions {

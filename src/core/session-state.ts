@@ -122,15 +122,19 @@ export class SessionState {
   /** A new turn's fixed context: the current settings, a fresh turn id, the session's services. */
   turnContext(subId: string, outputSchema: unknown): TurnContext {
     const s = this.settings;
+    const planning = s.collaborationMode === "plan";
+    const model = this.modelInfo(s.model);
     return {
       subId,
       turnId: uuidv7(),
       cwd: s.cwd,
-      model: this.modelInfo(s.model),
+      // Planning changes nothing: no patch tool, and commands confined read-only.
+      model: planning ? { ...model, applyPatchTool: null } : model,
       showRawAgentReasoning: this.options.showRawAgentReasoning === true,
       approvalPolicy: s.approvalPolicy,
-      sandboxPolicy: s.sandboxPolicy,
-      reasoningEffort: s.reasoningEffort,
+      sandboxPolicy: planning && s.sandboxPolicy.type !== "read-only" ? { type: "read-only" } : s.sandboxPolicy,
+      ...(planning ? { planning: true } : {}),
+      reasoningEffort: planning && s.planModeReasoningEffort != null ? s.planModeReasoningEffort : s.reasoningEffort,
       reasoningSummary: s.reasoningSummary,
       verbosity: s.verbosity,
       outputSchema: outputSchema ?? null,

@@ -20,7 +20,12 @@ export interface TurnOverrides {
   /** `null` clears the effort (the model's default applies); absent keeps it. */
   effort?: ReasoningEffort | null;
   summary?: ReasoningSummary;
+  /** `plan`: the agent plans and changes nothing (read-only commands, no patches); `default`: it works. */
+  collaboration_mode?: CollaborationMode;
 }
+
+export const COLLABORATION_MODES = ["default", "plan"] as const;
+export type CollaborationMode = (typeof COLLABORATION_MODES)[number];
 
 export type ElicitationAction = "accept" | "decline" | "cancel";
 

@@ -66,6 +66,8 @@ export interface TurnContext {
   /** `show_raw_agent_reasoning`: emit the model's raw reasoning text too. */
   showRawAgentReasoning?: boolean;
   shellEnvironmentPolicy: ShellEnvironmentPolicy;
+  /** Plan mode: nothing may change (commands read-only, never escalated; no patches). */
+  planning?: boolean;
   services: TurnServices;
 }
 

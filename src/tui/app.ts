@@ -42,6 +42,7 @@ import { PickerOverlay, TextPromptOverlay } from "./overlays.js";
 import { reviewText } from "../core/review/review-text.js";
 import type { ThreadGoal } from "../protocol/goals.js";
 import { goalNotice } from "./goal-command.js";
+import { PLAN_OFF, PLAN_ON } from "./plan-mode.js";
 import { questionSummary } from "../presentation/questions.js";
 import { addUsage } from "../presentation/usage.js";
 
@@ -106,6 +107,8 @@ export class App implements SlashContext {
   private header: HeaderInfo | null = null;
   /** The thread's goal, as the last thread_goal_updated said. */
   private threadGoal: ThreadGoal | null = null;
+  /** Plan mode (plan-mode.ts), as the user last set it; carried over to every thread the app opens. */
+  private planning = false;
   private totals: TokenUsage | null = null;
   private rateLimits: RateLimitSnapshot | null = null;
   /** Web searches the provider is running, by call id (drawn live until their end event). */
@@ -242,6 +245,13 @@ export class App implements SlashContext {
   goal(): ThreadGoal | null {
     return this.threadGoal;
   }
+  planMode(): boolean {
+    return this.planning;
+  }
+  setPlanMode(on: boolean): void {
+    this.planning = on;
+    this.notice("info", on ? PLAN_ON : PLAN_OFF);
+  }
   quit(): void {
     this.host.quit();
   }
@@ -266,6 +276,8 @@ export class App implements SlashContext {
     this.overlays.length = 0;
     this.userMessages = [];
     this.threadGoal = null;
+    // A new thread starts in the default mode: the mode the user is in goes to it too.
+    if (this.planning) this.host.submit({ type: "override_turn_context", collaboration_mode: "plan" });
     this.setRunning(false);
     this.status.usage = null;
     this.totals = null;

@@ -14,6 +14,7 @@ import { FAMILY_PREFIXES } from "../model/catalog.js";
 import { expandPrompt } from "../config/custom-prompts.js";
 import { RENAME_COMMAND } from "./thread-name-command.js";
 import { GOAL_COMMAND } from "./goal-command.js";
+import { PLAN_COMMAND } from "./plan-mode.js";
 import type { ThreadGoal } from "../protocol/goals.js";
 
 export interface SlashContext {
@@ -44,6 +45,9 @@ export interface SlashContext {
   renameThread(name: string): void;
   /** The thread's goal as the last thread_goal_updated said (null: none). */
   goal(): ThreadGoal | null;
+  /** Whether plan mode is on (plan-mode.ts). */
+  planMode(): boolean;
+  setPlanMode(on: boolean): void;
   quit(): void;
   /** Settings changed by /model and /approvals, for the header and /status. */
   settingsChanged(change: { model?: string; effort?: ReasoningEffort | null; approval?: AskForApproval; sandbox?: SandboxPolicy }): void;
@@ -161,6 +165,7 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
   },
   RENAME_COMMAND,
   GOAL_COMMAND,
+  PLAN_COMMAND,
   { name: "quit", description: "exit codex-ts", duringTask: true, run: (ctx) => ctx.quit() },
   { name: "exit", description: "exit codex-ts", duringTask: true, run: (ctx) => ctx.quit() },
 ];
