@@ -6,17 +6,22 @@
  */
 import { createInterface } from "node:readline/promises";
 import { codexHome } from "../config/codex-home.js";
-import { archiveThreadFile, deleteThreadFile, unarchiveThreadFile } from "../rollout/archive.js";
-import { isThreadId } from "../rollout/format.js";
-import { lookupThread, type FoundThread } from "../rollout/lookup.js";
+import {
+  archiveRecordedThread,
+  deleteRecordedThread,
+  findRecordedThread,
+  isThreadId,
+  unarchiveRecordedThread,
+  type FoundThread,
+} from "../host/recorded-threads.js";
 
 const label = (found: FoundThread): string => (found.name === null ? found.id : `${found.name} (${found.id})`);
 
 function find(session: string, where: "active" | "archived"): FoundThread | null {
   const home = codexHome();
-  const found = lookupThread(home, session, { where, interactiveOnly: true });
+  const found = findRecordedThread(home, session, where);
   if (found === null) {
-    const other = lookupThread(home, session, { where: where === "active" ? "archived" : "active", interactiveOnly: true });
+    const other = findRecordedThread(home, session, where === "active" ? "archived" : "active");
     const hint = other === null ? "" : where === "active" ? "; it is archived already" : "; it is not archived";
     process.stderr.write(`Error: no ${where === "active" ? "active" : "archived"} session matching '${session}'${hint}.\n`);
   }
@@ -26,7 +31,7 @@ function find(session: string, where: "active" | "archived"): FoundThread | null
 export function runArchive(session: string): number {
   const found = find(session, "active");
   if (found === null) return 1;
-  archiveThreadFile(codexHome(), found.path);
+  archiveRecordedThread(codexHome(), found);
   process.stdout.write(`Archived session ${label(found)}.\n`);
   return 0;
 }
@@ -34,7 +39,7 @@ export function runArchive(session: string): number {
 export function runUnarchive(session: string): number {
   const found = find(session, "archived");
   if (found === null) return 1;
-  unarchiveThreadFile(codexHome(), found.path);
+  unarchiveRecordedThread(codexHome(), found);
   process.stdout.write(`Unarchived session ${label(found)}.\n`);
   return 0;
 }
@@ -45,7 +50,7 @@ export async function runDelete(session: string, opts: { force?: boolean }): Pro
     return 1;
   }
   const home = codexHome();
-  const found = lookupThread(home, session, { where: "active", interactiveOnly: true }) ?? lookupThread(home, session, { where: "archived", interactiveOnly: true });
+  const found = findRecordedThread(home, session, "active") ?? findRecordedThread(home, session, "archived");
   if (found === null) {
     process.stderr.write(`Error: no session matching '${session}'.\n`);
     return 1;
@@ -63,7 +68,7 @@ export async function runDelete(session: string, opts: { force?: boolean }): Pro
       return 0;
     }
   }
-  deleteThreadFile(found.path);
+  deleteRecordedThread(found);
   process.stdout.write(`Deleted session ${label(found)}.\n`);
   return 0;
 }

@@ -3,7 +3,7 @@ import { Argument, Command, Option } from "commander";
 import { COMPLETION_SHELLS, type CompletionShell } from "./completion/scripts.js";
 import { SANDBOX_MODES, type SandboxMode } from "../protocol/policy.js";
 import type { ExecOptions } from "./exec/run-exec.js";
-import type { ThreadTarget } from "../core/open-thread.js";
+import type { ThreadTarget } from "../protocol/threads.js";
 import type { ReviewTarget } from "../protocol/review.js";
 import type { TuiOptions, TuiStart } from "../tui/run-tui.js";
 import { packageVersion } from "../util/version.js";
@@ -177,7 +177,7 @@ export async function runCli(argv: string[]): Promise<number> {
     .addHelpText("after", '\nExample:\n  codex-ts execpolicy check --rules ~/.codex-ts/rules/default.rules -- git push origin main\n\nA rule looks like:\n  prefix_rule(pattern=["git", ["push", "fetch"]], decision="prompt", justification="talks to the network")')
     .action(async (command: string[], opts: { rules: string[]; pretty?: boolean; config: string[] }) => {
       const { runExecPolicyCheck } = await import("./execpolicy-command.js");
-      exitCode = runExecPolicyCheck(command, opts);
+      exitCode = await runExecPolicyCheck(command, opts);
     });
 
   const login = program

@@ -15,9 +15,8 @@ import { constants as osConstants } from "node:os";
 import { delimiter, isAbsolute, resolve } from "node:path";
 import { loadConfig, type Config } from "../config/load-config.js";
 import { ConfigError } from "../config/overrides.js";
-import { createCommandEnv } from "../exec/env.js";
 import type { SandboxMode } from "../protocol/policy.js";
-import { SandboxUnavailableError, sandboxCommand, type SandboxedCommand } from "../sandbox/launcher.js";
+import { commandEnvironment, sandboxed } from "../host/standalone.js";
 
 export interface SandboxCommandOptions {
   sandbox?: SandboxMode;
@@ -46,22 +45,17 @@ export async function runSandboxCommand(argv: string[], opts: SandboxCommandOpti
   }
   for (const warning of config.warnings) process.stderr.write(`warning: ${warning}\n`);
 
-  const env = createCommandEnv(config.shellEnvironmentPolicy, process.env);
+  const env = await commandEnvironment(config);
   if (!commandExists(program, cwd, env.PATH)) {
     process.stderr.write(`codex-ts sandbox: ${program}: command not found\n`);
     return 127;
   }
 
   const tty = process.stdin.isTTY === true;
-  let command: SandboxedCommand;
-  try {
-    command = await sandboxCommand({ policy: config.sandboxPolicy, cwd, argv, env, tty });
-  } catch (err) {
-    if (err instanceof SandboxUnavailableError) {
-      process.stderr.write(`${err.message}\n`);
-      return 1;
-    }
-    throw err;
+  const command = await sandboxed(config, cwd, argv, env, tty);
+  if ("unavailable" in command) {
+    process.stderr.write(`${command.unavailable}\n`);
+    return 1;
   }
   const [file = program, ...args] = command.argv;
   return new Promise<number>((resolvePromise) => {

@@ -117,6 +117,18 @@ only a key spelled nearly like one the reference reads is reported:
 /home/me/.codex-ts/config.toml:4: unknown config key 'model_reasoning_efort' is ignored (did you mean model_reasoning_effort?)
 \`\`\`
 
+### Files a repository controls
+
+A repository may hold files shaped to hurt: an \`AGENTS.md\` linked to \`/dev/zero\`, a FIFO named
+\`.codex/config.toml\`, a 200 MB prompt. codex-ts reads only regular files (a FIFO, device or
+socket is refused without waiting on it), and never more than it keeps: AGENTS.md files up to
+\`project_doc_max_bytes\`, settings files (config.toml, profiles, rules, skills, prompts,
+\`model_instructions_file\`) up to 1 MiB each. A refused or cut-short file is named: in a warning
+for AGENTS.md, skills, prompts and \`.git\` metadata (which is then left out), in the error that
+stops the start for a config or rules file, which must load whole. Session files (\`sessions\`,
+resume, fork) and \`history.jsonl\` are read the same way: anything there that is not a regular
+file is passed over.
+
 ## Local models (\`--oss\`)
 
 \`--oss\` uses a local server as the model provider: \`--local-provider\` if given, else

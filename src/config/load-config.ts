@@ -6,7 +6,7 @@
  * `--enable` / `--disable` and `--oss`). Every layer is checked against the schema (schema.ts):
  * a wrong type or value is a ConfigError naming `file:line: key`, an unknown key a warning.
  */
-import { readFileSync } from "node:fs";
+import { readTextFile } from "../util/bounded-read.js";
 import { join, resolve } from "node:path";
 import {
   APPROVAL_POLICIES,
@@ -232,6 +232,14 @@ export function loadConfig(input: CliConfigInput): Config {
   warnings.push(...featureWarnings(t, features));
   const webSearch = resolveWebSearch(t, provider.wireApi);
   warnings.push(...webSearch.warnings);
+  const agentsMd = loadAgentsMd({
+    codexHome: home,
+    cwd,
+    maxBytes: projectDocMaxBytes,
+    fallbackFilenames: projectDocFallbackFilenames,
+    rootMarkers: projectRootMarkers,
+  });
+  warnings.push(...agentsMd.warnings);
   return {
     codexHome: home,
     cwd,
@@ -249,13 +257,7 @@ export function loadConfig(input: CliConfigInput): Config {
     verbosity: oneOf(t, "model_verbosity", ["low", "medium", "high"] as const) ?? null,
     developerInstructions: str(t, "developer_instructions") ?? null,
     baseInstructionsOverride: instructionsFile ? readText(instructionsFile, `${where([instructionsKey])}: ${instructionsKey}`) : null,
-    userInstructions: loadAgentsMd({
-      codexHome: home,
-      cwd,
-      maxBytes: projectDocMaxBytes,
-      fallbackFilenames: projectDocFallbackFilenames,
-      rootMarkers: projectRootMarkers,
-    }),
+    userInstructions: agentsMd.text,
     shellEnvironmentPolicy: table(t.shell_environment_policy) as ShellEnvironmentPolicy,
     warnings,
     profile: choice?.name ?? null,
@@ -354,7 +356,7 @@ function providerFromToml(id: string, t: TomlTable): ModelProvider {
 
 function readText(path: string, what: string): string {
   try {
-    return readFileSync(path, "utf8");
+    return readTextFile(path);
   } catch (err) {
     throw new ConfigError(`${what}: cannot read ${path}: ${(err as Error).message}`);
   }

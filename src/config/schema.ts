@@ -99,7 +99,7 @@ const TUI_KEYS = [
 const BASE_SCHEMA: readonly KeySpec[] = [
   // Model
   { key: "model", type: "string", default: DEFAULT_MODEL, profile: true, group: "Model", description: "The model to use.", example: 'model = "gpt-5.5"' },
-  { key: "review_model", type: "string", unused: true, group: "Model", description: "Model for `/review`; the session's model when unset." },
+  { key: "review_model", type: "string", group: "Model", description: "Model reviews run with (`/review`, `codex-ts review`, `exec review`); the session's model when unset." },
   { key: "model_provider", type: "string", default: "openai", profile: true, userOnly: true, group: "Model", description: "Id of the provider to use: `openai`, `ollama`, `lmstudio` or a `[model_providers.<id>]` table.", example: 'model_provider = "azure"' },
   { key: "oss_provider", type: "string", values: OSS_PROVIDERS, defaultText: '"ollama" (used by `--oss`)', profile: true, group: "Model", description: "The local provider `--oss` uses." },
   { key: "openai_base_url", type: "string", defaultText: `$OPENAI_BASE_URL, else "${OPENAI_DEFAULT_BASE_URL}"`, userOnly: true, group: "Model", description: "Base URL of the built-in `openai` provider." },
@@ -163,14 +163,14 @@ const BASE_SCHEMA: readonly KeySpec[] = [
   { key: "developer_instructions", type: "string", group: "Instructions and AGENTS.md", description: "Extra instructions sent as a developer message." },
   { key: "model_instructions_file", type: "path", profile: true, group: "Instructions and AGENTS.md", description: "File whose text replaces the built-in base instructions." },
   { key: "experimental_instructions_file", type: "path", profile: true, group: "Instructions and AGENTS.md", description: "Older name of `model_instructions_file`." },
-  { key: "compact_prompt", type: "string", unused: true, group: "Instructions and AGENTS.md", description: "Prompt used to summarise the conversation when compacting." },
-  { key: "experimental_compact_prompt_file", type: "path", profile: true, unused: true, group: "Instructions and AGENTS.md", description: "File holding the compaction prompt." },
-  { key: "project_doc_max_bytes", type: "integer", min: 0, default: DEFAULT_PROJECT_DOC_MAX_BYTES, group: "Instructions and AGENTS.md", description: "Most bytes read from AGENTS.md files in total; 0 turns project docs off." },
+  { key: "compact_prompt", type: "string", group: "Instructions and AGENTS.md", description: "What a local compaction asks the model for, instead of codex-ts's own summary prompt (server-side compaction sends no prompt). Also the MCP server's `compact-prompt` argument." },
+  { key: "experimental_compact_prompt_file", type: "path", profile: true, group: "Instructions and AGENTS.md", description: "File whose text is the compaction prompt when `compact_prompt` is unset. A file that cannot be read stops the start, as in the reference." },
+  { key: "project_doc_max_bytes", type: "integer", min: 0, default: DEFAULT_PROJECT_DOC_MAX_BYTES, group: "Instructions and AGENTS.md", description: "Most bytes read from the project's AGENTS.md files in total (a file cut at this limit is named in a warning); 0 turns project docs off." },
   { key: "project_doc_fallback_filenames", type: "string[]", default: [], group: "Instructions and AGENTS.md", description: "Names tried, in order, in a folder without AGENTS.md.", example: 'project_doc_fallback_filenames = ["CLAUDE.md"]' },
   { key: "project_root_markers", type: "string[]", default: [".git"], group: "Instructions and AGENTS.md", description: "Entries marking the project root, where the search for AGENTS.md and `.codex/config.toml` starts; `[]` means the working directory." },
 
   // Features
-  { key: "features", type: "map", names: FEATURE_NAMES, profile: true, group: "Features", description: "Feature flags (see the list below); `--enable NAME` / `--disable NAME` set them for one run.", example: "[features]\ngoals = false" },
+  { key: "features", type: "map", names: FEATURE_NAMES, profile: true, group: "Features", description: "Feature flags (see the list below); `--enable NAME` / `--disable NAME` set them for one run.", example: "[features]\nshell_snapshot = false" },
   { key: "features.<feature>", type: "boolean", group: "Features", description: "Turns one feature on or off." },
   { key: "experimental_use_unified_exec_tool", type: "boolean", profile: true, group: "Features", description: "Older spelling of `features.unified_exec`." },
   { key: "experimental_use_freeform_apply_patch", type: "boolean", profile: true, unused: true, group: "Features", description: "Older switch for the freeform apply_patch tool, which each model family now decides." },
@@ -387,7 +387,10 @@ function walk(table: TomlTable, node: SchemaNode, path: string[], out: Validatio
       out.errors.push({ path: at, message: problem });
       continue;
     }
-    if (isTable(value) && (kinds(spec).includes("table") || kinds(spec).includes("map"))) walk(value, child, at, out);
+    // A table whose keys the schema does not list (otel.exporter's `{ otlp-http = … }`) is
+    // free-form: its `check` judges it whole, and walking it would call every key unknown.
+    const described = child.children.size > 0 || child.any !== undefined;
+    if (isTable(value) && described && (kinds(spec).includes("table") || kinds(spec).includes("map"))) walk(value, child, at, out);
     else if (isTable(value) && spec.knownKeys) nearMisses(value, spec.knownKeys, at, out);
   }
 }

@@ -4,6 +4,7 @@
  * parent, then resumed). `--ephemeral` reads but never writes.
  */
 import { join } from "node:path";
+import type { ThreadTarget } from "../protocol/threads.js";
 import { uuidv7 } from "../util/ids.js";
 import type { ResumeOptions } from "./session-options.js";
 import { SESSIONS_SUBDIR, isThreadId } from "../rollout/format.js";
@@ -14,20 +15,7 @@ import { lookupThread } from "../rollout/lookup.js";
 import { loadThread } from "../rollout/reconstruct.js";
 import { RolloutRecorder } from "../rollout/recorder.js";
 
-/** `exec resume` / `exec fork`: which recorded thread to continue. */
-export interface ThreadTarget {
-  kind: "resume" | "fork";
-  /** A thread id, or a thread's name (session_index.jsonl). */
-  sessionId?: string;
-  /** The most recently active thread (recorded in the working directory unless `all`). */
-  last: boolean;
-  all: boolean;
-  /**
-   * `--last` and names only find threads a person drove (the interactive UI's default, as in the
-   * reference; `--include-non-interactive` turns it off). exec's own resume finds every thread.
-   */
-  interactiveOnly?: boolean;
-}
+export type { ThreadTarget };
 
 export interface OpenThreadRequest {
   target: ThreadTarget | null;

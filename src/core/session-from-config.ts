@@ -33,6 +33,7 @@ export function sessionOptionsFromConfig(config: Config, client: ModelClient): S
     skills: found.skills,
     codexHome: config.codexHome,
     reviewModel: config.reviewModel,
+    compactPrompt: config.compactPrompt,
     modelSettings: {
       contextWindow: config.modelContextWindow,
       autoCompactTokenLimit: config.modelAutoCompactTokenLimit,

@@ -28,6 +28,7 @@ import { withFormDefaults } from "./form-defaults.js";
 import { McpLoginRequiredError, type AuthorizeHandler } from "./oauth/provider.js";
 import { collectPages, type PageResult } from "./pages.js";
 import { McpStartupError, spawnErrorMessage } from "./startup-errors.js";
+import { skipOversizedMessages } from "./stdio-read-buffer.js";
 import { formatDuration, McpTimeoutError, sdkTimeoutMs, secondsToMs, withDeadline } from "./time.js";
 
 /** Variables a stdio server inherits from our environment (the reference's list, Unix). */
@@ -233,6 +234,7 @@ async function createTransport(name: string, config: McpServerConfig, opts: Conn
       stderr: "pipe",
     });
     transport.stderr?.on("data", () => undefined);
+    skipOversizedMessages(transport);
     return transport;
   }
   let url: URL;

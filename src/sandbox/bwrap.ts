@@ -11,7 +11,8 @@
  * protected folder, and /proc last.
  */
 import { spawn } from "node:child_process";
-import { accessSync, constants, lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { accessSync, constants, lstatSync, realpathSync, statSync } from "node:fs";
+import { readTextFile } from "../util/bounded-read.js";
 import { delimiter, dirname, isAbsolute, join, resolve, sep } from "node:path";
 import type { SandboxPolicy } from "../protocol/policy.js";
 import { PROTECTED_SUBPATHS, isUnder, writableRoots } from "./writable-roots.js";
@@ -111,7 +112,7 @@ export function protectedPaths(roots: readonly string[]): string[] {
 export function readGitdirFile(gitFile: string): string | null {
   let text: string;
   try {
-    text = readFileSync(gitFile, "utf8");
+    text = readTextFile(gitFile); // a FIFO by that name would hang the sandbox's set-up
   } catch {
     return null;
   }

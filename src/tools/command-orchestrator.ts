@@ -137,10 +137,11 @@ function looksDenied(outcome: AttemptView): boolean {
 }
 
 async function ask(invocation: ToolInvocation, request: CommandRequest, reason: string | undefined): Promise<ReviewDecision> {
-  const decision = await askUser(invocation.turn.services.approvals, invocation.emit, {
+  const { turn } = invocation;
+  const decision = await askUser(turn.services.questions, { emit: invocation.emit, approvalPolicy: turn.approvalPolicy }, {
     type: "exec_approval_request",
     call_id: invocation.callId,
-    turn_id: invocation.turn.turnId,
+    turn_id: turn.turnId,
     command: request.argv,
     cwd: request.cwd,
     ...(reason ? { reason } : {}),

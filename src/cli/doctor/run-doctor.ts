@@ -10,11 +10,12 @@ import { loadConfig, type Config } from "../../config/load-config.js";
 import { ConfigError } from "../../config/overrides.js";
 import { configInputFromFlags } from "../../config/session-flags.js";
 import { packageVersion } from "../../util/version.js";
-import { authCheck, configCheck, configErrorCheck, mcpCheck, rulesCheck } from "./checks-config.js";
-import { diskCheck, gitCheck, runtimeCheck, shellSnapshotCheck } from "./checks-environment.js";
-import { reachabilityCheck } from "./checks-network.js";
-import { bubblewrapCheck, confinementCheck, landlockCheck, seatbeltCheck, userNamespacesCheck } from "./checks-sandbox.js";
-import { buildReport, renderReport, type Check, type Finding } from "./report.js";
+import { configCheck, configErrorCheck, mcpCheck, rulesCheck } from "../../host/doctor/checks-config.js";
+import { diskCheck, gitCheck, runtimeCheck, shellSnapshotCheck } from "../../host/doctor/checks-environment.js";
+import { reachabilityCheck } from "../../host/doctor/checks-network.js";
+import { bubblewrapCheck, confinementCheck, landlockCheck, seatbeltCheck, userNamespacesCheck } from "../../host/doctor/checks-sandbox.js";
+import { buildReport, renderReport, type Check, type Finding } from "../../host/doctor/report.js";
+import { authCheck } from "./checks-auth.js";
 
 export interface DoctorOptions {
   json?: boolean;

@@ -89,7 +89,7 @@ async function applyPatch(invocation: ToolInvocation, text: string, cwd: string,
   // auto_approved means no request was shown for this patch.
   const asked = safety.kind === "ask" && !store.covers("patch", written);
   if (safety.kind === "ask" && asked) {
-    const answer = await askUser(turn.services.approvals, invocation.emit, {
+    const answer = await askUser(turn.services.questions, { emit: invocation.emit, approvalPolicy: turn.approvalPolicy }, {
       type: "apply_patch_approval_request",
       call_id: invocation.callId,
       turn_id: turn.turnId,

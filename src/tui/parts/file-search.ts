@@ -27,7 +27,8 @@
  * one only rescans the previous matches.
  */
 import { spawn } from "node:child_process";
-import { readdir, readFile } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
+import { readTextFile } from "../../util/bounded-read.js";
 import { join } from "node:path";
 
 export interface FileMatch {
@@ -129,7 +130,7 @@ async function walkFiles(root: string, max: number): Promise<string[]> {
     for (const name of IGNORE_FILES) {
       if (!entries.some((e) => e.name === name && e.isFile())) continue;
       try {
-        const ig = ignore().add(await readFile(join(root, rel, name), "utf8"));
+        const ig = ignore().add(readTextFile(join(root, rel, name)));
         matchers.push({
           base: rel === "" ? "" : `${rel}/`,
           test: (p) => {

@@ -1,13 +1,9 @@
 /**
  * Doctor checks of what the user configured: config.toml and the files layered on it, the
- * `.rules` files, the credentials the provider needs, and every enabled MCP server started for
- * real and asked for its tools.
+ * `.rules` files, and every enabled MCP server started for real and asked for its tools.
  */
 import { ExecPolicy } from "../../approval/exec-policy/policy.js";
 import type { Config } from "../../config/load-config.js";
-import { resolveRunAuth } from "../../core/model-access.js";
-import { providerNeedsKey } from "../../auth/resolve-auth.js";
-import { idTokenClaims, jwtExpiresAt } from "../../auth/jwt.js";
 import { McpConnectionManager } from "../../mcp/manager.js";
 import type { McpStartupStatus } from "../../protocol/mcp-events.js";
 import { fail, ok, warning, type Finding } from "./report.js";
@@ -38,24 +34,6 @@ export function rulesCheck(config: Config): Finding {
   } catch (err) {
     return fail(`a rules file does not parse: ${(err as Error).message}`, "fix the file and line named (`codex-ts execpolicy check` tries a command against them)", details);
   }
-}
-
-export function authCheck(config: Config, env: NodeJS.ProcessEnv): Finding {
-  const auth = resolveRunAuth(config, env, true);
-  const provider = config.provider;
-  if (auth.mode === "error") return fail(auth.message, "run `codex-ts login` again, or fix the setting named");
-  if (auth.mode === "api-key") return ok(`API key from ${auth.source}`, { provider: provider.id, key: `${auth.apiKey.slice(0, 3)}…${auth.apiKey.slice(-4)}` });
-  if (auth.mode === "chatgpt") {
-    const details: Record<string, string> = { provider: provider.id, "auth file": `${config.codexHome}/auth.json` };
-    const claims = idTokenClaims(auth.login.tokens.id_token);
-    if (claims.email) details.account = claims.email;
-    const expires = jwtExpiresAt(auth.login.tokens.access_token);
-    if (expires !== null) details["access token expires"] = new Date(expires).toISOString();
-    return ok("signed in with ChatGPT", details);
-  }
-  if (!providerNeedsKey(provider)) return ok(`${provider.name} takes no key`, { provider: provider.id });
-  const variable = provider.envKey ?? "OPENAI_API_KEY";
-  return fail(`no credentials for ${provider.name}`, provider.id === "openai" ? "run `codex-ts login`, or set OPENAI_API_KEY" : `set ${variable}${provider.envKeyInstructions ? ` (${provider.envKeyInstructions})` : ""}`);
 }
 
 /** Starts every enabled MCP server as a session would, lists its tools, and stops it. */

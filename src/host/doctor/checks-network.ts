@@ -5,23 +5,14 @@
  */
 import type { IncomingMessage } from "node:http";
 import type { Config } from "../../config/load-config.js";
-import { providerForChatgpt, resolveRunAuth } from "../../core/model-access.js";
-import { providerHeaders } from "../../model/provider.js";
+import { modelListRequest } from "../../core/model-access.js";
 import { httpsAgentFor } from "../../util/ca-certificate.js";
 import { fail, ok, warning, type Finding } from "./report.js";
 
 const TIMEOUT_MS = 8000;
 
 export async function reachabilityCheck(config: Config, env: NodeJS.ProcessEnv): Promise<Finding> {
-  const auth = resolveRunAuth(config, env, true);
-  const base = auth.mode === "chatgpt" ? providerForChatgpt(config).baseUrl : config.provider.baseUrl;
-  const url = `${base.replace(/\/+$/, "")}/models`;
-  const headers: Record<string, string> = { ...providerHeaders(config.provider, env) };
-  if (auth.mode === "api-key") headers.authorization = `Bearer ${auth.apiKey}`;
-  if (auth.mode === "chatgpt") {
-    headers.authorization = `Bearer ${auth.login.tokens.access_token}`;
-    if (auth.login.tokens.account_id) headers["chatgpt-account-id"] = auth.login.tokens.account_id;
-  }
+  const { base, url, headers, chatgpt } = modelListRequest(config, env);
   const details = { url };
   const started = performance.now();
   let status: number;
@@ -32,7 +23,7 @@ export async function reachabilityCheck(config: Config, env: NodeJS.ProcessEnv):
     return fail(`${base} cannot be reached (${why})`, "check base_url (or openai_base_url), the network, proxies (HTTPS_PROXY) and CODEX_CA_CERTIFICATE", details);
   }
   const timed = { ...details, "HTTP status": String(status), "answered in": `${Math.round(performance.now() - started)} ms` };
-  if (status === 401 || status === 403) return fail(`${config.provider.name} refused the credentials (HTTP ${status})`, auth.mode === "chatgpt" ? "run `codex-ts login` again" : "check the API key, and that it belongs to this provider", timed);
+  if (status === 401 || status === 403) return fail(`${config.provider.name} refused the credentials (HTTP ${status})`, chatgpt ? "run `codex-ts login` again" : "check the API key, and that it belongs to this provider", timed);
   if (status === 404) return warning(`${base} answers, but not at /models (HTTP 404)`, "check that base_url ends with the API's prefix (often /v1); some providers have no /models, and then this is fine", timed);
   if (status >= 500) return warning(`${base} answers with a server error (HTTP ${status})`, "try again later; sessions retry such errors", timed);
   return ok(`${base} answers (HTTP ${status})`, timed);

@@ -1,0 +1,45 @@
+/**
+ * The engine's entry points for the CLI's standalone subcommands, which drive no thread: a
+ * command run under the sandbox the agent's commands get (`codex-ts sandbox`), a patch applied
+ * in a folder (`codex-ts apply_patch`), and the command rules checked against a command
+ * (`codex-ts execpolicy check`). Front ends reach the engine only through the host; these are
+ * the narrow doors for those three, each loading only what its command needs.
+ */
+import type { Config } from "../config/load-config.js";
+import type { SandboxedCommand } from "../sandbox/launcher.js";
+import type { PatchRunResult } from "../patch/apply-patch.js";
+
+export type { SandboxedCommand, PatchRunResult };
+
+/** The environment a command gets under the config's `[shell_environment_policy]` (credentials dropped). */
+export async function commandEnvironment(config: Config): Promise<Record<string, string>> {
+  const { createCommandEnv } = await import("../exec/env.js");
+  return createCommandEnv(config.shellEnvironmentPolicy, process.env);
+}
+
+/** `argv` wrapped in the config's sandbox, or the reason no sandbox can be set up here. */
+export async function sandboxed(config: Config, cwd: string, argv: string[], env: Record<string, string>, tty: boolean): Promise<SandboxedCommand | { unavailable: string }> {
+  const { SandboxUnavailableError, sandboxCommand } = await import("../sandbox/launcher.js");
+  try {
+    return await sandboxCommand({ policy: config.sandboxPolicy, cwd, argv, env, tty });
+  } catch (err) {
+    if (err instanceof SandboxUnavailableError) return { unavailable: err.message };
+    throw err;
+  }
+}
+
+/** Applies a patch in `cwd` all or nothing, with the reference's standalone output. */
+export async function applyPatchIn(patch: string, cwd: string): Promise<PatchRunResult> {
+  const { applyPatchInDirectory } = await import("../patch/apply-patch.js");
+  return applyPatchInDirectory(patch, cwd);
+}
+
+/**
+ * What the command rules (these `.rules` files, or the config's rule folders) say of `command`,
+ * as the reference's `execpolicy check` prints it; throws when a rules file is broken.
+ */
+export async function evaluateCommandRules(command: string[], files: string[], config: () => Config): Promise<unknown> {
+  const { ExecPolicy } = await import("../approval/exec-policy/policy.js");
+  const policy = files.length > 0 ? ExecPolicy.loadFiles(files) : ExecPolicy.loadFolders(config().rulesFolders);
+  return policy.evaluate(command);
+}
