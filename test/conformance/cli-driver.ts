@@ -75,7 +75,8 @@ async function main(): Promise<number> {
     const login = await cli(["mcp", "login", "conformance"], env, work);
     process.stdout.write(login.out);
     if (login.status !== 0) return 1;
-    const run = await cli(["exec", "--json", "call the tools"], env, work);
+    // A family that is offered the server's tools up front (gpt-5.5 would find them with tool_search first).
+    const run = await cli(["exec", "--json", "-m", "gpt-5.4", "call the tools"], env, work);
     process.stdout.write(run.out);
     const outputs = model.requests.flatMap((r) => (r.body.input ?? []).filter((i) => i.type === "function_call_output"));
     const failed = outputs.filter((o) => /error|failed|login/i.test(JSON.stringify(o.output)));
