@@ -57,8 +57,18 @@ other values, arrays included, replace):
    (\`-c 'projects."/src/app".trust_level="trusted"'\`); the value is parsed as TOML (\`42\`,
    \`true\`, \`["PATH","HOME"]\`, \`{ a = 1 }\`), and a value that is not TOML is taken as a string,
    so \`-c model=o3\` works without quotes. Relative paths are relative to the working directory.
-7. Command-line flags: \`--model\`, \`--sandbox\`, \`--full-auto\`, \`--oss\`, and \`--enable NAME\` /
-   \`--disable NAME\` (the same as \`-c features.NAME=true\` / \`=false\`).
+7. Command-line flags: \`--model\`, \`--sandbox\`, \`--full-auto\`, \`-P\`/\`--permissions\`, \`--oss\`,
+   and \`--enable NAME\` / \`--disable NAME\` (the same as \`-c features.NAME=true\` / \`=false\`).
+
+## Permission profiles
+
+\`default_permissions = "NAME"\` (or \`-P NAME\`) selects a \`[permissions.NAME]\` profile or a built-in
+(\`:read-only\`, \`:workspace\`, \`:danger-full-access\`) instead of \`sandbox_mode\`: paths and
+patterns mapped to \`"read"\`, \`"write"\` or \`"none"\` (off limits to every command and to the
+agent's own reads). The two ways do not combine: when \`sandbox_mode\` is set anywhere it decides,
+and a warning says the profile is not used. \`.env\` files and SSH private keys are off limits out
+of the box. The format, the built-ins and what enforces a denial are in
+[sandbox.md](sandbox.md#permission-profiles-and-denied-paths).
 
 ## Profiles
 

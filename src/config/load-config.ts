@@ -12,8 +12,6 @@ import {
   APPROVAL_POLICIES,
   REASONING_EFFORTS,
   REASONING_SUMMARIES,
-  SANDBOX_MODES,
-  sandboxPolicyFor,
   type AskForApproval,
   type ReasoningEffort,
   type ReasoningSummary,
@@ -21,6 +19,7 @@ import {
   type SandboxPolicy,
 } from "../protocol/policy.js";
 import type { ShellEnvironmentPolicy } from "../exec/env.js";
+import type { FileSystemRules } from "../sandbox/fs-rules.js";
 import type { HistorySettings } from "../history/prompt-history.js";
 import { otelSettingsFrom, type OtelSettings } from "../telemetry/settings.js";
 import {
@@ -41,6 +40,7 @@ import { mcpServersFromToml, type McpServerConfig } from "./mcp.js";
 import { DEFAULT_OSS_MODELS, DEFAULT_OSS_PROVIDER, OSS_PROVIDERS, isOssProvider, ossBaseUrl } from "./oss.js";
 import { ConfigError, type TomlTable } from "./overrides.js";
 import { bothFormsWarning, chooseProfile, missingProfile, profileTableLayer, readProfileFile } from "./profiles.js";
+import { selectPermissions } from "./permissions.js";
 import { loadProjectConfig, type TrustLevel } from "./project-config.js";
 import { DEFAULT_MODEL, defaultsTable, isTable, validateTable } from "./schema.js";
 import { resolveWebSearch } from "./web-search.js";
@@ -54,6 +54,8 @@ export interface CliConfigInput {
   profile?: string;
   model?: string;
   sandboxMode?: SandboxMode;
+  /** `-P NAME`: the permission profile, instead of `default_permissions` and `sandbox_mode`. */
+  permissionProfile?: string;
   approvalPolicy?: AskForApproval;
   addDirs?: string[];
   env?: NodeJS.ProcessEnv;
@@ -87,6 +89,10 @@ export interface Config {
   approvalPolicy: AskForApproval;
   sandboxMode: SandboxMode;
   sandboxPolicy: SandboxPolicy;
+  /** What the permission profile denies or keeps read-only beyond the policy (the built-in denials for `sandbox_mode`). */
+  fileSystemRules: FileSystemRules;
+  /** The permission profile in effect (`default_permissions`, `-P`); null when `sandbox_mode` decided. */
+  permissionProfile: string | null;
   reasoningEffort: ReasoningEffort | null;
   /** `plan_mode_reasoning_effort`: the effort while planning; null: `reasoningEffort`. */
   planModeReasoningEffort: ReasoningEffort | null;
@@ -207,15 +213,16 @@ export function loadConfig(input: CliConfigInput): Config {
     throw new ConfigError(`${where(["model_provider"])}: model_provider: '${modelProviderId}' is not a built-in provider or defined under [model_providers] (known: ${known})`);
   }
 
-  const sandboxMode = oneOf(t, "sandbox_mode", SANDBOX_MODES) ?? "read-only";
-  const workspace = table(t.sandbox_workspace_write);
-  const writableRoots = [...strings(workspace.writable_roots), ...(input.addDirs ?? []).map((d) => resolve(cwd, d))];
-  const sandboxPolicy = sandboxPolicyFor(sandboxMode, writableRoots);
-  if (sandboxPolicy.type === "workspace-write") {
-    sandboxPolicy.network_access = workspace.network_access === true;
-    sandboxPolicy.exclude_slash_tmp = workspace.exclude_slash_tmp === true;
-    sandboxPolicy.exclude_tmpdir_env_var = workspace.exclude_tmpdir_env_var === true;
-  }
+  const permissions = selectPermissions({
+    table: t,
+    layers,
+    cwd,
+    env,
+    addDirs: (input.addDirs ?? []).map((d) => resolve(cwd, d)),
+    ...(input.permissionProfile !== undefined ? { cliProfile: input.permissionProfile } : {}),
+    ...(input.sandboxMode !== undefined ? { cliSandboxMode: input.sandboxMode } : {}),
+  });
+  warnings.push(...permissions.warnings);
 
   const instructionsKey = str(t, "model_instructions_file") !== undefined ? "model_instructions_file" : "experimental_instructions_file";
   const instructionsFile = str(t, instructionsKey);
@@ -249,8 +256,10 @@ export function loadConfig(input: CliConfigInput): Config {
     modelProviderId,
     provider,
     approvalPolicy: oneOf(t, "approval_policy", APPROVAL_POLICIES) ?? "on-request",
-    sandboxMode,
-    sandboxPolicy,
+    sandboxMode: permissions.sandboxMode,
+    sandboxPolicy: permissions.sandboxPolicy,
+    fileSystemRules: permissions.fileSystem,
+    permissionProfile: permissions.profile,
     reasoningEffort: oneOf(t, "model_reasoning_effort", REASONING_EFFORTS) ?? null,
     planModeReasoningEffort: oneOf(t, "plan_mode_reasoning_effort", REASONING_EFFORTS) ?? null,
     reasoningSummary: oneOf(t, "model_reasoning_summary", REASONING_SUMMARIES) ?? null,

@@ -21,6 +21,7 @@ import { DEFAULT_PROJECT_DOC_MAX_BYTES } from "./agents-md.js";
 import { FEATURE_NAMES } from "./features.js";
 import { DEFAULT_MCP_STARTUP_TIMEOUT_SEC, DEFAULT_MCP_TOOL_TIMEOUT_SEC, shapeProblem } from "./mcp.js";
 import { OSS_PROVIDERS } from "./oss.js";
+import { NETWORK_TABLE_KEYS, filesystemProblem, networkProblem } from "./permissions-toml.js";
 import { exporterProblem } from "../telemetry/settings.js";
 import { didYouMean } from "../util/nearest.js";
 import type { TomlTable } from "./overrides.js";
@@ -147,6 +148,15 @@ const BASE_SCHEMA: readonly KeySpec[] = [
   { key: "sandbox_workspace_write.network_access", type: "boolean", default: false, group: "Sandbox and approvals", description: "Allow network access inside the sandbox." },
   { key: "sandbox_workspace_write.exclude_tmpdir_env_var", type: "boolean", default: false, group: "Sandbox and approvals", description: "Do not make `$TMPDIR` writable." },
   { key: "sandbox_workspace_write.exclude_slash_tmp", type: "boolean", default: false, group: "Sandbox and approvals", description: "Do not make `/tmp` writable." },
+  { key: "default_permissions", type: "string", profile: true, group: "Sandbox and approvals", description: "The permission profile commands run under: a `[permissions.<name>]` table or a built-in (`:read-only`, `:workspace`, `:danger-full-access`). Not used when `sandbox_mode` is set anywhere (a warning says so); `-P NAME` overrides both. See docs/sandbox.md.", example: 'default_permissions = "locked"' },
+  { key: "permissions", type: "map", group: "Sandbox and approvals", description: "Named permission profiles (names starting with `:` are kept for the built-ins)." },
+  { key: "permissions.<name>", type: "table", group: "Sandbox and approvals", description: "One profile: what commands may read and write, and whether they reach the network.", example: '[permissions.locked]\nextends = ":workspace"\n[permissions.locked.filesystem]\n":project_roots" = { "secrets/**" = "none", "**/.env" = "none" }\n"~/.aws" = "none"' },
+  { key: "permissions.<name>.description", type: "string", group: "Sandbox and approvals", description: "What the profile is for." },
+  { key: "permissions.<name>.extends", type: "string", group: "Sandbox and approvals", description: "A profile (or built-in) whose entries this one starts from; its own keys win." },
+  { key: "permissions.<name>.workspace_roots", type: "map", group: "Sandbox and approvals", description: "More project roots for `:project_roots` entries, besides the working directory." },
+  { key: "permissions.<name>.workspace_roots.<path>", type: "boolean", group: "Sandbox and approvals", description: "true adds the folder." },
+  { key: "permissions.<name>.filesystem", type: "any", check: filesystemProblem, group: "Sandbox and approvals", description: "Paths (absolute, `~/…`, or `:root`, `:project_roots`, `:tmpdir`, `:slash_tmp`) mapped to `\"read\"`, `\"write\"` or `\"none\"`, or to a table of relative paths and globs below them; `glob_scan_max_depth` caps how deep deny globs are searched." },
+  { key: "permissions.<name>.network", type: "any", check: networkProblem, knownKeys: NETWORK_TABLE_KEYS, group: "Sandbox and approvals", description: "`enabled = true` lets commands reach the network (off by default); the reference's proxy and domain keys are accepted but not enforced." },
 
   // Shell environment
   { key: "shell_environment_policy", type: "table", group: "Shell environment", description: "The environment of the commands the model runs." },
@@ -273,7 +283,6 @@ const BASE_SCHEMA: readonly KeySpec[] = [
   { key: "skills", type: "any", unused: true, group: "Other", description: "Skill settings." },
   { key: "apps", type: "any", unused: true, group: "Other", description: "App (connector) settings." },
   { key: "hooks", type: "any", unused: true, group: "Other", description: "Lifecycle hooks." },
-  { key: "permissions", type: "any", unused: true, group: "Other", description: "Named permission profiles." },
   { key: "plugins", type: "any", unused: true, group: "Other", description: "Plugin settings." },
   { key: "memories", type: "any", unused: true, group: "Other", description: "Memory settings." },
   { key: "allow_login_shell", type: "boolean", default: true, unused: true, group: "Other", description: "Whether the model may ask for a login shell." },

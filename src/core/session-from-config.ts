@@ -48,6 +48,7 @@ export function sessionOptionsFromConfig(config: Config, client: ModelClient): S
     showRawAgentReasoning: config.showRawAgentReasoning,
     baseInstructionsOverride: config.baseInstructionsOverride,
     shellEnvironmentPolicy: config.shellEnvironmentPolicy,
+    fileSystemRules: config.fileSystemRules,
     startupWarnings: [...config.warnings, ...unknownModelWarning(config.model), ...found.errors.map((e) => `skill ${e.path} was not loaded: ${e.message}`)],
     notify: config.notify,
     promptHistory: { codexHome: config.codexHome, settings: config.history },

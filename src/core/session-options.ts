@@ -12,6 +12,7 @@ import type { RolloutRecorder } from "../rollout/recorder.js";
 import type { RecordedThread } from "../rollout/reconstruct.js";
 import type { McpSignInHandler } from "../mcp/sign-in.js";
 import type { McpServerConfig } from "../config/mcp.js";
+import type { FileSystemRules } from "../sandbox/fs-rules.js";
 import type { AccountModel } from "./account-models.js";
 
 /** Settings a user turn can change; the session keeps the latest. */
@@ -43,6 +44,8 @@ export interface SessionOptions {
   /** Replaces the built-in base instructions (model_instructions_file). */
   baseInstructionsOverride: string | null;
   shellEnvironmentPolicy: ShellEnvironmentPolicy;
+  /** What the permission profile denies or keeps read-only beyond the sandbox policy; absent: nothing. */
+  fileSystemRules?: FileSystemRules;
   userShell?: string;
   threadId?: string;
   /** Emitted as warning events right after session_configured. */

@@ -15,6 +15,8 @@ import { UnifiedExecManager } from "../exec/unified-exec.js";
 import { Questions } from "../approval/questions.js";
 import { ApprovalStore } from "../approval/approval-store.js";
 import { ExecPolicy } from "../approval/exec-policy/policy.js";
+import { FileSystemGuard } from "../sandbox/fs-guard.js";
+import { NO_FILESYSTEM_RULES } from "../sandbox/fs-rules.js";
 import type { SessionShellSnapshot } from "../exec/shell-snapshot.js";
 import type { TurnContext } from "../tools/turn-context.js";
 import { uuidv7 } from "../util/ids.js";
@@ -44,6 +46,8 @@ export class SessionState {
   readonly questions = new Questions();
   readonly approvalStore = new ApprovalStore();
   readonly unifiedExec = new UnifiedExecManager();
+  /** The permission profile's denied paths, for every command and every read of the agent's own. */
+  readonly fileSystemGuard: FileSystemGuard;
   /** A resumed thread's recorded base instructions: resending them keeps the request prefix. */
   recordedBaseInstructions: string | null = null;
   /** What the next turn runs with. */
@@ -69,6 +73,7 @@ export class SessionState {
   ) {
     this.threadId = threadId;
     this.telemetry = options.telemetry ?? noTelemetry();
+    this.fileSystemGuard = new FileSystemGuard(options.fileSystemRules ?? NO_FILESYSTEM_RULES);
     this.recorder = options.recorder ?? null;
     this.history = new ConversationHistory((items) => this.recorder?.recordItems(items));
     this.settings = { ...options.settings };
@@ -88,6 +93,7 @@ export class SessionState {
       onEvent: (msg) => this.send("", msg),
       onElicitation: (server, request) => this.elicit(server, request),
       warn: (message) => this.send("", { type: "warning", message }),
+      guard: this.fileSystemGuard,
     });
   }
 
@@ -144,6 +150,7 @@ export class SessionState {
         execPolicy: this.options.execPolicy?.policy ?? ExecPolicy.empty(),
         questions: this.questions,
         approvalStore: this.approvalStore,
+        fileSystemGuard: this.fileSystemGuard,
         ...(turn_goals(this) ? { goals: this.goals } : {}),
       },
     };
