@@ -9,6 +9,8 @@ import { CommandError, loadServers, parseClientRegistration, run, type McpAddOpt
 
 export interface McpLoginOptions {
   scopes?: string;
+  /** `--no-browser`: print the URL only, and take the redirect pasted back as well as on the callback. */
+  browser?: boolean;
   oauthClientRegistration?: string;
   config?: string[];
 }
@@ -40,7 +42,17 @@ export function runMcpLogin(name: string, opts: McpLoginOptions = {}, io: McpIo 
     const scopes = parseScopes(opts.scopes);
     const registration = parseClientRegistration(opts.oauthClientRegistration);
     const server = httpServer(io, name, opts.config ?? [], `No MCP server named '${name}' found.`, "OAuth login is only supported for streamable HTTP servers.");
-    await login(name, server, io, { ...(scopes ? { scopes } : {}), ...(registration ? { registration } : {}) });
+    const noBrowser = opts.browser === false;
+    const manual: Pick<LoginOptions, "openUrl" | "pastedRedirects"> = noBrowser
+      ? {
+          openUrl: () => {
+            io.out("Open it in a browser on any machine. If the browser cannot reach this machine afterwards, paste the address it ends on here and press Enter.\n");
+            return Promise.resolve(true);
+          },
+          pastedRedirects: process.stdin,
+        }
+      : {};
+    await login(name, server, io, { ...(scopes ? { scopes } : {}), ...(registration ? { registration } : {}), ...manual });
     io.out(`Successfully logged in to MCP server '${name}'.\n`);
   });
 }
@@ -66,7 +78,7 @@ export async function loginAfterAdd(name: string, opts: McpAddOptions, io: McpIo
   io.out("Successfully logged in.\n");
 }
 
-async function login(name: string, server: McpHttpServer, io: McpIo, extra: Pick<LoginOptions, "scopes" | "registration">): Promise<void> {
+async function login(name: string, server: McpHttpServer, io: McpIo, extra: Pick<LoginOptions, "scopes" | "registration" | "openUrl" | "pastedRedirects">): Promise<void> {
   try {
     await loginMcpServer(name, server, { env: io.env, out: io.out, err: io.err, ...extra });
   } catch (err) {

@@ -69,6 +69,7 @@ export async function interceptApplyPatch(
 }
 
 async function applyPatch(invocation: ToolInvocation, text: string, cwd: string, format: PatchOutputFormat): Promise<ToolOutput> {
+  if (invocation.turn.planning === true) return { text: "plan mode: no file is changed while planning; describe the edit in the plan instead", success: false };
   const started = performance.now();
   const { turn } = invocation;
   let parsed: ParsedPatch;
