@@ -7,7 +7,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { Event } from "../../src/protocol/events.js";
-import { baseUrlArgs, exec, jsonLines, makeWorkspace, withServer } from "../support/cli.js";
+import { exec, jsonLines, makeWorkspace, tuiArgs, withServer } from "../support/cli.js";
 import { fnCall, startModelServer, text, turn, type ModelServer } from "../support/model-server.js";
 import { KEY, PtySession } from "../support/pty.js";
 import { readLines, rolloutFileOf, threadIdOf } from "../support/rollout.js";
@@ -134,7 +134,7 @@ void test("a spent budget ends the goal (budget_limited) and no turn of its own 
 void test("/goal in the interactive UI sets a goal the agent starts on at once, shows it, and its completion", async () => {
   const ws = makeWorkspace();
   const server = await startModelServer([turn(fnCall("update_goal", { status: "complete" }, "u1")), turn(text("the goal is reached"))]);
-  const ui = new PtySession([...baseUrlArgs(server.url)], { cwd: ws.dir, home: ws.home, cols: 120, rows: 40 });
+  const ui = new PtySession(tuiArgs(server.url), { cwd: ws.dir, home: ws.home, cols: 120, rows: 40 });
   try {
     await ui.waitFor("Enter to send");
     await ui.type("/goal tidy the README");

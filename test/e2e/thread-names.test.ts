@@ -8,14 +8,14 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { appendFileSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { baseUrlArgs, exec, jsonLines, makeWorkspace, runCli, withServer, type Workspace } from "../support/cli.js";
+import { exec, jsonLines, makeWorkspace, runCli, tuiArgs, withServer, type Workspace } from "../support/cli.js";
 import { startModelServer, text, turn, type ScriptedTurn } from "../support/model-server.js";
 import { KEY, PtySession } from "../support/pty.js";
 import { rolloutFileOf, rolloutFiles } from "../support/rollout.js";
 
 async function tui(ws: Workspace, turns: ScriptedTurn[], args: string[], body: (ui: PtySession, requests: () => string[]) => Promise<void>): Promise<void> {
   const server = await startModelServer(turns);
-  const ui = new PtySession([...baseUrlArgs(server.url), ...args], { cwd: ws.dir, home: ws.home, cols: 100, rows: 30 });
+  const ui = new PtySession([...tuiArgs(server.url), ...args], { cwd: ws.dir, home: ws.home, cols: 100, rows: 30 });
   try {
     await body(ui, () => server.requests.map((r) => JSON.stringify(r.body.input)));
     assert.deepEqual(server.violations, []);
