@@ -1,13 +1,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chatgptAuthJson, readAuthFile, writeAuthText, type ChatgptLogin, type TokenData } from "./auth-file.js";
 import { idTokenClaims, jwtExpiresAt } from "./jwt.js";
 import { needsRefresh, refreshLogin, REFRESH_INTERVAL_MS, RefreshError } from "./refresh.js";
-import { withFileLock } from "./file-lock.js";
 
 function jwt(claims: Record<string, unknown>): string {
   const part = (o: unknown): string => Buffer.from(JSON.stringify(o)).toString("base64url");
@@ -57,44 +55,3 @@ void test("under the lock, tokens another process already refreshed are used wit
   assert.equal(readAuthFile(home)?.kind, "api-key", "the file is left alone");
 });
 
-void test("a lock left by a process that has exited is taken over; a live holder is waited for", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "codex-ts-lock-"));
-  const lock = join(dir, "auth.json.lock");
-  const gone = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }).stdout;
-  writeFileSync(lock, `${gone}\n`);
-  assert.equal(await withFileLock(lock, async () => readFileSync(lock, "utf8")), `${process.pid}\n`);
-  assert.equal(existsSync(lock), false);
-
-  const order: string[] = [];
-  const first = withFileLock(lock, async () => {
-    order.push("first:start");
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    order.push("first:end");
-  });
-  await new Promise((resolve) => setTimeout(resolve, 10));
-  const second = withFileLock(lock, async () => {
-    order.push("second");
-  });
-  await Promise.all([first, second]);
-  assert.deepEqual(order, ["first:start", "first:end", "second"]);
-});
-
-void test("the empty auth.json.lock the reference CLI leaves behind is taken over in seconds, not a minute", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "codex-ts-lock-"));
-  const lock = join(dir, "auth.json.lock");
-  writeFileSync(lock, "");
-  const fiveSecondsAgo = new Date(Date.now() - 5_000);
-  utimesSync(lock, fiveSecondsAgo, fiveSecondsAgo);
-  assert.equal(await withFileLock(lock, async () => readFileSync(lock, "utf8")), `${process.pid}\n`);
-
-  // A lock just created (its holder about to write its pid) is still waited for.
-  writeFileSync(lock, "");
-  let entered = false;
-  const waiting = withFileLock(lock, async () => {
-    entered = true;
-  });
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  assert.equal(entered, false);
-  await waiting;
-  assert.equal(entered, true);
-});

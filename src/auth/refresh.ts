@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { AUTH_FILE_NAME, chatgptAuthJson, readAuthFile, writeAuthText, type ChatgptLogin, type TokenData } from "./auth-file.js";
 import { errorDetail, postJson } from "./auth-http.js";
 import { CLIENT_ID, refreshUrl } from "./endpoints.js";
-import { withFileLock } from "./file-lock.js";
+import { withLockFile, type LockFileOptions } from "../util/lock-file.js";
 import { jwtExpiresAt } from "./jwt.js";
 
 /** Refresh this long before the access token expires, so no request goes out with a dying one. */
@@ -51,12 +51,18 @@ export interface RefreshOptions {
 }
 
 /**
+ * auth.json's lock: a refresh never takes a minute, so an older lock was left behind; an empty
+ * one is the reference CLI's (it locks with the OS and leaves the file) once a moment has passed.
+ */
+const AUTH_LOCK: LockFileOptions = { timeoutMs: 45_000, staleAfterMs: 60_000, emptyStaleAfterMs: 2_000 };
+
+/**
  * Brings the login in `codexHome` up to date and returns it. Under the lock, auth.json is read
  * again: when its access token differs from `seen`'s, another process refreshed already and its
  * tokens are used as they are; only otherwise does a request reach the token endpoint.
  */
 export async function refreshLogin(codexHome: string, env: NodeJS.ProcessEnv, seen: ChatgptLogin, opts: RefreshOptions): Promise<ChatgptLogin> {
-  return withFileLock(join(codexHome, `${AUTH_FILE_NAME}.lock`), async () => {
+  return withLockFile(join(codexHome, `${AUTH_FILE_NAME}.lock`), AUTH_LOCK, async () => {
     const current = readAuthFile(codexHome);
     if (current?.kind !== "chatgpt" || current.tokens.account_id !== seen.tokens.account_id) {
       throw new RefreshError(true, `The ChatGPT login changed while codex-ts was running (signed out, or another account signed in). ${SIGN_IN_AGAIN}`);

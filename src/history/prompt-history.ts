@@ -53,18 +53,16 @@ import {
   fchmodSync,
   fstatSync,
   fsyncSync,
-  linkSync,
   mkdirSync,
   openSync,
   readSync,
   renameSync,
-  statSync,
   unlinkSync,
   writeSync,
 } from "node:fs";
-import { hostname } from "node:os";
 import { join } from "node:path";
-import { processAlive } from "../util/process-alive.js";
+import { acquireLockFile, releaseLockFile, type HeldLock } from "../util/lock-file.js";
+import { errorMessage } from "../util/errors.js";
 
 
 /** `[history]` from config.toml: whether prompts are kept, and how large the file may grow. */
@@ -133,21 +131,21 @@ export async function appendPromptHistory(
   const lockPath = path + LOCK_SUFFIX;
   const timeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
   const line = Buffer.from(historyLine(sessionId, Math.floor(Date.now() / 1000), text), "utf8");
-  let lock: LockHandle | null;
+  let lock: HeldLock | null;
   try {
     mkdirSync(codexHome, { recursive: true });
-    lock = await acquireLock(lockPath, timeoutMs);
+    lock = await acquireLockFile(lockPath, { timeoutMs, staleAfterMs: STALE_LOCK_AGE_MS });
   } catch (err) {
-    return failed(`could not lock ${lockPath}: ${message(err)}`);
+    return failed(`could not lock ${lockPath}: ${errorMessage(err)}`);
   }
   if (!lock) return failed(`${lockPath} stayed locked by another process for ${timeoutMs} ms`);
   try {
     appendLine(path, line);
     return { kind: "appended", trimmed: enforceLimit(path, settings.max_bytes) };
   } catch (err) {
-    return failed(`could not append to ${path}: ${message(err)}`);
+    return failed(`could not append to ${path}: ${errorMessage(err)}`);
   } finally {
-    releaseLock(lock);
+    releaseLockFile(lock);
   }
 }
 
@@ -369,129 +367,6 @@ function forEachChunk(fd: number, from: number, visit: (chunk: Buffer, at: numbe
 }
 
 // ---------------------------------------------------------------------------------------------
-// The lock file
-
-interface LockHandle {
-  path: string;
-  ino: number;
-}
-
-interface LockOwner {
-  pid: number;
-  host: string;
-}
-
-/** A pause that lets the event loop run meanwhile (the lock's owner may be this very process). */
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** Creates the lock file, waiting out (or breaking, when stale) another's; null on timeout. */
-async function acquireLock(lockPath: string, timeoutMs: number): Promise<LockHandle | null> {
-  const deadline = Date.now() + timeoutMs;
-  for (let attempt = 0; ; attempt++) {
-    const handle = tryCreateLock(lockPath);
-    if (handle) return handle;
-    const state = inspectLock(lockPath);
-    if (state.kind === "stale") breakLock(lockPath, state.ino);
-    if (Date.now() >= deadline) return null;
-    if (state.kind === "held") await sleep(Math.min(2 ** Math.min(attempt, 4), 16) * (0.5 + Math.random()));
-  }
-}
-
-function tryCreateLock(lockPath: string): LockHandle | null {
-  let fd: number;
-  try {
-    fd = openSync(lockPath, "wx", OWNER_ONLY);
-  } catch (err) {
-    const code = errorCode(err);
-    // Windows answers EPERM while a just-deleted lock is still being removed.
-    if (code === "EEXIST" || (!POSIX && code === "EPERM")) return null;
-    throw err;
-  }
-  let ino: number;
-  try {
-    writeAll(fd, Buffer.from(`${JSON.stringify({ pid: process.pid, host: hostname(), acquired_at: Date.now() })}\n`));
-    ino = fstatSync(fd).ino;
-  } catch (err) {
-    closeQuietly(fd);
-    unlinkQuietly(lockPath);
-    throw err;
-  }
-  closeQuietly(fd);
-  return { path: lockPath, ino };
-}
-
-type LockState = { kind: "gone" } | { kind: "held" } | { kind: "stale"; ino: number };
-
-function inspectLock(lockPath: string): LockState {
-  let fd: number;
-  try {
-    fd = openSync(lockPath, "r");
-  } catch {
-    return { kind: "gone" };
-  }
-  try {
-    const st = fstatSync(fd);
-    if (Math.abs(Date.now() - st.mtimeMs) > STALE_LOCK_AGE_MS) return { kind: "stale", ino: st.ino };
-    const buf = Buffer.alloc(512);
-    const owner = parseOwner(buf.toString("utf8", 0, readSync(fd, buf, 0, buf.length, 0)));
-    if (owner && owner.host === hostname() && !processAlive(owner.pid)) return { kind: "stale", ino: st.ino };
-    return { kind: "held" };
-  } catch {
-    return { kind: "held" };
-  } finally {
-    closeQuietly(fd);
-  }
-}
-
-/**
- * Removes a stale lock without removing a live one that replaced it since it was judged: the
- * lock is renamed aside, and if what was moved is not the stale inode it is linked back.
- */
-function breakLock(lockPath: string, staleIno: number): void {
-  const aside = `${lockPath}.${process.pid}.${randomBytes(4).toString("hex")}.stale`;
-  try {
-    renameSync(lockPath, aside);
-  } catch {
-    return; // someone else already removed it
-  }
-  try {
-    if (statSync(aside).ino !== staleIno) {
-      try {
-        linkSync(aside, lockPath);
-      } catch {
-        // A newer lock already took the name; it stays.
-      }
-    }
-  } catch {
-    // cannot stat what was moved: leave the name free
-  } finally {
-    unlinkQuietly(aside);
-  }
-}
-
-function releaseLock(lock: LockHandle): void {
-  try {
-    if (statSync(lock.path).ino === lock.ino) unlinkSync(lock.path);
-  } catch {
-    // already gone (broken as stale by another process)
-  }
-}
-
-function parseOwner(text: string): LockOwner | null {
-  try {
-    const value: unknown = JSON.parse(text);
-    if (typeof value !== "object" || value === null) return null;
-    const { pid, host } = value as Record<string, unknown>;
-    if (typeof pid !== "number" || !Number.isSafeInteger(pid) || pid <= 0 || typeof host !== "string") return null;
-    return { pid, host };
-  } catch {
-    return null; // not written yet, or not ours
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
 // Helpers
 
 function parseEntry(line: string): HistoryEntry | null {
@@ -518,13 +393,6 @@ function failed(warning: string): AppendOutcome {
   return { kind: "failed", warning: `prompt history: ${warning}` };
 }
 
-function errorCode(err: unknown): string | undefined {
-  return typeof err === "object" && err !== null && "code" in err && typeof err.code === "string" ? err.code : undefined;
-}
-
-function message(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
 
 function closeQuietly(fd: number): void {
   try {

@@ -5,6 +5,7 @@
  * as they are (no resizing), so their size is capped; see MAX_IMAGE_BYTES.
  */
 import { readFile, stat } from "node:fs/promises";
+import { errorMessage } from "./errors.js";
 
 /**
  * The largest image we attach: 20 MiB, the per-image limit of OpenAI's image inputs. History is
@@ -83,7 +84,7 @@ const REASONS: Record<string, string> = {
 
 function reason(err: unknown): string {
   const code = (err as NodeJS.ErrnoException).code;
-  return (code !== undefined ? REASONS[code] : undefined) ?? (err instanceof Error ? err.message : String(err));
+  return (code !== undefined ? REASONS[code] : undefined) ?? (errorMessage(err));
 }
 
 function mebibytes(bytes: number): string {

@@ -22,6 +22,7 @@ import { resolveWorkdir } from "../turn-context.js";
 import { formatFreeformOutput, formatShellJsonOutput, type ExecOutcome } from "../../exec/format.js";
 import type { TruncationPolicy } from "../../exec/truncate.js";
 import { ToolError, parseArguments, type ToolHandler, type ToolInvocation, type ToolOutput } from "../types.js";
+import { errorMessage } from "../../util/errors.js";
 
 /** How the calling tool lays out a finished command for the model. */
 export type PatchOutputFormat = (outcome: ExecOutcome, policy: TruncationPolicy) => string;
@@ -73,7 +74,7 @@ async function applyPatch(invocation: ToolInvocation, text: string, cwd: string,
     parsed = parsePatch(text);
     plan = await planPatch(parsed, cwd);
   } catch (err) {
-    return verificationFailed(err instanceof Error ? err.message : String(err));
+    return verificationFailed(errorMessage(err));
   }
 
   const { turn } = invocation;
@@ -114,7 +115,7 @@ async function applyPatch(invocation: ToolInvocation, text: string, cwd: string,
     stdout = summarizePlan(plan);
     invocation.turnDiff.track(plan.changes);
   } catch (err) {
-    stderr = `${err instanceof Error ? err.message : String(err)}\n`;
+    stderr = `${errorMessage(err)}\n`;
   }
   const success = stderr === "";
   invocation.emit({ type: "patch_apply_end", call_id: invocation.callId, stdout, stderr, success });
