@@ -15,6 +15,8 @@ import { UnifiedExecManager } from "../exec/unified-exec.js";
 import { Questions } from "../approval/questions.js";
 import { ApprovalStore } from "../approval/approval-store.js";
 import { ExecPolicy } from "../approval/exec-policy/policy.js";
+import { FileSystemGuard } from "../sandbox/fs-guard.js";
+import { NO_FILESYSTEM_RULES } from "../sandbox/fs-rules.js";
 import type { SessionShellSnapshot } from "../exec/shell-snapshot.js";
 import type { TurnContext } from "../tools/turn-context.js";
 import { uuidv7 } from "../util/ids.js";
@@ -39,6 +41,8 @@ export class SessionState {
   readonly questions = new Questions();
   readonly approvalStore = new ApprovalStore();
   readonly unifiedExec = new UnifiedExecManager();
+  /** The permission profile's denied paths, for every command and every read of the agent's own. */
+  readonly fileSystemGuard: FileSystemGuard;
   /** A resumed thread's recorded base instructions: resending them keeps the request prefix. */
   recordedBaseInstructions: string | null = null;
   /** What the next turn runs with. */
@@ -62,6 +66,7 @@ export class SessionState {
   ) {
     this.threadId = threadId;
     this.telemetry = options.telemetry ?? noTelemetry();
+    this.fileSystemGuard = new FileSystemGuard(options.fileSystemRules ?? NO_FILESYSTEM_RULES);
     this.recorder = options.recorder ?? null;
     this.history = new ConversationHistory((items) => this.recorder?.recordItems(items));
     this.settings = { ...options.settings };
@@ -80,6 +85,7 @@ export class SessionState {
       onEvent: (msg) => this.send("", msg),
       onElicitation: (server, request) => this.elicit(server, request),
       warn: (message) => this.send("", { type: "warning", message }),
+      guard: this.fileSystemGuard,
     });
   }
 
@@ -132,6 +138,7 @@ export class SessionState {
         execPolicy: this.options.execPolicy?.policy ?? ExecPolicy.empty(),
         questions: this.questions,
         approvalStore: this.approvalStore,
+        fileSystemGuard: this.fileSystemGuard,
       },
     };
   }
@@ -157,6 +164,7 @@ export class SessionState {
       threadId: this.threadId,
       streamMaxRetries: this.options.streamMaxRetries,
       remote: this.options.remoteCompaction === true,
+      summaryPrompt: this.options.compactPrompt ?? null,
       reportedContextTokens: () => this.tokens.reportedContextTokens,
       recordUsage: this.usageRecorder(turn, emit),
       commit: (items, summary) => {

@@ -16,16 +16,11 @@
  * (try-lock, 10 tries 100 ms apart). Node has no flock, and relying on O_APPEND alone is not
  * enough: a single `write(2)` is only promised to be atomic up to PIPE_BUF (4 KiB on Linux) for
  * pipes, prompts are often longer, and trimming rewrites the file, which an unlocked appender
- * racing with it would lose its line to. So every append (and its trim) runs under a lock file,
- * `history.jsonl.lock`, created with O_CREAT|O_EXCL (`wx`), which is atomic on local
- * filesystems: whoever creates it holds the lock, and it holds `{"pid","host","acquired_at"}`.
- * A busy lock is retried, without blocking the event loop, after short randomised pauses (0.5–24 ms, growing) until a deadline
- * (2 s by default); past it the prompt is not saved and a warning is returned. A lock is stale,
- * and is broken, when its owner is on this host and its pid is no longer alive, or when it is
- * older than 10 s (a holder keeps it for well under a millisecond for a normal line). Breaking
- * renames the lock aside and checks that what was moved is the inode judged stale; if a live
- * lock took its place in between, it is linked back. A lock whose pid cannot be read yet (its
- * creator is still writing it) is only ever judged by age.
+ * racing with it would lose its line to. So every append (and its trim) runs under the
+ * process-wide lock file of util/lock-file.ts, `history.jsonl.lock`: waited for, without
+ * blocking the event loop, until a deadline (2 s by default), past which the prompt is not saved
+ * and a warning is returned; taken over when its holder is gone or it went untouched for 10 s (a
+ * holder keeps it for well under a millisecond for a normal line).
  *
  * Appends write the whole line with one `writeSync` loop on an O_APPEND descriptor while the
  * lock is held; trimming copies the kept tail to a temporary file (mode 0600, fsynced) and
@@ -50,6 +45,7 @@ import { randomBytes } from "node:crypto";
 import { open, type FileHandle } from "node:fs/promises";
 import {
   closeSync,
+  constants,
   fchmodSync,
   fstatSync,
   fsyncSync,
@@ -61,8 +57,10 @@ import {
   writeSync,
 } from "node:fs";
 import { join } from "node:path";
-import { acquireLockFile, releaseLockFile, type HeldLock } from "../util/lock-file.js";
+import { openRegularFile } from "../util/bounded-read.js";
+import { LockBusyError, withLockFile } from "../util/lock-file.js";
 import { errorMessage } from "../util/errors.js";
+import { PRIVATE_DIR_MODE } from "../util/atomic-write.js";
 
 
 /** `[history]` from config.toml: whether prompts are kept, and how large the file may grow. */
@@ -131,21 +129,27 @@ export async function appendPromptHistory(
   const lockPath = path + LOCK_SUFFIX;
   const timeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
   const line = Buffer.from(historyLine(sessionId, Math.floor(Date.now() / 1000), text), "utf8");
-  let lock: HeldLock | null;
   try {
-    mkdirSync(codexHome, { recursive: true });
-    lock = await acquireLockFile(lockPath, { timeoutMs, staleAfterMs: STALE_LOCK_AGE_MS });
+    mkdirSync(codexHome, { recursive: true, mode: PRIVATE_DIR_MODE });
   } catch (err) {
     return failed(`could not lock ${lockPath}: ${errorMessage(err)}`);
   }
-  if (!lock) return failed(`${lockPath} stayed locked by another process for ${timeoutMs} ms`);
   try {
-    appendLine(path, line);
-    return { kind: "appended", trimmed: enforceLimit(path, settings.max_bytes) };
+    return await withLockFile(
+      lockPath,
+      async (): Promise<AppendOutcome> => {
+        try {
+          appendLine(path, line);
+          return { kind: "appended", trimmed: enforceLimit(path, settings.max_bytes) };
+        } catch (err) {
+          return failed(`could not append to ${path}: ${errorMessage(err)}`);
+        }
+      },
+      { waitLimitMs: timeoutMs, staleAfterMs: STALE_LOCK_AGE_MS, emptyStaleAfterMs: STALE_LOCK_AGE_MS, heartbeatMs: 2_000, pollMs: 10 },
+    );
   } catch (err) {
-    return failed(`could not append to ${path}: ${errorMessage(err)}`);
-  } finally {
-    releaseLockFile(lock);
+    if (err instanceof LockBusyError) return failed(`${lockPath} stayed locked by another process for ${timeoutMs} ms`);
+    return failed(`could not lock ${lockPath}: ${errorMessage(err)}`);
   }
 }
 
@@ -156,7 +160,7 @@ export async function appendPromptHistory(
 export function historyMetadata(codexHome: string): { logId: number; count: number } {
   let fd: number;
   try {
-    fd = openSync(historyFilePath(codexHome), "r");
+    fd = openRegularFile(historyFilePath(codexHome)).fd;
   } catch {
     return { logId: 0, count: 0 };
   }
@@ -183,13 +187,16 @@ export function historyMetadata(codexHome: string): { logId: number; count: numb
 export async function historyMetadataAsync(codexHome: string): Promise<{ logId: number; count: number }> {
   let handle: FileHandle;
   try {
-    handle = await open(historyFilePath(codexHome), "r");
+    // Non-blocking, so a FIFO in its place cannot hang the open; only a regular file is counted.
+    handle = await open(historyFilePath(codexHome), constants.O_RDONLY | constants.O_NONBLOCK);
   } catch {
     return { logId: 0, count: 0 };
   }
   let logId = 0;
   try {
-    logId = (await handle.stat()).ino;
+    const info = await handle.stat();
+    if (!info.isFile()) return { logId: 0, count: 0 };
+    logId = info.ino;
     let count = 0;
     const chunk = Buffer.allocUnsafe(64 * 1024);
     for (let position = 0; ; ) {
@@ -215,7 +222,7 @@ export function lookupHistoryEntry(codexHome: string, logId: number, offset: num
   if (!Number.isSafeInteger(offset) || offset < 0) return null;
   let fd: number;
   try {
-    fd = openSync(historyFilePath(codexHome), "r");
+    fd = openRegularFile(historyFilePath(codexHome)).fd;
   } catch {
     return null;
   }

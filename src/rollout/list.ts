@@ -64,7 +64,9 @@ export function rolloutFiles(codexHome: string): RolloutFile[] {
   const files: RolloutFile[] = [];
   walkRollouts(codexHome, (path, threadId) => {
     try {
-      files.push({ path, threadId, mtimeMs: statSync(path).mtimeMs });
+      const info = statSync(path);
+      // A FIFO or device under a session file's name is no session (and reading it would hang).
+      if (info.isFile()) files.push({ path, threadId, mtimeMs: info.mtimeMs });
     } catch {
       // deleted while we looked
     }

@@ -12,6 +12,7 @@ import type { UnifiedExecManager } from "../exec/unified-exec.js";
 import type { SessionShellSnapshot } from "../exec/shell-snapshot.js";
 import type { Questions } from "../approval/questions.js";
 import type { ApprovalStore } from "../approval/approval-store.js";
+import type { FileSystemGuard } from "../sandbox/fs-guard.js";
 
 export interface TurnServices {
   /** Command rules that decide before the approval policy does. */
@@ -27,6 +28,11 @@ export interface TurnServices {
   questions: Questions;
   /** Session-wide: what the user approved for the session, and folders granted to patches. */
   approvalStore: ApprovalStore;
+  /**
+   * Session-wide: the permission profile's denied and read-only paths, enforced on every command
+   * (sandboxed or not) and on the agent's own reads and writes; absent: none.
+   */
+  fileSystemGuard?: FileSystemGuard;
 }
 
 export interface TurnContext {

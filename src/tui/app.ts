@@ -34,6 +34,7 @@ import { mcpListLines, serverNeedingLogin } from "./mcp-view.js";
 import { StreamingText } from "./streaming-text.js";
 import { Composer, SlashCompletions } from "./composer.js";
 import { fileIndexFor } from "./parts/file-search.js";
+import { join } from "node:path";
 import { BUILTIN_COMMANDS, promptCommand, type SlashCommand, type SlashContext } from "./slash-commands.js";
 import { KeyInput } from "./app-input.js";
 import { questionOverlay } from "./questions.js";
@@ -67,6 +68,8 @@ export interface AppOptions {
   version: string;
   hideReasoning: boolean;
   mcpServers: string[];
+  /** Paths the `@` file list leaves out (what the permission profile denies), once the matcher is loaded. */
+  hiddenFile?: () => Promise<(absolutePath: string) => boolean>;
   now?: () => number;
   /** A turn began (the runner starts loading the code highlighter then). */
   onTurnStart?: () => void;
@@ -122,7 +125,11 @@ export class App implements SlashContext {
     const editorHost = { requestRender: () => this.requestRender(), terminal: { get rows() { return options.rows(); } } };
     this.composer = new Composer(editorHost, options.theme, new SlashCompletions(() => this.commands()), {
       cwd: () => this.cwd,
-      fileIndex: () => fileIndexFor(this.cwd),
+      fileIndex: () => {
+        const root = this.cwd;
+        const hidden = options.hiddenFile?.().then((denied) => (rel: string) => denied(join(root, rel)));
+        return fileIndexFor(root, hidden);
+      },
       fetchHistory: (offset) => this.host.submit({ type: "get_history_entry_request", offset, log_id: this.composer.logId }),
     });
     this.input = new KeyInput(this);

@@ -88,6 +88,8 @@ class TuiRunner implements AppHost {
   private quitting = false;
 
   private readonly notifier: FocusNotifier;
+  /** What the permission profile denies, for the `@` file list; made again when the config is reloaded. */
+  private deniedFilter: Promise<(path: string) => boolean>;
 
   constructor(
     private config: Config,
@@ -95,6 +97,7 @@ class TuiRunner implements AppHost {
     private readonly settings: TuiSettings,
   ) {
     this.notifier = new FocusNotifier(settings.notifications, process.env, settings.notificationMethod);
+    this.deniedFilter = deniedFilterFor(config);
     this.term = new TerminalSession({
       alternateScreen: settings.alternateScreen,
       onInput: (data) => this.onInput(data),
@@ -114,6 +117,7 @@ class TuiRunner implements AppHost {
       version: packageVersion(),
       hideReasoning: config.hideAgentReasoning,
       mcpServers: Object.keys(config.mcpServers),
+      hiddenFile: () => this.deniedFilter,
       onTurnStart: () => preloadHighlighter(() => this.app.requestRender()),
     });
   }
@@ -266,7 +270,10 @@ class TuiRunner implements AppHost {
     if (level === null) return;
     try {
       await saveTrustDecision(this.config.codexHome, question.projectPath, level);
-      if (level === "trusted") this.config = this.reload();
+      if (level === "trusted") {
+        this.config = this.reload();
+        this.deniedFilter = deniedFilterFor(this.config);
+      }
     } catch (err) {
       this.app.warn(`Could not save the answer: ${(err as Error).message}`);
     }
@@ -328,4 +335,9 @@ class TuiRunner implements AppHost {
     const flushed = this.host ? this.host.shutdown() : Promise.resolve([]);
     void flushed.then(() => done(this.startError ? 1 : code));
   }
+}
+
+/** The matcher for the `@` list, loaded in the background; the list waits for it (and offers nothing if it cannot load). */
+function deniedFilterFor(config: Config): Promise<(path: string) => boolean> {
+  return import("../host/standalone.js").then(({ deniedPathFilter }) => deniedPathFilter(config));
 }

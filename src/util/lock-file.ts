@@ -1,176 +1,173 @@
 /**
- * A lock file, so two codex-ts processes never do the same guarded work at once (refreshing one
- * login, appending to one history file). Created with O_CREAT|O_EXCL (`wx`), atomic on local
- * filesystems: whoever creates it holds the lock, and it holds `{"pid","host","acquired_at"}`.
+ * A lock file, for work that two processes must never do at once (refreshing a login whose
+ * refresh token is single-use, rewriting a shared file). The holder creates the file (O_EXCL),
+ * writes its pid into it and touches it while it holds it, so a waiter can tell a live holder
+ * from a dead or stuck one; the file is removed on release.
  *
- * A busy lock is retried, without blocking the event loop, after short randomised pauses that
- * grow, until a deadline. A lock is stale when it is older than any holder takes, when its holder
- * on this host no longer runs, or (with `emptyStaleAfterMs`) when it stayed empty that long: the
- * reference CLI leaves an empty `auth.json.lock` behind, since it locks with the OS instead. A
- * stale lock is renamed aside and checked to be the inode judged stale; if a live lock took its
- * place in between, it is linked back. Only codex-ts processes of one host are ordered by it.
+ * A waiter takes a lock over only when it is stale: its holder's process is gone, its heartbeat
+ * stopped more than `staleAfterMs` ago, or it is an empty file (not written by a holder of ours)
+ * past `emptyStaleAfterMs`. A holder that is alive and working is never taken over, however long
+ * it takes. The takeover renames the stale file to a unique name, which only one of several
+ * racing waiters can do to one file, then checks that what it moved is the very file it judged
+ * stale; when a faster waiter had already replaced it by a live lock, that lock is put back.
+ * Removing the stale file by its name instead would delete whatever lock is there by then.
+ *
+ * Pids and O_EXCL are dependable on a local file system of one host; on NFS a lock may be judged
+ * by its heartbeat alone.
  */
-import { closeSync, fstatSync, linkSync, openSync, readSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { randomBytes } from "node:crypto";
-import { hostname } from "node:os";
-import { errorCode } from "./errors.js";
+import { closeSync, fstatSync, futimesSync, linkSync, openSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { readTextPrefix } from "./bounded-read.js";
 import { processAlive } from "./process-alive.js";
-import { sleep } from "./sleep.js";
 
 export interface LockFileOptions {
-  /** How long to wait for another process's lock before giving up. */
-  timeoutMs: number;
-  /** A lock older than this was left behind by a crashed or stuck process. */
-  staleAfterMs: number;
-  /** An empty lock older than this is not one of ours; absent: empty locks wait for `staleAfterMs`. */
+  /** Give up waiting after this long (LockBusyError). */
+  waitLimitMs: number;
+  /** A lock not touched for this long is stale even if a process with its pid exists (a reused pid, a hung holder). */
+  staleAfterMs?: number;
+  /** An empty lock older than this was left by something else (our holders write their pid at once). */
   emptyStaleAfterMs?: number;
+  /** How often a holder touches its lock; well under `staleAfterMs`. */
+  heartbeatMs?: number;
+  pollMs?: number;
 }
 
-export interface HeldLock {
-  path: string;
-  ino: number;
+const DEFAULTS = { staleAfterMs: 60_000, emptyStaleAfterMs: 60_000, heartbeatMs: 10_000, pollMs: 50 };
+
+/** The wait for a lock passed its limit while another process held it. */
+export class LockBusyError extends Error {
+  constructor(readonly lockPath: string) {
+    super(`${lockPath} is held by another codex-ts process`);
+    this.name = "LockBusyError";
+  }
 }
 
-/** The lock was not obtained in time. */
-export class LockTimeoutError extends Error {}
-
-/** Runs `body` holding the lock; throws LockTimeoutError when another process holds it too long. */
-export async function withLockFile<T>(path: string, options: LockFileOptions, body: () => Promise<T>): Promise<T> {
-  const lock = await acquireLockFile(path, options);
-  if (!lock) throw new LockTimeoutError(`${path} is held by another codex-ts process; try again`);
+/** Runs `body` holding the lock at `lockPath`; releases it however `body` ends. */
+export async function withLockFile<T>(lockPath: string, body: () => Promise<T>, options: LockFileOptions): Promise<T> {
+  const settings = { ...DEFAULTS, ...options };
+  const fd = await acquire(lockPath, settings);
+  const heartbeat = setInterval(() => touch(fd), settings.heartbeatMs);
+  heartbeat.unref();
   try {
     return await body();
   } finally {
-    releaseLockFile(lock);
+    clearInterval(heartbeat);
+    release(lockPath, fd);
   }
 }
 
-/** Creates the lock file, waiting out (or breaking, when stale) another's; null on timeout. */
-export async function acquireLockFile(path: string, options: LockFileOptions): Promise<HeldLock | null> {
-  const deadline = Date.now() + options.timeoutMs;
-  for (let attempt = 0; ; attempt++) {
-    const handle = tryCreate(path);
-    if (handle) return handle;
-    const state = inspect(path, options);
-    if (state.kind === "stale") breakLock(path, state.ino);
-    if (Date.now() >= deadline) return null;
-    if (state.kind === "held") await sleep(Math.min(2 ** Math.min(attempt, 4), 16) * (0.5 + Math.random()));
+/** What a waiter saw at the lock path: the file's identity, and whether it is stale. */
+export interface LockSighting {
+  ino: number;
+  mtimeMs: number;
+  stale: boolean;
+}
+
+type Settings = typeof DEFAULTS & LockFileOptions;
+
+async function acquire(lockPath: string, settings: Settings): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    const fd = tryCreate(lockPath);
+    if (fd !== null) return fd;
+    const sighting = inspectLock(lockPath, settings);
+    if (sighting?.stale) {
+      takeOverStaleLock(lockPath, sighting);
+      continue;
+    }
+    if (sighting !== null) {
+      if (Date.now() - started > settings.waitLimitMs) throw new LockBusyError(lockPath);
+      await new Promise((resolve) => setTimeout(resolve, settings.pollMs));
+    }
   }
 }
 
-/** Removes the lock if it is still the one we created (another process may have broken it as stale). */
-export function releaseLockFile(lock: HeldLock): void {
-  try {
-    if (statSync(lock.path).ino === lock.ino) unlinkSync(lock.path);
-  } catch {
-    // already gone (broken as stale by another process)
-  }
-}
-
-function tryCreate(path: string): HeldLock | null {
+function tryCreate(lockPath: string): number | null {
   let fd: number;
   try {
-    fd = openSync(path, "wx", 0o600);
+    fd = openSync(lockPath, "wx", 0o600);
   } catch (err) {
-    const code = errorCode(err);
-    // Windows answers EPERM while a just-deleted lock is still being removed.
-    if (code === "EEXIST" || (process.platform === "win32" && code === "EPERM")) return null;
+    if ((err as NodeJS.ErrnoException).code === "EEXIST") return null;
     throw err;
   }
-  let ino: number;
-  try {
-    const owner = Buffer.from(`${JSON.stringify({ pid: process.pid, host: hostname(), acquired_at: Date.now() })}\n`);
-    let off = 0;
-    while (off < owner.length) off += writeSync(fd, owner, off, owner.length - off);
-    ino = fstatSync(fd).ino;
-  } catch (err) {
-    closeQuietly(fd);
-    unlinkQuietly(path);
-    throw err;
-  }
-  closeQuietly(fd);
-  return { path, ino };
+  writeSync(fd, `${process.pid}\n`);
+  return fd;
 }
 
-type LockState = { kind: "gone" } | { kind: "held" } | { kind: "stale"; ino: number };
+/** The lock file's identity and whether it is stale; null when there is none (released meanwhile). */
+export function inspectLock(lockPath: string, options: Partial<Settings> = {}): LockSighting | null {
+  const settings = { ...DEFAULTS, ...options };
+  let info;
+  let text;
+  try {
+    info = statSync(lockPath);
+    text = readTextPrefix(lockPath, 64).text;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw err;
+  }
+  const age = Date.now() - info.mtimeMs;
+  const pid = holderPid(text);
+  let stale: boolean;
+  if (text === "") stale = age > settings.emptyStaleAfterMs;
+  else if (!Number.isInteger(pid) || pid <= 0) stale = age > settings.staleAfterMs;
+  else stale = !processAlive(pid) || age > settings.staleAfterMs;
+  return { ino: info.ino, mtimeMs: info.mtimeMs, stale };
+}
 
-function inspect(path: string, options: LockFileOptions): LockState {
-  let fd: number;
-  try {
-    fd = openSync(path, "r");
-  } catch {
-    return { kind: "gone" };
-  }
-  try {
-    const st = fstatSync(fd);
-    const age = Math.abs(Date.now() - st.mtimeMs);
-    if (age > options.staleAfterMs) return { kind: "stale", ino: st.ino };
-    const buf = Buffer.alloc(512);
-    const text = buf.toString("utf8", 0, readSync(fd, buf, 0, buf.length, 0));
-    if (text === "") return options.emptyStaleAfterMs !== undefined && age > options.emptyStaleAfterMs ? { kind: "stale", ino: st.ino } : { kind: "held" };
-    const owner = parseOwner(text);
-    if (owner && owner.host === hostname() && !processAlive(owner.pid)) return { kind: "stale", ino: st.ino };
-    return { kind: "held" };
-  } catch {
-    return { kind: "held" };
-  } finally {
-    closeQuietly(fd);
-  }
+/** The holder's pid: ours write it bare; history locks of earlier codex-ts versions wrote `{"pid":…}`. */
+function holderPid(text: string): number {
+  if (!text.startsWith("{")) return Number.parseInt(text, 10);
+  const found = /"pid"\s*:\s*(\d+)/.exec(text);
+  return found ? Number(found[1]) : NaN;
 }
 
 /**
- * Removes a stale lock without removing a live one that replaced it since it was judged: the
- * lock is renamed aside, and if what was moved is not the stale inode it is linked back.
+ * Removes the stale lock `sighting` describes, and nothing else: the file is first renamed to a
+ * name of our own, and a file that turns out not to be the one judged stale (a live lock a faster
+ * waiter created after removing the stale one) is linked back in place.
  */
-function breakLock(path: string, staleIno: number): void {
-  const aside = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.stale`;
+export function takeOverStaleLock(lockPath: string, sighting: LockSighting): void {
+  const aside = `${lockPath}.stale-${process.pid}-${randomBytes(6).toString("hex")}`;
   try {
-    renameSync(path, aside);
-  } catch {
-    return; // someone else already removed it
+    renameSync(lockPath, aside);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return; // another waiter took it first
+    throw err;
   }
   try {
-    if (statSync(aside).ino !== staleIno) {
+    const moved = statSync(aside);
+    if (moved.ino !== sighting.ino || moved.mtimeMs !== sighting.mtimeMs) {
+      // Not the stale file: put the live lock back. EEXIST means yet another waiter created a
+      // lock in this instant; its holder and the moved lock's would then overlap, which no
+      // removal could undo, so the moved file is simply dropped.
       try {
-        linkSync(aside, path);
-      } catch {
-        // A newer lock already took the name; it stays.
+        linkSync(aside, lockPath);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
       }
     }
-  } catch {
-    // cannot stat what was moved: leave the name free
   } finally {
-    unlinkQuietly(aside);
+    unlinkSync(aside);
   }
 }
 
-/** The holder: our JSON, or a bare pid (locks written by earlier codex-ts versions). */
-function parseOwner(text: string): { pid: number; host: string } | null {
-  const bare = /^\s*(\d+)\s*$/.exec(text);
-  if (bare) return { pid: Number(bare[1]), host: hostname() };
+function touch(fd: number): void {
   try {
-    const value: unknown = JSON.parse(text);
-    if (typeof value !== "object" || value === null) return null;
-    const { pid, host } = value as Record<string, unknown>;
-    if (typeof pid !== "number" || !Number.isSafeInteger(pid) || pid <= 0 || typeof host !== "string") return null;
-    return { pid, host };
+    const now = new Date();
+    futimesSync(fd, now, now);
   } catch {
-    return null; // not written yet, or not ours
+    // The descriptor is ours until release; a failure here only makes the lock look older.
   }
 }
 
-function closeQuietly(fd: number): void {
+/** Removes the lock if it is still ours (a waiter may have judged it stale and replaced it). */
+function release(lockPath: string, fd: number): void {
   try {
+    if (fstatSync(fd).ino === statSync(lockPath).ino) unlinkSync(lockPath);
+  } catch {
+    // Gone already: nothing left to release.
+  } finally {
     closeSync(fd);
-  } catch {
-    // already closed
-  }
-}
-
-function unlinkQuietly(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch {
-    // already gone
   }
 }

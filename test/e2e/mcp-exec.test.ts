@@ -127,6 +127,25 @@ void test("structured content goes back as its JSON, images as input_image parts
   );
 });
 
+void test("a 20 MB tool result is refused as too large, and the server stays connected for the next call", async () => {
+  const ws = makeWorkspace({ config: fixtureToml() });
+  await withServer(
+    [
+      turn(fnCall("mcp__fx__flood", { bytes: 20 * 1024 * 1024 }, "call_flood")),
+      turn(fnCall("mcp__fx__echo", { text: "still there" }, "call_echo")),
+      turn(text("Done.")),
+    ],
+    async (server) => {
+      const r = await exec(server, ["flood"], { cwd: ws.dir, home: ws.home, timeoutMs: 60_000 });
+      assert.equal(r.code, 0, r.stderr);
+      const flood = String(outputOf(server, 1, "call_flood"));
+      assert.match(flood, /result too large: a message of 20\.0 MiB from the server, over the 10 MiB codex-ts reads from an MCP server/);
+      assert.doesNotMatch(flood, /Connection closed/);
+      assert.equal(outputOf(server, 2, "call_echo"), '[{"type":"text","text":"echo: still there"}]');
+    },
+  );
+});
+
 void test("an optional server that fails to start does not stop the turn; stderr says why", async () => {
   const ws = makeWorkspace({ config: serverToml("broken", MISSING_BINARY, []) + fixtureToml() });
   await withServer([turn(fnCall("mcp__fx__echo", { text: "x" }, "call_1")), turn(text("ok"))], async (server) => {

@@ -336,6 +336,27 @@ void test("Up recalls earlier prompts from history.jsonl; an unfocused terminal 
   }, ws);
 });
 
+void test("Up on a 300 KB one-line history entry shows a placeholder at once and sends the entry whole", async () => {
+  // A pasted blob is stored raw in history.jsonl; recalled as text it used to freeze the editor
+  // (60 KB: 14 s) or exhaust the heap (300 KB).
+  const ws = makeWorkspace();
+  const blob = "lorem ipsum ".repeat(25_000);
+  writeFileSync(join(ws.home, "history.jsonl"), `${JSON.stringify({ session_id: "old", ts: 1700000000, text: blob })}\n`);
+  await withTui([turn(text("read it all"))], [], async ({ ui, server }) => {
+    await ui.waitFor("directory:");
+    ui.write(KEY.up);
+    await ui.waitFor(`[Pasted Content ${blob.length} chars]`);
+    ui.write(KEY.down);
+    await ui.until(async () => !(await ui.screen()).join("\n").includes("[Pasted Content"), "Down empties the composer");
+    ui.write(KEY.up); // back and forth: still one placeholder, not a second numbered one
+    await ui.waitFor(`[Pasted Content ${blob.length} chars]`);
+    assert.doesNotMatch((await ui.screen()).join("\n"), /#2\]/);
+    ui.write(KEY.enter);
+    await ui.waitFor("read it all");
+    assert.ok(userTexts(server, 0).includes(JSON.stringify(blob.trim()).slice(1, -1)), "the whole entry reached the model");
+  }, ws, { cols: 120, rows: 40 });
+});
+
 void test("tui.notification_method = auto rings the bell in a terminal not known to show OSC 9", async () => {
   await withTui([turn(text("rung"))], [], async ({ ui }) => {
     ui.write("\x1b[O");

@@ -6,7 +6,8 @@
  * effective configuration (user file, trusted project files, `-c` overrides) as a session would.
  * Each returns an exit code: 0 done, 1 error (message on stderr as `Error: …`).
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { readTextFile } from "../../util/bounded-read.js";
 import { join } from "node:path";
 import { codexHome } from "../../config/codex-home.js";
 import type { TomlTable } from "../../config/overrides.js";
@@ -14,6 +15,7 @@ import type { McpAuthStatus } from "../../protocol/mcp-events.js";
 import { AUTH_STATUS_TEXT, callbackId, mcpAuthStatus } from "../../host/mcp-auth.js";
 import { addServer, ConfigEditError, parseConfigText, removeServer, type NewServer } from "./config-edit.js";
 import { CommandError, defaultIo, loadServers, parseClientRegistration, run, type Listed, type McpAddOptions, type McpIo } from "./command-io.js";
+import { PRIVATE_DIR_MODE } from "../../util/atomic-write.js";
 
 export type { McpAddOptions, McpIo };
 
@@ -43,14 +45,14 @@ const configPath = (io: McpIo): string => join(codexHome(io.env), "config.toml")
 /** The user's config.toml text ("" when there is none), checked to be valid TOML. */
 function readConfigText(io: McpIo): string {
   const path = configPath(io);
-  const text = existsSync(path) ? readFileSync(path, "utf8") : "";
+  const text = existsSync(path) ? readTextFile(path) : "";
   withContext("load", io, () => parseConfigText(text));
   return text;
 }
 
 function writeConfigText(io: McpIo, text: string): void {
   const home = codexHome(io.env);
-  mkdirSync(home, { recursive: true });
+  mkdirSync(home, { recursive: true, mode: PRIVATE_DIR_MODE });
   writeFileSync(join(home, "config.toml"), text);
 }
 

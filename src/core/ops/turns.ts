@@ -2,12 +2,11 @@
  * Turns and steering: a user turn (or input steered into the running one), changed settings,
  * interrupts, and the user's own shell command (`!cmd`).
  */
-import { readFileSync } from "node:fs";
 import type { TurnOverrides, UserInput } from "../../protocol/ops.js";
 import type { EventMsg } from "../../protocol/events.js";
 import { userText } from "../../protocol/items.js";
 import type { TurnContextPayload } from "../../rollout/format.js";
-import { mentionedSkills, skillInjection } from "../../config/skills.js";
+import { mentionedSkills, readSkillFile, skillInjection } from "../../config/skills.js";
 import { parseFrontMatter } from "../../config/front-matter.js";
 import { uuidv7 } from "../../util/ids.js";
 import { settingsUpdateItems } from "../initial-context.js";
@@ -69,7 +68,7 @@ async function userTurn(s: SessionState, id: string, items: UserInput[], overrid
     new RegularTask(),
     () => {
       s.recorder?.recordTurnContext(turnContextLine(turn.turnId, s.settings, turn.outputSchema));
-      s.history.append(...settingsUpdateItems(s.lastTurnSettings, s.settings));
+      s.history.append(...settingsUpdateItems(s.lastTurnSettings, s.settings, s.options.fileSystemRules));
       s.lastTurnSettings = s.settings;
       s.history.append(message);
       injectMentionedSkills(s, inputText(items), turn.subId);
@@ -83,7 +82,7 @@ async function userTurn(s: SessionState, id: string, items: UserInput[], overrid
 function injectMentionedSkills(s: SessionState, text: string, subId: string): void {
   for (const skill of mentionedSkills(text, s.options.skills ?? [])) {
     try {
-      const { body } = parseFrontMatter(readFileSync(skill.path, "utf8"));
+      const { body } = parseFrontMatter(readSkillFile(skill.path));
       s.history.append(userText(skillInjection(skill, body)));
     } catch (err) {
       s.send(subId, { type: "warning", message: `skill ${skill.name} could not be read: ${(err as Error).message}` });
