@@ -43,6 +43,7 @@ import { PickerOverlay, TextPromptOverlay } from "./overlays.js";
 import { reviewText } from "../presentation/review-text.js";
 import { questionSummary } from "../presentation/questions.js";
 import { addUsage } from "../presentation/usage.js";
+import { firstLine, lastLine } from "../presentation/text-lines.js";
 
 /** What the app needs from the process around it (the runner in run-tui.ts). */
 export interface AppHost {
@@ -591,13 +592,4 @@ export class App implements SlashContext {
     }
     return lines;
   }
-}
-
-function firstLine(text: string | null): string {
-  return (text ?? "").split("\n").find((l) => l.trim() !== "")?.trim() ?? "";
-}
-
-function lastLine(text: string): string {
-  const lines = text.trim().split("\n");
-  return lines[lines.length - 1] ?? "";
 }
