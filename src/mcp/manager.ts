@@ -23,6 +23,7 @@ import { withContext } from "./errors.js";
 import { qualifyTools } from "./names.js";
 import { loginRequired, type McpSignInHandler, McpSignIns } from "./sign-in.js";
 import { McpStartupError, startupFailureDisplay, startupFailureRaw } from "./startup-errors.js";
+import { errorMessage } from "../util/errors.js";
 
 export interface McpManagerOptions {
   /** The session's working directory (a stdio server's default cwd). */
@@ -81,7 +82,7 @@ class ManagedServer {
       (connection): Outcome => ({ ok: true, connection }),
       (err: unknown): Outcome => ({
         ok: false,
-        error: err instanceof McpStartupError ? err : new McpStartupError(err instanceof Error ? err.message : String(err)),
+        error: err instanceof McpStartupError ? err : new McpStartupError(errorMessage(err)),
       }),
     );
   }

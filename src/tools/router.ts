@@ -13,6 +13,7 @@ import type { TurnContext } from "./turn-context.js";
 import type { TurnDiffTracker } from "../patch/turn-diff.js";
 import { checkFunctionArguments } from "./argument-check.js";
 import { ToolError, type ToolHandler, type ToolInvocation } from "./types.js";
+import { errorMessage } from "../util/errors.js";
 
 export interface DispatchContext {
   turn: TurnContext;
@@ -69,7 +70,7 @@ export class ToolRouter {
           success = output.success;
         } catch (err) {
           if (err instanceof ToolError && err.fatal) throw err;
-          text = err instanceof Error ? err.message : String(err);
+          text = errorMessage(err);
         }
       }
     }

@@ -32,6 +32,7 @@ import { addUsage } from "../presentation/usage.js";
 import { ChoiceOverlay, PickerOverlay, TextPromptOverlay, type Choice, type Overlay } from "./overlays.js";
 import { reviewCell } from "./review-cell.js";
 import type { AppHost, AppOptions } from "./app-host.js";
+import { firstLine } from "../presentation/text-lines.js";
 
 export type { AppHost, AppOptions };
 
@@ -562,8 +563,3 @@ export class App implements SlashContext {
     return this.theme.dim(keys);
   }
 }
-
-function firstLine(text: string | null): string {
-  return (text ?? "").split("\n").find((l) => l.trim() !== "")?.trim() ?? "";
-}
-

@@ -5,7 +5,8 @@
  */
 import type { McpHttpServer } from "../../config/mcp.js";
 import { isLoginRequired, loginMcpServer, logoutMcpServer, oauthSupport, type LoginOptions } from "../../host/mcp-auth.js";
-import { CommandError, loadServers, parseClientRegistration, run, type McpAddOptions, type McpIo } from "./commands.js";
+import { CommandError, defaultIo, loadServers, parseClientRegistration, run, type McpAddOptions, type McpIo } from "./command-io.js";
+import { errorMessage } from "../../util/errors.js";
 
 export interface McpLoginOptions {
   scopes?: string;
@@ -15,12 +16,6 @@ export interface McpLoginOptions {
   config?: string[];
 }
 
-const defaultIo = (): McpIo => ({
-  out: (t) => process.stdout.write(t),
-  err: (t) => process.stderr.write(t),
-  env: process.env,
-  cwd: process.cwd(),
-});
 
 function httpServer(io: McpIo, name: string, overrides: string[], notFound: string, notHttp: string): McpHttpServer {
   const entry = loadServers(io, overrides).find((e) => e.name === name);
@@ -83,7 +78,7 @@ async function login(name: string, server: McpHttpServer, io: McpIo, extra: Pick
     await loginMcpServer(name, server, { env: io.env, out: io.out, err: io.err, ...extra });
   } catch (err) {
     if (await isLoginRequired(err)) throw new CommandError((err as Error).message);
-    throw new CommandError(`failed to log in to MCP server '${name}': ${err instanceof Error ? err.message : String(err)}`);
+    throw new CommandError(`failed to log in to MCP server '${name}': ${errorMessage(err)}`);
   }
 }
 
@@ -94,7 +89,7 @@ export function runMcpLogout(name: string, opts: { config?: string[] } = {}, io:
     try {
       removed = await logoutMcpServer(name, server, io.env);
     } catch (err) {
-      throw new CommandError(err instanceof Error ? err.message : String(err));
+      throw new CommandError(errorMessage(err));
     }
     io.out(removed ? `Removed OAuth credentials for '${name}'.\n` : `No OAuth credentials stored for '${name}'.\n`);
   });

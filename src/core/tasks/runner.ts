@@ -15,6 +15,7 @@ import type { TokenAccounting } from "../token-usage.js";
 import type { ConversationHistory } from "../history.js";
 import { notifyTurnComplete, userTextMessages } from "../notify.js";
 import type { SessionTask, TaskContext, TaskKind, TurnCompaction } from "./task.js";
+import { errorMessage } from "../../util/errors.js";
 
 export interface ActiveTask {
   subId: string;
@@ -158,5 +159,5 @@ function describeTurnError(err: unknown): { message: string; info: CodexErrorInf
     return { message, info };
   }
   if (err instanceof ToolError) return { message: err.message, info: "other" };
-  return { message: err instanceof Error ? err.message : String(err), info: "other" };
+  return { message: errorMessage(err), info: "other" };
 }
