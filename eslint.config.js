@@ -96,7 +96,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["bench/**/*.mjs", "*.js"],
+    files: ["bench/**/*.mjs", "scripts/**/*.mjs", "*.js"],
     languageOptions: {
       globals: Object.fromEntries(
         ["process", "console", "URL", "Buffer", "setTimeout", "clearTimeout", "performance"].map((g) => [g, "readonly"]),
