@@ -50,6 +50,8 @@ export interface RunOptions {
   home: string;
   stdin?: string;
   env?: Record<string, string | undefined>;
+  /** Another codex-ts program to run instead of CLI_PATH (an installed package's binary). */
+  cli?: string;
   /** Called once the child is running, e.g. to send it a signal. */
   onSpawn?: (child: ChildProcess) => void;
   timeoutMs?: number;
@@ -69,7 +71,7 @@ export function testEnv(home: string, extra: Record<string, string | undefined> 
 
 export function runCli(args: string[], opts: RunOptions): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI_PATH, ...args], {
+    const child = spawn(process.execPath, [opts.cli ?? CLI_PATH, ...args], {
       cwd: opts.cwd,
       env: testEnv(opts.home, opts.env),
       stdio: ["pipe", "pipe", "pipe"],
