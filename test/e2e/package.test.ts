@@ -16,6 +16,7 @@ import { fileURLToPath } from "node:url";
 import { baseUrlArgs, jsonLines, makeWorkspace, runCli } from "../support/cli.js";
 import { callOutputText, fnCall, startModelServer, text, turn } from "../support/model-server.js";
 import { KEY, PtySession } from "../support/pty.js";
+import { STDIO_SERVER_PATH } from "../fixtures/mcp/stdio-server.js";
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const BIN = "dist/bundle/codex-ts.cjs";
@@ -50,7 +51,7 @@ const HEREDOC = "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: from-model.
 
 /** Everything a user of `bin` does first, checked from that binary. */
 async function useInstalled(bin: string, how: string): Promise<void> {
-  const ws = makeWorkspace();
+  const ws = makeWorkspace({ config: `[mcp_servers.fx]\ncommand = ${JSON.stringify(process.execPath)}\nargs = ${JSON.stringify([STDIO_SERVER_PATH, "--name", "fx"])}\n` });
   const version = await runCli(["--version"], { cwd: ws.dir, home: ws.home, cli: bin });
   assert.equal(version.stdout, `codex-ts ${pkg.version}\n`, `${how}: --version`);
 
@@ -59,9 +60,11 @@ async function useInstalled(bin: string, how: string): Promise<void> {
   assert.equal(readFileSync(join(ws.dir, "from-cli.txt"), "utf8"), "applied by the installed binary\n");
 
   // The heredoc is recognised with tree-sitter's bash grammar (WebAssembly, from node_modules);
-  // a tty command starts in a pseudo-terminal (node-pty's native module).
+  // a tty command starts in a pseudo-terminal (node-pty's native module); an MCP tool's
+  // arguments are checked against its schema (Ajv, a CommonJS package loaded on use).
   const server = await startModelServer([
     turn(fnCall("exec_command", { cmd: HEREDOC }, "call_heredoc")),
+    turn(fnCall("mcp__fx__echo", { text: "through the bundle" }, "call_mcp")),
     turn(fnCall("exec_command", { cmd: "test -t 0 && echo on-a-terminal", tty: true }, "call_tty")),
     turn(text("all done")),
   ]);
@@ -70,6 +73,7 @@ async function useInstalled(bin: string, how: string): Promise<void> {
     assert.equal(r.code, 0, `${how}: exec: ${r.stderr}`);
     assert.equal(readFileSync(join(ws.dir, "from-model.txt"), "utf8"), "applied through the bash grammar\n");
     assert.match(callOutputText(server, "call_tty"), /on-a-terminal/, `${how}: the tty command`);
+    assert.match(callOutputText(server, "call_mcp"), /echo: through the bundle/, `${how}: the MCP tool`);
     assert.ok(jsonLines(r.stdout).some((e) => e.type === "turn.completed"), `${how}: exec finished its turn`);
     assert.deepEqual(server.violations, []);
   } finally {
