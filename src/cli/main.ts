@@ -8,25 +8,34 @@
  * The shipped binary is this file bundled as CommonJS (scripts/bundle.mjs): no top-level await
  * here, so that `--version` and `apply_patch` run without starting Node's ES module loader.
  */
+import { writeSync } from "node:fs";
 import nodeModule from "node:module";
 import { packageVersion } from "../util/version.js";
 
-// A reader that stops early (`codex-ts --help | head`, `codex-ts exec … | head -1`) closes the
-// pipe: that ends the output the user wanted, not an error worth a stack trace.
-process.stdout.on("error", (err: NodeJS.ErrnoException) => {
-  if (err.code !== "EPIPE") throw err;
-  process.exit(process.exitCode ?? 0);
-});
-
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
-  process.stdout.write(`codex-ts ${packageVersion()}\n`);
+  printVersion();
 } else {
+  // A reader that stops early (`codex-ts --help | head`, `codex-ts exec … | head -1`) closes the
+  // pipe: that ends the output the user wanted, not an error worth a stack trace.
+  process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code !== "EPIPE") throw err;
+    process.exit(process.exitCode ?? 0);
+  });
   // Node 22.1+ keeps compiled code on disk between runs; Node 20 lacks the call (nothing happens).
   (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
   void run(argv).then((code) => {
     process.exitCode = code;
   });
+}
+
+/** Written straight to fd 1: setting up process.stdout would cost more than the rest of the run. */
+function printVersion(): void {
+  try {
+    writeSync(1, `codex-ts ${packageVersion()}\n`);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EPIPE") throw err;
+  }
 }
 
 async function run(args: readonly string[]): Promise<number> {
