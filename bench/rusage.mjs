@@ -28,10 +28,13 @@ export function withRusage(argv, outFile) {
   return pythonPath() ? [pythonPath(), WRAPPER, outFile, ...argv] : argv;
 }
 
-/** What the wrapped run wrote: { wallMs, cpuMs, rssMiB }, or { wallMs: fallbackWallMs } without it. */
+/**
+ * What the wrapped run wrote: { wallMs, cpuMs, rssMiB, forkedAtMs (Date.now() scale) }; without
+ * python3, { wallMs: fallbackWallMs } only.
+ */
 export function readRusage(outFile, fallbackWallMs) {
   if (!pythonPath() || !existsSync(outFile)) return { wallMs: fallbackWallMs };
   const r = JSON.parse(readFileSync(outFile, "utf8"));
   rmSync(outFile, { force: true });
-  return { wallMs: r.wallMs, cpuMs: r.cpuMs, rssMiB: r.rssKiB / 1024 };
+  return { wallMs: r.wallMs, cpuMs: r.cpuMs, rssMiB: r.rssKiB / 1024, forkedAtMs: r.forkedAtMs };
 }
