@@ -23,7 +23,7 @@ import { requireBuilt } from "./built.mjs";
 import { loadAverage } from "./machine.mjs";
 import { readRusage, rusageAvailable, withRusage } from "./rusage.mjs";
 import { median, parseRuns } from "./stats.mjs";
-import { BUNDLE_BIN, childEnv, codexTsVariants, referenceBinary, reportRow } from "./subjects.mjs";
+import { benchNodeVersion, BUNDLE_BIN, childEnv, codexTsVariants, referenceBinary, reportRow } from "./subjects.mjs";
 import { printTable } from "./table.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -203,7 +203,7 @@ async function main() {
   const reference = tools.find((t) => t.key === "ref");
   const measured = rusageAvailable();
   console.log(`apply_patch, whole process with the patch on stdin: median (min-max) of ${runs} runs after ${WARMUP} warm-up, ms; load average ${loads.join(" before, ")} after`);
-  console.log(`codex-ts:  node ${process.version} ${BUNDLE_BIN} apply_patch (and the tsc build, before the bundle)`);
+  console.log(`codex-ts:  node ${benchNodeVersion()} ${BUNDLE_BIN} apply_patch (and the tsc build, before the bundle)`);
   console.log(`reference: ${reference ? `${reference.binary} started as apply_patch` : "not found (set CODEX_REF_BIN to its launcher or binary); its rows and the ratios are left out"}`);
   console.log(`files on:  ${scratch.replace(/[^/]+$/, "")} ${fsType}${fsType.startsWith("tmpfs") ? "  (tmpfs: set CODEX_TS_BENCH_DIR to a folder on disk)" : ""}\n`);
   const wall = (list) => list.map((s) => s.ms);

@@ -19,7 +19,7 @@ import { requireBuilt } from "./built.mjs";
 import { loadAverage } from "./machine.mjs";
 import { readRusage, rusageAvailable, withRusage } from "./rusage.mjs";
 import { median, parseRuns } from "./stats.mjs";
-import { BUNDLE_BIN, TSC_CLI, childEnv, codexTsVariants, referenceBinary, referenceConfig, reportRow } from "./subjects.mjs";
+import { benchNodeVersion, BUNDLE_BIN, childEnv, codexTsVariants, referenceBinary, referenceConfig, reportRow, TSC_CLI } from "./subjects.mjs";
 import { printTable } from "./table.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -180,7 +180,7 @@ async function main() {
   const list = subjects(collector?.endpoint);
   const loads = [loadAverage()];
 
-  console.log(`exec, 3 model requests (${MODEL}): ${runs} runs of each after ${WARMUP} warm-up, in turns, Node ${process.version}`);
+  console.log(`exec, 3 model requests (${MODEL}): ${runs} runs of each after ${WARMUP} warm-up, in turns, Node ${benchNodeVersion()}`);
   console.log("Script: exec_command `echo hello > a.txt && cat a.txt` -> apply_patch (freeform) -> message, as the reference's.");
   console.log(`HOME: ${realHome ? "the real one (login-shell profile is sourced by `bash -lc`)" : "an empty temporary directory (use --real-home to keep yours)"}`);
   if (collector) console.log("OpenTelemetry: the codex-ts runs export to a local OTLP/HTTP collector");

@@ -15,7 +15,7 @@ import { parseRuns, percentile } from "./stats.mjs";
 import { requireBuilt } from "./built.mjs";
 import { readRusage, rusageAvailable, withRusage } from "./rusage.mjs";
 import { printTable } from "./table.mjs";
-import { BUNDLE_BIN, TSC_CLI, caCertsFile, childEnv, referenceBinary, reportRow } from "./subjects.mjs";
+import { BENCH_NODE, benchNodeVersion, BUNDLE_BIN, caCertsFile, childEnv, referenceBinary, reportRow, TSC_CLI } from "./subjects.mjs";
 
 const WARMUP = 2;
 const TARGET = 1.15;
@@ -34,16 +34,16 @@ function runOnce(c, scratch) {
 function cases() {
   const plain = childEnv();
   const list = [
-    { key: "node", label: "node -e 0", argv: [process.execPath, "-e", "0"], env: plain },
-    { key: "ours", label: "codex-ts --version", argv: [process.execPath, BUNDLE_BIN, "--version"], env: plain },
-    { key: "tsc", label: "codex-ts --version, tsc build (before)", argv: [process.execPath, TSC_CLI, "--version"], env: plain },
+    { key: "node", label: "node -e 0", argv: [BENCH_NODE, "-e", "0"], env: plain },
+    { key: "ours", label: "codex-ts --version", argv: [BENCH_NODE, BUNDLE_BIN, "--version"], env: plain },
+    { key: "tsc", label: "codex-ts --version, tsc build (before)", argv: [BENCH_NODE, TSC_CLI, "--version"], env: plain },
   ];
   const ca = caCertsFile();
   if (ca) {
     const withCa = childEnv({ NODE_EXTRA_CA_CERTS: ca });
     list.push(
-      { key: "node-ca", label: "node -e 0, NODE_EXTRA_CA_CERTS", argv: [process.execPath, "-e", "0"], env: withCa },
-      { key: "ours-ca", label: "codex-ts --version, NODE_EXTRA_CA_CERTS", argv: [process.execPath, BUNDLE_BIN, "--version"], env: withCa },
+      { key: "node-ca", label: "node -e 0, NODE_EXTRA_CA_CERTS", argv: [BENCH_NODE, "-e", "0"], env: withCa },
+      { key: "ours-ca", label: "codex-ts --version, NODE_EXTRA_CA_CERTS", argv: [BENCH_NODE, BUNDLE_BIN, "--version"], env: withCa },
     );
   }
   const ref = referenceBinary();
@@ -87,9 +87,9 @@ function main() {
       ...(measured ? [fmtMs(med(c.key, "cpuMs")), ratio(c.key, "cpuMs"), `${med(c.key, "rssMiB").toFixed(1)} MiB`] : []),
     ]);
   }
-  console.log(`Startup: Node ${process.version}, ${runs} runs each after ${WARMUP} warm-up rounds, in turns; load average ${loads.join(" before, ")} after`);
+  console.log(`Startup: Node ${benchNodeVersion()}, ${runs} runs each after ${WARMUP} warm-up rounds, in turns; load average ${loads.join(" before, ")} after`);
   printTable(table);
-  if (ca) console.log(`NODE_EXTRA_CA_CERTS rows: ${ca} (Node reads and parses it before running any script)`);
+  if (ca) console.log(`NODE_EXTRA_CA_CERTS rows: ${ca} (Node 20 parses it before running any script; Node 22 only when a TLS connection first needs it)`);
   if (!measured) console.log("CPU time and peak RSS unavailable: they need python3 (bench/rusage.py).");
   console.log(`Target: codex-ts --version within ${TARGET}x node -e 0 (wall, on a quiet machine; CPU time is what load does not move).`);
 

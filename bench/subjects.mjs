@@ -6,9 +6,12 @@
  *   "before" row in the same run.
  * - The reference, Codex CLI, as its native binary (what its npm launcher starts), found from
  *   CODEX_REF_BIN, else /work/ref/node_modules/.bin/codex, else `codex` on PATH.
+ * - The Node that runs codex-ts: this one, or CODEX_TS_BENCH_NODE (another version, e.g. Node 22,
+ *   which has a compile cache and reads NODE_EXTRA_CA_CERTS only when a TLS connection needs it).
  * - Child environments without NODE_EXTRA_CA_CERTS (Node parses that file before any script
  *   runs), and the same with it, pointing at the variable's own file or the system's bundle.
  */
+import { spawnSync } from "node:child_process";
 import { closeSync, existsSync, openSync, readSync, realpathSync, appendFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { delimiter, dirname, join, resolve } from "node:path";
@@ -19,6 +22,13 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 /** The shipped binary, and the tsc build's entry (the "before" of the bundle). */
 export const BUNDLE_BIN = join(ROOT, "dist/bundle/codex-ts.cjs");
 export const TSC_CLI = join(ROOT, "dist/src/cli/main.js");
+/** The Node binary codex-ts and `node -e 0` run on. */
+export const BENCH_NODE = process.env.CODEX_TS_BENCH_NODE ? resolve(process.env.CODEX_TS_BENCH_NODE) : process.execPath;
+
+/** BENCH_NODE's version, as `node --version` prints it. */
+export function benchNodeVersion() {
+  return BENCH_NODE === process.execPath ? process.version : spawnSync(BENCH_NODE, ["--version"], { encoding: "utf8" }).stdout.trim();
+}
 
 const SYSTEM_CA_BUNDLES = ["/etc/ssl/certs/ca-certificates.crt", "/etc/pki/tls/certs/ca-bundle.crt", "/etc/ssl/cert.pem"];
 
@@ -45,10 +55,10 @@ export function childEnv(extra = {}) {
  * build. Each is { key, label, argv (before the arguments), env extras }.
  */
 export function codexTsVariants({ tsc = true, ca = true } = {}) {
-  const list = [{ key: "bundle", label: "codex-ts", argv: [process.execPath, BUNDLE_BIN], env: {} }];
+  const list = [{ key: "bundle", label: "codex-ts", argv: [BENCH_NODE, BUNDLE_BIN], env: {} }];
   const caFile = ca ? caCertsFile() : null;
-  if (caFile) list.push({ key: "bundle-ca", label: "codex-ts, NODE_EXTRA_CA_CERTS", argv: [process.execPath, BUNDLE_BIN], env: { NODE_EXTRA_CA_CERTS: caFile } });
-  if (tsc) list.push({ key: "tsc", label: "codex-ts, tsc build (before)", argv: [process.execPath, TSC_CLI], env: {} });
+  if (caFile) list.push({ key: "bundle-ca", label: "codex-ts, NODE_EXTRA_CA_CERTS", argv: [BENCH_NODE, BUNDLE_BIN], env: { NODE_EXTRA_CA_CERTS: caFile } });
+  if (tsc) list.push({ key: "tsc", label: "codex-ts, tsc build (before)", argv: [BENCH_NODE, TSC_CLI], env: {} });
   return list;
 }
 

@@ -26,7 +26,7 @@ import { fileURLToPath } from "node:url";
 import { parseRuns, percentile, median } from "./stats.mjs";
 import { requireBuilt } from "./built.mjs";
 import { fsType, loadAverage } from "./machine.mjs";
-import { BUNDLE_BIN, codexTsVariants, referenceBinary, referenceConfig, reportRow } from "./subjects.mjs";
+import { benchNodeVersion, BUNDLE_BIN, codexTsVariants, referenceBinary, referenceConfig, reportRow } from "./subjects.mjs";
 import { printTable } from "./table.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -294,7 +294,7 @@ async function echoLatency(ws) {
 const fmt = (n) => n.toFixed(1);
 const mid = (xs) => `median ${fmt(median(xs))} ms, p90 ${fmt(percentile(xs, 90))} ms`;
 const s = await startup();
-console.log(`start-up to a ready composer, ${runs} runs after a warm-up, in turns, Node ${process.version}, workspaces on ${s.fs}, load average ${s.loads.join(" before, ")} after:`);
+console.log(`start-up to a ready composer, ${runs} runs after a warm-up, in turns, Node ${benchNodeVersion()}, workspaces on ${s.fs}, load average ${s.loads.join(" before, ")} after:`);
 const refPaint = s.samples.get("ref")?.paint;
 const startupTable = [["", "composer drawn (median)", "p90", "÷ reference", "key shown (median)", "main thread on CPU", "waiting for a CPU"]];
 for (const subject of s.subjects) {
