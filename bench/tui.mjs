@@ -2,8 +2,8 @@
 // The interactive UI's three figures (issue 13). Nothing here asserts; it prints.
 //  1. start to a ready composer: the CLI in a pseudo-terminal until the composer is drawn
 //     (median and p90 over --runs, default 10), then a key typed at that moment until the
-//     emulated screen shows it; the main thread's CPU time and its wait for a CPU until the
-//     composer was drawn (from /proc, so the machine's load can be told apart); `codex-ts
+//     emulated screen shows it; the CPU time (all threads) and the main thread's wait for a CPU
+//     until the composer was drawn (from /proc, so the machine's load can be told apart); `codex-ts
 //     --version` in the same pseudo-terminal (Node's own start). In turns on the same scripted
 //     model server: the bundle (as installed) without and with NODE_EXTRA_CA_CERTS, the tsc build
 //     (before the bundle), and the reference's native binary (--no-daemon) when installed
@@ -18,7 +18,7 @@
 //     holding the same 1,000 cells as components, per keystroke, and what a width change costs it.
 // Usage: node bench/tui.mjs [--runs N] [--turns N] [--scratch DIR] [--startup-only]
 //   --scratch: where the reference's CODEX_HOME goes (default: the system temporary folder)
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -61,10 +61,15 @@ async function written(ui, text, timeoutMs = 10_000) {
   }
 }
 
-/** The main thread's time on a CPU and waiting for one, in ms, from /proc (null elsewhere). */
+/**
+ * The process's time on a CPU (all its threads: the reference runs several) and its main
+ * thread's time waiting for one, in ms, from /proc (null elsewhere).
+ */
 function schedstat(pid) {
   try {
-    const [run, wait] = readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ").map(Number);
+    let run = 0;
+    for (const tid of readdirSync(`/proc/${pid}/task`)) run += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
+    const wait = Number(readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[1]);
     return { run: run / 1e6, wait: wait / 1e6 };
   } catch {
     return null;
@@ -296,7 +301,8 @@ const mid = (xs) => `median ${fmt(median(xs))} ms, p90 ${fmt(percentile(xs, 90))
 const s = await startup();
 console.log(`start-up to a ready composer, ${runs} runs after a warm-up, in turns, Node ${benchNodeVersion()}, workspaces on ${s.fs}, load average ${s.loads.join(" before, ")} after:`);
 const refPaint = s.samples.get("ref")?.paint;
-const startupTable = [["", "composer drawn (median)", "p90", "÷ reference", "key shown (median)", "main thread on CPU", "waiting for a CPU"]];
+const refRun = s.samples.get("ref")?.run;
+const startupTable = [["", "composer drawn (median)", "p90", "÷ reference", "key shown (median)", "CPU until drawn", "÷ reference", "main thread waiting for a CPU"]];
 for (const subject of s.subjects) {
   const m = s.samples.get(subject.key);
   startupTable.push([
@@ -305,8 +311,9 @@ for (const subject of s.subjects) {
     `${fmt(percentile(m.paint, 90))} ms`,
     refPaint && subject.key !== "ref" ? `${(median(m.paint) / median(refPaint)).toFixed(2)}x` : "",
     `${fmt(median(m.typed))} ms`,
-    m.run.length && subject.key !== "ref" ? `${fmt(median(m.run))} ms` : "",
-    m.wait.length && subject.key !== "ref" ? `${fmt(median(m.wait))} ms` : "",
+    m.run.length ? `${fmt(median(m.run))} ms` : "",
+    m.run.length && refRun?.length && subject.key !== "ref" ? `${(median(m.run) / median(refRun)).toFixed(2)}x` : "",
+    m.wait.length ? `${fmt(median(m.wait))} ms` : "",
   ]);
 }
 printTable(startupTable);
@@ -318,7 +325,8 @@ else {
     const m = s.samples.get(key);
     if (!m) continue;
     const r = median(m.paint) / median(refPaint);
-    reportRow({ work: `TUI launch to a ready composer${key === "bundle-ca" ? ", NODE_EXTRA_CA_CERTS set" : ""}`, ours: `${fmt(median(m.paint))} ms`, reference: `${fmt(median(refPaint))} ms`, ratio: r, target: `≤ ${TUI_TARGET}`, met: r <= TUI_TARGET });
+    const cpuRatio = m.run.length && refRun?.length ? median(m.run) / median(refRun) : undefined;
+    reportRow({ work: `TUI launch to a ready composer${key === "bundle-ca" ? ", NODE_EXTRA_CA_CERTS set" : ""}`, ours: `${fmt(median(m.paint))} ms`, reference: `${fmt(median(refPaint))} ms`, ratio: r, cpuRatio, target: `≤ ${TUI_TARGET}`, met: r <= TUI_TARGET });
   }
 }
 if (startupOnly) process.exit(0);
