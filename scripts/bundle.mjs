@@ -25,10 +25,11 @@ const BIN_SOURCES = { "codex-ts": "src/cli/main.ts" };
 const INLINE_IN_BIN = ["src/cli/apply-patch-command.ts"];
 /**
  * Packages left in node_modules and loaded from there: native code (node-pty), WebAssembly found
- * next to the package's own files (tree-sitter), and the OpenTelemetry exporters with gRPC and
- * protobufjs, which load optional modules by computed names and only run when [otel] is set.
+ * next to the package's own files (tree-sitter), and the OpenTelemetry exporters with gRPC (and
+ * protobufjs below them), which load optional modules by computed names and only run when [otel]
+ * is set.
  */
-const EXTERNAL = ["@lydell/node-pty", "web-tree-sitter", "tree-sitter-bash", "@opentelemetry/*", "@grpc/*", "protobufjs", "protobufjs/*"];
+const EXTERNAL = ["@lydell/node-pty", "web-tree-sitter", "tree-sitter-bash", "@opentelemetry/*", "@grpc/*"];
 
 const shared = {
   bundle: true,
@@ -86,8 +87,19 @@ function failOnWarnings(result) {
   if (result.warnings.length > 0) throw new Error(`esbuild reported ${result.warnings.length} warning(s); see above`);
 }
 
+/** An external package is loaded from node_modules at run time: an install must bring it. */
+function checkExternalsAreDependencies() {
+  const deps = Object.keys(pkg.dependencies ?? {});
+  const missing = EXTERNAL.filter((spec) => {
+    const name = spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0];
+    return name.endsWith("/*") ? !deps.some((d) => d.startsWith(name.slice(0, -1))) : !deps.includes(name);
+  });
+  if (missing.length > 0) throw new Error(`external packages that are not dependencies in package.json: ${missing.join(", ")}`);
+}
+
 async function main() {
   const metafile = process.argv.includes("--metafile");
+  checkExternalsAreDependencies();
   rmSync(OUT, { recursive: true, force: true });
   const lazyEntries = {};
   for (const [name, target] of Object.entries(pkg.bin)) {
