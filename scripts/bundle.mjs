@@ -71,9 +71,10 @@ async function buildBin(name, source) {
     format: "cjs",
     outdir: OUT,
     outExtension: { ".js": ".cjs" },
-    // CommonJS has no import.meta: modules inlined here that ask for their own URL get the file's.
-    banner: { js: '"use strict";\nconst __codexImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
-    define: { ...shared.define, "import.meta.url": "__codexImportMetaUrl" },
+    // CommonJS has no import.meta: modules inlined here that ask for their own URL get the file's,
+    // computed when asked (--version never asks).
+    banner: { js: '"use strict";\nconst __codexImportMeta = { get url() { return require("node:url").pathToFileURL(__filename).href; } };' },
+    define: { ...shared.define, "import.meta.url": "__codexImportMeta.url" },
     plugins: [lazyImports],
   }));
   const missing = [...inline].filter((p) => !inlined.has(p));

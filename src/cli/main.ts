@@ -8,9 +8,9 @@
  * The shipped binary is this file bundled as CommonJS (scripts/bundle.mjs): no top-level await
  * here, so that `--version` and `apply_patch` run without starting Node's ES module loader.
  */
-import { writeSync } from "node:fs";
 import nodeModule from "node:module";
 import { packageVersion } from "../util/version.js";
+import { writeToFd } from "./write-fd.js";
 
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
@@ -31,11 +31,7 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
 
 /** Written straight to fd 1: setting up process.stdout would cost more than the rest of the run. */
 function printVersion(): void {
-  try {
-    writeSync(1, `codex-ts ${packageVersion()}\n`);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "EPIPE") throw err;
-  }
+  writeToFd(1, `codex-ts ${packageVersion()}\n`);
 }
 
 async function run(args: readonly string[]): Promise<number> {
