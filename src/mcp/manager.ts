@@ -12,7 +12,7 @@
  *          └─ server c: … (slow) ─────────────────────────▶ ready ───┘
  */
 import type { McpElicitation, McpElicitationHandler } from "./elicitation.js";
-import { readFileSync } from "node:fs";
+import { packageVersion } from "../util/version.js";
 import type { ReadResourceResult, Resource, ResourceTemplate, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServerConfig } from "../config/mcp.js";
 // Only the type: connection.ts (and with it the MCP SDK) is loaded when a server is started.
@@ -95,16 +95,6 @@ class ManagedServer {
   }
 }
 
-/** The package version (dist/src/mcp → the package root), as the reference sends its crate version. */
-function defaultClientVersion(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { version?: unknown };
-    return typeof pkg.version === "string" ? pkg.version : "0.0.0";
-  } catch {
-    return "0.0.0";
-  }
-}
-
 export class McpConnectionManager {
   private readonly servers = new Map<string, ManagedServer>();
   private readonly shutdownController = new AbortController();
@@ -119,7 +109,7 @@ export class McpConnectionManager {
     private readonly opts: McpManagerOptions,
   ) {
     const env = opts.env ?? process.env;
-    const clientVersion = opts.clientVersion ?? defaultClientVersion();
+    const clientVersion = opts.clientVersion ?? packageVersion();
     this.signIns = opts.signIn ? new McpSignIns(opts.signIn, env, opts.signInTimeoutMs) : null;
     const enabled = Object.entries(configs).filter(([, config]) => config.enabled);
     for (const [name, config] of enabled) {
