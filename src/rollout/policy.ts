@@ -31,6 +31,7 @@ export function isPersistedEvent(msg: EventMsg): boolean {
     case "collab_close_end":
     case "collab_resume_end":
     case "sub_agent_status":
+    case "thread_goal_updated":
       return true;
     default:
       return false;

@@ -7,6 +7,7 @@
 import type { ModelInfo } from "../model/catalog.js";
 import type { ToolSpec } from "../protocol/tool-spec.js";
 import { buildToolSpecs, type BuiltinToolOptions } from "./specs.js";
+import { ToolSearchCatalog } from "./tool-search.js";
 import { ToolRouter, qualifiedToolName } from "./router.js";
 import type { ToolHandler } from "./types.js";
 import { shellCommandHandler, shellHandler } from "./handlers/shell.js";
@@ -15,6 +16,7 @@ import { updatePlanHandler } from "./handlers/update-plan.js";
 import { applyPatchHandler } from "./handlers/apply-patch.js";
 import { requestUserInputHandler } from "./handlers/request-user-input.js";
 import { viewImageHandler } from "./handlers/view-image.js";
+import { createGoalHandler, getGoalHandler, updateGoalHandler } from "./handlers/goals.js";
 import { MULTI_AGENT_HANDLERS } from "./handlers/multi-agent.js";
 import { MULTI_AGENT_NAMESPACE } from "./multi-agent-specs.js";
 
@@ -28,6 +30,9 @@ export const HANDLERS: Readonly<Record<string, ToolHandler>> = {
   request_user_input: requestUserInputHandler,
   apply_patch: applyPatchHandler,
   view_image: viewImageHandler,
+  get_goal: getGoalHandler,
+  create_goal: createGoalHandler,
+  update_goal: updateGoalHandler,
 };
 
 /** The handlers of the tools offered inside a namespace tool, by namespace and then by tool name. */
@@ -35,30 +40,43 @@ export const NAMESPACED_HANDLERS: Readonly<Record<string, Readonly<Record<string
   [MULTI_AGENT_NAMESPACE]: MULTI_AGENT_HANDLERS,
 };
 
-/** Tools a turn offers beyond the built-in ones, and where their specs go among them. */
+/**
+ * Tools a turn offers beyond the built-in ones, and where their specs go among them; with a
+ * catalog (the model has tool_search), the ones worth deferring go there instead.
+ */
 export interface ToolExtension {
-  place(builtin: ToolSpec[]): ToolSpec[];
+  place(builtin: ToolSpec[], deferTo: ToolSearchCatalog | null): ToolSpec[];
   handlers: ReadonlyMap<string, ToolHandler>;
 }
 
 /** The turn's tools: the model's built-in ones, plus an extension's (which never shadow them). */
-export function buildTools(model: ModelInfo, extension?: ToolExtension, options: BuiltinToolOptions = {}): { specs: ToolSpec[]; router: ToolRouter } {
-  const builtin = buildToolSpecs(model, options);
+export function buildTools(
+  model: ModelInfo,
+  extension?: ToolExtension,
+  options: BuiltinToolOptions = {},
+): { specs: ToolSpec[]; router: ToolRouter; deferred: ToolSearchCatalog } {
+  const deferred = new ToolSearchCatalog();
   const handlers = new Map<string, ToolHandler>();
-  for (const spec of builtin) {
-    if (spec.type === "web_search") continue;
+  const builtin: ToolSpec[] = [];
+  for (const spec of buildToolSpecs(model, options)) {
     if (spec.type === "namespace") {
       for (const inner of spec.tools) {
-        const handler = "name" in inner ? NAMESPACED_HANDLERS[spec.name]?.[inner.name] : undefined;
-        if (handler && "name" in inner) handlers.set(qualifiedToolName(spec.name, inner.name), handler);
+        const handler = inner.type === "function" ? NAMESPACED_HANDLERS[spec.name]?.[inner.name] : undefined;
+        if (!handler || inner.type !== "function") continue;
+        handlers.set(qualifiedToolName(spec.name, inner.name), handler);
+        // A family with tool_search finds the namespace's tools there, as the reference's gpt-5.5 does.
+        if (model.toolSearch) deferred.add(spec.name, inner.name, inner, spec.description);
       }
+      if (!model.toolSearch) builtin.push(spec);
       continue;
     }
+    builtin.push(spec);
+    if (spec.type === "web_search" || spec.type === "tool_search") continue;
     const handler = HANDLERS[spec.name];
     if (handler) handlers.set(spec.name, handler);
   }
-  if (!extension) return { specs: builtin, router: new ToolRouter(handlers, builtin) };
+  if (!extension) return { specs: builtin, router: new ToolRouter(handlers, builtin, deferred), deferred };
   for (const [name, handler] of extension.handlers) if (!handlers.has(name)) handlers.set(name, handler);
-  const specs = extension.place(builtin);
-  return { specs, router: new ToolRouter(handlers, specs) };
+  const specs = extension.place(builtin, model.toolSearch ? deferred : null);
+  return { specs, router: new ToolRouter(handlers, specs, deferred), deferred };
 }

@@ -5,13 +5,15 @@
  * A function call's arguments are checked once, here, against the schema the model was offered:
  * a call that does not fit gets one error naming the field, and its handler never runs.
  */
-import type { FunctionCallOutputContentItem, ResponseItem, ToolCallItem } from "../protocol/items.js";
+import type { FunctionCallOutputContentItem, ResponseItem, ToolCallItem, ToolSearchCallItem } from "../protocol/items.js";
+import { ToolSearchCatalog } from "./tool-search.js";
 import type { EventMsg } from "../protocol/events.js";
 import type { JsonSchema, ToolSpec } from "../protocol/tool-spec.js";
 import type { TurnContext } from "./turn-context.js";
 import type { TurnDiffTracker } from "../patch/turn-diff.js";
 import { checkFunctionArguments } from "./argument-check.js";
 import { ToolError, type ToolHandler, type ToolInvocation } from "./types.js";
+import { errorMessage } from "../util/errors.js";
 
 export interface DispatchContext {
   turn: TurnContext;
@@ -27,6 +29,8 @@ export class ToolRouter {
   constructor(
     private readonly handlers: ReadonlyMap<string, ToolHandler>,
     offered: readonly ToolSpec[] = [],
+    /** Tools offered through tool_search rather than up front. */
+    private readonly deferred: ToolSearchCatalog = new ToolSearchCatalog(),
   ) {
     for (const spec of offered) {
       if (spec.type === "function") this.schemas.set(spec.name, spec.parameters);
@@ -35,13 +39,19 @@ export class ToolRouter {
     }
   }
 
+  /** Answers a tool_search call with the deferred tools that match. */
+  search(call: ToolSearchCallItem): ResponseItem {
+    return { type: "tool_search_output", call_id: call.call_id, status: "completed", execution: "client", tools: this.deferred.search(call.arguments) };
+  }
+
   /** Runs one call. Throws only a fatal ToolError; every other failure becomes output text. */
   async dispatch(call: ToolCallItem, ctx: DispatchContext): Promise<ResponseItem> {
     const payload =
       call.type === "function_call"
         ? ({ kind: "function", arguments: call.arguments } as const)
         : ({ kind: "custom", input: call.input } as const);
-    // A tool inside a namespace tool is known by both names; called without its namespace it is unknown.
+    // A tool inside a namespace (offered as one, or found by tool_search) is called by its name
+    // with the namespace beside it; without its namespace it is unknown.
     const name = call.type === "function_call" && call.namespace ? qualifiedToolName(call.namespace, call.name) : call.name;
     const handler = this.handlers.get(name);
     const started = performance.now();
@@ -57,7 +67,7 @@ export class ToolRouter {
       if (problem !== null) {
         text = problem;
       } else {
-        const invocation: ToolInvocation = { callId: call.call_id, name: call.name, payload, ...ctx };
+        const invocation: ToolInvocation = { callId: call.call_id, name: name, payload, ...ctx };
         try {
           const output = await handler.handle(invocation);
           text = output.text;
@@ -65,7 +75,7 @@ export class ToolRouter {
           success = output.success;
         } catch (err) {
           if (err instanceof ToolError && err.fatal) throw err;
-          text = err instanceof Error ? err.message : String(err);
+          text = errorMessage(err);
         }
       }
     }
@@ -83,7 +93,7 @@ export class ToolRouter {
   /** What is wrong with a function call's arguments, or null (also when the tool was offered without a schema). */
   private async argumentProblem(name: string, handler: ToolHandler, raw: string): Promise<string | null> {
     if (handler.checkArguments) return handler.checkArguments(name, raw);
-    const schema = this.schemas.get(name);
+    const schema = this.schemas.get(name) ?? this.deferred.parameters(name);
     return schema ? checkFunctionArguments(schema, raw) : null;
   }
 }

@@ -13,6 +13,10 @@ import type { ReviewTarget } from "../protocol/review.js";
 import { expandPrompt } from "../config/custom-prompts.js";
 import type { AgentChoice } from "./app-host.js";
 import type { Choice } from "./overlays.js";
+import { RENAME_COMMAND } from "./thread-name-command.js";
+import { GOAL_COMMAND } from "./goal-command.js";
+import { PLAN_COMMAND } from "./plan-mode.js";
+import type { ThreadGoal } from "../protocol/goals.js";
 
 export interface SlashContext {
   readonly cwd: string;
@@ -47,6 +51,13 @@ export interface SlashContext {
   /** `/agent`: the main thread's sub-agents, and the one watched now (null: the main thread). */
   subAgents(): { agents: AgentChoice[]; watching: string | null };
   watchAgent(threadId: string | null): void;
+  /** `/rename`: names the current thread (or says why it cannot). */
+  renameThread(name: string): void;
+  /** The thread's goal as the last thread_goal_updated said (null: none). */
+  goal(): ThreadGoal | null;
+  /** Whether plan mode is on (plan-mode.ts). */
+  planMode(): boolean;
+  setPlanMode(on: boolean): void;
   quit(): void;
 }
 
@@ -205,6 +216,9 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
       ctx.watchAgent(agent ? agent.threadId : null);
     },
   },
+  RENAME_COMMAND,
+  GOAL_COMMAND,
+  PLAN_COMMAND,
   { name: "quit", description: "exit codex-ts", duringTask: true, run: (ctx) => ctx.quit() },
   { name: "exit", description: "exit codex-ts", duringTask: true, run: (ctx) => ctx.quit() },
 ];
