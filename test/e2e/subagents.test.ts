@@ -24,12 +24,17 @@ interface Run {
   ws: Workspace;
 }
 
-/** `exec --json PROMPT` against a parent-and-children script; the server's violations must stay empty. */
+/**
+ * `exec --json PROMPT` against a parent-and-children script; the server's violations must stay
+ * empty. The model is gpt-5.4, which gets the collab namespace up front, as the family of the
+ * reference's capture did (gpt-5.5 finds it through tool_search: see its own test).
+ */
 async function runScript(script: AgentScript, prompt: string, options: { config?: string; args?: string[]; ws?: Workspace } = {}): Promise<Run> {
   const server = await startAgentServer(script);
   const ws = options.ws ?? makeWorkspace(options.config !== undefined ? { config: options.config } : {});
   try {
-    const result = await exec(server, ["--json", ...(options.args ?? []), prompt], { cwd: ws.dir, home: ws.home });
+    const args = options.args?.[0] === "resume" || options.args?.includes("-m") ? (options.args ?? []) : ["-m", "gpt-5.4", ...(options.args ?? [])];
+    const result = await exec(server, ["--json", ...args, prompt], { cwd: ws.dir, home: ws.home });
     assert.deepEqual(server.violations, []);
     return { server, result, events: jsonLines(result.stdout), ws };
   } finally {
@@ -157,7 +162,7 @@ void test("wrong targets, bad arguments and the thread limit are answered in the
     ["spawn_agent", { message: "a", items: [{ type: "text", text: "b" }] }, "Provide either message or items, but not both"],
     ["spawn_agent", { items: [] }, "Items can't be empty"],
     ["spawn_agent", { message: "x", agent_type: "nosuchrole" }, "unknown agent_type 'nosuchrole'"],
-    ["spawn_agent", { message: "x", reasoning_effort: "bogus" }, "Reasoning effort `bogus` is not supported for model `gpt-5.5`. Supported reasoning efforts: none, minimal, low, medium, high, xhigh"],
+    ["spawn_agent", { message: "x", reasoning_effort: "bogus" }, "Reasoning effort `bogus` is not supported for model `gpt-5.4`. Supported reasoning efforts: none, minimal, low, medium, high, xhigh"],
     ["spawn_agent", { message: "first" }, ""],
     ["spawn_agent", { message: "second" }, "collab spawn failed: agent thread limit reached"],
   ];
@@ -344,4 +349,31 @@ void test("resuming the parent restores its children: their recorded status, and
   const resumed = childRequests(run2.server)[0];
   assert.deepEqual(userTextsIn(resumed as RecordedRequest).filter((t) => !t.startsWith("<")), ["remember 42", "what was the number?"]);
   assert.equal(rolloutFiles(run1.ws.home).length, 2);
+});
+
+void test("gpt-5.5 finds the collab tools through tool_search, as the reference's gpt-5.5 does, and calls them in their namespace", async () => {
+  const script: AgentScript = {
+    parent: [
+      turn({ type: "tool_search_call", arguments: { query: "spawn a sub-agent and wait for it" }, callId: "ts" }),
+      turn(collabCall("spawn_agent", { message: "count" }, "s")),
+      (r) => turn(collabCall("wait_agent", { targets: spawnedIn(r) }, "w")),
+      turn(text("done")),
+    ],
+    child: () => turn(text("7")),
+  };
+  const { server, result } = await runScript(script, "go", { args: ["-m", "gpt-5.5"] });
+  assert.equal(result.code, 0, result.stderr);
+  const [first] = parentRequests(server);
+  const offered = (first?.body.tools ?? []).map((t) => t.name ?? t.type);
+  assert.equal(offered.includes("multi_agent_v1"), false, "not offered up front");
+  assert.ok(offered.includes("tool_search"));
+  assert.match(JSON.stringify(first?.body.input), /Deferred tool namespaces:\\n- multi_agent_v1/);
+  const second = parentRequests(server)[1];
+  const found = second?.body.input?.find((i) => i.type === "tool_search_output");
+  const namespaces = (found?.tools as JsonObject[] | undefined) ?? [];
+  assert.equal(namespaces[0]?.name, "multi_agent_v1");
+  assert.ok((namespaces[0]?.tools as JsonObject[]).some((t) => t.name === "spawn_agent" && t.defer_loading === true));
+  const last = parentRequests(server).at(-1) as RecordedRequest;
+  const id = spawnedIn(last)[0] ?? "";
+  assert.equal(outputsIn(last).get("w"), JSON.stringify({ status: { [id]: { completed: "7" } }, timed_out: false }));
 });
