@@ -242,6 +242,19 @@ export class SessionState {
     };
   }
 
+  /**
+   * The `<tools>` note for the namespaces tool_search can find from the start (the collab tools',
+   * for a family that defers them): part of the initial context, as the reference sends it; null
+   * when nothing is deferred. With MCP servers configured, the first turn names every namespace
+   * in one note once their tools are known.
+   */
+  deferredToolsNote(): string | null {
+    const offer = this.agents?.offer();
+    const mcpConfigured = Object.values(this.options.mcpServers ?? {}).some((server) => server.enabled);
+    if (!offer || mcpConfigured) return null;
+    return buildTools(this.modelInfo(this.settings.model), undefined, { multiAgent: offer }).deferred.announcement();
+  }
+
   /** The turn's tools; with MCP servers, the first request waits for them to settle (an interrupt stops the wait). */
   async turnTools(turn: TurnContext, emit: (msg: EventMsg) => void, signal: AbortSignal): Promise<ReturnType<typeof buildTools>> {
     const mcpTools = this.mcp ? await this.mcp.toolset(mcpApprovalHook(turn, emit, this.questions), signal) : undefined;

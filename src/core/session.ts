@@ -51,7 +51,7 @@ export class Session implements ThreadHandle {
     } else if (options.initialHistory) {
       // A forked sub-agent: its parent's conversation so far, context included.
       state.history.append(...options.initialHistory);
-    } else state.history.append(...initialContext(state.settings, options));
+    } else state.history.append(...initialContext(state.settings, options, state.deferredToolsNote()));
     state.startMcp();
   }
 

@@ -65,7 +65,7 @@ export function buildTools(
         if (!handler || inner.type !== "function") continue;
         handlers.set(qualifiedToolName(spec.name, inner.name), handler);
         // A family with tool_search finds the namespace's tools there, as the reference's gpt-5.5 does.
-        if (model.toolSearch) deferred.add(spec.name, inner.name, inner, spec.description);
+        if (model.toolSearch) deferred.add(spec.name, inner.name, inner, spec.description, spec.description);
       }
       if (!model.toolSearch) builtin.push(spec);
       continue;

@@ -137,3 +137,32 @@ void test("a child's approval question reaches the parent's front end naming the
     await server.close();
   }
 });
+
+void test("narrowing the parent's sandbox narrows its open children from their next turn", async () => {
+  const script: AgentScript = {
+    parent: [
+      turn(collabCall("spawn_agent", { message: "look" }, "s")),
+      (r) => turn(collabCall("wait_agent", { targets: spawnedIn(r), timeout_ms: 60_000 }, "w")),
+      turn(text("first done")),
+      (r) => turn(collabCall("send_input", { target: spawnedIn(r)[0], message: "look again" }, "si")),
+      (r) => turn(collabCall("wait_agent", { targets: spawnedIn(r), timeout_ms: 60_000 }, "w2")),
+      turn(text("second done")),
+    ],
+    child: () => turn(text("looked")),
+  };
+  const { host, thread, events, server } = await openThread(script, ['sandbox_mode="workspace-write"', 'approval_policy="on-request"']);
+  try {
+    thread.submit({ type: "user_input", items: [{ type: "text", text: "go" }] });
+    await next(events, (m) => m.type === "task_complete", "the first turn");
+    thread.submit({ type: "override_turn_context", sandbox_policy: { type: "read-only" }, approval_policy: "untrusted" });
+    thread.submit({ type: "user_input", items: [{ type: "text", text: "again" }] });
+    await next(events, (m) => m.type === "task_complete", "the second turn");
+    const childRequests = server.requests.filter((r) => userTextsIn(r).includes("look"));
+    const context = userTextsIn(childRequests.at(-1) as RecordedRequest).filter((t) => t.startsWith("<environment_context>")).at(-1) ?? "";
+    assert.match(context, /<sandbox_mode>read-only<\/sandbox_mode>/);
+    assert.match(context, /<approval_policy>untrusted<\/approval_policy>/);
+  } finally {
+    await host.shutdown();
+    await server.close();
+  }
+});

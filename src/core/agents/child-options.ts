@@ -65,7 +65,7 @@ export function childSessionOptions(parent: AgentParent, plan: ChildPlan, tree: 
 }
 
 /** The parent's sandbox, or the role's mode when that is narrower (read-only < workspace-write < full access). */
-function narrowedSandbox(parent: SandboxPolicy, requested: SandboxPolicy["type"] | null, onWider: (mode: string) => void): SandboxPolicy {
+export function narrowedSandbox(parent: SandboxPolicy, requested: SandboxPolicy["type"] | null, onWider: (mode: string) => void = () => undefined): SandboxPolicy {
   if (requested === null || requested === parent.type) return parent;
   if (SANDBOX_MODES.indexOf(requested) > SANDBOX_MODES.indexOf(parent.type)) {
     onWider(requested);

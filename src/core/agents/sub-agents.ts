@@ -27,7 +27,7 @@ import { availableModels } from "../model-list.js";
 import type { AgentParent, QuestionUpstream } from "./agent-parent.js";
 import type { AgentTree } from "./agent-tree.js";
 import { ChildAgent } from "./child-agent.js";
-import { childSessionOptions, forkedHistory } from "./child-options.js";
+import { childSessionOptions, forkedHistory, narrowedSandbox } from "./child-options.js";
 import type { Session } from "../session.js";
 
 export const THREAD_LIMIT_REACHED = "collab spawn failed: agent thread limit reached";
@@ -186,6 +186,19 @@ export class SubAgents implements AgentControl {
 
   ref(threadId: string): AgentRef {
     return this.children.get(threadId)?.ref ?? { thread_id: threadId, agent_nickname: null, agent_role: null };
+  }
+
+  /**
+   * The parent's sandbox or approval policy changed: every open child takes them from its next
+   * turn on (a role's narrower sandbox kept), so no child is ever allowed more than its parent.
+   */
+  followPolicies(): void {
+    const { sandboxPolicy, approvalPolicy } = this.parent.settings;
+    for (const child of this.children.values()) {
+      if (child.closed || !child.session) continue;
+      const role = child.role === null ? undefined : this.tree.role(child.role);
+      child.session.submit({ type: "override_turn_context", approval_policy: approvalPolicy, sandbox_policy: narrowedSandbox(sandboxPolicy, role?.settings.sandboxMode ?? null) });
+    }
   }
 
   /** The parent was interrupted: so is every child still working (each passes it on to its own). */

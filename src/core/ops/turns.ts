@@ -26,6 +26,7 @@ export const turnOps: OpFamily<"user_input" | "user_turn" | "override_turn_conte
   override_turn_context: (s, id, op) => {
     const { type: _, ...overrides } = op;
     s.settings = applyOverrides(s.settings, overrides);
+    s.agents?.followPolicies();
     s.send(id, settingsChanged(s.settings));
   },
   interrupt: (s) => {
@@ -45,7 +46,10 @@ export const turnOps: OpFamily<"user_input" | "user_turn" | "override_turn_conte
 async function userTurn(s: SessionState, id: string, items: UserInput[], overrides: TurnOverrides, outputSchema: unknown): Promise<void> {
   const before = s.settings;
   s.settings = applyOverrides(s.settings, overrides);
-  if (JSON.stringify(settingsChanged(before)) !== JSON.stringify(settingsChanged(s.settings))) s.send(id, settingsChanged(s.settings));
+  if (JSON.stringify(settingsChanged(before)) !== JSON.stringify(settingsChanged(s.settings))) {
+    s.agents?.followPolicies();
+    s.send(id, settingsChanged(s.settings));
+  }
   // Every prompt is reported, also one steered into a running turn.
   s.telemetry.withModel(s.settings.model).userPrompt(items.flatMap((i) => (i.type === "text" ? [i.text] : [])));
   const message = await userMessageFrom(items, s.settings.cwd);
