@@ -85,13 +85,24 @@ export interface AgentStatusEntry extends AgentRef {
   status: AgentStatus;
 }
 
+/** Who made a collab call, and which call: every collab event carries these. */
+interface CallFields {
+  call_id: string;
+  sender_thread_id: string;
+}
+
+/** The agent a call was about, as its end event names it. */
+interface ReceiverFields {
+  receiver_thread_id: string;
+  receiver_agent_nickname: string | null;
+  receiver_agent_role: string | null;
+}
+
 /** The events a parent emits around its collab tool calls (begin / end pairs keyed by `call_id`). */
 export type CollabEventMsg =
-  | { type: "collab_agent_spawn_begin"; call_id: string; sender_thread_id: string; prompt: string; model: string; reasoning_effort: string }
-  | {
+  | ({ type: "collab_agent_spawn_begin"; prompt: string; model: string; reasoning_effort: string } & CallFields)
+  | ({
       type: "collab_agent_spawn_end";
-      call_id: string;
-      sender_thread_id: string;
       /** null when no agent could be started (the limit was reached, say). */
       new_thread_id: string | null;
       new_agent_nickname: string | null;
@@ -100,55 +111,21 @@ export type CollabEventMsg =
       model: string;
       reasoning_effort: string;
       status: AgentStatus;
-    }
-  | { type: "collab_agent_interaction_begin"; call_id: string; sender_thread_id: string; receiver_thread_id: string; prompt: string }
-  | {
-      type: "collab_agent_interaction_end";
-      call_id: string;
-      sender_thread_id: string;
-      receiver_thread_id: string;
-      receiver_agent_nickname: string | null;
-      receiver_agent_role: string | null;
-      prompt: string;
-      status: AgentStatus;
-    }
-  | { type: "collab_waiting_begin"; call_id: string; sender_thread_id: string; receiver_thread_ids: string[]; receiver_agents: AgentRef[] }
-  | {
+    } & CallFields)
+  | ({ type: "collab_agent_interaction_begin"; receiver_thread_id: string; prompt: string } & CallFields)
+  | ({ type: "collab_agent_interaction_end"; prompt: string; status: AgentStatus } & CallFields & ReceiverFields)
+  | ({ type: "collab_waiting_begin"; receiver_thread_ids: string[]; receiver_agents: AgentRef[] } & CallFields)
+  | ({
       type: "collab_waiting_end";
-      call_id: string;
-      sender_thread_id: string;
       /** The agents that reached a final status, in the order they were waited for; empty when the wait timed out. */
       agent_statuses: AgentStatusEntry[];
       statuses: Record<string, AgentStatus>;
-    }
-  | { type: "collab_close_begin"; call_id: string; sender_thread_id: string; receiver_thread_id: string }
-  | {
-      type: "collab_close_end";
-      call_id: string;
-      sender_thread_id: string;
-      receiver_thread_id: string;
-      receiver_agent_nickname: string | null;
-      receiver_agent_role: string | null;
-      /** The status the agent had before it was closed. */
-      status: AgentStatus;
-    }
-  | {
-      type: "collab_resume_begin";
-      call_id: string;
-      sender_thread_id: string;
-      receiver_thread_id: string;
-      receiver_agent_nickname: string | null;
-      receiver_agent_role: string | null;
-    }
-  | {
-      type: "collab_resume_end";
-      call_id: string;
-      sender_thread_id: string;
-      receiver_thread_id: string;
-      receiver_agent_nickname: string | null;
-      receiver_agent_role: string | null;
-      status: AgentStatus;
-    }
+    } & CallFields)
+  | ({ type: "collab_close_begin"; receiver_thread_id: string } & CallFields)
+  /** `status`: the one the agent had before it was closed. */
+  | ({ type: "collab_close_end"; status: AgentStatus } & CallFields & ReceiverFields)
+  | ({ type: "collab_resume_begin" } & CallFields & ReceiverFields)
+  | ({ type: "collab_resume_end"; status: AgentStatus } & CallFields & ReceiverFields)
   /**
    * codex-ts: a child's status changed (it started working, finished, failed, was closed), so a
    * front end can show each sub-agent's activity as it happens. `depth` 1 is a direct child.

@@ -24,6 +24,17 @@ interface Opened {
   server: ModelServer;
 }
 
+/** Runs `body` with a live thread of a fresh host against `script`; shuts both down after. */
+async function withThread(script: AgentScript, settings: string[], body: (opened: Opened) => Promise<void>): Promise<void> {
+  const opened = await openThread(script, settings);
+  try {
+    await body(opened);
+  } finally {
+    await opened.host.shutdown();
+    await opened.server.close();
+  }
+}
+
 async function openThread(script: AgentScript, settings: string[]): Promise<Opened> {
   const server = await startAgentServer(script);
   const home = mkdtempSync(join(tmpdir(), "codex-ts-agents-home-"));
@@ -53,50 +64,44 @@ const SLOW_CHILD: AgentScript["child"] = (_task, request) =>
   outputsIn(request).size === 0 ? turn(fnCall("exec_command", { cmd: "sleep 30", yield_time_ms: 30_000 }, "slow")) : turn(text("stopped"));
 
 void test("interrupting the parent interrupts the child it waits for", async () => {
-  const { host, thread, events, server } = await openThread(
+  await withThread(
     {
       parent: [turn(collabCall("spawn_agent", { message: "run the slow thing" }, "s")), (r) => turn(collabCall("wait_agent", { targets: spawnedIn(r), timeout_ms: 60_000 }, "w"))],
       child: SLOW_CHILD,
     },
     ['sandbox_mode="danger-full-access"', 'approval_policy="never"'],
+    async ({ host, thread, events, server }) => {
+      thread.submit({ type: "user_input", items: [{ type: "text", text: "go" }] });
+      await next(events, childStatus("running"), "the child running");
+      // The parent is in wait_agent, the child in its command: both stop.
+      await server.waitForRequests(3);
+      thread.submit({ type: "interrupt" });
+      await next(events, (m) => m.type === "turn_aborted", "the parent's turn_aborted");
+      const interrupted = await next(events, childStatus("interrupted"), "the child interrupted");
+      assert.ok(interrupted.msg.type === "sub_agent_status");
+      const [child] = host.subAgents(thread.threadId);
+      assert.equal(child?.status, "interrupted");
+      assert.equal(child?.closed, false);
+    },
   );
-  try {
-    thread.submit({ type: "user_input", items: [{ type: "text", text: "go" }] });
-    await next(events, childStatus("running"), "the child running");
-    // The parent is in wait_agent, the child in its command: both stop.
-    await server.waitForRequests(3);
-    thread.submit({ type: "interrupt" });
-    await next(events, (m) => m.type === "turn_aborted", "the parent's turn_aborted");
-    const interrupted = await next(events, childStatus("interrupted"), "the child interrupted");
-    assert.ok(interrupted.msg.type === "sub_agent_status");
-    const [child] = host.subAgents(thread.threadId);
-    assert.equal(child?.status, "interrupted");
-    assert.equal(child?.closed, false);
-  } finally {
-    await host.shutdown();
-    await server.close();
-  }
 });
 
 void test("closing the parent closes its children: their threads shut down and are no longer live", async () => {
-  const { host, thread, events, server } = await openThread(
+  await withThread(
     { parent: [turn(collabCall("spawn_agent", { message: "run the slow thing" }, "s")), turn(text("started a helper"))], child: SLOW_CHILD },
     ['sandbox_mode="danger-full-access"', 'approval_policy="never"'],
+    async ({ host, thread, events }) => {
+      thread.submit({ type: "user_input", items: [{ type: "text", text: "go" }] });
+      await next(events, (m) => m.type === "task_complete", "the parent's turn to end");
+      const [child] = host.subAgents(thread.threadId);
+      assert.ok(child?.thread, "the child still works after the parent's turn");
+      const childEvents = child.thread.subscribe();
+      await host.close(thread.threadId);
+      const ended = await next(childEvents, (m) => m.type === "shutdown_complete", "the child's shutdown");
+      assert.equal(ended.msg.type, "shutdown_complete");
+      assert.deepEqual(host.subAgents(thread.threadId), []);
+    },
   );
-  try {
-    thread.submit({ type: "user_input", items: [{ type: "text", text: "go" }] });
-    await next(events, (m) => m.type === "task_complete", "the parent's turn to end");
-    const [child] = host.subAgents(thread.threadId);
-    assert.ok(child?.thread, "the child still works after the parent's turn");
-    const childEvents = child.thread.subscribe();
-    await host.close(thread.threadId);
-    const ended = await next(childEvents, (m) => m.type === "shutdown_complete", "the child's shutdown");
-    assert.equal(ended.msg.type, "shutdown_complete");
-    assert.deepEqual(host.subAgents(thread.threadId), []);
-  } finally {
-    await host.shutdown();
-    await server.close();
-  }
 });
 
 void test("a child's approval question reaches the parent's front end naming the agent, and the answer there lets the child go on", async () => {
@@ -111,8 +116,7 @@ void test("a child's approval question reaches the parent's front end naming the
         ? turn(fnCall("exec_command", { cmd: "echo approved-run", sandbox_permissions: "require_escalated", justification: "needs the network" }, "esc"))
         : turn(text(`ran: ${outputsIn(request).get("esc")?.includes("approved-run") === true}`)),
   };
-  const { host, thread, events, server } = await openThread(script, ['sandbox_mode="workspace-write"', 'approval_policy="on-request"']);
-  try {
+  await withThread(script, ['sandbox_mode="workspace-write"', 'approval_policy="on-request"'], async ({ host, thread, events, server }) => {
     thread.submit({ type: "user_input", items: [{ type: "text", text: "go" }] });
     const asked = await next(events, (m) => m.type === "question_asked", "the child's question");
     assert.ok(asked.msg.type === "question_asked");
@@ -132,10 +136,7 @@ void test("a child's approval question reaches the parent's front end naming the
     const context = userTextsIn(childRequest as RecordedRequest).join("\n");
     assert.match(context, /<approval_policy>on-request<\/approval_policy>/);
     assert.match(context, /<sandbox_mode>workspace-write<\/sandbox_mode>/);
-  } finally {
-    await host.shutdown();
-    await server.close();
-  }
+  });
 });
 
 void test("narrowing the parent's sandbox narrows its open children from their next turn", async () => {
@@ -150,8 +151,7 @@ void test("narrowing the parent's sandbox narrows its open children from their n
     ],
     child: () => turn(text("looked")),
   };
-  const { host, thread, events, server } = await openThread(script, ['sandbox_mode="workspace-write"', 'approval_policy="on-request"']);
-  try {
+  await withThread(script, ['sandbox_mode="workspace-write"', 'approval_policy="on-request"'], async ({ thread, events, server }) => {
     thread.submit({ type: "user_input", items: [{ type: "text", text: "go" }] });
     await next(events, (m) => m.type === "task_complete", "the first turn");
     thread.submit({ type: "override_turn_context", sandbox_policy: { type: "read-only" }, approval_policy: "untrusted" });
@@ -161,8 +161,5 @@ void test("narrowing the parent's sandbox narrows its open children from their n
     const context = userTextsIn(childRequests.at(-1) as RecordedRequest).filter((t) => t.startsWith("<environment_context>")).at(-1) ?? "";
     assert.match(context, /<sandbox_mode>read-only<\/sandbox_mode>/);
     assert.match(context, /<approval_policy>untrusted<\/approval_policy>/);
-  } finally {
-    await host.shutdown();
-    await server.close();
-  }
+  });
 });

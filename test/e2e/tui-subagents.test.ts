@@ -9,7 +9,7 @@ import { makeWorkspace, baseUrlArgs } from "../support/cli.js";
 import { collabCall, outputsIn, spawnedIn, startAgentServer, type AgentScript } from "../support/agent-script.js";
 import { fnCall, text, turn } from "../support/model-server.js";
 import { KEY, PtySession } from "../support/pty.js";
-import { READY, send } from "../support/tui.js";
+import { READY, quit, send } from "../support/tui.js";
 
 const SCRIPT: AgentScript = {
   parent: [
@@ -60,8 +60,7 @@ for (const [cols, rows] of [
       await ui.waitFor("main thread");
       ui.write(KEY.enter);
       await ui.waitFor("Back to your conversation", { inTranscript: true });
-      ui.write(KEY.ctrlD);
-      assert.equal(await ui.exit(), 0);
+      assert.equal(await quit(ui), 0);
       assert.deepEqual(server.violations, []);
     } finally {
       ui.kill();
