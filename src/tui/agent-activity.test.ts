@@ -86,7 +86,7 @@ function fakeThread(id: string): ThreadHandle & { ops: Op[]; push(event: Event):
 void test("/agent: what the user types goes to the watched sub-agent; the main thread's questions still show and are answered there", async () => {
   const shown: Event[] = [];
   let resets = 0;
-  const view = new AgentView({ show: (e) => shown.push(e), reset: () => resets++ });
+  const view = new AgentView({ show: (e) => shown.push(e), reset: () => resets++, watchedEnded: () => undefined });
   const main = fakeThread(P);
   const child = fakeThread(A);
   const ev = (msg: Event["msg"]): Event => ({ id: "1", msg });

@@ -24,6 +24,8 @@ export interface AgentViewTarget {
   show(event: Event): void;
   /** Forgets the live state of the thread on screen (another one is shown next). */
   reset(): void;
+  /** The watched sub-agent's thread ended (it was closed): the main thread is shown again. */
+  watchedEnded(threadId: string): void;
 }
 
 export class AgentView {
@@ -112,7 +114,12 @@ export class AgentView {
   private async pump(watched: Watched): Promise<void> {
     for (;;) {
       const event = await watched.stream.next();
-      if (!event || this.watched !== watched) return;
+      if (this.watched !== watched) return;
+      if (!event) {
+        this.switchTo(null, null);
+        this.target.watchedEnded(watched.threadId);
+        return;
+      }
       this.target.show(event);
     }
   }

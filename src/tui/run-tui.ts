@@ -110,7 +110,14 @@ class TuiRunner implements AppHost {
   private readonly app: App;
   private thread: HostedThread | null = null;
   /** Which thread is on screen: the main one, or a sub-agent watched with /agent. */
-  private readonly agentView = new AgentView({ show: (event) => this.app.onEvent(event), reset: () => this.app.resetThread() });
+  private readonly agentView = new AgentView({
+    show: (event) => this.app.onEvent(event),
+    reset: () => this.app.resetThread(),
+    watchedEnded: () => {
+      this.app.notice("info", "The sub-agent you watched was closed; this is your conversation again.");
+      this.app.requestRender();
+    },
+  });
   private done: ((code: number) => void) | null = null;
   private quitting = false;
 

@@ -128,6 +128,7 @@ export class ChildAgent {
           break;
       }
     }
+    this.startQueued = false;
     if (this.session === session) this.set("shutdown");
   }
 
