@@ -121,11 +121,11 @@ async function main() {
     const values = (results.get(key) ?? []).filter((r) => r.problems.length === 0).map(pick).filter((v) => typeof v === "number");
     return values.length ? median(values) : NaN;
   };
-  console.log("\nmedians                                        wall (ms)   peak RSS (MiB)");
+  console.log(`\n${"medians".padEnd(62)} wall (ms)   peak RSS (MiB)`);
   for (const p of programs) {
     for (const scenario of scenarios) {
       const key = `${p.name}|${scenario.name}`;
-      console.log(`  ${`${p.name}, ${scenario.name}`.padEnd(46)} ${med(key, (r) => r.wall).toFixed(0).padStart(8)}   ${med(key, (r) => r.rss).toFixed(1).padStart(8)}`);
+      console.log(`  ${`${p.name}, ${scenario.name}`.padEnd(60)} ${med(key, (r) => r.wall).toFixed(0).padStart(8)}   ${med(key, (r) => r.rss).toFixed(1).padStart(8)}`);
     }
   }
   console.log("\ncriteria (fan-out wall within the one-child wall + 10%; at most 30 MiB per extra sub-agent)");
