@@ -377,3 +377,15 @@ void test("gpt-5.5 finds the collab tools through tool_search, as the reference'
   const id = spawnedIn(last)[0] ?? "";
   assert.equal(outputsIn(last).get("w"), JSON.stringify({ status: { [id]: { completed: "7" } }, timed_out: false }));
 });
+
+void test("features.multi_agent = false: no collab tools, and a call to one is unsupported", async () => {
+  const script: AgentScript = {
+    parent: [turn(collabCall("spawn_agent", { message: "x" }, "s")), turn(text("fine"))],
+    child: () => turn(text("never")),
+  };
+  const { server, result } = await runScript(script, "go", { args: ["-m", "gpt-5.4", "--disable", "multi_agent"] });
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(parentRequests(server)[0]?.body.tools?.some((t) => t.name === "multi_agent_v1"), false);
+  assert.equal(outputsIn(parentRequests(server).at(-1) as RecordedRequest).get("s"), "unsupported call: multi_agent_v1__spawn_agent");
+  assert.equal(childRequests(server).length, 0);
+});
