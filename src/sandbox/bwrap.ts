@@ -25,6 +25,8 @@ export interface BwrapOptions {
   newSession: boolean;
   /** The command's environment, whose TMPDIR may be a writable root; defaults to process.env. */
   env?: NodeJS.ProcessEnv | Record<string, string>;
+  /** A descriptor bwrap reads the seccomp program from (seccomp.ts), loaded just before the command. */
+  seccompFd?: number;
 }
 
 export function bwrapArgv(options: BwrapOptions): string[] {
@@ -40,6 +42,7 @@ export function bwrapArgv(options: BwrapOptions): string[] {
   }
 
   if (!networkAllowed(policy)) args.push("--unshare-net");
+  if (options.seccompFd !== undefined) args.push("--seccomp", String(options.seccompFd));
   args.push("--proc", "/proc", "--chdir", resolve(cwd), "--", ...argv);
   return args;
 }

@@ -10,6 +10,10 @@ import { NETWORK_DISABLED_ENV_VAR } from "../exec/env.js";
 import { bwrapArgv, bwrapStatus, networkAllowed } from "./bwrap.js";
 import { landlockArgv, landlockStatus } from "./landlock.js";
 import { seatbeltArgv } from "./seatbelt.js";
+import { seccompArch, seccompProgramPath } from "./seccomp.js";
+
+/** The descriptor bwrap reads the seccomp filter from. */
+const SECCOMP_FD = 3;
 
 export type SandboxType = "none" | "bwrap" | "landlock" | "seatbelt";
 
@@ -73,11 +77,15 @@ async function linuxCommand(req: SandboxRequest, env: Record<string, string>): P
   let bwrapProblem = "";
   if (forced !== "landlock") {
     const bwrap = await bwrapStatus(req.cwd, process.env.PATH);
-    if (bwrap.path !== null) {
-      const argv = bwrapArgv({ policy: req.policy, cwd: req.cwd, argv: req.argv, bwrapPath: bwrap.path, newSession: req.tty !== true, env });
-      return { argv, sandbox: "bwrap" };
+    const arch = seccompArch();
+    if (bwrap.path !== null && arch !== null) {
+      const options = { policy: req.policy, cwd: req.cwd, argv: req.argv, bwrapPath: bwrap.path, newSession: req.tty !== true, env };
+      const argv = bwrapArgv({ ...options, seccompFd: SECCOMP_FD });
+      // bwrap takes the filter from a descriptor: a shell opens it there and becomes bwrap.
+      const filter = seccompProgramPath(arch, networkAllowed(req.policy));
+      return { argv: ["/bin/sh", "-c", `exec "$@" ${SECCOMP_FD}<"$0"`, filter, ...argv], sandbox: "bwrap" };
     }
-    bwrapProblem = bwrap.reason ?? "bubblewrap cannot run";
+    bwrapProblem = bwrap.path === null ? (bwrap.reason ?? "bubblewrap cannot run") : `the seccomp filter has no version for ${process.arch}`;
     if (forced === "bwrap") {
       throw new SandboxUnavailableError(
         `codex-ts cannot confine commands with bubblewrap (forced by ${LINUX_SANDBOX_ENV_VAR}=bwrap): ${bwrapProblem}. ` +
