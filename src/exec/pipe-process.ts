@@ -7,6 +7,7 @@
 import { spawn } from "node:child_process";
 import { stat } from "node:fs/promises";
 import { exitCodeFromStatus, killProcessGroup, PIPE_DRAIN_GRACE_MS } from "./run-command.js";
+import { leaderExited, watchProcessGroup } from "./group-watchdog.js";
 
 export type OutputStream = "stdout" | "stderr";
 
@@ -59,6 +60,7 @@ class PipeProcess implements ExecProcess {
     // Writes to a process that stopped reading must not crash us; write() reports them.
     child.stdin.on("error", () => undefined);
     child.on("exit", (code, signal) => {
+      leaderExited(child.pid);
       this.exitCode = exitCodeFromStatus(code, signal);
       this.hasExited = true;
       spec.onStateChange(this.outputClosed);
@@ -110,6 +112,7 @@ export const spawnPipeProcess: ExecProcessSpawner = async (spec) => {
     throw new Error(`working directory is not accessible: ${spec.cwd} (${code})`);
   }
   const child = spawnChild(spec);
+  watchProcessGroup(child.pid);
   const proc = new PipeProcess(child, spec);
   await new Promise<void>((resolve, reject) => {
     child.once("spawn", () => resolve());

@@ -14,6 +14,7 @@ import path from "node:path";
 import type { IPty, IPtyForkOptions } from "@lydell/node-pty";
 import type { ExecProcess, ExecProcessSpawner, ExecProcessSpec } from "./pipe-process.js";
 import { EXIT_CODE_SIGNAL_BASE, killProcessGroup, PIPE_DRAIN_GRACE_MS } from "./run-command.js";
+import { leaderExited, watchProcessGroup } from "./group-watchdog.js";
 
 /** Terminal size for every session; the reference's default as well. */
 export const PTY_COLS = 80;
@@ -84,6 +85,7 @@ class PtyProcess implements ExecProcess {
       if (leftover.length > 0) spec.onOutput("stdout", leftover);
     });
     term.onExit(({ exitCode, signal }) => {
+      leaderExited(term.pid);
       this.exitCode = signal !== undefined && signal > 0 ? EXIT_CODE_SIGNAL_BASE + signal : exitCode;
       this.hasExited = true;
       spec.onStateChange(this.outputClosed);
@@ -192,6 +194,7 @@ export function createPtySpawner(load: PtyModuleLoader = importNodePty): ExecPro
     } catch (err) {
       throw new Error(`${program}: ${err instanceof Error ? err.message : String(err)}`);
     }
+    watchProcessGroup(term.pid);
     return new PtyProcess(term, spec);
   };
 }
