@@ -43,8 +43,9 @@ function started(): ChildProcess | null {
   if (watchdog !== undefined) return watchdog;
   if (process.platform === "win32") return (watchdog = null);
   try {
-    // Its own session, so a terminal's signals for codex-ts's group do not reach it.
-    const child = spawn("/bin/sh", ["-c", WATCHDOG_SCRIPT], { stdio: ["pipe", "ignore", "ignore"], detached: true });
+    // Its own session, so a terminal's signals for codex-ts's group do not reach it, and none of
+    // codex-ts's environment: a long-lived process's /proc/<pid>/environ is readable by commands.
+    const child = spawn("/bin/sh", ["-c", WATCHDOG_SCRIPT], { stdio: ["pipe", "ignore", "ignore"], detached: true, env: { PATH: "/usr/bin:/bin" } });
     child.on("error", () => (watchdog = null));
     child.stdin?.on("error", () => undefined);
     child.unref();

@@ -8,6 +8,7 @@ import { spawn } from "node:child_process";
 import { stat } from "node:fs/promises";
 import { exitCodeFromStatus, killProcessGroup, PIPE_DRAIN_GRACE_MS } from "./run-command.js";
 import { leaderExited, watchProcessGroup } from "./group-watchdog.js";
+import { scrubInitialEnvironment } from "./initial-environment.js";
 
 export type OutputStream = "stdout" | "stderr";
 
@@ -111,6 +112,7 @@ export const spawnPipeProcess: ExecProcessSpawner = async (spec) => {
     if (code === undefined) throw err;
     throw new Error(`working directory is not accessible: ${spec.cwd} (${code})`);
   }
+  scrubInitialEnvironment();
   const child = spawnChild(spec);
   watchProcessGroup(child.pid);
   const proc = new PipeProcess(child, spec);
