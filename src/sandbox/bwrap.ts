@@ -11,10 +11,10 @@
  * protected folder, and /proc last.
  */
 import { spawn } from "node:child_process";
-import { accessSync, constants, lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { delimiter, dirname, isAbsolute, join, resolve, sep } from "node:path";
+import { accessSync, constants, existsSync, lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import type { SandboxPolicy } from "../protocol/policy.js";
-import { PROTECTED_SUBPATHS, isUnder, writableRoots } from "./writable-roots.js";
+import { PROTECTED_SUBPATHS, isUnder, shallowestFirst, trustedRoots, writableRoots } from "./writable-roots.js";
 
 export interface BwrapOptions {
   policy: SandboxPolicy;
@@ -58,22 +58,13 @@ export function networkAllowed(policy: SandboxPolicy): boolean {
   }
 }
 
-/** Writable roots that exist, with symlinks resolved, deduplicated, shallowest first. */
+/**
+ * Writable roots that exist, canonical, shallowest first; a root reached through a link a
+ * command could have planted is left out (trustedRoots).
+ */
 function existingRoots(roots: readonly string[]): string[] {
-  const real = new Set<string>();
-  for (const root of roots) {
-    try {
-      statSync(root);
-      real.add(realpathSync(root));
-    } catch {
-      // A root that does not exist cannot be written to, and bwrap would refuse to bind it.
-    }
-  }
-  return [...real].sort((a, b) => depth(a) - depth(b) || a.localeCompare(b));
-}
-
-function depth(path: string): number {
-  return path.split(sep).filter(Boolean).length;
+  // A root that does not exist cannot be written to, and bwrap would refuse to bind it.
+  return trustedRoots(roots).filter((root) => existsSync(root));
 }
 
 /**
@@ -107,7 +98,7 @@ export function protectedPaths(roots: readonly string[]): string[] {
       }
     }
   }
-  return [...found].sort((a, b) => depth(a) - depth(b) || a.localeCompare(b));
+  return [...found].sort(shallowestFirst);
 }
 
 /** The directory a `.git` file points to (`gitdir: <path>`, relative to the file), or null. */

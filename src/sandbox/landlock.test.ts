@@ -20,9 +20,9 @@ void test("read-only: python3 in isolated mode, the helper, no roots, network of
   assert.deepEqual(argv, ["/usr/bin/python3", "-I", "-S", "-c", LANDLOCK_PROGRAM, "run", "0", "-", filter(false), "--", "ls", "-l"]);
 });
 
-void test("workspace-write: cwd, added roots, /tmp and $TMPDIR become rule paths", () => {
+void test("workspace-write: cwd, added roots, /tmp and $TMPDIR become rule paths, canonical and shallowest first", () => {
   const argv = landlockArgv({ policy: workspaceWrite(["../shared"], false, false), cwd: "/w/proj", argv: ["make"], env: { TMPDIR: "/var/tmp/t", LC_CTYPE: "en_US.UTF-8" }, python: "py" });
-  assert.deepEqual(argv.slice(5), ["run", "0", "=en_US.UTF-8", filter(false), "/w/proj", "/w/shared", "/tmp", "/var/tmp/t", "--", "make"]);
+  assert.deepEqual(argv.slice(5), ["run", "0", "=en_US.UTF-8", filter(false), "/tmp", "/w/proj", "/w/shared", "/var/tmp/t", "--", "make"]);
 });
 
 void test("network access turns the socket rules of the filter off", () => {

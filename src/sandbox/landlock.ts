@@ -37,7 +37,7 @@ import { accessSync, constants } from "node:fs";
 import type { SandboxPolicy } from "../protocol/policy.js";
 import { findOnPath, networkAllowed } from "./bwrap.js";
 import { seccompArch, seccompProgram } from "./seccomp.js";
-import { writableRoots } from "./writable-roots.js";
+import { trustedRoots, writableRoots } from "./writable-roots.js";
 
 /**
  * The helper program. Arguments: MODE NET LC FILTER ROOT... -- COMMAND ARG...
@@ -108,12 +108,15 @@ attr_size = 24 if scoped else 8
 ruleset = check(libc.syscall(ctypes.c_long(NR_CREATE_RULESET), ctypes.byref(attr), ctypes.c_size_t(attr_size),
                              ctypes.c_uint32(0)), "landlock_create_ruleset")
 
-def allow(path, rights):
+def allow(path, rights, exact=False):
     try:
         fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
     except OSError:
         return
     try:
+        # A root arrives canonical: if it no longer leads to itself, a link was swapped in since.
+        if exact and os.readlink("/proc/self/fd/%d" % fd) != path:
+            return
         if not stat.S_ISDIR(os.fstat(fd).st_mode):
             rights &= FILE_RIGHTS
         if rights:
@@ -124,7 +127,7 @@ def allow(path, rights):
         os.close(fd)
 
 for root in roots:
-    allow(root, handled)
+    allow(root, handled, True)
 for device in ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty", "/dev/ptmx", "/dev/pts"):
     allow(device, FILE_RIGHTS)
 
@@ -200,7 +203,7 @@ export function landlockArgv(options: LandlockOptions): string[] {
   const { policy, cwd, argv } = options;
   const env = options.env ?? process.env;
   const python = options.python ?? findPython3(cwd) ?? "python3";
-  const roots = policy.type === "workspace-write" ? writableRoots(policy, cwd, env) : policy.type === "danger-full-access" ? ["/"] : [];
+  const roots = policy.type === "workspace-write" ? trustedRoots(writableRoots(policy, cwd, env)) : policy.type === "danger-full-access" ? ["/"] : [];
   const lc = env.LC_CTYPE === undefined ? "-" : `=${env.LC_CTYPE}`;
   const network = networkAllowed(policy);
   return [python, "-I", "-S", "-c", LANDLOCK_PROGRAM, "run", network ? "1" : "0", lc, filterHex(network), ...roots, "--", ...argv];

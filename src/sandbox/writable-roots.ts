@@ -42,12 +42,14 @@ export function trustedRoots(roots: readonly string[]): string[] {
     });
     const all = located.map((found) => found.canonical);
     const trusted = located.filter((found) => !found.linksFollowed.some((link) => all.some((root) => isUnder(root, link))));
-    return [...new Set(trusted.map((found) => found.canonical))].sort((a, b) => depth(a) - depth(b) || a.localeCompare(b));
+    return [...new Set(trusted.map((found) => found.canonical))].sort(shallowestFirst);
   } finally {
     walker.close();
   }
 }
 
-function depth(path: string): number {
-  return path.split(sep).filter(Boolean).length;
+/** Orders paths shallowest first, then by name: the order bind mounts must be stacked in. */
+export function shallowestFirst(a: string, b: string): number {
+  const depth = (path: string): number => path.split(sep).filter(Boolean).length;
+  return depth(a) - depth(b) || a.localeCompare(b);
 }

@@ -4,7 +4,7 @@
  * patch the model sends afterwards may follow one out of the writable roots, whether the link's
  * target exists or not, and whatever a command racing the patch does.
  */
-import { test } from "node:test";
+import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -25,6 +25,9 @@ function outputOf(server: ModelServer, callId: string): string {
 const addNotes = (line: string): string => `*** Begin Patch\n*** Add File: notes.txt\n+${line}\n*** End Patch\n`;
 const mechanisms = await linuxMechanisms();
 const outside = makeOutside();
+after(() => {
+  if (outside !== null) rmSync(outside, { recursive: true, force: true });
+});
 
 for (const { mechanism, skip } of mechanisms) {
   const env = { CODEX_TS_LINUX_SANDBOX: mechanism };
