@@ -28,8 +28,8 @@
  * - Sockets passed in from outside (inherited descriptors) keep working; the same holds under
  *   bwrap.
  * - Writes to devices are granted on a short list (/dev/null, /dev/zero, /dev/full, the random
- *   devices, /dev/tty, /dev/ptmx, /dev/pts) rather than all of /dev, so that a command run as
- *   root cannot write to a disk device.
+ *   devices, /dev/tty, /dev/ptmx, /dev/pts) rather than all of /dev, and device nodes cannot be
+ *   made even inside the roots, so that a command run as root cannot write to a disk device.
  * - Only x86_64 and aarch64 are supported; elsewhere the probe fails and the launcher refuses.
  */
 import { spawn } from "node:child_process";
@@ -126,8 +126,10 @@ def allow(path, rights, exact=False):
     finally:
         os.close(fd)
 
+# No device nodes are made anywhere: written through, one in the workspace would reach the device
+# (a disk, the kernel log) as if the write were inside.
 for root in roots:
-    allow(root, handled, True)
+    allow(root, handled & ~(MAKE_CHAR | MAKE_BLOCK), True)
 for device in ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty", "/dev/ptmx", "/dev/pts"):
     allow(device, FILE_RIGHTS)
 

@@ -340,6 +340,14 @@ async function runBattery(mechanism: Mechanism, policyName: PolicyName, listener
       }
     }
 
+    {
+      // As root, a device node made in the workspace would be a door to the device (1,3 is
+      // /dev/null, so a door that opens does no harm here).
+      const node = fresh(work, "device-node");
+      await attempt(ctx, "a device node made in the workspace and written through", `mknod ${quote(node)} c 1 3 && echo x > ${quote(node)}`, (o) => o.status === 0);
+      rmSync(node, { force: true });
+    }
+
     const readOnly = policy.type === "read-only";
     if (readOnly) {
       await mustNotWrite(ctx, "write in the workspace (read-only)", work);
