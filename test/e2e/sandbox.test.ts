@@ -326,6 +326,12 @@ async function runBattery(mechanism: Mechanism, policyName: PolicyName, listener
       await attempt(ctx, "mv a workspace file outside", `mv ${quote(source)} ${quote(dest)}`, () => existsSync(dest));
       const hard = fresh(out, "hardlink");
       await attempt(ctx, "hard link of a workspace file outside", `ln ${quote(source)} ${quote(hard)}`, () => existsSync(hard));
+      // The other way round: a link in the workspace to an outside file would let any write
+      // inside (a command's, a patch's) land on that file.
+      const outsideFile = fresh(out, "linked-in");
+      writeFileSync(outsideFile, "original");
+      const linkedIn = fresh(work, "hardlink-in");
+      await attempt(ctx, "hard link of an outside file into the workspace", `ln ${quote(outsideFile)} ${quote(linkedIn)}`, () => existsSync(linkedIn));
     }
     {
       const victim = fresh(out, "chmod");
