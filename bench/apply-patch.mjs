@@ -135,9 +135,22 @@ function isElfOrMachO(path) {
 }
 
 /** Each applier as a command that reads the patch on stdin in its working directory. */
-function appliers(scratch) {
+async function appliers(scratch, workDir) {
   const codexTs = [process.execPath, join(DIST, "src/cli/main.js"), "apply_patch"];
   const list = [{ name: "codex-ts", argv: codexTs }];
+  // The other way to keep patches inside the roots, the reference's: apply them in a sandboxed
+  // process. Timed so the choice of the in-process scoped commit rests on figures.
+  if (process.platform === "linux") {
+    const { sandboxCommand } = await import(pathToFileURL(join(DIST, "src/sandbox/launcher.js")).href);
+    mkdirSync(workDir, { recursive: true });
+    const policy = { type: "workspace-write", writable_roots: [], network_access: false, exclude_slash_tmp: true, exclude_tmpdir_env_var: true };
+    try {
+      const boxed = await sandboxCommand({ policy, cwd: workDir, argv: codexTs, env: { ...process.env }, linuxSandbox: "bwrap" });
+      list.push({ name: "codex-ts in bubblewrap", argv: boxed.argv, env: boxed.env });
+    } catch {
+      // No bubblewrap here: the row is left out.
+    }
+  }
   // Node reads every certificate in NODE_EXTRA_CA_CERTS before it runs any code (tens of ms);
   // machines that set it pay that on every start, so codex-ts is also timed without it.
   if (process.env.NODE_EXTRA_CA_CERTS) {
@@ -195,9 +208,23 @@ async function runInProcess(engine, scenario, dir) {
   return { ms };
 }
 
+/**
+ * The path the agent's patches take: parse, plan, and a commit under a write scope (the folder
+ * as the only root, its .git and .codex protected), every write checked where it lands.
+ */
+async function runScoped(engine, scenario, dir) {
+  const start = performance.now();
+  const plan = await engine.planPatch(engine.parsePatch(scenario.patch), dir);
+  const real = realpathSync(dir);
+  await engine.commitPlan(plan, { roots: [real], protectedPaths: [join(real, ".git"), join(real, ".codex")], approved: [] });
+  const ms = performance.now() - start;
+  if (!scenario.check(dir)) throw new Error(`scoped apply failed on ${scenario.label}`);
+  return { ms };
+}
+
 /** Samples per tool name ("in-process" for the engine alone): lists of { ms, cpu? }. */
 async function measure(scenario, tools, engine, runs, dir, timeFile) {
-  const samples = new Map([...tools.map((t) => [t.name, []]), ["in-process", []]]);
+  const samples = new Map([...tools.map((t) => [t.name, []]), ["in-process", []], ["in-process, write scope", []]]);
   for (let round = 0; round < WARMUP + runs; round++) {
     // Alternate the order so neither tool always runs right after a reset.
     const order = round % 2 ? [...tools].reverse() : tools;
@@ -209,6 +236,9 @@ async function measure(scenario, tools, engine, runs, dir, timeFile) {
     resetDir(dir, scenario.files);
     const sample = await runInProcess(engine, scenario, dir);
     if (round >= WARMUP) samples.get("in-process").push(sample);
+    resetDir(dir, scenario.files);
+    const scoped = await runScoped(engine, scenario, dir);
+    if (round >= WARMUP) samples.get("in-process, write scope").push(scoped);
   }
   return samples;
 }
@@ -228,7 +258,8 @@ async function main() {
   const runs = parseRuns(process.argv.slice(2), 7);
   let engine;
   try {
-    engine = await import(pathToFileURL(join(DIST, "src/patch/apply-patch.js")).href);
+    const load = (file) => import(pathToFileURL(join(DIST, "src/patch", file)).href);
+    engine = { ...(await load("apply-patch.js")), ...(await load("parser.js")), ...(await load("plan.js")), ...(await load("commit.js")) };
   } catch (err) {
     console.error(`Cannot load codex-ts from ${DIST}: run \`npm run build\` first.\n${err.message}`);
     process.exit(2);
@@ -240,7 +271,7 @@ async function main() {
   const rows = [];
   let tools;
   try {
-    tools = appliers(scratch);
+    tools = await appliers(scratch, join(scratch, "work"));
     for (const scenario of [bigFileScenario(), manyFilesScenario()]) {
       rows.push({ scenario, samples: await measure(scenario, tools, engine, runs, join(scratch, "work"), join(scratch, "time.txt")) });
     }
@@ -262,12 +293,12 @@ async function main() {
   for (const { scenario, samples } of rows) {
     const theirs = samples.get("reference");
     for (const [name, list] of samples) {
-      const timed = name !== "in-process";
+      const timed = !name.startsWith("in-process");
       const compared = timed && name !== "reference";
       table.push([
         scenario.label,
         scenario.size,
-        timed ? name : "codex-ts in-process",
+        timed ? name : `codex-ts ${name}`,
         stat(wall(list)),
         ...(reference ? [compared ? ratio(wall(list), theirs && wall(theirs)) : ""] : []),
         ...(GNU_TIME ? [timed ? median(cpuOf(list)).toFixed(0) : "", ...(reference ? [compared ? ratio(cpuOf(list), theirs && cpuOf(theirs)) : ""] : [])] : []),
@@ -278,7 +309,9 @@ async function main() {
   for (const row of table) console.log(row.map((cell, col) => (col < 3 ? cell.padEnd(widths[col]) : cell.padStart(widths[col]))).join("   "));
   console.log("\nwall = spawn to exit; cpu = user + system time of the process (GNU time, 10 ms steps; left out without it);");
   console.log("ratio = this applier's median / the reference's (target: 1.00x or less); codex-ts in-process = one");
-  console.log("applyPatchInDirectory call in this process: the engine alone, warm, without a process start.");
+  console.log("applyPatchInDirectory call in this process: the engine alone, warm, without a process start;");
+  console.log("in-process, write scope = parse, plan and a commit under a write scope, as the agent's patches run");
+  console.log("(every path walked without following links, every write checked where it lands).");
 }
 
 await main();
