@@ -18,7 +18,7 @@
  * milliseconds.
  */
 import { closeSync, constants, fchmodSync, fstatSync, ftruncateSync, lstatSync, openSync, readlinkSync, rmdirSync, symlinkSync, unlinkSync, writeSync, writevSync } from "node:fs";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { PathWalker, errnoError, type WalkedDir } from "../util/path-walk.js";
 import { folderRefusal, scopeRefusal, type WriteScope } from "../util/write-scope.js";
 import { PatchIoError, describeIoError } from "./io-error.js";
@@ -148,75 +148,92 @@ function writeOutcome(walker: PathWalker, scope: WriteScope | null, outcome: Pat
   const { path, before } = outcome;
   const created: Array<{ dir: WalkedDir; name: string }> = [];
   let makingFolders = false;
-  let located;
+  let dir: WalkedDir;
   try {
-    located = walker.locate(path, {
-      followFinal: true,
-      missingDirs: {
-        created,
-        allow: (folder) => {
-          makingFolders = true;
-          const refusal = scope && folderRefusal(scope, folder);
-          if (refusal) throw new Error(refusal);
-        },
-      },
-    });
+    const allow = (folder: string): void => {
+      makingFolders = true;
+      const refusal = scope && folderRefusal(scope, folder);
+      if (refusal) throw new Error(refusal);
+    };
+    dir = walker.directory(dirname(path), before === null ? { created, allow } : undefined).dir;
   } catch (err) {
     const inTheWay = (err as NodeJS.ErrnoException).code === "EEXIST";
     throw new PatchIoError(makingFolders || inTheWay ? `Failed to create parent directories for ${path}` : `Failed to write file ${path}`, err);
   } finally {
-    for (const { dir, name } of created) steps.push({ kind: "created-dir", path, dir, name });
+    for (const { dir: parent, name } of created) steps.push({ kind: "created-dir", path, dir: parent, name });
   }
-  const refusal = scope && scopeRefusal(scope, located.canonical);
-  if (refusal) throw new PatchIoError(`Failed to write file ${path}`, new Error(refusal));
 
-  let fd: number;
+  let opened: Place & { fd: number };
   try {
-    fd = openForWrite(walker, located.dir, located.name, located.kind, before !== null);
+    opened = openDestination(walker, scope, path, dir, basename(path), before !== null);
   } catch (err) {
-    throw new PatchIoError(`Failed to write file ${path}`, err);
-  }
-  try {
-    checkOpened(walker, scope, fd);
-  } catch (err) {
-    closeSync(fd);
     throw new PatchIoError(`Failed to write file ${path}`, err);
   }
   // From here on the file may be partly written: record it first so a failure restores it.
-  steps.push({ kind: "wrote", path, dir: located.dir, name: located.name, before });
+  steps.push({ kind: "wrote", path, dir: opened.dir, name: opened.name, before });
   try {
     // An existing file is overwritten from its start and cut to length only when it shrinks: no
     // new inode, and no truncation that frees (and on some disks discards) all of its blocks.
-    const length = writeAll(fd, content.parts);
-    if (before !== null && length < before.byteLength) ftruncateSync(fd, length);
+    const length = writeAll(opened.fd, content.parts);
+    if (before !== null && length < before.byteLength) ftruncateSync(opened.fd, length);
   } catch (err) {
     throw new PatchIoError(`Failed to write file ${path}`, err);
   } finally {
-    closeSync(fd);
+    closeSync(opened.fd);
   }
 }
 
 /**
- * Opens the entry the walk found: a new file only where nothing is (a file that appeared since
- * the plan is not clobbered), an existing one only if it is still there, never through a link.
+ * Opens the file a write to `path` lands on, in `dir` (its folder, already walked): a new file
+ * only where nothing is (a file that appeared since the plan is not clobbered), an existing one
+ * only if it is still there, never through a link the kernel follows. A link in the final
+ * position is followed by the walker instead and its target checked like any destination.
  */
-function openForWrite(walker: PathWalker, dir: WalkedDir, name: string, kind: string, existed: boolean): number {
-  const entry = walker.entry(dir, name);
-  if (kind === "dir") throw errnoError("EISDIR", "is a directory");
-  if (kind === "other") throw new Error("not a regular file");
-  if (!existed) {
-    if (kind !== "missing") throw errnoError("EEXIST", "a file appeared there after the patch was checked");
-    return openSync(entry, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | SAFE_OPEN, 0o666);
+function openDestination(walker: PathWalker, scope: WriteScope | null, path: string, dir: WalkedDir, name: string, existed: boolean): Place & { fd: number } {
+  const flags = existed ? constants.O_RDWR | SAFE_OPEN : constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | SAFE_OPEN;
+  const refusal = scope && scopeRefusal(scope, join(dir.path, name));
+  let place: Place = { path, dir, name };
+  // The common case, a name that is no link: one open, relative to the folder the walk holds.
+  if (!refusal || walker.kindOf(dir, name) !== "symlink") {
+    if (refusal) throw new Error(refusal);
+    try {
+      return checkedOpen(walker, place, flags);
+    } catch (err) {
+      // O_NOFOLLOW met a link (ELOOP), or O_EXCL met something (EEXIST): a link is resolved
+      // below, anything else is the error.
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== "ELOOP" && code !== "EEXIST") throw err;
+      const kind = walker.kindOf(dir, name);
+      if (kind === "dir") throw errnoError("EISDIR", "is a directory");
+      if (kind !== "symlink") throw existed ? err : errnoError("EEXIST", "a file appeared there after the patch was checked");
+    }
   }
-  return openSync(entry, constants.O_RDWR | SAFE_OPEN);
+  const located = walker.locate(path, { followFinal: true });
+  const target = scope && scopeRefusal(scope, located.canonical);
+  if (target) throw new Error(target);
+  if (located.kind === "dir") throw errnoError("EISDIR", "is a directory");
+  if (located.kind === "other") throw new Error("not a regular file");
+  if (existed && located.kind === "missing") throw errnoError("ENOENT", "no such file");
+  if (!existed && located.kind !== "missing") throw errnoError("EEXIST", "a file appeared there after the patch was checked");
+  place = { path, dir: located.dir, name: located.name };
+  return checkedOpen(walker, place, flags);
 }
 
-/** The opened file must be a regular file and, where the kernel can say, still inside the scope. */
-function checkOpened(walker: PathWalker, scope: WriteScope | null, fd: number): void {
-  if (!fstatSync(fd).isFile()) throw new Error("not a regular file");
-  if (scope === null || !walker.descriptorRelative) return;
-  const refusal = scopeRefusal(scope, readlinkSync(`/proc/self/fd/${fd}`));
-  if (refusal) throw new Error(refusal);
+/**
+ * Opens `place` and checks what was opened: a regular file, in a folder that is still where the
+ * walk found it (checked once per folder, where the kernel can say: a folder renamed since the
+ * walk is refused rather than written into).
+ */
+function checkedOpen(walker: PathWalker, place: Place, flags: number): Place & { fd: number } {
+  const fd = openSync(walker.entry(place.dir, place.name), flags, 0o666);
+  try {
+    if (!fstatSync(fd).isFile()) throw new Error("not a regular file");
+    if (!walker.stillThere(place.dir)) throw new Error(`${place.dir.path} was moved while the patch was being written`);
+  } catch (err) {
+    closeSync(fd);
+    throw err;
+  }
+  return { ...place, fd };
 }
 
 /** Writes the pieces from the file's start, in as few calls as the system allows; returns the length. */

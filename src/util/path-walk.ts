@@ -100,11 +100,7 @@ export class PathWalker {
   private readonly dirs = new Map<string, WalkedDir>();
   /** The directories on the way to a directory reached without a link, by the names that led there. */
   private readonly byName = new Map<string, WalkedDir[]>();
-
-  /** True when names are resolved relative to held descriptors (Linux with /proc). */
-  get descriptorRelative(): boolean {
-    return this.byDescriptor;
-  }
+  private readonly verified = new Set<WalkedDir>();
 
   /** The string a system call uses to reach `name` inside `dir` (never following `dir` again). */
   entry(dir: WalkedDir, name: string): string {
@@ -129,6 +125,19 @@ export class PathWalker {
    * was resolved even if names change meanwhile.
    */
   locate(path: string, options: LocateOptions): Located {
+    return this.walk(path, options, false);
+  }
+
+  /**
+   * The directory `path` names, resolved as `locate` resolves the folders on the way to a file
+   * (its last name included, created when `missingDirs` allows), held open until `close()`.
+   */
+  directory(path: string, missingDirs?: LocateOptions["missingDirs"]): { dir: WalkedDir; linksFollowed: string[] } {
+    const { dir, linksFollowed } = this.walk(path, { followFinal: true, ...(missingDirs ? { missingDirs } : {}) }, true);
+    return { dir, linksFollowed };
+  }
+
+  private walk(path: string, options: LocateOptions, asDirectory: boolean): Located {
     if (!isAbsolute(path)) throw errnoError("EINVAL", `not an absolute path: ${path}`);
     const linksFollowed: string[] = [];
     let pending = components(path);
@@ -138,7 +147,7 @@ export class PathWalker {
     // The leading names of `path` walked so far, while no link or ".." has intervened.
     let walked = "";
     let byNameUsable = true;
-    for (let i = pending.length - 1; i > 0; i--) {
+    for (let i = asDirectory ? pending.length : pending.length - 1; i > 0; i--) {
       const prefix = `/${pending.slice(0, i).join("/")}`;
       const known = this.byName.get(prefix);
       if (known) {
@@ -151,14 +160,18 @@ export class PathWalker {
     let follows = 0;
     for (;;) {
       const name = pending.shift();
-      if (name === undefined) throw errnoError("EISDIR", `${path} names a directory, not a file`);
+      if (name === undefined) {
+        const dir = stack[stack.length - 1] as WalkedDir;
+        if (asDirectory) return { dir, name: "", canonical: dir.path, kind: "dir", linksFollowed };
+        throw errnoError("EISDIR", `${path} names a directory, not a file`);
+      }
       if (name === "..") {
         if (stack.length > 1) stack.pop();
         byNameUsable = false;
         continue;
       }
       const dir = stack[stack.length - 1] as WalkedDir;
-      const last = pending.length === 0;
+      const last = pending.length === 0 && !asDirectory;
       const opened = this.openEntry(dir, name);
       if (opened.kind === "symlink" && (!last || options.followFinal)) {
         if (++follows > MAX_LINKS) throw errnoError("ELOOP", `too many symbolic links resolving ${path}`);
@@ -208,11 +221,29 @@ export class PathWalker {
     }
   }
 
+  /**
+   * Whether `dir` is still at the canonical path the walk found it at (asked of the kernel
+   * through its descriptor, once per directory); true where the walker has no descriptors.
+   */
+  stillThere(dir: WalkedDir): boolean {
+    if (dir.fd < 0 || this.verified.has(dir)) return true;
+    let now: string;
+    try {
+      now = readlinkSync(`/proc/self/fd/${dir.fd}`);
+    } catch {
+      return false;
+    }
+    if (now !== dir.path) return false;
+    this.verified.add(dir);
+    return true;
+  }
+
   /** Closes every directory the walker holds. */
   close(): void {
     for (const dir of this.dirs.values()) if (dir.fd >= 0) closeSync(dir.fd);
     this.dirs.clear();
     this.byName.clear();
+    this.verified.clear();
   }
 
   private root(): WalkedDir {
