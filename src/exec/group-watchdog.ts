@@ -13,6 +13,7 @@
  * A process that leaves its group on purpose (setsid, a daemon) is not followed.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { writeSync } from "node:fs";
 import type { Socket } from "node:net";
 
 /** How often registered groups whose leader has exited are checked for being empty. */
@@ -39,6 +40,15 @@ const registered = new Set<number>();
 const leaderGone = new Set<number>();
 let checkTimer: NodeJS.Timeout | undefined;
 
+/**
+ * Starts the watchdog if it is not running yet. Called before a command is spawned: starting a
+ * process can take a while on a loaded machine, and a command that ran meanwhile would be
+ * unregistered if codex-ts died in that time.
+ */
+export function startWatchdog(): void {
+  started();
+}
+
 function started(): ChildProcess | null {
   if (watchdog !== undefined) return watchdog;
   if (process.platform === "win32") return (watchdog = null);
@@ -58,9 +68,24 @@ function started(): ChildProcess | null {
   return watchdog;
 }
 
+/**
+ * Writes a line to the watchdog at once. A stream write may still be queued when codex-ts is
+ * killed a moment later (the very case the watchdog exists for), so the pipe's descriptor is
+ * written directly; only if that is not possible (no descriptor, a full pipe) does the stream
+ * take the line.
+ */
 function send(line: string): void {
   const stdin = started()?.stdin;
-  if (stdin && !stdin.destroyed) stdin.write(`${line}\n`);
+  if (!stdin || stdin.destroyed) return;
+  const fd = (stdin as unknown as { _handle?: { fd?: unknown } })._handle?.fd;
+  if (typeof fd === "number" && fd >= 0) {
+    try {
+      if (writeSync(fd, `${line}\n`) === Buffer.byteLength(line) + 1) return;
+    } catch {
+      // EAGAIN on a full pipe: the stream queues it instead.
+    }
+  }
+  stdin.write(`${line}\n`);
 }
 
 /** Registers the process group a command leads (its pid, spawned detached). */

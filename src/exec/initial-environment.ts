@@ -8,7 +8,7 @@
  * capabilities changes. So before the first command runs, codex-ts moves every variable into
  * storage the C library allocates (setting each to its own value does that) and overwrites the
  * original block with zeros through /proc/self/mem. Its environment works as before; the file
- * reads as empty. Every place that starts a command calls this first.
+ * reads as empty. Every place that starts a command calls this first (before-spawn.ts).
  *
  * Under bubblewrap a command has its own /proc and cannot see codex-ts at all; reading another
  * process's memory (/proc/<pid>/mem, process_vm_readv) needs ptrace rights, which Landlock

@@ -8,7 +8,7 @@ import { spawn } from "node:child_process";
 import { stat } from "node:fs/promises";
 import { exitCodeFromStatus, killProcessGroup, PIPE_DRAIN_GRACE_MS } from "./run-command.js";
 import { leaderExited, watchProcessGroup } from "./group-watchdog.js";
-import { scrubInitialEnvironment } from "./initial-environment.js";
+import { beforeCommandSpawn } from "./before-spawn.js";
 
 export type OutputStream = "stdout" | "stderr";
 
@@ -112,7 +112,7 @@ export const spawnPipeProcess: ExecProcessSpawner = async (spec) => {
     if (code === undefined) throw err;
     throw new Error(`working directory is not accessible: ${spec.cwd} (${code})`);
   }
-  scrubInitialEnvironment();
+  beforeCommandSpawn();
   const child = spawnChild(spec);
   watchProcessGroup(child.pid);
   const proc = new PipeProcess(child, spec);

@@ -15,7 +15,7 @@ import type { IPty, IPtyForkOptions } from "@lydell/node-pty";
 import type { ExecProcess, ExecProcessSpawner, ExecProcessSpec } from "./pipe-process.js";
 import { EXIT_CODE_SIGNAL_BASE, killProcessGroup, PIPE_DRAIN_GRACE_MS } from "./run-command.js";
 import { leaderExited, watchProcessGroup } from "./group-watchdog.js";
-import { scrubInitialEnvironment } from "./initial-environment.js";
+import { beforeCommandSpawn } from "./before-spawn.js";
 
 /** Terminal size for every session; the reference's default as well. */
 export const PTY_COLS = 80;
@@ -189,7 +189,7 @@ export function createPtySpawner(load: PtyModuleLoader = importNodePty): ExecPro
     const pty = await loadOnce();
     await checkCwd(spec.cwd);
     await checkProgram(program, spec.cwd, spec.env);
-    scrubInitialEnvironment();
+    beforeCommandSpawn();
     let term: IPty;
     try {
       term = pty.spawn(program, args, { cols: PTY_COLS, rows: PTY_ROWS, cwd: spec.cwd, env: spec.env });

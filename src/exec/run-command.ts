@@ -9,7 +9,7 @@ import { spawn } from "node:child_process";
 import { stat } from "node:fs/promises";
 import { OutputCapture } from "./output-capture.js";
 import { leaderExited, watchProcessGroup } from "./group-watchdog.js";
-import { scrubInitialEnvironment } from "./initial-environment.js";
+import { beforeCommandSpawn } from "./before-spawn.js";
 
 export interface RunCommandRequest {
   argv: string[];
@@ -127,7 +127,7 @@ export async function runCommand(req: RunCommandRequest): Promise<CommandResult>
     let timer: NodeJS.Timeout | undefined;
     let graceTimer: NodeJS.Timeout | undefined;
 
-    scrubInitialEnvironment();
+    beforeCommandSpawn();
     const child = spawn(program, req.argv.slice(1), {
       cwd: req.cwd,
       env: req.env,

@@ -68,6 +68,17 @@ export async function sandboxCommand(req: SandboxRequest): Promise<SandboxedComm
   return { ...(await linuxCommand(req, env)), env };
 }
 
+/** The seccomp program's path for bwrap, or why there is none. */
+function filterFor(network: boolean): { path: string } | { problem: string } {
+  const arch = seccompArch();
+  if (arch === null) return { problem: `the seccomp filter has no version for ${process.arch}` };
+  try {
+    return { path: seccompProgramPath(arch, network) };
+  } catch (err) {
+    return { problem: err instanceof Error ? err.message : String(err) };
+  }
+}
+
 async function linuxCommand(req: SandboxRequest, env: Record<string, string>): Promise<Omit<SandboxedCommand, "env">> {
   const forced = (req.linuxSandbox ?? process.env[LINUX_SANDBOX_ENV_VAR] ?? "").trim();
   if (forced !== "" && forced !== "bwrap" && forced !== "landlock") {
@@ -77,15 +88,14 @@ async function linuxCommand(req: SandboxRequest, env: Record<string, string>): P
   let bwrapProblem = "";
   if (forced !== "landlock") {
     const bwrap = await bwrapStatus(req.cwd, process.env.PATH);
-    const arch = seccompArch();
-    if (bwrap.path !== null && arch !== null) {
+    const filter = bwrap.path === null ? null : filterFor(networkAllowed(req.policy));
+    if (bwrap.path !== null && filter !== null && "path" in filter) {
       const options = { policy: req.policy, cwd: req.cwd, argv: req.argv, bwrapPath: bwrap.path, newSession: req.tty !== true, env };
       const argv = bwrapArgv({ ...options, seccompFd: SECCOMP_FD });
       // bwrap takes the filter from a descriptor: a shell opens it there and becomes bwrap.
-      const filter = seccompProgramPath(arch, networkAllowed(req.policy));
-      return { argv: ["/bin/sh", "-c", `exec "$@" ${SECCOMP_FD}<"$0"`, filter, ...argv], sandbox: "bwrap" };
+      return { argv: ["/bin/sh", "-c", `exec "$@" ${SECCOMP_FD}<"$0"`, filter.path, ...argv], sandbox: "bwrap" };
     }
-    bwrapProblem = bwrap.path === null ? (bwrap.reason ?? "bubblewrap cannot run") : `the seccomp filter has no version for ${process.arch}`;
+    bwrapProblem = filter === null || "path" in filter ? (bwrap.reason ?? "bubblewrap cannot run") : filter.problem;
     if (forced === "bwrap") {
       throw new SandboxUnavailableError(
         `codex-ts cannot confine commands with bubblewrap (forced by ${LINUX_SANDBOX_ENV_VAR}=bwrap): ${bwrapProblem}. ` +

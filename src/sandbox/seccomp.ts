@@ -15,7 +15,7 @@
  * all, as in the reference), `sendto()` with a destination address (a datagram to a named
  * socket) and `sendmmsg()`. Sockets a command pairs up itself (`socketpair`) keep working.
  */
-import { closeSync, constants, mkdtempSync, openSync, rmdirSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, constants, mkdtempSync, openSync, readlinkSync, rmdirSync, unlinkSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -157,6 +157,11 @@ export function seccompProgramPath(arch: SeccompArch, network: boolean): string 
     rmdirSync(dir);
   }
   const path = `/proc/${process.pid}/fd/${fd}`;
+  // A /proc that shows another PID namespace would name someone else's descriptor.
+  if (!readlinkSync(path).startsWith(file)) {
+    closeSync(fd);
+    throw new Error(`/proc/${process.pid} is not this process here; the seccomp filter cannot be handed to bwrap`);
+  }
   held.set(network, path);
   return path;
 }
