@@ -215,8 +215,15 @@ function networkScripts(l: Listeners): Array<{ name: string; script: string; con
       { name: "TCP via python", script: py(`socket.create_connection(("127.0.0.1", ${l.tcpPort}), 3)`), connects: true },
       { name: "UDP via python", script: py(`socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b"x", ("127.0.0.1", ${l.udpPort}))`), connects: false },
       { name: "a named Unix socket outside the roots (docker.sock)", script: py(`socket.socket(socket.AF_UNIX).connect(${JSON.stringify(l.unixPath)})`), connects: true },
-      // Node binds an abstract name padded with NULs to the full address length: so does the probe.
-      { name: "an abstract Unix socket", script: py(`socket.socket(socket.AF_UNIX).connect("\\0${l.abstractName}".ljust(108, "\\0"))`), connects: true },
+      // Node 20 binds an abstract name padded with NULs to the full address length, Node 22 as it
+      // is: the probe tries the name both ways.
+      {
+        name: "an abstract Unix socket",
+        script: py(
+          `name = "\\0${l.abstractName}"\ntry:\n    socket.socket(socket.AF_UNIX).connect(name)\nexcept ConnectionRefusedError:\n    socket.socket(socket.AF_UNIX).connect(name.ljust(108, "\\0"))`,
+        ),
+        connects: true,
+      },
     );
     if (l.dgramPath !== null) {
       scripts.push({
