@@ -146,7 +146,8 @@ async function appliers(scratch, workDir) {
     const policy = { type: "workspace-write", writable_roots: [], network_access: false, exclude_slash_tmp: true, exclude_tmpdir_env_var: true };
     try {
       const boxed = await sandboxCommand({ policy, cwd: workDir, argv: codexTs, env: { ...process.env }, linuxSandbox: "bwrap" });
-      list.push({ name: "codex-ts in bubblewrap", argv: boxed.argv, env: boxed.env });
+      // GNU time cannot see inside bwrap's PID namespace: no CPU figure for this row.
+      list.push({ name: "codex-ts in bubblewrap", argv: boxed.argv, env: boxed.env, noCpu: true });
     } catch {
       // No bubblewrap here: the row is left out.
     }
@@ -290,6 +291,7 @@ async function main() {
   const ratio = (ours, theirs) => (theirs ? `${(median(ours) / median(theirs)).toFixed(2)}x` : "");
   const header = ["scenario", "size", "applier", "wall", ...(reference ? ["ratio"] : []), ...(GNU_TIME ? ["cpu", ...(reference ? ["ratio"] : [])] : [])];
   const table = [header];
+  const cpuKnown = (name) => !tools.find((t) => t.name === name)?.noCpu;
   for (const { scenario, samples } of rows) {
     const theirs = samples.get("reference");
     for (const [name, list] of samples) {
@@ -301,7 +303,7 @@ async function main() {
         timed ? name : `codex-ts ${name}`,
         stat(wall(list)),
         ...(reference ? [compared ? ratio(wall(list), theirs && wall(theirs)) : ""] : []),
-        ...(GNU_TIME ? [timed ? median(cpuOf(list)).toFixed(0) : "", ...(reference ? [compared ? ratio(cpuOf(list), theirs && cpuOf(theirs)) : ""] : [])] : []),
+        ...(GNU_TIME ? (cpuKnown(name) ? [timed ? median(cpuOf(list)).toFixed(0) : "", ...(reference ? [compared ? ratio(cpuOf(list), theirs && cpuOf(theirs)) : ""] : [])] : ["n/a", ...(reference ? [""] : [])]) : []),
       ]);
     }
   }

@@ -71,7 +71,8 @@ function unrestoredNote(unrestored: readonly string[]): string {
  */
 export function commitPlan(plan: PatchPlan, scope: WriteScope | null = null): Promise<void> {
   const outcomes = finalOutcomes(plan);
-  const walker = new PathWalker();
+  // Without a scope there is nothing to hold a place against: path strings do, at plain cost.
+  const walker = new PathWalker({ descriptors: scope !== null });
   const steps: Step[] = [];
   try {
     // Writes first, then deletions, so a move's destination exists before its source goes.

@@ -96,11 +96,20 @@ function procFdUsable(): boolean {
  * same directories the writes used.
  */
 export class PathWalker {
-  private readonly byDescriptor = procFdUsable();
+  private readonly byDescriptor: boolean;
   private readonly dirs = new Map<string, WalkedDir>();
   /** The directories on the way to a directory reached without a link, by the names that led there. */
   private readonly byName = new Map<string, WalkedDir[]>();
   private readonly verified = new Set<WalkedDir>();
+
+  /**
+   * `descriptors: false` walks path strings even where /proc would allow descriptors: for
+   * callers with nothing to protect (a write that may go anywhere), which then pay no more than
+   * plain opens.
+   */
+  constructor(options: { descriptors?: boolean } = {}) {
+    this.byDescriptor = options.descriptors !== false && procFdUsable();
+  }
 
   /** The string a system call uses to reach `name` inside `dir` (never following `dir` again). */
   entry(dir: WalkedDir, name: string): string {
