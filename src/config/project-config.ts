@@ -7,7 +7,8 @@
  * programs (model_provider, model_providers, openai_base_url, notify, profile, …) are ignored
  * there.
  */
-import { readFileSync, realpathSync, statSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
+import { readTextFile } from "../util/bounded-read.js";
 import { dirname, join, resolve, sep } from "node:path";
 import { findProjectRoot } from "./project-root.js";
 import { checkLayer, readFileLayer, type Layer } from "./layers.js";
@@ -52,15 +53,16 @@ function projectScope(dir: string, rootMarkers: readonly string[]): { cwd: strin
 /**
  * The project's own `.codex` folders (from the project root down to `dir`; `$CODEX_HOME` is not
  * one) and the path a trust decision about them is saved under when the user has not made one:
- * the git repository root, else the project root, the last place the loader looks.
+ * the git repository root, else the project root, the last place the loader looks; and whether
+ * there is a git repository.
  */
-export function projectSettingsFolders(dir: string, codexHome: string, rootMarkers: readonly string[]): { folders: string[]; trustKey: string } {
+export function projectSettingsFolders(dir: string, codexHome: string, rootMarkers: readonly string[]): { folders: string[]; trustKey: string; repository: boolean } {
   const { cwd, projectRoot, repoRoot } = projectScope(dir, rootMarkers);
   const home = real(codexHome);
   const folders = chain(projectRoot, cwd)
     .map((d) => join(d, ".codex"))
     .filter((d) => isDirectory(d) && real(d) !== home);
-  return { folders, trustKey: repoRoot ?? projectRoot };
+  return { folders, trustKey: repoRoot ?? projectRoot, repository: repoRoot !== null };
 }
 
 export function loadProjectConfig(input: ProjectConfigInput): ProjectConfig {
@@ -84,7 +86,8 @@ export function loadProjectConfig(input: ProjectConfigInput): ProjectConfig {
     if (!isDirectory(dotCodex) || real(dotCodex) === home) continue;
     if (decide(dir).level === "trusted") trustedDotCodex.push(dotCodex);
     const file = join(dotCodex, "config.toml");
-    if (!isFile(file)) continue;
+    // Anything by that name is read (and a FIFO or device refused by name), never passed over.
+    if (!exists(file)) continue;
     const { level, key } = decide(dir);
     if (level !== "trusted") {
       const warning =
@@ -178,9 +181,19 @@ function isFile(path: string): boolean {
   }
 }
 
+function exists(path: string): boolean {
+  try {
+    statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A `.git` file's text, or "" when it cannot be read (or is not a regular file of a sane size). */
 function readText(path: string): string {
   try {
-    return readFileSync(path, "utf8");
+    return readTextFile(path);
   } catch {
     return "";
   }

@@ -114,6 +114,7 @@ void test("deleting a link that leads outside removes the link, never its target
 void test("special files are neither read nor written: a FIFO is refused at once instead of blocking", { skip: process.platform === "win32" }, async () => {
   const { dir } = scene();
   assert.equal(spawnSync("mkfifo", [join(dir, "pipe")]).status, 0);
-  await assert.rejects(planIn(dir, "*** Update File: pipe\n@@\n-a\n+b"), { message: `Failed to read file to update ${join(dir, "pipe")}: not a regular file` });
-  await assert.rejects(planIn(dir, "*** Add File: pipe\n+b"), { message: `Failed to write file ${join(dir, "pipe")}: not a regular file` });
+  const notRegular = `${join(dir, "pipe")} is a named pipe (FIFO), not a regular file, so it was not read`;
+  await assert.rejects(planIn(dir, "*** Update File: pipe\n@@\n-a\n+b"), { message: `Failed to read file to update ${join(dir, "pipe")}: ${notRegular}` });
+  await assert.rejects(planIn(dir, "*** Add File: pipe\n+b"), { message: `Failed to write file ${join(dir, "pipe")}: ${notRegular}` });
 });

@@ -7,7 +7,7 @@
  * needs their text.
  */
 import { isUtf8 } from "node:buffer";
-import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
+import { readBoundedBytes } from "../util/bounded-read.js";
 import { isAbsolute, resolve } from "node:path";
 import { FileContent } from "./file-content.js";
 import { updateContent } from "./file-update.js";
@@ -24,6 +24,16 @@ export async function planPatch(parsed: ParsedPatch, cwd: string): Promise<Patch
 /** A hunk's path made absolute: relative paths are taken from the patch's working directory. */
 export function resolvePatchPath(cwd: string, path: string): string {
   return isAbsolute(path) ? resolve(path) : resolve(cwd, path);
+}
+
+/** Every absolute path a patch writes, creates or deletes, as the patch names them (checked before anything is read). */
+export function pathsWrittenBy(parsed: ParsedPatch, cwd: string): string[] {
+  const paths: string[] = [];
+  for (const hunk of parsed.hunks) {
+    paths.push(resolvePatchPath(cwd, hunk.path));
+    if (hunk.kind === "update" && hunk.movePath !== null) paths.push(resolvePatchPath(cwd, hunk.movePath));
+  }
+  return [...new Set(paths)];
 }
 
 function planHunk(hunk: Hunk, cwd: string, view: PendingFiles): PlannedChange {
@@ -112,24 +122,19 @@ class PendingFiles {
 
 type DiskRead = { content: FileContent } | { error: unknown };
 
-/**
- * Reads UTF-8 text; a binary file is an error rather than something to mangle on rewrite. Only
- * regular files are read: a FIFO would block forever and a device could be endless, and the
- * commit refuses to write either.
- */
+/** Larger files are refused: an edit keeps a few copies of the file in memory. */
+const PATCH_FILE_MAX_BYTES = 256 * 1024 * 1024;
+
+/** Reads UTF-8 text; a binary file is an error rather than something to mangle on rewrite. */
 function readDisk(path: string): DiskRead {
   let bytes: Buffer;
-  let fd: number | undefined;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
-    const info = fstatSync(fd);
-    if (info.isDirectory()) return { error: Object.assign(new Error("is a directory"), { code: "EISDIR" }) };
-    if (!info.isFile()) return { error: new Error("not a regular file") };
-    bytes = readFileSync(fd);
+    // A FIFO or device (which a sandboxed command can create) is refused rather than waited on.
+    const read = readBoundedBytes(path, PATCH_FILE_MAX_BYTES);
+    if (read.truncated) return { error: new Error(`the file is ${read.size} bytes, more than apply_patch edits (${PATCH_FILE_MAX_BYTES})`) };
+    bytes = read.data;
   } catch (error) {
     return { error };
-  } finally {
-    if (fd !== undefined) closeSync(fd);
   }
   // Checked now, decoded only if something needs the text (see FileContent).
   return isUtf8(bytes) ? { content: FileContent.fromBytes(bytes) } : { error: new Error("stream did not contain valid UTF-8") };

@@ -17,8 +17,7 @@ import { sandboxPolicyFor, type AskForApproval, type ReviewDecision, type Sandbo
 import { modelInfoFor } from "../model/catalog.js";
 import { TurnDiffTracker } from "../patch/turn-diff.js";
 import { UnifiedExecManager } from "../exec/unified-exec.js";
-import { PendingApprovals } from "../approval/pending-approvals.js";
-import { PendingUserInput } from "../approval/pending-user-input.js";
+import { Questions } from "../approval/questions.js";
 import { ExecPolicy } from "../approval/exec-policy/policy.js";
 import { noTelemetry } from "../telemetry/recorder.js";
 import { ApprovalStore, commandApprovalKey } from "../approval/approval-store.js";
@@ -100,12 +99,12 @@ async function run(c: Cell): Promise<Outcome> {
   const store = new ApprovalStore();
   if (c.prior === "session") store.remember("exec", [commandApprovalKey(argv, cwd, c.permissions)]);
   if (c.prior === "session-unsandboxed") store.remember("exec", [commandApprovalKey(argv, cwd, "require_escalated")]);
-  const approvals = new PendingApprovals();
+  const questions = new Questions();
   let asked = 0;
   const emit = (msg: EventMsg): void => {
-    if (msg.type !== "exec_approval_request") return;
+    if (msg.type !== "question_asked" || msg.request.type !== "exec_approval_request") return;
     asked++;
-    queueMicrotask(() => approvals.resolve(msg.call_id, c.answer));
+    queueMicrotask(() => questions.answer(msg.key, { type: "decision", decision: c.answer }));
   };
   const invocation: ToolInvocation = {
     callId: "c1",
@@ -129,8 +128,7 @@ async function run(c: Cell): Promise<Outcome> {
       services: {
         unifiedExec: new UnifiedExecManager(),
         userShell: "/bin/bash",
-        approvals,
-        userInput: new PendingUserInput(),
+        questions,
         telemetry: noTelemetry(),
         execPolicy: c.prior === "rule-allow" ? allowRules : ExecPolicy.empty(),
         approvalStore: store,

@@ -3,7 +3,9 @@
  * the slash command popup (the Editor's own, fed by the command table), the `@` file search
  * popup, pastes (a large one folded into a placeholder, a pasted image path attached as an
  * image), and Up/Down through the prompt history, which lives in the core (`history.jsonl`,
- * read entry by entry with `get_history_entry_request`).
+ * read entry by entry with `get_history_entry_request`). A recalled entry, or any text put in
+ * whole, is folded like a paste: a 300 KB prompt in the history is a placeholder on screen and
+ * is sent whole.
  */
 import type { AutocompleteItem, AutocompleteProvider, AutocompleteSuggestions, TUI } from "@mariozechner/pi-tui";
 import { Editor, matchesKey } from "./pi-tui.js";
@@ -61,7 +63,7 @@ export class Composer {
       },
     }, { paddingX: 1, autocompleteMaxVisible: 8 });
     this.editor.setAutocompleteProvider(provider);
-    this.history = new HistoryWalk(options.fetchHistory, (text) => this.editor.setText(text));
+    this.history = new HistoryWalk(options.fetchHistory, (text) => this.putText(text));
   }
 
   /** The submitted text with its pastes expanded and the attached images; the composer is emptied. */
@@ -76,10 +78,23 @@ export class Composer {
     return this.editor.getText();
   }
 
+  /** Replaces the text (an earlier message to edit, the external editor's result); a large one is folded like a paste. */
   setText(text: string): void {
-    this.editor.setText(text);
+    this.putText(text);
     if (text === "") this.images = [];
     this.updateMention();
+  }
+
+  /** The text with every placeholder's content put back (for the external editor). */
+  get expandedText(): string {
+    return this.pastes.expand(this.text);
+  }
+
+  /** Shows `text`, folded into a placeholder when large; returns what the editor now holds. */
+  private putText(text: string): string {
+    const shown = this.pastes.insert(text);
+    this.editor.setText(shown);
+    return shown;
   }
 
   render(width: number): string[] {
@@ -98,9 +113,12 @@ export class Composer {
     this.history.reset(logId, count);
   }
 
-  /** A prompt the user just sent, so Up finds it before the ones on disk. */
-  remember(text: string): void {
-    this.history.remember(text);
+  /**
+   * A prompt the user just sent, so Up finds it before the ones on disk. False when it repeats
+   * the newest entry: the same prompt twice in a row is kept once.
+   */
+  remember(text: string): boolean {
+    return this.history.remember(text);
   }
 
   historyEntry(logId: number, offset: number, text: string | null): void {
@@ -178,7 +196,8 @@ class HistoryWalk {
 
   constructor(
     private readonly fetch: (offset: number) => void,
-    private readonly show: (text: string) => void,
+    /** Shows an entry; returns the text the composer then holds (a placeholder for a large one). */
+    private readonly show: (text: string) => string,
   ) {}
 
   reset(logId: number, count: number): void {
@@ -186,12 +205,17 @@ class HistoryWalk {
     this.persistent = count;
     this.fetched.clear();
     this.depth = 0;
+    // The newest entry, to tell whether the next prompt repeats it.
+    if (count > 0) this.fetch(count - 1);
   }
 
-  remember(text: string): void {
-    this.local.push(text);
+  remember(text: string): boolean {
     this.depth = 0;
     this.shown = null;
+    const newest = this.local.length > 0 ? this.local[this.local.length - 1] : this.fetched.get(this.persistent - 1);
+    if (newest === text) return false;
+    this.local.push(text);
+    return true;
   }
 
   shows(text: string): boolean {
@@ -208,10 +232,8 @@ class HistoryWalk {
   newer(): boolean {
     if (this.depth === 0) return false;
     this.depth--;
-    if (this.depth === 0) {
-      this.shown = "";
-      this.show("");
-    } else this.display();
+    if (this.depth === 0) this.shown = this.show("");
+    else this.display();
     return true;
   }
 
@@ -236,8 +258,7 @@ class HistoryWalk {
       this.fetch(offset);
       return;
     }
-    this.shown = text ?? "";
-    this.show(this.shown);
+    this.shown = this.show(text ?? "");
   }
 }
 
@@ -254,7 +275,7 @@ export class SlashCompletions implements AutocompleteProvider {
     if (cursorLine === 0 && /^\/\S*$/.test(before)) {
       const query = before.slice(1).toLowerCase();
       const items: AutocompleteItem[] = this.commands()
-        .filter((c) => c.name.toLowerCase().includes(query))
+        .filter((c) => [c.name, ...(c.aliases ?? [])].some((n) => n.toLowerCase().includes(query)))
         .sort((a, b) => Number(!a.name.startsWith(query)) - Number(!b.name.startsWith(query)))
         .map((c) => ({ value: `/${c.name}`, label: `/${c.name}`, description: c.argumentHint ? `${c.description} ${c.argumentHint}` : c.description }));
       return items.length > 0 ? { items, prefix: before } : null;
@@ -264,8 +285,13 @@ export class SlashCompletions implements AutocompleteProvider {
 
   applyCompletion(lines: string[], cursorLine: number, cursorCol: number, item: AutocompleteItem, prefix: string): { lines: string[]; cursorLine: number; cursorCol: number } {
     const line = lines[cursorLine] ?? "";
-    const start = cursorCol - prefix.length;
-    const insert = `${item.value} `;
+    // The word typed so far, read from the line: suggestions computed for an earlier keystroke
+    // (they arrive asynchronously) carry a shorter prefix than what is there now.
+    // A command typed in full stays what it is, whatever an older list had highlighted.
+    const typed = /^\/\S*$/.exec(line.slice(0, cursorCol))?.[0];
+    const start = typed !== undefined ? 0 : cursorCol - prefix.length;
+    const exact = typed !== undefined && this.commands().some((c) => [c.name, ...(c.aliases ?? [])].some((n) => `/${n}` === typed));
+    const insert = `${exact ? typed : item.value} `;
     const next = [...lines];
     next[cursorLine] = line.slice(0, start) + insert + line.slice(cursorCol);
     return { lines: next, cursorLine, cursorCol: start + insert.length };

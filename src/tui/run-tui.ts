@@ -6,14 +6,15 @@
  * Loaded only when the UI starts, so `--version` and `exec` never pay for it.
  */
 import { existsSync, statSync } from "node:fs";
-import { resolve } from "node:path";
+import { resolve, sep } from "node:path";
 import { loadConfig, type Config } from "../config/load-config.js";
 import { configInputFromFlags, type SessionFlags } from "../config/session-flags.js";
 import { ConfigError } from "../config/overrides.js";
-import type { ThreadManager, StartedThread } from "../core/thread-manager.js";
-import type { ThreadTarget } from "../core/open-thread.js";
-import type { Session } from "../core/session.js";
+import type { FrontEndHost } from "../host/front-end-host.js";
+import type { HostedThread } from "../host/hosted-thread.js";
+import type { ThreadTarget } from "../protocol/threads.js";
 import type { Op } from "../protocol/ops.js";
+import type { Event } from "../protocol/events.js";
 import { packageVersion } from "../util/version.js";
 import { theme as processTheme } from "./parts/theme.js";
 import { InlineRenderer } from "./inline-renderer.js";
@@ -23,7 +24,9 @@ import { markdownTheme, usageLine } from "./cells.js";
 import { tuiSettings, type TuiSettings } from "./settings.js";
 import { renderFileChange } from "./parts/diff-view.js";
 import { FocusNotifier, type NotificationEvent } from "./parts/notifications.js";
+import { agentsMdFiles } from "../config/agents-md.js";
 import { projectSettingsFolders } from "../config/project-config.js";
+import type { ReasoningEffort } from "../protocol/policy.js";
 import { highlightCode, preloadHighlighter } from "./parts/highlight.js";
 import { loadMarkdown } from "./pi-tui.js";
 import type { SignInOutcome } from "./parts/sign-in.js";
@@ -66,7 +69,7 @@ export async function runTui(opts: TuiOptions, start: TuiStart): Promise<number>
     }
     throw err;
   }
-  const runner = new TuiRunner(config, () => load(opts, cwd), tuiSettings(config.toml, opts));
+  const runner = new TuiRunner(config, () => load(opts, cwd), tuiSettings(config.toml, opts), permissionsChosen(config));
   return runner.run(start, opts.image.map((p) => resolve(cwd, p)));
 }
 
@@ -74,32 +77,60 @@ function load(opts: TuiOptions, cwd: string): Config {
   return loadConfig(configInputFromFlags(cwd, opts));
 }
 
+/** Whether the approval policy or the sandbox was chosen (config, profile, `-c`, a flag) rather than left to trust. */
+function permissionsChosen(config: Config): boolean {
+  return config.toml.sandbox_mode !== undefined || config.toml.approval_policy !== undefined;
+}
+
+/** What the header says about the folder's trust, when the permissions follow from it. */
+function trustNote(c: Config): string | null {
+  if (c.projectTrustLevel === "trusted" && c.sandboxPolicy.type === "workspace-write" && c.approvalPolicy === "on-request") {
+    return "trusted folder: works inside it without asking";
+  }
+  if (c.projectTrustLevel === "untrusted" && c.approvalPolicy === "untrusted") return "untrusted folder: asks before anything not known to be safe";
+  return null;
+}
+
+/** OSC 52: the terminal puts `text` on the system clipboard (also through ssh and tmux). */
+function osc52(text: string): string {
+  return `\x1b]52;c;${Buffer.from(text, "utf8").toString("base64")}\x07`;
+}
+
 /** Owns the terminal, the app and the current thread; switches threads for /new, /resume, /fork. */
 class TuiRunner implements AppHost {
-  private threads: ThreadManager | null = null;
+  private host: FrontEndHost | null = null;
   /** Ops submitted before the first thread was ready (a prompt typed while it starts). */
   private readonly early: Op[] = [];
   private readonly term: TerminalSession;
   private readonly renderer: InlineRenderer;
   private readonly app: App;
-  private thread: StartedThread | null = null;
+  private thread: HostedThread | null = null;
   private done: ((code: number) => void) | null = null;
   private quitting = false;
 
   private readonly notifier: FocusNotifier;
+  /** What the permission profile denies, for the `@` file list; made again when the config is reloaded. */
+  private deniedFilter: Promise<(path: string) => boolean>;
 
   constructor(
     private config: Config,
     private readonly reload: () => Config,
     private readonly settings: TuiSettings,
+    /** The user chose the approval policy or the sandbox (flags or config): no trust question for that. */
+    private readonly permissionsChosen: boolean,
   ) {
     this.notifier = new FocusNotifier(settings.notifications, process.env, settings.notificationMethod);
+    this.deniedFilter = deniedFilterFor(config);
     this.term = new TerminalSession({
       alternateScreen: settings.alternateScreen,
       onInput: (data) => this.onInput(data),
-      onResize: () => this.renderer.resize(this.app.liveLines()),
+      onResize: () => {
+        this.renderer.resize(this.app.liveLines());
+        // A full-screen view (a tall question, the transcript) is drawn again at the new size.
+        this.app.requestRender();
+      },
     });
-    this.renderer = new InlineRenderer(this.term);
+    this.renderer = new InlineRenderer(this.term, settings.alternateScreen);
     const theme = processTheme();
     this.app = new App(this, {
       theme,
@@ -113,7 +144,9 @@ class TuiRunner implements AppHost {
       version: packageVersion(),
       hideReasoning: config.hideAgentReasoning,
       mcpServers: Object.keys(config.mcpServers),
+      hiddenFile: () => this.deniedFilter,
       onTurnStart: () => preloadHighlighter(() => this.app.requestRender()),
+      trustNote: () => trustNote(this.config),
     });
   }
 
@@ -127,13 +160,13 @@ class TuiRunner implements AppHost {
     // now, not on the next turn of the event loop, where the core's first files would go first.
     this.app.renderNow();
     // Agent messages are drawn with the Markdown component: loaded with the core, before a thread can send one.
-    const [{ ThreadManager, ThreadStartError }] = await Promise.all([import("../core/thread-manager.js"), loadMarkdown()]);
-    this.startErrorType = ThreadStartError;
-    this.threads = new ThreadManager({ env: process.env, source: "cli", originator: "codex_cli_rs", userAgentProduct: "codex_cli_rs", readCodexApiKey: false });
+    const [{ FrontEndHost, HostStartError }] = await Promise.all([import("../host/front-end-host.js"), loadMarkdown()]);
+    this.startErrorType = HostStartError;
+    this.host = new FrontEndHost("tui");
     try {
-      this.threads.checkCredentials(this.config);
+      this.host.checkCredentials(this.config);
     } catch (err) {
-      if (!(err instanceof ThreadStartError)) throw err;
+      if (!(err instanceof HostStartError)) throw err;
       // No credentials at all: offer to sign in rather than only saying so.
       if (!(err.kind === "no_api_key" && (await this.signIn()))) {
         this.startError = err.message;
@@ -164,11 +197,11 @@ class TuiRunner implements AppHost {
 
   /** Starts (or resumes / forks) a thread and shows it; false when it could not start. */
   private async open(target: ThreadTarget | null): Promise<boolean> {
-    const threads = this.threads;
-    if (!threads) return false;
-    let thread: StartedThread;
+    const host = this.host;
+    if (!host) return false;
+    let thread: HostedThread;
     try {
-      thread = await threads.startThread({ config: this.config, target });
+      thread = await host.open({ config: this.config, target });
     } catch (err) {
       if (!(err instanceof this.startErrorType)) throw err;
       this.startError = err.message;
@@ -177,11 +210,13 @@ class TuiRunner implements AppHost {
     const previous = this.thread;
     this.thread = thread;
     this.app.resetThread();
-    void this.pump(thread.session);
-    if (previous) void threads.closeThread(previous.threadId);
-    for (const op of this.early.splice(0)) thread.session.submit(op);
+    // Shown under the new thread's header (a fork's new id, "nothing to resume").
+    this.app.noteUnderHeader(thread.notices);
+    void thread.listen((event) => this.show(thread, event));
+    if (previous) void host.close(previous.threadId);
+    for (const op of this.early.splice(0)) thread.submit(op);
     try {
-      await threads.waitUntilReady(thread);
+      await host.ready(thread);
     } catch (err) {
       if (!(err instanceof this.startErrorType)) throw err;
       this.startError = err.message;
@@ -194,14 +229,11 @@ class TuiRunner implements AppHost {
   /** The core's start-failure class, known once the core is loaded. */
   private startErrorType: new (...args: never[]) => Error = Error;
 
-  /** Shows one thread's events until it ends or another thread replaces it. */
-  private async pump(session: Session): Promise<void> {
-    for (;;) {
-      const event = await session.nextEvent();
-      if (!event || this.thread?.session !== session) return;
-      this.app.onEvent(event);
-      if (event.msg.type === "shutdown_complete" && this.quitting) this.finish(0);
-    }
+  /** Shows the current thread's events (a replaced thread's last ones are not drawn). */
+  private show(thread: HostedThread, event: Event): void {
+    if (this.thread !== thread) return;
+    this.app.onEvent(event);
+    if (event.msg.type === "shutdown_complete" && this.quitting) this.finish(0);
   }
 
   private onInput(data: string): void {
@@ -212,7 +244,7 @@ class TuiRunner implements AppHost {
   // ------------------------------------------------------------------ AppHost
 
   submit(op: Op): string {
-    if (this.thread) return this.thread.session.submit(op);
+    if (this.thread) return this.thread.submit(op);
     this.early.push(op);
     return "";
   }
@@ -233,7 +265,23 @@ class TuiRunner implements AppHost {
 
   async forkThread(): Promise<void> {
     const id = this.app.sessionId;
+    // The core's notice names the new id; it is shown under the new header.
     if (id) await this.open({ kind: "fork", sessionId: id, last: false, all: false });
+  }
+
+  copyToClipboard(text: string): void {
+    this.term.write(osc52(text));
+  }
+
+  async saveModel(model: string, effort: ReasoningEffort | null): Promise<string> {
+    const { saveModelChoice } = await import("./model-choice.js");
+    return saveModelChoice(this.config.codexHome, this.config.profile, model, effort);
+  }
+
+  statusFacts(): { provider: string; agentsFiles: string[] } {
+    const c = this.config;
+    const agentsFiles = agentsMdFiles({ codexHome: c.codexHome, cwd: c.cwd, maxBytes: c.projectDocMaxBytes, fallbackFilenames: c.projectDocFallbackFilenames, rootMarkers: c.projectRootMarkers });
+    return { provider: `${c.provider.name} (${c.modelProviderId})`, agentsFiles };
   }
 
   async externalEdit(text: string): Promise<string> {
@@ -246,27 +294,23 @@ class TuiRunner implements AppHost {
     this.renderer.resize(this.app.liveLines());
   }
 
-  async mcpLogin(name: string): Promise<void> {
-    const { runMcpLogin } = await import("./mcp-view.js");
-    const signedIn = await runMcpLogin(name, this.config.mcpServers, process.env, { print: (title, lines) => this.app.print(title, lines), error: (message) => this.app.error(message) });
-    // The running session picks the tokens up when the server starts again.
-    if (signedIn) this.submit({ type: "restart_mcp_server", server: name });
-  }
-
   notify(event: NotificationEvent, text: string): void {
     this.notifier.notify(event, text);
   }
 
   /**
-   * A project with its own `.codex/` settings that the user never trusted or refused: ask once,
-   * save the answer, and load the project's settings when trusted.
+   * A folder the user never trusted or refused: ask once (as the reference does, unless the
+   * user chose the permissions explicitly and the project has no settings waiting for trust),
+   * save the answer, and load the config again, which now runs in the workspace and loads the
+   * project's settings when trusted.
    */
   private async askTrust(): Promise<void> {
-    const { cwd, codexHome, projectRootMarkers, projectTrustLevel } = this.config;
-    // Most projects have no settings of their own: the question's code loads only for those that do.
-    if (projectTrustLevel !== null || projectSettingsFolders(cwd, codexHome, projectRootMarkers).folders.length === 0) return;
+    if (this.config.projectTrustLevel !== null) return;
+    // Permissions chosen and no project settings waiting: nothing to ask, and the question's code stays unloaded.
+    const { cwd, codexHome, projectRootMarkers } = this.config;
+    if (this.permissionsChosen && projectSettingsFolders(cwd, codexHome, projectRootMarkers).folders.length === 0) return;
     const { TrustPrompt, saveTrustDecision, trustQuestionFor } = await import("./parts/trust.js");
-    const question = trustQuestionFor(this.config);
+    const question = trustQuestionFor(this.config, this.permissionsChosen);
     if (!question) return;
     // The question answers the loader's "not loaded because the project is not trusted".
     const answered = new Set(this.config.undecidedTrustWarnings);
@@ -275,7 +319,11 @@ class TuiRunner implements AppHost {
     if (level === null) return;
     try {
       await saveTrustDecision(this.config.codexHome, question.projectPath, level);
-      if (level === "trusted") this.config = this.reload();
+      const reloaded = this.reload();
+      // Refused: the question already said the project's settings stay off.
+      const skipped = (w: string): boolean => question.folders.some((folder) => w.startsWith(`${folder}${sep}`));
+      this.config = { ...reloaded, warnings: reloaded.warnings.filter((w) => !skipped(w)) };
+      this.deniedFilter = deniedFilterFor(this.config);
     } catch (err) {
       this.app.warn(`Could not save the answer: ${(err as Error).message}`);
     }
@@ -296,12 +344,13 @@ class TuiRunner implements AppHost {
 
   /** The recorded session the user picks (newest first; this folder's unless `all`), or null. */
   private async pickSession(kind: "resume" | "fork", all: boolean): Promise<string | null> {
-    const { SessionPicker } = await import("./parts/session-picker.js");
+    const [{ SessionPicker }, { threadReader }] = await Promise.all([import("./parts/session-picker.js"), import("../host/recorded-threads.js")]);
+    const { codexHome, cwd } = this.config;
     return this.app.present<string | null>(
       (done) =>
         new SessionPicker({
-          codexHome: this.config.codexHome,
-          cwd: this.config.cwd,
+          threads: () => threadReader({ codexHome, cwd: all ? undefined : cwd }),
+          cwd,
           all,
           title: kind === "resume" ? "Resume a session" : "Fork a session",
           onPick: (session) => done(session.id),
@@ -331,9 +380,15 @@ class TuiRunner implements AppHost {
     if (this.startError) process.stderr.write(`${this.startError}\n`);
     const u = this.app.usage;
     if (u.total_tokens > 0) process.stdout.write(`${usageLine(u)}\n`);
+    // A session file appears with the first turn: without one there is nothing to resume.
     const id = this.app.sessionId;
-    if (id && this.app.rolloutPath) process.stdout.write(`To continue this session, run codex-ts resume ${id}\n`);
-    const flushed = this.threads ? this.threads.shutdown() : Promise.resolve([]);
+    if (id && this.app.rolloutPath && existsSync(this.app.rolloutPath)) process.stdout.write(`To continue this session, run codex-ts resume ${id}\n`);
+    const flushed = this.host ? this.host.shutdown() : Promise.resolve([]);
     void flushed.then(() => done(this.startError ? 1 : code));
   }
+}
+
+/** The matcher for the `@` list, loaded in the background; the list waits for it (and offers nothing if it cannot load). */
+function deniedFilterFor(config: Config): Promise<(path: string) => boolean> {
+  return import("../host/standalone.js").then(({ deniedPathFilter }) => deniedPathFilter(config));
 }

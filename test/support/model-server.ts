@@ -19,7 +19,8 @@ import type { Socket } from "node:net";
 import { readRequestText, sendJson } from "./http-util.js";
 
 export type ScriptedOutput =
-  | { type: "message"; text: string; id?: string }
+  /** `pieces`: how many deltas the text streams in (3 unless told; a long answer streamed slowly needs many). */
+  | { type: "message"; text: string; id?: string; pieces?: number }
   | { type: "reasoning"; summary: string[]; id?: string; encryptedContent?: string }
   | { type: "function_call"; name: string; arguments: unknown; callId: string; id?: string }
   | { type: "custom_tool_call"; name: string; input: string; callId: string; id?: string }
@@ -193,9 +194,10 @@ export function inputTexts(input: JsonObject[] | undefined): string[] {
 }
 
 /** The output the model got back for `callId`, from the first request that carries it (undefined: none yet). */
+/** The output of a function or freeform tool call, from the first request that carries it. */
 export function callOutput(server: Pick<ModelServer, "requests">, callId: string): unknown {
   for (const request of server.requests) {
-    const item = (request.body.input ?? []).find((i) => i.type === "function_call_output" && i.call_id === callId);
+    const item = (request.body.input ?? []).find((i) => (i.type === "function_call_output" || i.type === "custom_tool_call_output") && i.call_id === callId);
     if (item) return item.output;
   }
   return undefined;
@@ -278,7 +280,7 @@ function responsesFrames(t: ScriptedTurn, ids: Ids, model: string): string[] {
         const id = out.id ?? ids.next("msg");
         const base = { type: "message", id, role: "assistant" };
         emit("response.output_item.added", { output_index, item: { ...base, status: "in_progress", content: [] } });
-        for (const delta of fragments(out.text)) {
+        for (const delta of fragments(out.text, out.pieces)) {
           emit("response.output_text.delta", { output_index, item_id: id, content_index: 0, delta });
         }
         const content = [{ type: "output_text", text: out.text, annotations: [] }];
@@ -368,7 +370,7 @@ function chatFrames(t: ScriptedTurn, ids: Ids, model: string, includeUsage: bool
   for (const out of t.outputs ?? []) {
     switch (out.type) {
       case "message":
-        for (const piece of fragments(out.text)) chunk({ content: piece });
+        for (const piece of fragments(out.text, out.pieces)) chunk({ content: piece });
         break;
       case "reasoning":
         for (const piece of fragments(out.summary.join("\n\n"))) chunk({ reasoning: piece });

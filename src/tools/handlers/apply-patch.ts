@@ -1,8 +1,10 @@
 /**
  * The apply_patch tool, and the same path for shell calls that run `apply_patch`:
  *
- *   parse ─▶ plan (reads files) ─▶ safety check ─▶ [ask the user] ─▶ begin event ─▶ commit ─▶ end event
+ *   parse ─▶ denied paths? ─▶ plan (reads files) ─▶ safety check ─▶ [ask the user] ─▶ begin event ─▶ commit ─▶ end event
  *
+ * A patch touching a path the permission profile denies (directly, through a symlink or as a
+ * hard link) is refused before any file is read, whatever the sandbox policy.
  * A patch that cannot be parsed or located is refused before any event or write ("verification
  * failed", so the model can resample); a patch that fails while writing is rolled back and
  * reported as failed, with its error, to both the user and the model.
@@ -12,11 +14,12 @@ import { performance } from "node:perf_hooks";
 import { resolve } from "node:path";
 import type { FileChange } from "../../protocol/events.js";
 import { isPatchText, parsePatch } from "../../patch/parser.js";
-import { planPatch } from "../../patch/plan.js";
+import { pathsWrittenBy, planPatch } from "../../patch/plan.js";
 import { commitPlan, planTargets, summarizePlan } from "../../patch/commit.js";
 import { extractApplyPatchInvocation, shellScriptOf } from "../../patch/invocation.js";
 import { unifiedDiff } from "../../patch/unified-diff.js";
 import type { ParsedPatch, PatchPlan } from "../../patch/types.js";
+import type { FileSystemGuard } from "../../sandbox/fs-guard.js";
 import { assessPatchSafety, grantReason } from "../../approval/patch-safety.js";
 import { patchWriteScope } from "../../sandbox/patch-scope.js";
 import { destinationsOf } from "../../util/write-scope.js";
@@ -69,22 +72,29 @@ export async function interceptApplyPatch(
 
 async function applyPatch(invocation: ToolInvocation, text: string, cwd: string, format: PatchOutputFormat): Promise<ToolOutput> {
   const started = performance.now();
+  const { turn } = invocation;
   let parsed: ParsedPatch;
   let plan: PatchPlan;
+  let written: string[];
   try {
     parsed = parsePatch(text);
+    written = pathsWrittenBy(parsed, cwd);
+    const denied = firstDenied(turn.services.fileSystemGuard, written);
+    if (denied !== null) return { text: `apply_patch refused: ${denied}`, success: false };
     plan = await planPatch(parsed, cwd);
   } catch (err) {
     return verificationFailed(err instanceof Error ? err.message : String(err));
   }
 
-  const { turn } = invocation;
   const changes = fileChanges(plan);
   const store = turn.services.approvalStore;
   const scope = patchWriteScope(turn.sandboxPolicy, turn.cwd, store.grantedRoots);
   const destinations = destinationsOf(planTargets(plan));
   // Approvals are kept by where the paths lead, so a link changed since does not inherit one.
   const canonicals = destinations.map((d) => d.canonical);
+  // A link may lead where the permission profile denies: judged where it leads, as above.
+  const deniedDestination = firstDenied(turn.services.fileSystemGuard, canonicals);
+  if (deniedDestination !== null) return { text: `apply_patch refused: ${deniedDestination}`, success: false };
   const safety = assessPatchSafety(destinations, turn.approvalPolicy, turn.sandboxPolicy, scope);
   if (safety.kind === "reject") {
     invocation.emit({ type: "patch_apply_rejected", call_id: invocation.callId, reason: safety.reason, blocked_by: safety.blockedBy, path: safety.path });
@@ -93,7 +103,7 @@ async function applyPatch(invocation: ToolInvocation, text: string, cwd: string,
   // auto_approved means no request was shown for this patch.
   const asked = safety.kind === "ask" && !store.covers("patch", canonicals);
   if (safety.kind === "ask" && asked) {
-    const answer = await askUser(turn.services.approvals, invocation.emit, {
+    const answer = await askUser(turn.services.questions, { emit: invocation.emit, approvalPolicy: turn.approvalPolicy }, {
       type: "apply_patch_approval_request",
       call_id: invocation.callId,
       turn_id: turn.turnId,
@@ -138,6 +148,15 @@ async function applyPatch(invocation: ToolInvocation, text: string, cwd: string,
 function approvalReason(grantRoot: string | null, note: string | null): { reason?: string; grant_root?: string } {
   const reason = [grantRoot ? grantReason(grantRoot) : null, note].filter((part) => part !== null).join("; ");
   return { ...(reason ? { reason } : {}), ...(grantRoot ? { grant_root: grantRoot } : {}) };
+}
+
+function firstDenied(guard: FileSystemGuard | undefined, paths: readonly string[]): string | null {
+  if (guard === undefined) return null;
+  for (const path of paths) {
+    const reason = guard.deniedReason(path);
+    if (reason !== null) return reason;
+  }
+  return null;
 }
 
 function verificationFailed(message: string): ToolOutput {
