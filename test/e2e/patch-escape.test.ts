@@ -6,7 +6,7 @@
  */
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { customCall, fnCall, text, turn, type ModelServer } from "../support/model-server.js";
 import { exec, makeWorkspace, withServer } from "../support/cli.js";
@@ -94,3 +94,18 @@ for (const { mechanism, skip } of mechanisms) {
     }
   });
 }
+
+void test("a patch through a link to a missing file in a folder the permission profile denies is refused", { skip: process.platform !== "linux" ? "the profile's sandbox here is Linux's" : false }, async () => {
+  const config = ['default_permissions = "locked"', "[permissions.locked]", 'extends = ":workspace"', "[permissions.locked.filesystem]", '":project_roots" = { "secrets/**" = "none" }', ""].join("\n");
+  const ws = makeWorkspace({ config });
+  const dir = realpathSync(ws.dir);
+  mkdirSync(join(dir, "secrets"));
+  // A link to a file that does not exist yet: only where it leads says it is denied.
+  symlinkSync(join(dir, "secrets", "planted.txt"), join(dir, "notes.txt"));
+  await withServer([turn(customCall("apply_patch", addNotes("written into the denied folder"), "c_patch")), turn(text("done"))], async (server) => {
+    const r = await exec(server, ["--json", "edit notes"], { cwd: dir, home: ws.home });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(outputOf(server, "c_patch"), /^apply_patch refused: .*secrets\/planted\.txt is off limits/);
+    assert.equal(existsSync(join(dir, "secrets", "planted.txt")), false);
+  });
+});

@@ -75,11 +75,13 @@ async function applyPatch(invocation: ToolInvocation, text: string, cwd: string,
   const { turn } = invocation;
   let parsed: ParsedPatch;
   let plan: PatchPlan;
-  let written: string[];
   try {
     parsed = parsePatch(text);
-    written = pathsWrittenBy(parsed, cwd);
-    const denied = firstDenied(turn.services.fileSystemGuard, written);
+    const written = pathsWrittenBy(parsed, cwd);
+    // Denied paths are judged as named and where links lead, before anything is read.
+    const guard = turn.services.fileSystemGuard;
+    const leadsTo = guard === undefined ? [] : destinationsOf(written.map((path) => ({ path, followsLinks: true }))).map((d) => d.canonical);
+    const denied = firstDenied(guard, written) ?? firstDenied(guard, leadsTo);
     if (denied !== null) return { text: `apply_patch refused: ${denied}`, success: false };
     plan = await planPatch(parsed, cwd);
   } catch (err) {
@@ -92,9 +94,6 @@ async function applyPatch(invocation: ToolInvocation, text: string, cwd: string,
   const destinations = destinationsOf(planTargets(plan));
   // Approvals are kept by where the paths lead, so a link changed since does not inherit one.
   const canonicals = destinations.map((d) => d.canonical);
-  // A link may lead where the permission profile denies: judged where it leads, as above.
-  const deniedDestination = firstDenied(turn.services.fileSystemGuard, canonicals);
-  if (deniedDestination !== null) return { text: `apply_patch refused: ${deniedDestination}`, success: false };
   const safety = assessPatchSafety(destinations, turn.approvalPolicy, turn.sandboxPolicy, scope);
   if (safety.kind === "reject") {
     invocation.emit({ type: "patch_apply_rejected", call_id: invocation.callId, reason: safety.reason, blocked_by: safety.blockedBy, path: safety.path });
