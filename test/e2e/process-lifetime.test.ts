@@ -12,7 +12,8 @@ import { fnCall, text, turn } from "../support/model-server.js";
 import { exec, makeWorkspace, withServer } from "../support/cli.js";
 import { linuxMechanisms, waitFor } from "../support/sandbox-scene.js";
 
-const DELAY_S = 2;
+// Long enough for codex-ts to be killed before the markers are due, even on a loaded machine.
+const DELAY_S = 4;
 const SCRIPT = `(sleep ${DELAY_S}; echo survived > background-marker) & echo started > started; sleep ${DELAY_S}; echo survived > marker; wait`;
 
 interface Mode {
