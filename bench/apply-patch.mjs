@@ -12,16 +12,17 @@
 //   CODEX_TS_BENCH_DIR=dir   where the files are written (default: the system temp folder);
 //                            use a folder on a real disk, tmpfs hides the cost of metadata
 //   CODEX_REF_BIN=path       the reference: its npm launcher (node_modules/.bin/codex) or native
-//                            binary (default: `codex` on PATH); its column is skipped when absent
+//                            binary (default: the machine's install, else `codex` on PATH); its
+//                            column is skipped when absent
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, closeSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, dirname, join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { gnuTimePath } from "./gnu-time.mjs";
 import { median, parseRuns } from "./stats.mjs";
+import { findReference } from "./reference.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DIST = process.env.CODEX_TS_DIST ? resolve(process.env.CODEX_TS_DIST) : join(ROOT, "dist");
@@ -95,44 +96,6 @@ function patchText(sections) {
 
 // ---------------------------------------------------------------------------------------------
 // The two appliers
-
-/**
- * The reference's native binary, from CODEX_REF_BIN or `codex` on PATH, or null. The npm
- * launcher is a Node script that spawns the native binary from its platform package; the
- * binary applies a patch when started under the name `apply_patch`, so the bench links to it.
- */
-function findReference() {
-  const given = process.env.CODEX_REF_BIN;
-  const launcher = given ? resolve(given) : onPath("codex");
-  if (!launcher || !existsSync(launcher)) return null;
-  const real = realpathSync(launcher);
-  if (isElfOrMachO(real)) return real;
-  const triple = { "linux-x64": "x86_64-unknown-linux-musl", "linux-arm64": "aarch64-unknown-linux-musl", "darwin-x64": "x86_64-apple-darwin", "darwin-arm64": "aarch64-apple-darwin" }[`${process.platform}-${process.arch}`];
-  if (!triple) return null;
-  const candidates = [join(dirname(real), "..", "vendor", triple, "bin", "codex")];
-  try {
-    const pkg = createRequire(real).resolve(`@openai/codex-${process.platform}-${process.arch}/package.json`);
-    candidates.unshift(join(dirname(pkg), "vendor", triple, "bin", "codex"));
-  } catch {
-    // Older releases ship the binary inside the main package: the fallback candidate.
-  }
-  return candidates.find((c) => existsSync(c)) ?? null;
-}
-
-function onPath(name) {
-  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
-    if (dir && existsSync(join(dir, name))) return join(dir, name);
-  }
-  return null;
-}
-
-function isElfOrMachO(path) {
-  const fd = openSync(path, "r");
-  const head = Buffer.alloc(4);
-  readSync(fd, head, 0, 4, 0);
-  closeSync(fd);
-  return head.toString("latin1") === "\x7fELF" || [0xfeedfacf, 0xcffaedfe].includes(head.readUInt32BE(0));
-}
 
 /** Each applier as a command that reads the patch on stdin in its working directory. */
 function appliers(scratch) {
