@@ -91,6 +91,8 @@ interface ActiveTask {
   pending: ResponseItem[];
   done: Promise<void>;
   aborted: boolean;
+  /** When it started (performance.now()): its end events say how long it ran. */
+  startedAt: number;
 }
 
 export class Session {
@@ -455,6 +457,7 @@ export class Session {
       pending: [],
       aborted: false,
       done: Promise.resolve(),
+      startedAt: performance.now(),
       // Once a task is aborted its late events are dropped: turn_aborted is the last word.
       emit: (msg) => {
         if (!active.aborted) this.send(subId, msg);
@@ -484,7 +487,7 @@ export class Session {
     };
     active.done = task.run(ctx).then(
       (last) => {
-        emit({ type: "task_complete", turn_id: turnId, last_agent_message: last });
+        emit({ type: "task_complete", turn_id: turnId, last_agent_message: last, duration_ms: ranFor(active) });
         // The user's notifier hears about user turns that completed (not failed or aborted ones).
         if (!active.aborted && task.kind === "regular") {
           notifyTurnComplete(
@@ -504,7 +507,7 @@ export class Session {
         if (active.aborted) return;
         const { message, info } = describeTurnError(err);
         emit({ type: "error", message, codex_error_info: info });
-        emit({ type: "task_complete", turn_id: turnId, last_agent_message: null });
+        emit({ type: "task_complete", turn_id: turnId, last_agent_message: null, duration_ms: ranFor(active) });
       },
     ).finally(() => {
       // Input that arrived too late for the model is not lost: it stays in history.
@@ -615,7 +618,7 @@ export class Session {
     const task = this.active;
     if (!task || task.aborted) return;
     task.task.onAbort?.();
-    this.send(task.subId, { type: "turn_aborted", turn_id: task.turnId, reason });
+    this.send(task.subId, { type: "turn_aborted", turn_id: task.turnId, reason, duration_ms: ranFor(task) });
     task.aborted = true;
     task.controller.abort(new Error("turn aborted"));
     this.approvals.denyAll();
@@ -676,6 +679,11 @@ export class Session {
     this.send(id, this.tokenCount());
     this.send(id, { type: "thread_rolled_back", num_turns: numTurns });
   }
+}
+
+/** Whole milliseconds since the task started. */
+function ranFor(task: ActiveTask): number {
+  return Math.round(performance.now() - task.startedAt);
 }
 
 function turnContextLine(turnId: string, s: SessionSettings, outputSchema: unknown): TurnContextPayload {

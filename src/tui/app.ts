@@ -283,6 +283,8 @@ export class App implements SlashContext {
         }
         break;
       case "task_started":
+        // A replayed turn is drawn, not run.
+        if (replay) break;
         this.setRunning(true);
         this.options.onTurnStart?.();
         break;
@@ -291,7 +293,7 @@ export class App implements SlashContext {
         // A search the provider never finished is not running any more.
         this.liveSearches.clear();
         this.setRunning(false);
-        this.host.notify("agent-turn-complete", firstLine(msg.last_agent_message) ? `Turn complete: ${firstLine(msg.last_agent_message)}` : "Turn complete");
+        if (!replay) this.host.notify("agent-turn-complete", firstLine(msg.last_agent_message) ? `Turn complete: ${firstLine(msg.last_agent_message)}` : "Turn complete");
         break;
       case "turn_aborted":
         this.flushStream();
@@ -329,8 +331,8 @@ export class App implements SlashContext {
       case "agent_reasoning_section_break":
         break;
       case "exec_command_begin":
-        // A replayed command is drawn from its end event alone.
-        if (!replay) this.liveCommands.set(msg.call_id, { callId: msg.call_id, command: msg.command, output: "", exitCode: null, duration: null, userShell: msg.source === "user_shell" });
+        // Replayed too: a command an interrupt stopped comes back as begun, and the turn_aborted after it ends it.
+        this.liveCommands.set(msg.call_id, { callId: msg.call_id, command: msg.command, output: "", exitCode: null, duration: null, userShell: msg.source === "user_shell" });
         break;
       case "exec_command_output_delta": {
         const c = this.liveCommands.get(msg.call_id);
@@ -360,7 +362,6 @@ export class App implements SlashContext {
         break;
       case "patch_apply_begin":
         this.patches.set(msg.call_id, msg.changes);
-        if (replay) this.commit(patchCell(msg.changes, "applied", this.style, w));
         break;
       case "patch_apply_end": {
         const changes = this.patches.get(msg.call_id);
