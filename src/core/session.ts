@@ -65,7 +65,8 @@ import { UserShellTask } from "./tasks/user-shell-task.js";
 import type { SessionOptions, SessionSettings } from "./session-options.js";
 import { TokenAccounting } from "./token-usage.js";
 import { CompactTask } from "./tasks/compact-task.js";
-import { compact, compactionDue, type CompactionHost } from "./compact/compactor.js";
+import { compactionDue } from "./compact/due.js";
+import type { CompactionHost } from "./compact/compactor.js";
 import type { TurnCompaction } from "./turn.js";
 import { dropLastUserTurns } from "../rollout/reconstruct.js";
 import { mcpApprovalHook } from "./mcp-approval.js";
@@ -658,7 +659,8 @@ export class Session {
     };
     return {
       due: (overhead) => compactionDue(turn, host, overhead),
-      run: (options) => compact(turn, host, options, signal, emit),
+      // The compaction code loads the first time one runs.
+      run: async (options) => (await import("./compact/compactor.js")).compact(turn, host, options, signal, emit),
       windowFull: () => {
         this.tokens.setFull(turn.model.contextWindow);
         emit(this.tokenCount());

@@ -141,7 +141,8 @@ export async function runExec(
   const version = packageVersion();
   let thread: StartedThread;
   try {
-    thread = await threads.startThread({ config, target, ephemeral: opts.ephemeral === true });
+    // exec draws no conversation: a resumed thread's redraw is not built.
+    thread = await threads.startThread({ config, target, ephemeral: opts.ephemeral === true, redraw: false });
   } catch (err) {
     if (err instanceof ThreadStartError) return fail(err.message);
     throw err;
