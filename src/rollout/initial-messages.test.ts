@@ -130,3 +130,11 @@ void test("a rollback drops its turns' events, their task_started included; exec
   assert.deepEqual(kinds(redraw(lines)), ["task_started", "user_message", "task_complete"]);
   assert.deepEqual(redraw(lines, false), []);
 });
+
+void test("of each run of token counts, the last one with figures and a later one without are redrawn, before a compaction and at the end", () => {
+  const usage = (n: number): unknown => ({ total_token_usage: { input_tokens: n }, last_token_usage: { input_tokens: n }, model_context_window: 100 });
+  const count = (n: number | null): Line => event({ type: "token_count", info: n === null ? null : usage(n), rate_limits: null });
+  const events = redraw([started("t1"), count(1), count(2), count(null), event({ type: "context_compacted" }), count(3), count(null), count(4)]);
+  const shown = events.map((e) => (e.type === "token_count" ? `count ${e.info?.total_token_usage.input_tokens ?? "limits"}` : e.type));
+  assert.deepEqual(shown, ["task_started", "count 2", "count limits", "context_compacted", "count 4"]);
+});

@@ -3,8 +3,11 @@
  * `initial_messages`), built in the same pass that rebuilds the history: the recorded events in
  * file order, the events that drew the conversation live (see item-journal.ts for how commands
  * and file changes are recorded). The reference's `item_completed` lines become the events that
- * drew their items; turn boundaries, token counts and compactions come along so a front end
- * draws its turn and usage lines as it did. A rollback drops the events of the turns it removed.
+ * drew their items; turn boundaries and compactions come along so a front end draws its turn
+ * lines as it did. Token counts only set what a front end shows next (usage, rate limits), so of
+ * each run of them only the last one with figures and the last one without are kept, parsed
+ * when a compaction (whose note says how many tokens it freed) or the end of the file comes. A
+ * rollback drops the events of the turns it removed.
  *
  * A turn whose end line carries `duration_ms` was written by a writer that records what it
  * showed (codex-ts now, the reference 0.169). For older files, a command or plan update is
@@ -24,7 +27,6 @@ const REDRAWN = new Set([
   "user_message",
   "agent_message",
   "agent_reasoning",
-  "token_count",
   "plan_update",
   "view_image_tool_call",
   "error",
@@ -66,6 +68,18 @@ export class InitialMessages {
   private readonly running = new Map<string, Begin>();
   /** The current turn's user and agent texts, so one recorded both ways is drawn once. */
   private readonly said = new Set<string>();
+  /** The latest token_count lines not redrawn yet, as recorded: with figures, and without (rate limits only). */
+  private counted: string | null = null;
+  private limitsOnly: string | null = null;
+
+  /** A recorded token_count line; `withFigures` when its `info` is not null. */
+  addTokenCount(rawLine: string, withFigures: boolean): void {
+    if (withFigures) {
+      this.counted = rawLine;
+      // A later count with figures carries newer rate limits too.
+      this.limitsOnly = null;
+    } else this.limitsOnly = rawLine;
+  }
 
   /** A recorded event whose kind `isRedrawnEvent` accepted. */
   addEvent(payload: unknown): void {
@@ -95,6 +109,10 @@ export class InitialMessages {
       case "exec_command_end":
         this.recorded.add(msg.call_id);
         this.running.delete(msg.call_id);
+        this.messages.push(msg);
+        return;
+      case "context_compacted":
+        this.flushTokenCounts();
         this.messages.push(msg);
         return;
       case "patch_apply_end":
@@ -146,7 +164,22 @@ export class InitialMessages {
   /** The events in file order, once every line was read. */
   finish(): EventMsg[] {
     this.endTurn(false);
+    this.flushTokenCounts();
     return this.messages;
+  }
+
+  private flushTokenCounts(): void {
+    for (const raw of [this.counted, this.limitsOnly]) {
+      if (raw === null) continue;
+      try {
+        const payload = (JSON.parse(raw) as { payload?: EventMsg }).payload;
+        if (payload?.type === "token_count") this.messages.push(payload);
+      } catch {
+        // The reader has warned about a line that is not JSON.
+      }
+    }
+    this.counted = null;
+    this.limitsOnly = null;
   }
 
   private push(msg: EventMsg): void {

@@ -149,8 +149,11 @@ function replay(state: ReplayState, line: RolloutLine): void {
       // Most events only inform; decide from the line's head before paying for a parse.
       const kind = line.payloadType ?? (isObject(line.payload) ? str(line.payload.type) : undefined);
       // The reference also writes token counts without figures (rate limits only): not those.
-      if (kind === "token_count" && !NO_INFO.test(line.raw)) state.lastTokenCount = line.raw;
-      if (kind === "thread_rolled_back" && isObject(line.payload)) {
+      if (kind === "token_count") {
+        const withFigures = !NO_INFO.test(line.raw);
+        if (withFigures) state.lastTokenCount = line.raw;
+        state.messages?.addTokenCount(line.raw, withFigures);
+      } else if (kind === "thread_rolled_back" && isObject(line.payload)) {
         state.history = dropLastUserTurns(state.history, num(line.payload.num_turns));
         state.messages?.rollback(num(line.payload.num_turns));
       } else if (state.messages && isRedrawnEvent(kind)) state.messages.addEvent(line.payload);

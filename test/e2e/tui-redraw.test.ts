@@ -1,0 +1,153 @@
+/**
+ * A resumed session looks as it did live: the real CLI in a pseudo-terminal, read through a
+ * headless terminal emulator, runs a session with an edit, a command the user refuses, one the
+ * user interrupts, a call to a tool the model was not offered, a `!cmd`, a compaction and a last
+ * exchange; then `resume --last` redraws it, and the two screens' conversations must match line
+ * for line. The scripted model answers by what it was last sent, so a step that ends early (a
+ * refusal that stops the turn) does not shift the steps after it.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { baseUrlArgs, makeWorkspace, type Workspace } from "../support/cli.js";
+import { customCall, fnCall, startModelServer, text, turn, type ModelServer, type RecordedRequest, type ScriptedOutput } from "../support/model-server.js";
+import { KEY, PtySession, sleep } from "../support/pty.js";
+
+const READY = "Enter to send";
+const PATCH = "*** Begin Patch\n*** Update File: a.txt\n@@\n-hello\n+hello world\n*** End Patch\n";
+
+/** Each prompt's steps: the first answers the prompt, each next one the previous call's output. */
+const SCRIPTS: Record<string, ScriptedOutput[]> = {
+  "edit a.txt": [customCall("apply_patch", PATCH, "call_patch"), text("I changed **a.txt**.")],
+  "touch a system file": [fnCall("exec_command", { cmd: "touch /etc/codex-ts-refused", sandbox_permissions: "require_escalated", justification: "to show a refusal" }, "call_refused"), text("Understood, I left it alone.")],
+  "count slowly": [fnCall("exec_command", { cmd: "echo counting; sleep 30" }, "call_slow"), text("never shown")],
+  "make a plan": [fnCall("update_plan", { plan: [{ step: "not offered", status: "pending" }] }, "call_plan"), text("That tool is not available here; carrying on without it.")],
+  "run it": [fnCall("exec_command", { cmd: "printf 'one\\ntwo\\nthree\\n'; exit 4" }, "call_failing"), text("It exited with 4.")],
+};
+
+function respond(request: RecordedRequest): ReturnType<typeof turn> {
+  const input = request.body.input ?? [];
+  const last = input[input.length - 1] ?? {};
+  if (last.type === "function_call_output" || last.type === "custom_tool_call_output") {
+    for (const steps of Object.values(SCRIPTS)) {
+      const i = steps.findIndex((s) => "callId" in s && s.callId === last.call_id);
+      const next = steps[i + 1];
+      if (i >= 0 && next) return turn(next);
+    }
+    return turn(text("(nothing more)"));
+  }
+  const said = Array.isArray(last.content) ? (last.content as Array<{ text?: string }>).map((c) => c.text ?? "").join("") : "";
+  const steps = SCRIPTS[said.trim()];
+  if (steps?.[0]) return turn(steps[0]);
+  // The compaction's summary request, and the last exchange.
+  return turn(text(said.startsWith("and finally") ? "All of it is in the file now." : "A short summary of the work so far."));
+}
+
+async function send(ui: PtySession, message: string): Promise<void> {
+  await ui.type(message);
+  ui.write(KEY.enter);
+}
+
+/** Waits for the composer's idle hint (a running turn shows another; a question hides it). */
+async function idle(ui: PtySession): Promise<void> {
+  await ui.waitFor(READY);
+  await sleep(150);
+}
+
+/** The conversation as the terminal holds it: from the first prompt to the last answer, trailing blanks dropped. */
+function conversation(transcript: string): string[] {
+  const lines = transcript.split("\n").map((l) => l.trimEnd());
+  const first = lines.findIndex((l) => l.includes("› edit a.txt"));
+  const last = lines.findLastIndex((l) => l.includes("All of it is in the file now."));
+  assert.ok(first >= 0 && last > first, `conversation not found in:\n${transcript}`);
+  return lines.slice(first, last + 1);
+}
+
+async function liveSession(ws: Workspace, server: ModelServer, size: { cols: number; rows: number }): Promise<string[]> {
+  const ui = new PtySession([...baseUrlArgs(server.url), "-a", "on-request", "-s", "workspace-write"], { cwd: ws.dir, home: ws.home, ...size });
+  try {
+    await ui.waitFor(READY);
+    await send(ui, "edit a.txt");
+    await ui.waitFor("I changed");
+    await idle(ui);
+
+    await send(ui, "touch a system file");
+    await ui.waitFor(/touch \/etc\/codex-ts-refused/);
+    await sleep(200);
+    ui.write("n");
+    await idle(ui);
+
+    await send(ui, "count slowly");
+    await ui.waitFor(/echo counting; sleep 30/);
+    await sleep(800);
+    ui.write(KEY.escape);
+    await idle(ui);
+
+    await send(ui, "make a plan");
+    await ui.waitFor("carrying on without it");
+    await idle(ui);
+
+    await send(ui, "run it");
+    await ui.waitFor("It exited with 4.");
+    await idle(ui);
+
+    await send(ui, "!echo from the user shell");
+    await ui.waitFor(/from the user shell[\s\S]*from the user shell/);
+    await idle(ui);
+
+    await send(ui, "/compact");
+    await ui.waitFor(/compacted/i);
+    await idle(ui);
+
+    await send(ui, "and finally?");
+    await ui.waitFor("All of it is in the file now.");
+    await idle(ui);
+    const shown = conversation(await ui.transcript());
+    ui.write(KEY.ctrlD);
+    assert.equal(await ui.exit(), 0);
+    return shown;
+  } finally {
+    ui.kill();
+  }
+}
+
+async function resumedSession(ws: Workspace, server: ModelServer, size: { cols: number; rows: number }): Promise<string[]> {
+  const ui = new PtySession([...baseUrlArgs(server.url), "resume", "--last"], { cwd: ws.dir, home: ws.home, ...size });
+  try {
+    await ui.waitFor(READY);
+    await sleep(300);
+    const shown = conversation(await ui.transcript());
+    ui.write(KEY.ctrlD);
+    assert.equal(await ui.exit(), 0);
+    return shown;
+  } finally {
+    ui.kill();
+  }
+}
+
+for (const size of [{ cols: 120, rows: 40 }, { cols: 60, rows: 20 }]) {
+  void test(`at ${size.cols}x${size.rows}, a resumed session redraws the conversation exactly as it was shown live`, async () => {
+    const ws = makeWorkspace();
+    writeFileSync(join(ws.dir, "a.txt"), "hello\n");
+    const server = await startModelServer([], { respond });
+    try {
+      const live = await liveSession(ws, server, size);
+      assert.equal(readFileSync(join(ws.dir, "a.txt"), "utf8"), "hello world\n");
+      const text = live.join("\n");
+      // What happened is all on screen (so the comparison below compares something).
+      assert.match(text, /Edited[\s\S]*a\.txt[\s\S]*hello world/);
+      assert.match(text, /echo counting; sleep 30[\s\S]*Interrupted/);
+      assert.match(text, /exit 4/);
+      assert.match(text, /You ran[\s\S]*from the user shell/);
+      assert.match(text, /compacted/i);
+      assert.doesNotMatch(text, /not offered|Updated plan/);
+
+      const resumed = await resumedSession(ws, server, size);
+      assert.deepEqual(resumed, live);
+      assert.deepEqual(server.violations, []);
+    } finally {
+      await server.close();
+    }
+  });
+}
