@@ -40,6 +40,7 @@ import { questionOverlay } from "./questions.js";
 import type { Overlay } from "./overlays.js";
 import { PickerOverlay, TextPromptOverlay } from "./overlays.js";
 import { reviewText } from "../core/review/review-text.js";
+import { loadThread } from "../rollout/reconstruct.js";
 
 /** What the app needs from the process around it (the runner in run-tui.ts). */
 export interface AppHost {
@@ -244,16 +245,45 @@ export class App implements SlashContext {
 
   /** A new thread is shown: forget the old one's live state (its cells stay in scrollback). */
   resetThread(): void {
+    this.forgetShown();
+    this.setRunning(false);
+    this.status.usage = null;
+    this.totals = null;
+  }
+
+  /** Forgets what the shown conversation left behind (for another thread, or a redraw of this one). */
+  private forgetShown(): void {
     this.stream.finish("");
+    this.streamContinues = false;
     this.reasoning = "";
     this.liveCommands.clear();
     this.liveMcp.clear();
     this.liveSearches.clear();
     this.overlays.length = 0;
     this.userMessages = [];
-    this.setRunning(false);
-    this.status.usage = null;
-    this.totals = null;
+    this.patches.clear();
+  }
+
+  /**
+   * After a backtrack: the terminal is cleared and the conversation redrawn from the session
+   * file, which now ends before the dropped turns, the way a resume redraws it (so exactly as it
+   * was shown). A session without a file (--ephemeral) keeps its screen as it is.
+   */
+  private redrawRecorded(): boolean {
+    if (this.rolloutPath === null || this.header === null) return false;
+    let events: EventMsg[];
+    try {
+      events = loadThread(this.rolloutPath).initialMessages;
+    } catch (err) {
+      this.notice("warning", `Could not redraw the conversation: ${(err as Error).message}`);
+      return false;
+    }
+    this.pendingCommit = [];
+    this.forgetShown();
+    this.renderer().clearAll();
+    this.commit(headerCell(this.header, this.style, this.width()));
+    for (const m of events) this.handle(m, true);
+    return true;
   }
 
   onEvent(event: Event): void {
@@ -433,8 +463,10 @@ export class App implements SlashContext {
         this.commit(webSearchCell(msg, this.style, w));
         break;
       case "thread_rolled_back":
-        this.userMessages = this.userMessages.slice(0, Math.max(0, this.userMessages.length - msg.num_turns));
-        if (!replay) this.notice("info", `Rolled back ${msg.num_turns} turn${msg.num_turns === 1 ? "" : "s"}; the agent no longer sees them.`);
+        if (replay) break;
+        // The redraw rebuilds the list of the user's messages; without one, the last ones go.
+        if (!this.redrawRecorded()) this.userMessages = this.userMessages.slice(0, Math.max(0, this.userMessages.length - msg.num_turns));
+        this.notice("info", `Rolled back ${msg.num_turns} turn${msg.num_turns === 1 ? "" : "s"}; the agent no longer sees them.`);
         break;
       case "get_history_entry_response":
         this.composer.historyEntry(msg.log_id, msg.offset, msg.entry?.text ?? null);

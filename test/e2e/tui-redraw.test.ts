@@ -151,3 +151,47 @@ for (const size of [{ cols: 120, rows: 40 }, { cols: 60, rows: 20 }]) {
     }
   });
 }
+
+void test("Esc Esc backtracks: the terminal then holds the kept turns exactly as they were shown, and nothing of the dropped ones", async () => {
+  const ws = makeWorkspace();
+  writeFileSync(join(ws.dir, "a.txt"), "hello\n");
+  const server = await startModelServer([], { respond });
+  const ui = new PtySession([...baseUrlArgs(server.url), "-a", "on-request", "-s", "workspace-write"], { cwd: ws.dir, home: ws.home, cols: 100, rows: 30 });
+  try {
+    await ui.waitFor(READY);
+    await send(ui, "edit a.txt");
+    await ui.waitFor("I changed");
+    await idle(ui);
+    await send(ui, "run it");
+    await ui.waitFor("It exited with 4.");
+    await idle(ui);
+    await send(ui, "make a plan");
+    await ui.waitFor("carrying on without it");
+    await idle(ui);
+    const before = (await ui.transcript()).split("\n").map((l) => l.trimEnd());
+    const from = before.findIndex((l) => l.includes("› edit a.txt"));
+    const upTo = before.findIndex((l) => l.includes("› run it"));
+    const kept = before.slice(from, upTo);
+    assert.ok(from >= 0 && upTo > from && kept.join("\n").includes("hello world"), before.join("\n"));
+
+    ui.write(KEY.escape);
+    await sleep(100);
+    ui.write(KEY.escape);
+    await ui.waitFor("Edit an earlier message");
+    ui.write(KEY.down); // newest first: the second message
+    ui.write(KEY.enter);
+    await ui.waitFor("Rolled back 2 turns");
+    await sleep(200);
+    const after = (await ui.transcript()).split("\n").map((l) => l.trimEnd());
+    const start = after.findIndex((l) => l.includes("› edit a.txt"));
+    const notice = after.findIndex((l) => l.includes("Rolled back 2 turns"));
+    assert.deepEqual(after.slice(start, notice), kept);
+    const text = after.join("\n");
+    assert.doesNotMatch(text, /It exited with 4|carrying on without it|› make a plan/, "the dropped turns are gone from the terminal");
+    assert.match((await ui.screen()).join("\n"), /^\s*run it\s*$/m, "the picked message is back in the composer");
+    assert.deepEqual(server.violations, []);
+  } finally {
+    ui.kill();
+    await server.close();
+  }
+});
