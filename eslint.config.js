@@ -27,7 +27,8 @@ const LAYERS = {
   tools: ["protocol", "util", "telemetry", "patch", "exec", "sandbox", "safety", "shell", "model", "approval", "config"],
   mcp: ["protocol", "util", "telemetry", "exec", "model", "approval", "config", "tools"],
   core: ["protocol", "util", "auth", "telemetry", "patch", "exec", "sandbox", "safety", "shell", "model", "rollout", "history", "approval", "config", "tools", "mcp"],
-  tui: ["protocol", "util", "auth", "telemetry", "patch", "exec", "sandbox", "safety", "shell", "model", "rollout", "history", "approval", "config", "tools", "mcp", "core"],
+  presentation: ["protocol", "util"],
+  tui: ["presentation", "protocol", "util", "auth", "telemetry", "patch", "exec", "sandbox", "safety", "shell", "model", "rollout", "history", "approval", "config", "tools", "mcp", "core"],
   cli: ["tui", "mcp-server", "protocol", "util", "auth", "telemetry", "patch", "exec", "sandbox", "safety", "shell", "model", "rollout", "history", "approval", "config", "tools", "mcp", "core"],
   "mcp-server": ["protocol", "util", "auth", "telemetry", "model", "rollout", "config", "core"],
 };

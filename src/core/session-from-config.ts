@@ -1,23 +1,13 @@
 /**
- * What every front end that starts a session from config shares (exec, the MCP server): the
- * model client for the provider's wire, and the session options the config determines. Front
- * ends add what is theirs (recording, resume, instruction overrides).
+ * The session options the config determines, shared by every thread the thread manager opens;
+ * it adds what is each thread's own (recording, resume, instruction overrides).
  */
 import { discoverSkills, skillsInstructions } from "../config/skills.js";
 import { findProjectRoot } from "../config/project-root.js";
 import { modelInfoFor } from "../model/catalog.js";
 import type { Config } from "../config/load-config.js";
-import type { ModelProvider } from "../model/provider.js";
 import type { ModelClient } from "../model/prompt.js";
-import { ResponsesClient, type ClientIdentity } from "../model/responses-client.js";
 import type { SessionOptions } from "./session-options.js";
-
-/** The Responses client, or (loaded only when needed) the Chat Completions one. */
-export async function modelClientFor(provider: ModelProvider, identity: ClientIdentity): Promise<ModelClient> {
-  if (provider.wireApi !== "chat") return new ResponsesClient(provider, identity);
-  const { ChatClient } = await import("../model/chat-client.js");
-  return new ChatClient(provider, identity);
-}
 
 export function sessionOptionsFromConfig(config: Config, client: ModelClient): SessionOptions {
   const markers = config.projectRootMarkers.length > 0 ? config.projectRootMarkers : [".git"];

@@ -7,17 +7,16 @@
  */
 import type { Config } from "../config/load-config.js";
 import { CODEX_API_KEY_ENV_VAR, providerNeedsKey, type ResolvedAuth } from "../auth/resolve-auth.js";
-import { ChatGptCredentials } from "../auth/chatgpt-credentials.js";
-import { providerForChatgpt, resolveRunAuth } from "./model-auth.js";
-import { providerHeaders, type ModelProvider } from "../model/provider.js";
-import { accountModels, settleModel } from "./account-models.js";
+import type { ChatGptCredentials } from "../auth/chatgpt-credentials.js";
+import { openModelAccess, resolveRunAuth, type ModelAccess } from "./model-access.js";
+import type { ModelProvider } from "../model/provider.js";
 import type { ClientIdentity } from "../model/responses-client.js";
 import type { ModelClient } from "../model/prompt.js";
 import { modelInfoFor } from "../model/catalog.js";
 import { packageVersion } from "../util/version.js";
 import { baseInstructions } from "./prompts.js";
 import { Session } from "./session.js";
-import { modelClientFor, sessionOptionsFromConfig } from "./session-from-config.js";
+import { sessionOptionsFromConfig } from "./session-from-config.js";
 import { openThread, ThreadNotFoundError, type OpenedThread, type ThreadTarget } from "./open-thread.js";
 import type { RecordedThread } from "../rollout/reconstruct.js";
 import { historyMetadataAsync } from "../history/prompt-history.js";
@@ -87,12 +86,14 @@ export class ThreadManager {
   private startupWarning: string | null = null;
   /** The ChatGPT login the threads of this process use, once one has started with it. */
   private chatgpt: ChatGptCredentials | null = null;
+  /** Credentials already resolved for a config (by `checkCredentials`), so a start resolves them once. */
+  private readonly resolved = new WeakMap<Config, ResolvedAuth>();
 
   constructor(private readonly options: ThreadManagerOptions) {}
 
   /** A new thread, or a resumed / forked one when `target` names it. */
   async startThread(req: StartThreadRequest): Promise<StartedThread> {
-    const { client, config, warning } = await this.clientFor(req.config);
+    const { client, config, warning } = await this.access(req.config);
     const execPolicy = loadRules(config);
     const opened = this.open(() =>
       openThread({
@@ -124,7 +125,7 @@ export class ThreadManager {
 
   /** Continues a recorded thread (see `loadThread`), appending to its file. */
   async resumeRecordedThread(requested: Config, recorded: RecordedThread): Promise<StartedThread> {
-    const { client, config, warning } = await this.clientFor(requested);
+    const { client, config, warning } = await this.access(requested);
     const execPolicy = loadRules(config);
     const opened = this.open(() => ({
       recorder: RolloutRecorder.append(recorded.path),
@@ -250,38 +251,22 @@ export class ThreadManager {
     if (auth.mode === "none" && providerNeedsKey(config.provider)) {
       throw new ThreadStartError("no_api_key", missingKeyMessage(config.provider, this.options.readCodexApiKey));
     }
+    this.resolved.set(config, auth);
     return auth;
   }
 
-  /**
-   * The model client for the config's provider, once its credentials are known to be there; with
-   * a ChatGPT login also the config as the account's models settle it (see account-models.ts).
-   */
-  private async clientFor(config: Config): Promise<{ client: ModelClient; config: Config; warning: string | null }> {
-    const auth = this.checkCredentials(config);
-    if (auth.mode !== "chatgpt") {
-      return { client: await modelClientFor(config.provider, this.identity(auth.mode === "api-key" ? auth.apiKey : null)), config, warning: null };
-    }
-    const identity = this.identity(null);
-    const clientHeaders = { originator: identity.originator, "user-agent": identity.userAgent };
-    // One refreshing login per CODEX_HOME, shared by every thread of the process.
-    const credentials = (this.chatgpt ??= new ChatGptCredentials(config.codexHome, this.options.env, auth.login, clientHeaders));
-    const provider = providerForChatgpt(config);
-    const models = await accountModels({
-      codexHome: config.codexHome,
-      baseUrl: provider.baseUrl,
-      clientVersion: packageVersion(),
-      accountId: credentials.accountId,
-      headers: async () => ({ ...clientHeaders, ...providerHeaders(provider, this.options.env), ...(await credentials.headers()) }),
-      env: this.options.env,
+  /** The thread's model access (model-access.ts), with credentials resolved once per config. */
+  private access(config: Config): Promise<ModelAccess> {
+    const auth = this.resolved.get(config) ?? this.checkCredentials(config);
+    return openModelAccess({ config, auth, identity: this.identity(), env: this.options.env, chatgpt: this.chatgpt }, (login) => {
+      // One refreshing login per CODEX_HOME, shared by every thread of the process.
+      this.chatgpt = login;
     });
-    return { client: await modelClientFor(provider, { ...identity, credentials }), ...settleModel(config, models) };
   }
 
-  private identity(apiKey: string | null): ClientIdentity {
+  private identity(): Omit<ClientIdentity, "apiKey"> {
     const version = packageVersion();
     return {
-      apiKey,
       originator: this.originator(),
       userAgent: `${this.options.userAgentProduct}/${version} (${process.platform}; ${process.arch}) node/${process.versions.node}`,
       env: this.options.env,

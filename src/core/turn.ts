@@ -6,100 +6,72 @@
  *        ▲                                   │ no                                          │
  *        └───────────────────────────────────┴──▶ done (unless input arrived meanwhile) ◀──┘
  */
-import type { ModelClient } from "../model/prompt.js";
-import type { EventMsg, RateLimitSnapshot, TokenUsage } from "../protocol/events.js";
 import { developerText, type ResponseItem, type ToolCallItem } from "../protocol/items.js";
-import type { ToolSpec } from "../protocol/tool-spec.js";
 import type { DispatchContext, ToolRouter } from "../tools/router.js";
 import { outputItem } from "../tools/router.js";
-import type { ConversationHistory } from "./history.js";
 import { sampleWithRetries } from "./sampling.js";
-import type { TurnContext } from "../tools/turn-context.js";
+import type { TaskContext } from "./tasks/task.js";
 import { TurnDiffTracker } from "../patch/turn-diff.js";
 import { ModelError } from "../model/errors.js";
 import { approxTokenCount } from "../exec/truncate.js";
-import type { CompactOptions } from "./compact/compactor.js";
 import { limitToolOutputs } from "./tool-output-limit.js";
-
-/** Automatic compaction as a turn sees it (see compact/compactor.ts). */
-export interface TurnCompaction {
-  /** Whether history has reached the auto-compact threshold. */
-  due(overheadTokens: number): boolean;
-  run(options: CompactOptions): Promise<void>;
-  /** The provider said the window overflowed: usage shows it full. */
-  windowFull(): void;
-}
-
-export interface TurnDeps {
-  client: ModelClient;
-  history: ConversationHistory;
-  router: ToolRouter;
-  tools: ToolSpec[];
-  baseInstructions: string;
-  threadId: string;
-  streamMaxRetries: number;
-  /** Input the user sent while this turn was running, taken once. */
-  takePendingInput: () => ResponseItem[];
-  recordUsage: (usage: TokenUsage | null) => void;
-  recordRateLimits?: (snapshot: RateLimitSnapshot) => void;
-  compaction?: TurnCompaction;
-}
 
 /** Output recorded for a call whose tool never finished because the turn was interrupted. */
 export const ABORTED_OUTPUT = "aborted";
 
-export async function runTurn(
-  turn: TurnContext,
-  deps: TurnDeps,
-  signal: AbortSignal,
-  emit: (msg: EventMsg) => void,
-): Promise<string | null> {
+/**
+ * Runs one turn with what its task was given: the task's history, instructions, emitter and
+ * compaction (a review passes its own history and instructions, and no compaction).
+ */
+export async function runTurn(ctx: TaskContext): Promise<string | null> {
+  const { turn, signal, emit, history } = ctx;
+  const { specs, router } = await ctx.tools();
   let lastAgentMessage: string | null = null;
   const turnDiff = new TurnDiffTracker(turn.cwd);
   let lastDiff: string | null = null;
   // Base instructions and tool specs go with every request besides history.
-  const overheadTokens = approxTokenCount(deps.baseInstructions) + approxTokenCount(JSON.stringify(deps.tools));
+  const overheadTokens = approxTokenCount(ctx.baseInstructions) + approxTokenCount(JSON.stringify(specs));
   // Set by a compaction, cleared by the next completed response: never compact twice in a row.
   let justCompacted = false;
   const compactNow = async (): Promise<void> => {
-    await deps.compaction?.run({ overheadTokens }).catch((err: unknown) => {
+    await ctx.compaction?.run({ overheadTokens }).catch((err: unknown) => {
       // Even the compaction did not fit (the initial context alone is too big): show it full.
-      if (err instanceof ModelError && err.kind === "context_window") deps.compaction?.windowFull();
+      if (err instanceof ModelError && err.kind === "context_window") ctx.compaction?.windowFull();
       throw err;
     });
     justCompacted = true;
   };
   for (;;) {
-    deps.history.append(...deps.takePendingInput());
+    history.append(...ctx.takePendingInput());
     // Before the turn's first request and between its requests, as the reference does.
-    if (deps.compaction?.due(overheadTokens) && !justCompacted) await compactNow();
+    if (ctx.compaction?.due(overheadTokens) && !justCompacted) await compactNow();
     const result = await sampleWithRetries({
-      client: deps.client,
+      client: ctx.client,
       prompt: {
         model: turn.model.slug,
-        input: [developerText(deps.baseInstructions), ...deps.history.snapshot()],
-        tools: deps.tools,
+        input: [developerText(ctx.baseInstructions), ...history.snapshot()],
+        tools: specs,
         parallelToolCalls: turn.model.supportsParallelToolCalls,
         reasoning: turn.model.supportsReasoning
           ? { effort: turn.reasoningEffort ?? turn.model.defaultReasoningEffort, summary: turn.reasoningSummary }
           : null,
         verbosity: turn.model.supportsVerbosity ? (turn.verbosity ?? turn.model.defaultVerbosity) : null,
         outputSchema: turn.outputSchema,
-        threadId: deps.threadId,
+        threadId: ctx.threadId,
         telemetry: turn.services.telemetry,
       },
-      streamMaxRetries: deps.streamMaxRetries,
+      streamMaxRetries: ctx.streamMaxRetries,
       signal,
       emit,
       showRawReasoning: turn.showRawAgentReasoning,
-      ...(deps.recordRateLimits ? { onRateLimits: deps.recordRateLimits } : {}),
+      onRateLimits: (snapshot) => ctx.recordRateLimits(snapshot),
     }).catch((err: unknown) => {
       // A reached usage limit comes with the account's limits: show them before the error.
-      if (err instanceof ModelError && err.options.rateLimits) deps.recordRateLimits?.(err.options.rateLimits);
+      if (err instanceof ModelError && err.options.rateLimits) ctx.recordRateLimits(err.options.rateLimits);
       if (!(err instanceof ModelError) || err.kind !== "context_window") throw err;
-      deps.compaction?.windowFull();
+      ctx.compaction?.windowFull();
       // The window overflowed before our estimate said so: compact once and try again.
-      if (deps.compaction && !justCompacted && !signal.aborted) return null;
+      if (ctx.compaction && !justCompacted && !signal.aborted) return null;
       throw err;
     });
     if (result === null) {
@@ -107,8 +79,8 @@ export async function runTurn(
       continue;
     }
     justCompacted = false;
-    deps.history.append(...result.items);
-    deps.recordUsage(result.usage);
+    history.append(...result.items);
+    ctx.recordUsage(result.usage);
     if (result.lastAgentMessage !== null) lastAgentMessage = result.lastAgentMessage;
 
     const calls = result.items.filter(
@@ -117,13 +89,13 @@ export async function runTurn(
     if (calls.length === 0) {
       // The model is done, unless the user said more while it was answering.
       if (signal.aborted) break;
-      const pending = deps.takePendingInput();
+      const pending = ctx.takePendingInput();
       if (pending.length === 0) break;
-      deps.history.append(...pending);
+      history.append(...pending);
       continue;
     }
-    const outputs = await runToolCalls(calls, { turn, signal, emit, turnDiff }, deps.router, turn.model.supportsParallelToolCalls);
-    deps.history.append(...limitToolOutputs(outputs, turn.model.truncationTokens));
+    const outputs = await runToolCalls(calls, { turn, signal, emit, turnDiff }, router, turn.model.supportsParallelToolCalls);
+    history.append(...limitToolOutputs(outputs, turn.model.truncationTokens));
     // After each batch of tool calls, the net change of the turn so far, if patches changed it.
     const diff = turnDiff.unifiedDiff();
     if (diff !== null && diff !== lastDiff) emit({ type: "turn_diff", unified_diff: diff });

@@ -4,12 +4,11 @@
  * op. Finished cells go to scrollback once through the inline renderer; the live region is the
  * streaming message, running commands, the status line and the composer (or an overlay).
  */
-import type { Op, UserInput } from "../protocol/ops.js";
+import type { Op } from "../protocol/ops.js";
 import type { Event, EventMsg, FileChange, RateLimitSnapshot, TokenUsage } from "../protocol/events.js";
 import type { McpInvocation } from "../protocol/mcp-events.js";
 import type { AskForApproval, ReasoningEffort, SandboxPolicy } from "../protocol/policy.js";
 import type { SelectItem } from "@mariozechner/pi-tui";
-import { matchesKey } from "./pi-tui.js";
 import type { Theme } from "./parts/theme.js";
 import type { InlineRenderer } from "./inline-renderer.js";
 import {
@@ -35,11 +34,14 @@ import { mcpListLines, serverNeedingLogin } from "./mcp-view.js";
 import { StreamingText } from "./streaming-text.js";
 import { Composer, SlashCompletions } from "./composer.js";
 import { fileIndexFor } from "./parts/file-search.js";
-import { BUILTIN_COMMANDS, parseSlash, promptCommand, type SlashCommand, type SlashContext } from "./slash-commands.js";
+import { BUILTIN_COMMANDS, promptCommand, type SlashCommand, type SlashContext } from "./slash-commands.js";
+import { KeyInput } from "./app-input.js";
 import { questionOverlay } from "./questions.js";
 import type { Overlay } from "./overlays.js";
 import { PickerOverlay, TextPromptOverlay } from "./overlays.js";
 import { reviewText } from "../core/review/review-text.js";
+import { questionSummary } from "../presentation/questions.js";
+import { addUsage } from "../presentation/usage.js";
 import { loadThread } from "../rollout/reconstruct.js";
 
 /** What the app needs from the process around it (the runner in run-tui.ts). */
@@ -96,9 +98,8 @@ export class App implements SlashContext {
   private customPrompts: SlashCommand[] = [];
   private readonly mcpStatus = new Map<string, string>();
   /** The user messages of the thread, oldest first (for backtrack). */
-  private userMessages: string[] = [];
-  private lastEsc = 0;
-  private lastCtrlC = 0;
+  userMessages: string[] = [];
+  private readonly input: KeyInput;
   private header: HeaderInfo | null = null;
   private totals: TokenUsage | null = null;
   private rateLimits: RateLimitSnapshot | null = null;
@@ -110,7 +111,7 @@ export class App implements SlashContext {
   readonly usage: TokenUsage = { input_tokens: 0, cached_input_tokens: 0, output_tokens: 0, reasoning_output_tokens: 0, total_tokens: 0 };
 
   constructor(
-    private readonly host: AppHost,
+    readonly host: AppHost,
     private readonly options: AppOptions,
   ) {
     this.theme = options.theme;
@@ -123,7 +124,8 @@ export class App implements SlashContext {
       fileIndex: () => fileIndexFor(this.cwd),
       fetchHistory: (offset) => this.host.submit({ type: "get_history_entry_request", offset, log_id: this.composer.logId }),
     });
-    this.composer.editor.onSubmit = (text) => this.onSubmit(text);
+    this.input = new KeyInput(this);
+    this.composer.editor.onSubmit = (text) => this.input.submit(text);
   }
 
   // ------------------------------------------------------------------ SlashContext
@@ -174,7 +176,7 @@ export class App implements SlashContext {
   }
 
   sendUserText(text: string): void {
-    this.sendMessage(text);
+    this.input.sendMessage(text);
   }
 
   setComposer(text: string): void {
@@ -513,7 +515,7 @@ export class App implements SlashContext {
     this.liveSearches.clear();
   }
 
-  private notice(kind: NoticeKind, message: string): void {
+  notice(kind: NoticeKind, message: string): void {
     this.commit(noticeCell(kind, message, this.style, this.width()));
   }
 
@@ -530,120 +532,22 @@ export class App implements SlashContext {
     }
   }
 
-  // ------------------------------------------------------------------ input
+  // ------------------------------------------------------------------ input (app-input.ts)
 
   handleInput(data: string): void {
-    const overlay = this.overlays[0];
-    if (overlay) {
-      overlay.handleInput(data);
-      this.requestRender();
-      return;
-    }
-    this.status.hint = null;
-    if (matchesKey(data, "ctrl+c")) this.onCtrlC();
-    else if (matchesKey(data, "ctrl+d") && this.composer.text === "") this.host.quit();
-    else if (matchesKey(data, "escape") && !this.composer.popupOpen) this.onEscape();
-    else if (matchesKey(data, "ctrl+g")) void this.editExternally();
-    else this.composer.handleInput(data);
-    this.requestRender();
+    this.input.handleInput(data);
   }
 
-  private onCtrlC(): void {
-    // Only a press on an idle, empty composer arms the quit; the next one within 2 s quits.
-    const now = Date.now();
-    const armed = now - this.lastCtrlC < 2000;
-    this.lastCtrlC = 0;
-    if (this.composer.text !== "") {
-      this.composer.setText("");
-    } else if (this.running) {
-      this.host.submit({ type: "interrupt" });
-    } else if (armed) {
-      this.host.quit();
-    } else {
-      this.status.hint = "Press Ctrl+C again to quit";
-      this.lastCtrlC = now;
-    }
+  topOverlay(): Overlay | undefined {
+    return this.overlays[0];
   }
 
-  private onEscape(): void {
-    if (this.running) {
-      this.host.submit({ type: "interrupt" });
-      return;
-    }
-    if (this.composer.text !== "") return;
-    const now = Date.now();
-    if (now - this.lastEsc < 1000) {
-      this.lastEsc = 0;
-      void this.backtrack();
-    } else {
-      this.lastEsc = now;
-      if (this.userMessages.length > 0) this.status.hint = "Press Esc again to edit an earlier message";
-    }
+  setHint(hint: string | null): void {
+    this.status.hint = hint;
   }
 
-  /**
-   * Esc Esc: pick an earlier user message; the turns from it on are dropped from the thread
-   * (`thread_rollback`) and its text comes back in the composer to be edited and sent again.
-   */
-  private async backtrack(): Promise<void> {
-    const n = this.userMessages.length;
-    if (n === 0) return;
-    const items = this.userMessages
-      .map((m, i) => ({ value: String(i), label: m.split("\n")[0] ?? "", description: `${n - i} turn${n - i === 1 ? "" : "s"} back` }))
-      .reverse();
-    const picked = await this.pick("Edit an earlier message (later turns are dropped)", items);
-    if (!picked) return;
-    const index = Number(picked.value);
-    const text = this.userMessages[index] ?? "";
-    this.host.submit({ type: "thread_rollback", num_turns: n - index });
-    this.composer.setText(text);
-    this.requestRender();
-  }
-
-  private async editExternally(): Promise<void> {
-    try {
-      this.composer.setText(await this.host.externalEdit(this.composer.editor.getExpandedText()));
-    } catch (err) {
-      this.notice("error", (err as Error).message);
-    }
-    this.requestRender();
-  }
-
-  private commands(): SlashCommand[] {
+  commands(): SlashCommand[] {
     return [...BUILTIN_COMMANDS, ...this.customPrompts];
-  }
-
-  private onSubmit(raw: string): void {
-    const { text: expanded, images } = this.composer.take(raw);
-    const text = expanded.trim();
-    if (text === "" && images.length === 0) return;
-    const slash = parseSlash(text);
-    const command = slash ? this.commands().find((c) => c.name === slash.name) : undefined;
-    if (slash && command) {
-      if (this.running && !command.duringTask) {
-        this.notice("warning", `/${command.name} cannot run while a turn is running; wait or press Esc first.`);
-        return;
-      }
-      void Promise.resolve(command.run(this, slash.args)).catch((err: unknown) => this.error(`/${command.name}: ${(err as Error).message}`));
-      return;
-    }
-    if (slash && !slash.name.includes("/")) {
-      this.notice("error", `Unknown command /${slash.name}. Type / to see the commands.`);
-      return;
-    }
-    if (text.startsWith("!") && text.length > 1) {
-      this.host.submit({ type: "run_user_shell_command", command: text.slice(1).trim() });
-      return;
-    }
-    this.sendMessage(text, images);
-  }
-
-  /** A message from the user: a new turn, or steering when a turn is running. */
-  private sendMessage(text: string, images: string[] = []): void {
-    this.composer.remember(text);
-    this.host.submit({ type: "add_to_history", text });
-    const items: UserInput[] = [...images.map((path): UserInput => ({ type: "local_image", path })), { type: "text", text }];
-    this.host.submit(this.running ? { type: "user_input", items } : { type: "user_turn", items });
   }
 
   // ------------------------------------------------------------------ overlays and rendering
@@ -718,29 +622,7 @@ function firstLine(text: string | null): string {
   return (text ?? "").split("\n").find((l) => l.trim() !== "")?.trim() ?? "";
 }
 
-/** A few words on what a question is about, for its notification. */
-function questionSummary(msg: EventMsg): string {
-  switch (msg.type) {
-    case "exec_approval_request":
-      return msg.command.join(" ");
-    case "apply_patch_approval_request":
-      return `edit ${Object.keys(msg.changes).length} file(s)`;
-    case "mcp_tool_call_approval_request":
-      return `${msg.server}.${msg.tool}`;
-    default:
-      return "the agent has a question";
-  }
-}
-
 function lastLine(text: string): string {
   const lines = text.trim().split("\n");
   return lines[lines.length - 1] ?? "";
-}
-
-function addUsage(into: TokenUsage, add: TokenUsage): void {
-  into.input_tokens += add.input_tokens;
-  into.cached_input_tokens += add.cached_input_tokens;
-  into.output_tokens += add.output_tokens;
-  into.reasoning_output_tokens += add.reasoning_output_tokens;
-  into.total_tokens += add.total_tokens;
 }

@@ -35,25 +35,18 @@ export class ReviewTask implements SessionTask {
   async run(ctx: TaskContext): Promise<string | null> {
     const history = new ConversationHistory();
     history.append(...this.context, userText(this.prompt));
-    const { specs, router } = await ctx.tools();
-    const last = await runTurn(
-      ctx.turn,
-      {
-        client: ctx.client,
-        history,
-        router,
-        tools: specs,
-        baseInstructions: REVIEW_INSTRUCTIONS,
-        threadId: ctx.threadId,
-        streamMaxRetries: ctx.streamMaxRetries,
-        takePendingInput: () => ctx.takePendingInput(),
-        recordUsage: (usage) => ctx.recordUsage(usage),
-      },
-      ctx.signal,
-      (msg) => {
+    // The reviewer's own history and instructions; its answer arrives as the review output, and
+    // its rate limits and compaction are none of the parent thread's.
+    const last = await runTurn({
+      ...ctx,
+      history,
+      baseInstructions: REVIEW_INSTRUCTIONS,
+      emit: (msg) => {
         if (!HIDDEN.has(msg.type)) ctx.emit(msg);
       },
-    );
+      recordRateLimits: () => undefined,
+      compaction: null,
+    });
     if (!ctx.signal.aborted) this.exit(last === null ? null : parseReviewOutput(last), true);
     return null;
   }

@@ -11,11 +11,23 @@ import type { ModelClient } from "../../model/prompt.js";
 import type { ToolRouter } from "../../tools/router.js";
 import type { TurnContext } from "../../tools/turn-context.js";
 import type { ConversationHistory } from "../history.js";
-import type { TurnCompaction } from "../turn.js";
+import type { CompactOptions } from "../compact/compactor.js";
+
+/** Automatic compaction as a turn sees it (see compact/compactor.ts). */
+export interface TurnCompaction {
+  /** Whether history has reached the auto-compact threshold. */
+  due(overheadTokens: number): boolean;
+  run(options: CompactOptions): Promise<void>;
+  /** The provider said the window overflowed: usage shows it full. */
+  windowFull(): void;
+}
 
 export type TaskKind = "regular" | "user_shell" | "compact" | "review";
 
-/** What a running task may use of its session. */
+/**
+ * What a running task may use of its session; the turn loop (../turn.ts) takes it as it is, and
+ * a task that runs a turn differently (a review) passes a copy with its own parts swapped in.
+ */
 export interface TaskContext {
   turn: TurnContext;
   signal: AbortSignal;
@@ -33,8 +45,8 @@ export interface TaskContext {
   takePendingInput(): ResponseItem[];
   recordUsage(usage: TokenUsage | null): void;
   recordRateLimits(snapshot: RateLimitSnapshot): void;
-  /** Compacting this thread's history (automatically, or as the task itself). */
-  compaction: TurnCompaction;
+  /** Compacting this thread's history (automatically, or as the task itself); null: never (a review's own history). */
+  compaction: TurnCompaction | null;
 }
 
 export interface SessionTask {

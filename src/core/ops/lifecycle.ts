@@ -1,0 +1,15 @@
+/** `shutdown`: the running task aborted, questions cancelled, processes and MCP servers ended, the rollout closed. */
+import type { OpFamily } from "./types.js";
+
+export const lifecycleOps: OpFamily<"shutdown"> = {
+  shutdown: async (s, id) => {
+    await s.tasks.abort("interrupted");
+    s.elicitations.cancelAll();
+    s.unifiedExec.terminateAll();
+    await s.mcp?.shutdown();
+    s.shellSnapshot?.dispose();
+    s.recorder?.close();
+    s.closed = true;
+    s.send(id, { type: "shutdown_complete" });
+  },
+};

@@ -1,0 +1,110 @@
+/**
+ * Turns and steering: a user turn (or input steered into the running one), changed settings,
+ * interrupts, and the user's own shell command (`!cmd`).
+ */
+import { readFileSync } from "node:fs";
+import type { TurnOverrides, UserInput } from "../../protocol/ops.js";
+import { userText } from "../../protocol/items.js";
+import type { TurnContextPayload } from "../../rollout/format.js";
+import { mentionedSkills, skillInjection } from "../../config/skills.js";
+import { parseFrontMatter } from "../../config/front-matter.js";
+import { uuidv7 } from "../../util/ids.js";
+import { settingsUpdateItems } from "../initial-context.js";
+import { inputText, userMessageFrom } from "../user-input.js";
+import { RegularTask } from "../tasks/regular-task.js";
+import { UserShellTask } from "../tasks/user-shell-task.js";
+import type { SessionSettings } from "../session-options.js";
+import type { SessionState } from "../session-state.js";
+import type { OpFamily } from "./types.js";
+
+export const turnOps: OpFamily<"user_input" | "user_turn" | "override_turn_context" | "interrupt" | "run_user_shell_command"> = {
+  user_input: (s, id, op) => userTurn(s, id, op.items, {}, op.final_output_json_schema),
+  user_turn: (s, id, op) => {
+    const { type: _, items, final_output_json_schema, ...overrides } = op;
+    return userTurn(s, id, items, overrides, final_output_json_schema);
+  },
+  override_turn_context: (s, _id, op) => {
+    const { type: _, ...overrides } = op;
+    s.settings = applyOverrides(s.settings, overrides);
+  },
+  interrupt: (s) => s.tasks.abort("interrupted"),
+  run_user_shell_command: async (s, id, op) => {
+    // As any new task does, it replaces one still running.
+    await s.tasks.abort("replaced");
+    s.tasks.spawn(s.turnContext(id, null), new UserShellTask(op.command, `user-shell-${id}`));
+  },
+};
+
+async function userTurn(s: SessionState, id: string, items: UserInput[], overrides: TurnOverrides, outputSchema: unknown): Promise<void> {
+  s.settings = applyOverrides(s.settings, overrides);
+  // Every prompt is reported, also one steered into a running turn.
+  s.telemetry.withModel(s.settings.model).userPrompt(items.flatMap((i) => (i.type === "text" ? [i.text] : [])));
+  const message = await userMessageFrom(items, s.settings.cwd);
+  const active = s.tasks.running();
+  if (active?.kind === "regular" || active?.kind === "review") {
+    // Steering: the running turn picks this up at its next request, and the UI shows it now.
+    active.pending.push(message);
+    active.emit({ type: "user_message", message: inputText(items), images: null });
+    return;
+  }
+  if (items.length === 0) {
+    s.send(id, { type: "task_complete", turn_id: uuidv7(), last_agent_message: null });
+    return;
+  }
+  // Any other kind of task still running (a user's shell command) gives way to the turn.
+  await s.tasks.abort("replaced");
+  // A new thread's file appears with its first turn: session_meta, then what waited in memory.
+  s.recorder?.persist();
+  const turn = s.turnContext(id, outputSchema);
+  s.tasks.spawn(
+    turn,
+    new RegularTask(),
+    () => {
+      s.recorder?.recordTurnContext(turnContextLine(turn.turnId, s.settings, turn.outputSchema));
+      s.history.append(...settingsUpdateItems(s.lastTurnSettings, s.settings));
+      s.lastTurnSettings = s.settings;
+      s.history.append(message);
+      injectMentionedSkills(s, inputText(items), turn.subId);
+      return { type: "user_message", message: inputText(items), images: null };
+    },
+    items,
+  );
+}
+
+/** The files of the skills the user mentioned (`$name`), each as a message after theirs. */
+function injectMentionedSkills(s: SessionState, text: string, subId: string): void {
+  for (const skill of mentionedSkills(text, s.options.skills ?? [])) {
+    try {
+      const { body } = parseFrontMatter(readFileSync(skill.path, "utf8"));
+      s.history.append(userText(skillInjection(skill, body)));
+    } catch (err) {
+      s.send(subId, { type: "warning", message: `skill ${skill.name} could not be read: ${(err as Error).message}` });
+    }
+  }
+}
+
+function turnContextLine(turnId: string, settings: SessionSettings, outputSchema: unknown): TurnContextPayload {
+  return {
+    turn_id: turnId,
+    cwd: settings.cwd,
+    approval_policy: settings.approvalPolicy,
+    sandbox_policy: settings.sandboxPolicy,
+    model: settings.model,
+    ...(settings.reasoningEffort !== null ? { effort: settings.reasoningEffort } : {}),
+    // The reference requires a summary setting; "auto" is what an unset one means.
+    summary: settings.reasoningSummary ?? "auto",
+    ...(outputSchema !== null && outputSchema !== undefined ? { final_output_json_schema: outputSchema } : {}),
+  };
+}
+
+function applyOverrides(settings: SessionSettings, o: TurnOverrides): SessionSettings {
+  return {
+    ...settings,
+    ...(o.cwd !== undefined ? { cwd: o.cwd } : {}),
+    ...(o.model !== undefined ? { model: o.model } : {}),
+    ...(o.approval_policy !== undefined ? { approvalPolicy: o.approval_policy } : {}),
+    ...(o.sandbox_policy !== undefined ? { sandboxPolicy: o.sandbox_policy } : {}),
+    ...(o.effort !== undefined ? { reasoningEffort: o.effort } : {}),
+    ...(o.summary !== undefined ? { reasoningSummary: o.summary } : {}),
+  };
+}

@@ -1,0 +1,207 @@
+/**
+ * What a session is made of, shared by the kernel (session.ts) and its op handlers (ops/): the
+ * settings the next turn runs with, the thread's history and rollout, token accounting, the
+ * pending questions, the one active task, and the services a turn is given. Handlers change the
+ * session only through this object; the kernel owns the queue of ops and the event stream.
+ */
+import { effectiveModelInfo } from "./model-settings.js";
+import { noTelemetry, type TelemetryRecorder } from "../telemetry/recorder.js";
+import { modelInfoFor, type ModelInfo } from "../model/catalog.js";
+import type { EventMsg, TokenUsage } from "../protocol/events.js";
+import type { RolloutRecorder } from "../rollout/recorder.js";
+import type { ElicitationAnswer, McpElicitation } from "../mcp/elicitation.js";
+import { buildTools } from "../tools/registry.js";
+import { UnifiedExecManager } from "../exec/unified-exec.js";
+import { PendingApprovals } from "../approval/pending-approvals.js";
+import { PendingUserInput } from "../approval/pending-user-input.js";
+import { ApprovalStore } from "../approval/approval-store.js";
+import { ExecPolicy } from "../approval/exec-policy/policy.js";
+import type { SessionShellSnapshot } from "../exec/shell-snapshot.js";
+import type { TurnContext } from "../tools/turn-context.js";
+import { uuidv7 } from "../util/ids.js";
+import { ConversationHistory } from "./history.js";
+import { baseInstructions } from "./prompts.js";
+import { PendingElicitations } from "./pending-elicitations.js";
+import { startShellSnapshot, userShellOf } from "./session-shell-snapshot.js";
+import type { SessionOptions, SessionSettings } from "./session-options.js";
+import { TokenAccounting } from "./token-usage.js";
+import { compactionDue } from "./compact/due.js";
+import type { CompactionHost } from "./compact/compactor.js";
+import type { TurnCompaction } from "./tasks/task.js";
+import { mcpApprovalHook } from "./mcp-approval.js";
+import { McpRuntime } from "./mcp-runtime.js";
+import { TaskRunner } from "./tasks/runner.js";
+
+export class SessionState {
+  readonly threadId: string;
+  readonly recorder: RolloutRecorder | null;
+  readonly history: ConversationHistory;
+  /** The `codex.*` OpenTelemetry events of this thread (records nothing without an exporter). */
+  readonly telemetry: TelemetryRecorder;
+  readonly approvals = new PendingApprovals();
+  readonly elicitations = new PendingElicitations();
+  readonly userInput = new PendingUserInput();
+  readonly approvalStore = new ApprovalStore();
+  readonly unifiedExec = new UnifiedExecManager();
+  /** A resumed thread's recorded base instructions: resending them keeps the request prefix. */
+  recordedBaseInstructions: string | null = null;
+  /** What the next turn runs with. */
+  settings: SessionSettings;
+  /** What the last user turn ran with: the next one tells the model only what changed since. */
+  lastTurnSettings: SessionSettings;
+  tokens = new TokenAccounting();
+  closed = false;
+  /** The one task that may run, and how it starts and stops (tasks/runner.ts). */
+  readonly tasks: TaskRunner;
+  /** The session's MCP servers, started in the background (null: none configured). */
+  mcp: McpRuntime | null = null;
+  /** The user's shell as its start-up files leave it, made in the background; null: login shells. */
+  shellSnapshot: SessionShellSnapshot | null = null;
+
+  constructor(
+    readonly options: SessionOptions,
+    threadId: string,
+    /** Publishes an event to every reader (and the rollout, when the policy keeps it). */
+    private readonly publish: (id: string, msg: EventMsg) => void,
+  ) {
+    this.threadId = threadId;
+    this.telemetry = options.telemetry ?? noTelemetry();
+    this.recorder = options.recorder ?? null;
+    this.history = new ConversationHistory((items) => this.recorder?.recordItems(items));
+    this.settings = { ...options.settings };
+    this.lastTurnSettings = this.settings;
+    this.tasks = new TaskRunner(this);
+  }
+
+  /** Starts the shell snapshot in the background (its failure is a warning after session_configured). */
+  startShellSnapshot(): void {
+    this.shellSnapshot = startShellSnapshot(this.options, this.threadId, this.settings.cwd, (message) => this.send("", { type: "warning", message }));
+  }
+
+  /** Starts the configured MCP servers in the background; their progress comes as events with id "". */
+  startMcp(): void {
+    this.mcp = McpRuntime.start(this.options, this.settings.cwd, {
+      onEvent: (msg) => this.send("", msg),
+      onElicitation: (server, request) => this.elicit(server, request),
+      warn: (message) => this.send("", { type: "warning", message }),
+    });
+  }
+
+  send(id: string, msg: EventMsg): void {
+    this.publish(id, msg);
+  }
+
+  /** The submission id of the running task, or "" between tasks (for events nobody submitted). */
+  get activeSubId(): string {
+    return this.tasks.active?.subId ?? "";
+  }
+
+  /** A warning of the session's own, unless it has shut down (nobody would see it); false then. */
+  reportWarning(message: string): boolean {
+    if (this.closed) return false;
+    this.send("", { type: "warning", message });
+    return true;
+  }
+
+  /** What the catalog knows of `slug`, with what config changes about it. */
+  modelInfo(slug: string): ModelInfo {
+    return effectiveModelInfo(modelInfoFor(slug), this.options.modelSettings);
+  }
+
+  baseInstructionsFor(turn: TurnContext): string {
+    return this.options.baseInstructionsOverride ?? this.recordedBaseInstructions ?? baseInstructions(turn.model);
+  }
+
+  /** A new turn's fixed context: the current settings, a fresh turn id, the session's services. */
+  turnContext(subId: string, outputSchema: unknown): TurnContext {
+    const s = this.settings;
+    return {
+      subId,
+      turnId: uuidv7(),
+      cwd: s.cwd,
+      model: this.modelInfo(s.model),
+      showRawAgentReasoning: this.options.showRawAgentReasoning === true,
+      approvalPolicy: s.approvalPolicy,
+      sandboxPolicy: s.sandboxPolicy,
+      reasoningEffort: s.reasoningEffort,
+      reasoningSummary: s.reasoningSummary,
+      verbosity: s.verbosity,
+      outputSchema: outputSchema ?? null,
+      shellEnvironmentPolicy: this.options.shellEnvironmentPolicy,
+      services: {
+        unifiedExec: this.unifiedExec,
+        userShell: userShellOf(this.options),
+        ...(this.shellSnapshot ? { shellSnapshot: this.shellSnapshot } : {}),
+        telemetry: this.telemetry.withModel(s.model),
+        execPolicy: this.options.execPolicy?.policy ?? ExecPolicy.empty(),
+        approvals: this.approvals,
+        userInput: this.userInput,
+        approvalStore: this.approvalStore,
+      },
+    };
+  }
+
+  tokenCount(): EventMsg {
+    return { type: "token_count", info: this.tokens.info(), rate_limits: this.tokens.rateLimits };
+  }
+
+  /** Adds a response's usage to the totals and tells them (a token_count after every response). */
+  usageRecorder(turn: TurnContext, emit: (msg: EventMsg) => void): (usage: TokenUsage | null) => void {
+    return (usage) => {
+      this.tokens.addUsage(usage, turn.model.contextWindow);
+      emit(this.tokenCount());
+    };
+  }
+
+  /** How a task of this turn compacts the thread's history (see compact/compactor.ts). */
+  compactionFor(turn: TurnContext, emit: (msg: EventMsg) => void, signal: AbortSignal): TurnCompaction {
+    const host: CompactionHost = {
+      client: this.options.client,
+      history: this.history,
+      baseInstructions: this.baseInstructionsFor(turn),
+      threadId: this.threadId,
+      streamMaxRetries: this.options.streamMaxRetries,
+      remote: this.options.remoteCompaction === true,
+      reportedContextTokens: () => this.tokens.reportedContextTokens,
+      recordUsage: this.usageRecorder(turn, emit),
+      commit: (items, summary) => {
+        this.history.replace(items);
+        this.recorder?.recordCompaction(summary, items);
+        this.tokens.recompute(this.history.estimatedTokens(), turn.model.contextWindow);
+        emit(this.tokenCount());
+      },
+    };
+    return {
+      due: (overhead) => compactionDue(turn, host, overhead),
+      // The compaction code loads the first time one runs.
+      run: async (options) => (await import("./compact/compactor.js")).compact(turn, host, options, signal, emit),
+      windowFull: () => {
+        this.tokens.setFull(turn.model.contextWindow);
+        emit(this.tokenCount());
+      },
+    };
+  }
+
+  /** The turn's tools; with MCP servers, the first request waits for them to settle (an interrupt stops the wait). */
+  async turnTools(turn: TurnContext, emit: (msg: EventMsg) => void, signal: AbortSignal): Promise<ReturnType<typeof buildTools>> {
+    const mcpTools = this.mcp ? await this.mcp.toolset(mcpApprovalHook(turn, emit, this.approvals), signal) : undefined;
+    return buildTools(turn.model, mcpTools ?? undefined);
+  }
+
+  /**
+   * An MCP server's question for the user: shown as an elicitation_request and answered by a
+   * resolve_elicitation op. Nobody answers under `never` (exec), so it is declined at once.
+   */
+  private elicit(server: string, request: McpElicitation): Promise<ElicitationAnswer> {
+    if (this.settings.approvalPolicy === "never") return Promise.resolve({ action: "decline" });
+    const answer = this.elicitations.wait(server, request.id);
+    this.send(this.activeSubId, {
+      type: "elicitation_request",
+      server_name: server,
+      id: request.id,
+      message: request.message,
+      ...(request.requestedSchema !== undefined ? { requested_schema: request.requestedSchema } : {}),
+    });
+    return answer;
+  }
+}
