@@ -9,7 +9,9 @@
 // and with it too when the environment sets it. Each tool resumes its own copy of the file,
 // again and again, so the figures also show that a resume appends only its new lines and that
 // memory follows the file's size, not the number of earlier resumes.
-// Prints medians of: spawn -> first model request, wall time, peak RSS (GNU time).
+// Prints medians of: spawn -> first model request, wall time, CPU time (user + system) and peak
+// RSS (both from GNU time). On a busy machine the wall time also counts waiting for a core; the
+// CPU time does not, so compare the two tools' CPU times when the load average is high.
 // Nothing is asserted on timings.
 // Usage: node bench/resume.mjs [--runs N] [--items N] [--keep]
 //   CODEX_REF_BIN=path   the reference (its npm launcher or native binary); see reference.mjs
@@ -146,7 +148,7 @@ async function runOnce(m, timePath, root, variant, args, itemCount) {
   rmSync(rssFile, { force: true });
   const [program, programArgs] = variant.command(server.url);
   const fullArgs = [...programArgs, ...args];
-  const [cmd, argv] = timePath ? [timePath, ["-o", rssFile, "-f", "%M", program, ...fullArgs]] : [program, fullArgs];
+  const [cmd, argv] = timePath ? [timePath, ["-o", rssFile, "-f", "%M %U %S", program, ...fullArgs]] : [program, fullArgs];
   const startWall = Date.now();
   const start = performance.now();
   let stderr = "";
@@ -170,8 +172,11 @@ async function runOnce(m, timePath, root, variant, args, itemCount) {
   if (!stdout.includes('"turn.completed"')) problems.push("no turn.completed");
   const firstRequest = turns[0] ? turns[0].receivedAt - startWall : undefined;
   const inputItems = turns[0]?.body.input?.length ?? 0;
-  const rss = timePath && existsSync(rssFile) ? Number(readFileSync(rssFile, "utf8").trim().split("\n").at(-1)) / 1024 : undefined;
-  return { wall, firstRequest, rss, inputItems, problems };
+  const measured = timePath && existsSync(rssFile) ? (readFileSync(rssFile, "utf8").trim().split("\n").at(-1) ?? "").split(" ").map(Number) : [];
+  const [kib, user, system] = measured;
+  const rss = kib === undefined ? undefined : kib / 1024;
+  const cpu = user === undefined || system === undefined ? undefined : (user + system) * 1000;
+  return { wall, firstRequest, rss, cpu, inputItems, problems };
 }
 
 function summarize(label, results) {
@@ -183,7 +188,7 @@ function summarize(label, results) {
     return v.length ? median(v) : undefined;
   };
   const walls = ok.map((r) => r.wall);
-  return { label, n: ok.length, total: results.length, first: pick((r) => r.firstRequest), wall: pick((r) => r.wall), min: Math.min(...walls), max: Math.max(...walls), rss: pick((r) => r.rss), input: pick((r) => r.inputItems) };
+  return { label, n: ok.length, total: results.length, first: pick((r) => r.firstRequest), wall: pick((r) => r.wall), min: Math.min(...walls), max: Math.max(...walls), cpu: pick((r) => r.cpu), rss: pick((r) => r.rss), input: pick((r) => r.inputItems) };
 }
 
 async function main() {
@@ -225,17 +230,19 @@ async function main() {
   const refRow = rows.find((r) => r.v.name.startsWith("reference"));
   const fmt = (v, unit, digits = 0) => (v === undefined ? "n/a" : `${v.toFixed(digits)} ${unit}`);
   const table = [
-    ["", "spawn -> 1st request", "wall (median)", "wall range", "ratio", "peak RSS", "request items"],
+    ["", "spawn -> 1st request", "wall (median)", "wall range", "ratio", "CPU (median)", "CPU ratio", "peak RSS", "request items"],
     ...rows.map(({ s }) => [
       `${s.label} (${s.n}/${s.total} ok)`,
       fmt(s.first, "ms"),
       fmt(s.wall, "ms"),
       `${s.min.toFixed(0)}-${s.max.toFixed(0)} ms`,
       refRow ? `${(s.wall / refRow.s.wall).toFixed(2)}x` : "n/a",
+      fmt(s.cpu, "ms"),
+      refRow && s.cpu !== undefined && refRow.s.cpu ? `${(s.cpu / refRow.s.cpu).toFixed(2)}x` : "n/a",
       fmt(s.rss, "MiB"),
       s.input === undefined ? "n/a" : String(s.input),
     ]),
-    ["target (codex-ts)", "", "", "", `<= ${TARGET_RATIO}x`, "flat across resumes", ""],
+    ["target (codex-ts)", "", "", "", `<= ${TARGET_RATIO}x`, "", "", "flat across resumes", ""],
   ];
   const widths = table[0].map((_, c) => Math.max(...table.map((row) => row[c].length)));
   console.log("");
@@ -251,6 +258,7 @@ async function main() {
     console.log(`codex-ts peak RSS per measured resume, in order: ${results.get(ts.v).map((r) => (r.rss ?? 0).toFixed(0)).join(", ")} MiB`);
   } else if (!timePath) console.log("Peak RSS unavailable: GNU time (/usr/bin/time, Debian package `time`) is not installed.");
   if (ts && refRow) console.log(`codex-ts / reference wall: ${(ts.s.wall / refRow.s.wall).toFixed(2)}x (${ts.s.wall / refRow.s.wall <= TARGET_RATIO ? "within" : "over"} the ${TARGET_RATIO}x target)`);
+  if (ts?.s.cpu !== undefined && refRow?.s.cpu) console.log(`codex-ts / reference CPU: ${(ts.s.cpu / refRow.s.cpu).toFixed(2)}x`);
   if (rows.length < list.length || [...results.values()].some((rs) => rs.some((r) => r.problems.length))) process.exitCode = 1;
 }
 
