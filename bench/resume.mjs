@@ -15,6 +15,8 @@
 // Nothing is asserted on timings.
 // Usage: node bench/resume.mjs [--runs N] [--items N] [--keep]
 //   CODEX_REF_BIN=path   the reference (its npm launcher or native binary); see reference.mjs
+//   CODEX_TS_BEFORE=dir  another codex-ts build (its dist/ folder), measured in the same rounds:
+//                        before and after a change, beside the reference, under the same load
 import { spawn } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -125,8 +127,11 @@ function variants(root, work, generated, reference) {
   };
   const list = [];
   const tsHome = homeWithFile("codex-ts-home");
-  const ts = (url) => [process.execPath, [CLI, "exec", "--json", "-s", "danger-full-access", "-m", MODEL, "-c", `openai_base_url="${url}"`, "-c", `model_context_window=${WINDOW}`]];
+  const tsWith = (cli) => (url) => [process.execPath, [cli, "exec", "--json", "-s", "danger-full-access", "-m", MODEL, "-c", `openai_base_url="${url}"`, "-c", `model_context_window=${WINDOW}`]];
+  const ts = tsWith(CLI);
   list.push({ name: "codex-ts", ...tsHome, command: ts, env: baseEnv, expectRequests: 1 });
+  const before = process.env.CODEX_TS_BEFORE;
+  if (before) list.push({ name: "codex-ts, CODEX_TS_BEFORE build", ...homeWithFile("before-home"), command: tsWith(join(before, "src/cli/main.js")), env: baseEnv, expectRequests: 1 });
   if (caBundle) list.push({ name: "codex-ts, NODE_EXTRA_CA_CERTS set", ...tsHome, command: ts, env: { ...baseEnv, NODE_EXTRA_CA_CERTS: caBundle }, expectRequests: 1 });
   if (reference) {
     const refHome = homeWithFile("reference-home");
