@@ -55,6 +55,13 @@ async function idle(ui: PtySession): Promise<void> {
   await sleep(150);
 }
 
+/** Sends a message and waits until `shown` is on screen and the turn is over. */
+async function exchange(ui: PtySession, message: string, shown: string | RegExp): Promise<void> {
+  await send(ui, message);
+  await ui.waitFor(shown);
+  await idle(ui);
+}
+
 /** The conversation as the terminal holds it: from the first prompt to the last answer, trailing blanks dropped. */
 function conversation(transcript: string): string[] {
   const lines = transcript.split("\n").map((l) => l.trimEnd());
@@ -64,13 +71,19 @@ function conversation(transcript: string): string[] {
   return lines.slice(first, last + 1);
 }
 
+/** The conversation on screen, then a clean quit. */
+async function conversationAtQuit(ui: PtySession): Promise<string[]> {
+  const shown = conversation(await ui.transcript());
+  ui.write(KEY.ctrlD);
+  assert.equal(await ui.exit(), 0);
+  return shown;
+}
+
 async function liveSession(ws: Workspace, server: ModelServer, size: { cols: number; rows: number }): Promise<string[]> {
   const ui = new PtySession([...baseUrlArgs(server.url), "-a", "on-request", "-s", "workspace-write"], { cwd: ws.dir, home: ws.home, ...size });
   try {
     await ui.waitFor(READY);
-    await send(ui, "edit a.txt");
-    await ui.waitFor("I changed");
-    await idle(ui);
+    await exchange(ui, "edit a.txt", "I changed");
 
     await send(ui, "touch a system file");
     await ui.waitFor(/touch \/etc\/codex-ts-refused/);
@@ -84,29 +97,12 @@ async function liveSession(ws: Workspace, server: ModelServer, size: { cols: num
     ui.write(KEY.escape);
     await idle(ui);
 
-    await send(ui, "make a plan");
-    await ui.waitFor("carrying on without it");
-    await idle(ui);
-
-    await send(ui, "run it");
-    await ui.waitFor("It exited with 4.");
-    await idle(ui);
-
-    await send(ui, "!echo from the user shell");
-    await ui.waitFor(/from the user shell[\s\S]*from the user shell/);
-    await idle(ui);
-
-    await send(ui, "/compact");
-    await ui.waitFor(/compacted/i);
-    await idle(ui);
-
-    await send(ui, "and finally?");
-    await ui.waitFor("All of it is in the file now.");
-    await idle(ui);
-    const shown = conversation(await ui.transcript());
-    ui.write(KEY.ctrlD);
-    assert.equal(await ui.exit(), 0);
-    return shown;
+    await exchange(ui, "make a plan", "carrying on without it");
+    await exchange(ui, "run it", "It exited with 4.");
+    await exchange(ui, "!echo from the user shell", /from the user shell[\s\S]*from the user shell/);
+    await exchange(ui, "/compact", /compacted/i);
+    await exchange(ui, "and finally?", "All of it is in the file now.");
+    return await conversationAtQuit(ui);
   } finally {
     ui.kill();
   }
@@ -117,10 +113,7 @@ async function resumedSession(ws: Workspace, server: ModelServer, size: { cols: 
   try {
     await ui.waitFor(READY);
     await sleep(300);
-    const shown = conversation(await ui.transcript());
-    ui.write(KEY.ctrlD);
-    assert.equal(await ui.exit(), 0);
-    return shown;
+    return await conversationAtQuit(ui);
   } finally {
     ui.kill();
   }
@@ -159,15 +152,9 @@ void test("Esc Esc backtracks: the terminal then holds the kept turns exactly as
   const ui = new PtySession([...baseUrlArgs(server.url), "-a", "on-request", "-s", "workspace-write"], { cwd: ws.dir, home: ws.home, cols: 100, rows: 30 });
   try {
     await ui.waitFor(READY);
-    await send(ui, "edit a.txt");
-    await ui.waitFor("I changed");
-    await idle(ui);
-    await send(ui, "run it");
-    await ui.waitFor("It exited with 4.");
-    await idle(ui);
-    await send(ui, "make a plan");
-    await ui.waitFor("carrying on without it");
-    await idle(ui);
+    await exchange(ui, "edit a.txt", "I changed");
+    await exchange(ui, "run it", "It exited with 4.");
+    await exchange(ui, "make a plan", "carrying on without it");
     const before = (await ui.transcript()).split("\n").map((l) => l.trimEnd());
     const from = before.findIndex((l) => l.includes("› edit a.txt"));
     const upTo = before.findIndex((l) => l.includes("› run it"));
