@@ -108,9 +108,13 @@ void test("the reference's item_completed lines redraw as the events that drew t
     event({ type: "item_completed", thread_id: ID, turn_id: "t1", item: { type: "FileChange", id: "p2", changes: {}, status: "declined", stdout: "", stderr: "" } }),
     event({ type: "item_completed", thread_id: ID, turn_id: "t1", item: { type: "ContextCompaction", id: "x" } }),
     event({ type: "item_completed", thread_id: ID, turn_id: "t1", item: { type: "AgentMessage", id: "m", content: [{ type: "Text", text: "bye" }] } }),
+    // The same answer twice is two answers.
+    event({ type: "agent_message", message: "bye" }),
+    event({ type: "item_completed", thread_id: ID, turn_id: "t1", item: { type: "AgentMessage", id: "m2", content: [{ type: "Text", text: "bye" }] } }),
+    event({ type: "agent_message", message: "bye" }),
     event({ type: "task_complete", turn_id: "t1", last_agent_message: "bye", duration_ms: 3 }),
   ]);
-  assert.deepEqual(kinds(events), ["task_started", "user_message", "exec_command_end", "exec_command_end", "patch_apply_begin", "patch_apply_end", "context_compacted", "agent_message", "task_complete"]);
+  assert.deepEqual(kinds(events), ["task_started", "user_message", "exec_command_end", "exec_command_end", "patch_apply_begin", "patch_apply_end", "context_compacted", "agent_message", "agent_message", "task_complete"]);
   const [failed, shell] = events.slice(2, 4);
   assert.ok(failed?.type === "exec_command_end" && shell?.type === "exec_command_end");
   assert.deepEqual([failed.cwd, failed.exit_code, failed.source], ["/w/my dir", 1, undefined]);

@@ -56,7 +56,7 @@ export function isRedrawnEvent(type: string | undefined): boolean {
 }
 
 export class InitialMessages {
-  readonly messages: EventMsg[] = [];
+  private readonly messages: EventMsg[] = [];
   /** Function calls that may redraw as a command or a plan, until their output comes. */
   private readonly calls = new Map<string, { name: string; arguments: string }>();
   /** Call ids a recorded event already redraws. */
@@ -66,8 +66,11 @@ export class InitialMessages {
   private inferred: number[] = [];
   /** Commands recorded as begun and not ended (an interrupt stopped them), by call id. */
   private readonly running = new Map<string, Begin>();
-  /** The current turn's user and agent texts, so one recorded both ways is drawn once. */
-  private readonly said = new Set<string>();
+  /**
+   * The current turn's user and agent messages not yet matched, by form (an event, or the
+   * reference's item_completed), so that a message recorded both ways is drawn once.
+   */
+  private readonly unmatched = { event: new Map<string, number>(), item: new Map<string, number>() };
   /** The latest token_count lines not redrawn yet, as recorded: with figures, and without (rate limits only). */
   private counted: string | null = null;
   private limitsOnly: string | null = null;
@@ -98,7 +101,7 @@ export class InitialMessages {
       case "item_completed": {
         const item = isObject(payload.item) ? payload.item : {};
         if (typeof item.id === "string") this.recorded.add(item.id);
-        for (const event of redrawOfItem(payload)) this.push(event);
+        for (const event of redrawOfItem(payload)) this.push(event, "item");
         return;
       }
       case "exec_command_begin":
@@ -120,7 +123,7 @@ export class InitialMessages {
         this.messages.push(...patchEvents(msg));
         return;
       default:
-        this.push(msg);
+        this.push(msg, "event");
     }
   }
 
@@ -182,11 +185,14 @@ export class InitialMessages {
     this.limitsOnly = null;
   }
 
-  private push(msg: EventMsg): void {
+  private push(msg: EventMsg, form: "event" | "item"): void {
     if (msg.type === "user_message" || msg.type === "agent_message") {
       const key = `${msg.type}\n${msg.message}`;
-      if (this.said.has(key)) return;
-      this.said.add(key);
+      const other = this.unmatched[form === "event" ? "item" : "event"];
+      const waiting = other.get(key) ?? 0;
+      // The same message in the other form: already drawn.
+      if (waiting > 0) return void other.set(key, waiting - 1);
+      this.unmatched[form].set(key, (this.unmatched[form].get(key) ?? 0) + 1);
     }
     this.messages.push(msg);
   }
@@ -205,7 +211,8 @@ export class InitialMessages {
       for (let i = 0; i < tail.length; i++) if (!drop.has(this.turnStart + i)) this.messages.push(tail[i] as EventMsg);
     }
     this.inferred = [];
-    this.said.clear();
+    this.unmatched.event.clear();
+    this.unmatched.item.clear();
     this.turnStart = this.messages.length;
   }
 }

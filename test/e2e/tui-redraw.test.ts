@@ -100,7 +100,12 @@ async function liveSession(ws: Workspace, server: ModelServer, size: { cols: num
     await exchange(ui, "make a plan", "carrying on without it");
     await exchange(ui, "run it", "It exited with 4.");
     await exchange(ui, "!echo from the user shell", /from the user shell[\s\S]*from the user shell/);
-    await exchange(ui, "/compact", /compacted/i);
+    // A slash command: once it is in the composer, Enter runs it.
+    await ui.type("/compact");
+    await ui.waitFor(/^\s*\/compact\s*$/m);
+    ui.write(KEY.enter);
+    await ui.waitFor(/compacted/i);
+    await idle(ui);
     await exchange(ui, "and finally?", "All of it is in the file now.");
     return await conversationAtQuit(ui);
   } finally {
@@ -111,6 +116,8 @@ async function liveSession(ws: Workspace, server: ModelServer, size: { cols: num
 async function resumedSession(ws: Workspace, server: ModelServer, size: { cols: number; rows: number }): Promise<string[]> {
   const ui = new PtySession([...baseUrlArgs(server.url), "resume", "--last"], { cwd: ws.dir, home: ws.home, ...size });
   try {
+    // The composer is drawn before the thread is open: wait for the redraw's last line.
+    await ui.waitFor("All of it is in the file now.", { inTranscript: true });
     await ui.waitFor(READY);
     await sleep(300);
     return await conversationAtQuit(ui);
