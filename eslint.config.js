@@ -27,15 +27,23 @@ const LAYERS = {
   tools: ["protocol", "util", "telemetry", "patch", "exec", "sandbox", "safety", "shell", "model", "approval", "config"],
   mcp: ["protocol", "util", "telemetry", "exec", "model", "approval", "config", "tools"],
   core: ["protocol", "util", "auth", "telemetry", "patch", "exec", "sandbox", "safety", "shell", "model", "rollout", "history", "approval", "config", "tools", "mcp"],
+  // The front-end host: the one way front ends reach the engine (threads, recorded threads, the
+  // standalone commands' entry points).
+  host: ["protocol", "util", "approval", "config", "core", "exec", "mcp", "patch", "rollout", "sandbox"],
+  // Text and items front ends show, made from the protocol's events alone.
   presentation: ["protocol", "util"],
-  tui: ["presentation", "protocol", "util", "auth", "telemetry", "patch", "exec", "sandbox", "safety", "shell", "model", "rollout", "history", "approval", "config", "tools", "mcp", "core"],
-  cli: ["tui", "mcp-server", "protocol", "util", "auth", "telemetry", "patch", "exec", "sandbox", "safety", "shell", "model", "rollout", "history", "approval", "config", "tools", "mcp", "core"],
-  "mcp-server": ["protocol", "util", "auth", "telemetry", "model", "rollout", "config", "core"],
+  // Front ends: the protocol, settings, credentials, the host and shared presentation; never the
+  // engine's inner folders. Each lists only what it uses.
+  tui: ["protocol", "util", "auth", "config", "host", "presentation"],
+  "mcp-server": ["protocol", "util", "config", "host"],
+  cli: ["protocol", "util", "auth", "config", "host", "presentation", "tui", "mcp-server"],
 };
 
-// A folder without a layer would escape the check: name it in LAYERS first.
+// A folder without a layer would escape the check: name it in LAYERS first. A file directly in
+// src/ would belong to no layer at all (and could pass an upward import along): none may sit there.
 for (const entry of readdirSync(new URL("./src", import.meta.url), { withFileTypes: true })) {
   if (entry.isDirectory() && !(entry.name in LAYERS)) throw new Error(`eslint.config.js: src/${entry.name} has no layer in LAYERS`);
+  if (!entry.isDirectory()) throw new Error(`eslint.config.js: src/${entry.name} sits directly in src/; put it in the folder of its layer`);
 }
 
 export default tseslint.config(

@@ -11,9 +11,10 @@
  * file created with mode 0600 and is renamed over auth.json, so a reader sees the old file or
  * the new one, never a partial one. Errors name the file and never quote its content.
  */
-import { mkdirSync, readFileSync, unlinkSync } from "node:fs";
+import { mkdirSync, unlinkSync } from "node:fs";
+import { readTextFile } from "../util/bounded-read.js";
 import { join } from "node:path";
-import { writeFileAtomic } from "../util/atomic-write.js";
+import { PRIVATE_DIR_MODE, writeFileAtomic } from "../util/atomic-write.js";
 
 export const AUTH_FILE_NAME = "auth.json";
 
@@ -80,7 +81,7 @@ export function readAuthFile(codexHome: string): SavedAuth | null {
   const file = authFilePath(codexHome);
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = readTextFile(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
     throw new AuthFileError(`cannot read ${file}: ${(err as Error).message}`);
@@ -132,7 +133,7 @@ export function writeApiKeyAuth(codexHome: string, apiKey: string): void {
  * with mode 0600 (so looser permissions of an old file do not carry over), synced, then renamed.
  */
 export function writeAuthText(codexHome: string, text: string): void {
-  mkdirSync(codexHome, { recursive: true, mode: 0o700 });
+  mkdirSync(codexHome, { recursive: true, mode: PRIVATE_DIR_MODE });
   writeFileAtomic(authFilePath(codexHome), text, 0o600);
 }
 

@@ -1,13 +1,16 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chatgptAuthJson, readAuthFile, writeAuthText, type ChatgptLogin, type TokenData } from "./auth-file.js";
 import { idTokenClaims, jwtExpiresAt } from "./jwt.js";
-import { needsRefresh, refreshLogin, REFRESH_INTERVAL_MS, RefreshError } from "./refresh.js";
-import { withFileLock } from "./file-lock.js";
+import { ChatGptCredentials } from "./chatgpt-credentials.js";
+import { AUTH_LOCK_OPTIONS, needsRefresh, refreshLogin, REFRESH_INTERVAL_MS, RefreshError } from "./refresh.js";
+import { withLockFile } from "../util/lock-file.js";
 
 function jwt(claims: Record<string, unknown>): string {
   const part = (o: unknown): string => Buffer.from(JSON.stringify(o)).toString("base64url");
@@ -62,19 +65,19 @@ void test("a lock left by a process that has exited is taken over; a live holder
   const lock = join(dir, "auth.json.lock");
   const gone = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }).stdout;
   writeFileSync(lock, `${gone}\n`);
-  assert.equal(await withFileLock(lock, async () => readFileSync(lock, "utf8")), `${process.pid}\n`);
+  assert.equal(await withLockFile(lock, async () => readFileSync(lock, "utf8"), AUTH_LOCK_OPTIONS), `${process.pid}\n`);
   assert.equal(existsSync(lock), false);
 
   const order: string[] = [];
-  const first = withFileLock(lock, async () => {
+  const first = withLockFile(lock, async () => {
     order.push("first:start");
     await new Promise((resolve) => setTimeout(resolve, 150));
     order.push("first:end");
-  });
+  }, AUTH_LOCK_OPTIONS);
   await new Promise((resolve) => setTimeout(resolve, 10));
-  const second = withFileLock(lock, async () => {
+  const second = withLockFile(lock, async () => {
     order.push("second");
-  });
+  }, AUTH_LOCK_OPTIONS);
   await Promise.all([first, second]);
   assert.deepEqual(order, ["first:start", "first:end", "second"]);
 });
@@ -85,16 +88,48 @@ void test("the empty auth.json.lock the reference CLI leaves behind is taken ove
   writeFileSync(lock, "");
   const fiveSecondsAgo = new Date(Date.now() - 5_000);
   utimesSync(lock, fiveSecondsAgo, fiveSecondsAgo);
-  assert.equal(await withFileLock(lock, async () => readFileSync(lock, "utf8")), `${process.pid}\n`);
+  assert.equal(await withLockFile(lock, async () => readFileSync(lock, "utf8"), AUTH_LOCK_OPTIONS), `${process.pid}\n`);
 
   // A lock just created (its holder about to write its pid) is still waited for.
   writeFileSync(lock, "");
   let entered = false;
-  const waiting = withFileLock(lock, async () => {
+  const waiting = withLockFile(lock, async () => {
     entered = true;
-  });
+  }, AUTH_LOCK_OPTIONS);
   await new Promise((resolve) => setTimeout(resolve, 300));
   assert.equal(entered, false);
   await waiting;
   assert.equal(entered, true);
+});
+
+void test("a network failure or a 5xx from the token endpoint keeps the current token for the request; auth.json and the lock are left clean", async () => {
+  const requests: string[] = [];
+  const server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (d: Buffer) => (body += d.toString()));
+    req.on("end", () => {
+      requests.push(body);
+      res.writeHead(503, { "content-type": "application/json" }).end('{"error":"temporarily_unavailable"}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  try {
+    for (const url of [`http://127.0.0.1:${port}/oauth/token`, "http://127.0.0.1:9/oauth/token"]) {
+      const home = mkdtempSync(join(tmpdir(), "codex-ts-refresh-"));
+      const expiring = login({ exp: seconds(Date.now() + 60_000) });
+      writeAuthText(home, chatgptAuthJson(expiring.tokens, new Date()));
+      const before = readFileSync(join(home, "auth.json"), "utf8");
+      const credentials = new ChatGptCredentials(home, { CODEX_REFRESH_TOKEN_URL_OVERRIDE: url }, expiring);
+      assert.deepEqual(await credentials.headers(), { authorization: `Bearer ${expiring.tokens.access_token}`, "chatgpt-account-id": "acct" });
+      assert.equal(readFileSync(join(home, "auth.json"), "utf8"), before, "the login on disk is untouched");
+      assert.deepEqual(readdirSync(home), ["auth.json"], "no lock is left behind");
+      // After a 401 there is no token to fall back on: the failure is reported, as passing.
+      await assert.rejects(credentials.afterUnauthorized(), (err: unknown) => err instanceof RefreshError && !err.permanent);
+    }
+    assert.equal(requests.length, 2, "the 5xx endpoint was asked once per attempt");
+    assert.match(requests[0] ?? "", /"refresh_token":"rt"/);
+  } finally {
+    server.close();
+  }
 });

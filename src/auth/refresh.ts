@@ -9,8 +9,8 @@ import { join } from "node:path";
 import { AUTH_FILE_NAME, chatgptAuthJson, readAuthFile, writeAuthText, type ChatgptLogin, type TokenData } from "./auth-file.js";
 import { errorDetail, postJson } from "./auth-http.js";
 import { CLIENT_ID, refreshUrl } from "./endpoints.js";
-import { withFileLock } from "./file-lock.js";
 import { jwtExpiresAt } from "./jwt.js";
+import { LockBusyError, withLockFile, type LockFileOptions } from "../util/lock-file.js";
 
 /** Refresh this long before the access token expires, so no request goes out with a dying one. */
 export const REFRESH_MARGIN_MS = 5 * 60_000;
@@ -51,29 +51,45 @@ export interface RefreshOptions {
 }
 
 /**
+ * `auth.json.lock`: the issuer rotates refresh tokens, so a second process refreshing with the same
+ * token would lose the login. The reference CLI locks auth.json with the OS instead and leaves an
+ * empty `auth.json.lock` behind in a CODEX_HOME it shares with codex-ts: our holders write their
+ * pid at once, so an empty one older than a moment is that leftover.
+ */
+export const AUTH_LOCK_OPTIONS: LockFileOptions = { waitLimitMs: 45_000, emptyStaleAfterMs: 2_000 };
+
+/**
  * Brings the login in `codexHome` up to date and returns it. Under the lock, auth.json is read
  * again: when its access token differs from `seen`'s, another process refreshed already and its
- * tokens are used as they are; only otherwise does a request reach the token endpoint.
+ * tokens are used as they are; only otherwise does a request reach the token endpoint. A lock
+ * held too long by another process is a passing failure, like the network's.
  */
 export async function refreshLogin(codexHome: string, env: NodeJS.ProcessEnv, seen: ChatgptLogin, opts: RefreshOptions): Promise<ChatgptLogin> {
-  return withFileLock(join(codexHome, `${AUTH_FILE_NAME}.lock`), async () => {
-    const current = readAuthFile(codexHome);
-    if (current?.kind !== "chatgpt" || current.tokens.account_id !== seen.tokens.account_id) {
-      throw new RefreshError(true, `The ChatGPT login changed while codex-ts was running (signed out, or another account signed in). ${SIGN_IN_AGAIN}`);
-    }
-    if (current.tokens.access_token !== seen.tokens.access_token) return current;
-    if (!opts.force && !needsRefresh(current)) return current;
-    const fresh = await requestRefresh(current.tokens.refresh_token, env, opts);
-    const tokens: TokenData = {
-      ...current.tokens,
-      id_token: fresh.id_token ?? current.tokens.id_token,
-      access_token: fresh.access_token ?? current.tokens.access_token,
-      refresh_token: fresh.refresh_token ?? current.tokens.refresh_token,
-    };
-    const now = new Date();
-    writeAuthText(codexHome, chatgptAuthJson(tokens, now, current.raw));
-    return { ...current, tokens, lastRefresh: now };
-  });
+  try {
+    return await withLockFile(join(codexHome, `${AUTH_FILE_NAME}.lock`), () => refreshUnderLock(codexHome, env, seen, opts), AUTH_LOCK_OPTIONS);
+  } catch (err) {
+    if (err instanceof LockBusyError) throw new RefreshError(false, `Could not refresh the ChatGPT login: ${err.message}; try again`);
+    throw err;
+  }
+}
+
+async function refreshUnderLock(codexHome: string, env: NodeJS.ProcessEnv, seen: ChatgptLogin, opts: RefreshOptions): Promise<ChatgptLogin> {
+  const current = readAuthFile(codexHome);
+  if (current?.kind !== "chatgpt" || current.tokens.account_id !== seen.tokens.account_id) {
+    throw new RefreshError(true, `The ChatGPT login changed while codex-ts was running (signed out, or another account signed in). ${SIGN_IN_AGAIN}`);
+  }
+  if (current.tokens.access_token !== seen.tokens.access_token) return current;
+  if (!opts.force && !needsRefresh(current)) return current;
+  const fresh = await requestRefresh(current.tokens.refresh_token, env, opts);
+  const tokens: TokenData = {
+    ...current.tokens,
+    id_token: fresh.id_token ?? current.tokens.id_token,
+    access_token: fresh.access_token ?? current.tokens.access_token,
+    refresh_token: fresh.refresh_token ?? current.tokens.refresh_token,
+  };
+  const now = new Date();
+  writeAuthText(codexHome, chatgptAuthJson(tokens, now, current.raw));
+  return { ...current, tokens, lastRefresh: now };
 }
 
 interface RefreshAnswer {

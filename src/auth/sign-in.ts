@@ -10,7 +10,7 @@ import { authFilePath, chatgptAuthJson, parseAuthJson, readAuthFile, writeAuthTe
 import { errorDetail, postForm } from "./auth-http.js";
 import { CLIENT_ID, tokenUrl } from "./endpoints.js";
 import { idTokenClaims } from "./jwt.js";
-import { readFileSync } from "node:fs";
+import { readTextFile } from "../util/bounded-read.js";
 
 export interface PkceCodes {
   verifier: string;
@@ -83,7 +83,7 @@ export function importLogin(sourceHome: string, codexHome: string): ChatgptLogin
   if (resolve(source) === resolve(authFilePath(codexHome))) throw new AuthFileError(`${source} is codex-ts's own auth.json; nothing to import`);
   let text: string;
   try {
-    text = readFileSync(source, "utf8");
+    text = readTextFile(source);
   } catch (err) {
     const missing = (err as NodeJS.ErrnoException).code === "ENOENT";
     throw new AuthFileError(missing ? `no login to import: ${source} does not exist (sign in with the reference CLI first, or name its CODEX_HOME)` : `cannot read ${source}: ${(err as Error).message}`);

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { isatty } from "node:tty";
-import { applyPatchInDirectory } from "../patch/apply-patch.js";
+import { applyPatchIn } from "../host/standalone.js";
 
 const USAGE = "Usage: codex-ts apply_patch 'PATCH'\n       echo 'PATCH' | codex-ts apply_patch\n";
 
@@ -19,7 +19,7 @@ export async function runApplyPatchCommand(args: readonly string[]): Promise<num
     process.stderr.write(USAGE);
     return 2;
   }
-  const result = await applyPatchInDirectory(patch, process.cwd());
+  const result = await applyPatchIn(patch, process.cwd());
   process.stdout.write(result.stdout);
   process.stderr.write(result.stderr);
   return result.ok ? 0 : 1;

@@ -2,11 +2,12 @@
 import { Command, Option } from "commander";
 import { SANDBOX_MODES, type SandboxMode } from "../protocol/policy.js";
 import type { ExecOptions } from "./exec/run-exec.js";
-import type { ThreadTarget } from "../core/open-thread.js";
+import type { ThreadTarget } from "../protocol/threads.js";
 import type { ReviewTarget } from "../protocol/review.js";
 import type { TuiOptions, TuiStart } from "../tui/run-tui.js";
 import { packageVersion } from "../util/version.js";
 import { createProgram, parseCommandLine } from "./parse-errors.js";
+import { permissionsOption } from "./permissions-option.js";
 import { searchOption } from "./search-option.js";
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
@@ -32,6 +33,7 @@ export async function runCli(argv: string[]): Promise<number> {
     .option("--output-schema <file>", "JSON Schema the final message must follow (strict structured output)")
     .option("-m, --model <model>", "model to use, e.g. gpt-5.5")
     .addOption(new Option("-s, --sandbox <mode>", "sandbox for commands the model runs").choices([...SANDBOX_MODES]))
+    .addOption(permissionsOption())
     .option("-C, --cd <dir>", "work in this directory instead of the current one")
     .option("--add-dir <dir>", "another directory the agent may write to (repeatable)", collect, [])
     .option("--skip-git-repo-check", "allow running outside a Git repository")
@@ -125,13 +127,20 @@ export async function runCli(argv: string[]): Promise<number> {
     .command("sandbox")
     .description("Run a command under the sandbox policy the agent would use, to check what it allows.")
     .addOption(new Option("-s, --sandbox <mode>", "sandbox policy (default: sandbox_mode from config, else read-only)").choices([...SANDBOX_MODES]))
+    .addOption(permissionsOption())
+    // The reference's spelling on its own `sandbox` command.
+    .addOption(new Option("--permission-profile <name>").hideHelp())
     .option("--add-dir <dir>", "another writable directory under workspace-write (repeatable)", collect, [])
     .option("-c, --config <key=value>", "override a config.toml value, e.g. sandbox_workspace_write.network_access=true (repeatable)", collect, [])
     .argument("<command...>", "the command and its arguments (put them after --)")
-    .addHelpText("after", "\nExamples:\n  codex-ts sandbox -- touch /etc/x        # fails: read-only\n  codex-ts sandbox -s workspace-write -- sh -c 'echo ok > out.txt'\n\nExits with the command's status (128+N when killed by signal N, 127 when not found).")
-    .action(async (command: string[], opts: { sandbox?: SandboxMode; addDir: string[]; config: string[] }) => {
+    .addHelpText(
+      "after",
+      "\nExamples:\n  codex-ts sandbox -- touch /etc/x        # fails: read-only\n  codex-ts sandbox -s workspace-write -- sh -c 'echo ok > out.txt'\n  codex-ts sandbox -P locked -- cat .env   # fails when the profile denies .env\n\nExits with the command's status (128+N when killed by signal N, 127 when not found).",
+    )
+    .action(async (command: string[], opts: { sandbox?: SandboxMode; permissions?: string; permissionProfile?: string; addDir: string[]; config: string[] }) => {
       const { runSandboxCommand } = await import("./sandbox-command.js");
-      exitCode = await runSandboxCommand(command, opts);
+      const { permissionProfile, ...rest } = opts;
+      exitCode = await runSandboxCommand(command, { ...rest, permissions: opts.permissions ?? permissionProfile });
     });
 
   program
@@ -146,7 +155,7 @@ export async function runCli(argv: string[]): Promise<number> {
     .addHelpText("after", '\nExample:\n  codex-ts execpolicy check --rules ~/.codex-ts/rules/default.rules -- git push origin main\n\nA rule looks like:\n  prefix_rule(pattern=["git", ["push", "fetch"]], decision="prompt", justification="talks to the network")')
     .action(async (command: string[], opts: { rules: string[]; pretty?: boolean; config: string[] }) => {
       const { runExecPolicyCheck } = await import("./execpolicy-command.js");
-      exitCode = runExecPolicyCheck(command, opts);
+      exitCode = await runExecPolicyCheck(command, opts);
     });
 
   const login = program
@@ -383,6 +392,7 @@ function interactiveOptions(command: Command): Command {
   return command
     .option("-m, --model <model>", "model to use, e.g. gpt-5.5")
     .addOption(new Option("-s, --sandbox <mode>", "sandbox for commands the model runs").choices([...SANDBOX_MODES]))
+    .addOption(permissionsOption())
     .addOption(new Option("-a, --ask-for-approval <policy>", "when to ask before running a command").choices(["untrusted", "on-failure", "on-request", "never"]))
     .option("-C, --cd <dir>", "work in this directory instead of the current one")
     .option("--add-dir <dir>", "another directory the agent may write to (repeatable)", collect, [])

@@ -7,7 +7,7 @@
  */
 import { loadConfig } from "../config/load-config.js";
 import { ConfigError } from "../config/overrides.js";
-import { ExecPolicy } from "../approval/exec-policy/policy.js";
+import { evaluateCommandRules } from "../host/standalone.js";
 
 export interface ExecPolicyCheckOptions {
   rules: string[];
@@ -15,15 +15,10 @@ export interface ExecPolicyCheckOptions {
   config: string[];
 }
 
-export function runExecPolicyCheck(command: string[], opts: ExecPolicyCheckOptions): number {
-  let policy: ExecPolicy;
+export async function runExecPolicyCheck(command: string[], opts: ExecPolicyCheckOptions): Promise<number> {
+  let evaluation: unknown;
   try {
-    if (opts.rules.length > 0) {
-      policy = ExecPolicy.loadFiles(opts.rules);
-    } else {
-      const config = loadConfig({ cwd: process.cwd(), overrides: opts.config });
-      policy = ExecPolicy.loadFolders(config.rulesFolders);
-    }
+    evaluation = await evaluateCommandRules(command, opts.rules, () => loadConfig({ cwd: process.cwd(), overrides: opts.config }));
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`Error loading config: ${err.message}\n`);
@@ -32,7 +27,6 @@ export function runExecPolicyCheck(command: string[], opts: ExecPolicyCheckOptio
     process.stderr.write(`Error: failed to load rules: ${(err as Error).message}\n`);
     return 1;
   }
-  const evaluation = policy.evaluate(command);
   process.stdout.write(`${opts.pretty ? JSON.stringify(evaluation, null, 2) : JSON.stringify(evaluation)}\n`);
   return 0;
 }

@@ -2,13 +2,10 @@
  * `codex-ts sessions` (list recorded threads) and `codex-ts fork` (copy one into a new thread).
  * Neither loads config or talks to a model: they only read (and, for fork, write) session files.
  */
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { codexHome } from "../config/codex-home.js";
-import { packageVersion } from "../util/version.js";
-import { SESSIONS_SUBDIR } from "../rollout/format.js";
-import { forkThread } from "../rollout/fork.js";
-import { listThreads, type ThreadSummary } from "../rollout/list.js";
-import { ThreadNotFoundError, resolveTarget } from "../core/open-thread.js";
+import type { ThreadSummary } from "../protocol/threads.js";
+import { forkRecordedThread, recordedThreads, sessionsFolder, ThreadNotFoundError } from "../host/recorded-threads.js";
 
 export interface SessionsOptions {
   all?: boolean;
@@ -23,13 +20,13 @@ export function runSessionsCommand(opts: SessionsOptions): number {
     return 2;
   }
   const cwd = resolve(process.cwd());
-  const threads = listThreads(codexHome(), { cwd: opts.all ? undefined : cwd, limit });
+  const threads = recordedThreads({ codexHome: codexHome(), cwd: opts.all ? undefined : cwd }, limit);
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(threads.map(jsonSummary), null, 2)}\n`);
     return 0;
   }
   if (threads.length === 0) {
-    const where = opts.all ? `under ${join(codexHome(), SESSIONS_SUBDIR)}` : `for ${cwd} (--all lists every directory's)`;
+    const where = opts.all ? `under ${sessionsFolder(codexHome())}` : `for ${cwd} (--all lists every directory's)`;
     process.stderr.write(`No recorded sessions ${where}.\n`);
     return 0;
   }
@@ -51,19 +48,12 @@ export function runForkCommand(sessionId: string | undefined, opts: ForkOptions)
   const home = codexHome();
   const cwd = resolve(process.cwd());
   try {
-    const path = resolveTarget({ codexHome: home, cwd }, { kind: "fork", sessionId, last: opts.last === true, all: opts.all === true });
-    if (path === null) {
+    const target = { kind: "fork" as const, sessionId, last: opts.last === true, all: opts.all === true };
+    const fork = forkRecordedThread(home, cwd, target, process.env.CODEX_INTERNAL_ORIGINATOR_OVERRIDE ?? "codex_cli_ts");
+    if (fork === null) {
       process.stderr.write(`No recorded session${opts.all ? "" : ` in ${cwd}`} to fork.\n`);
       return 1;
     }
-    const fork = forkThread({
-      codexHome: home,
-      sourcePath: path,
-      cwd,
-      originator: process.env.CODEX_INTERNAL_ORIGINATOR_OVERRIDE ?? "codex_cli_ts",
-      cliVersion: packageVersion(),
-      source: "cli",
-    });
     for (const warning of fork.warnings) process.stderr.write(`warning: ${warning}\n`);
     process.stderr.write(`Forked session ${fork.parentId} into ${fork.threadId} (${fork.path}).\nContinue it with: codex-ts exec resume ${fork.threadId} "<prompt>"\n`);
     process.stdout.write(`${fork.threadId}\n`);

@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PROJECT_DOC_SEPARATOR, loadAgentsMd } from "./agents-md.js";
@@ -15,7 +16,7 @@ function tree(files: Record<string, string>): string {
 }
 
 const load = (root: string, cwd: string, extra: Partial<Parameters<typeof loadAgentsMd>[0]> = {}) =>
-  loadAgentsMd({ codexHome: join(root, "home"), cwd: join(root, cwd), maxBytes: 32 * 1024, fallbackFilenames: [], rootMarkers: [".git"], ...extra });
+  loadAgentsMd({ codexHome: join(root, "home"), cwd: join(root, cwd), maxBytes: 32 * 1024, fallbackFilenames: [], rootMarkers: [".git"], ...extra }).text;
 
 void test("global file, then every folder from the project root down to cwd, root first", () => {
   const root = tree({
@@ -53,4 +54,27 @@ void test("project files are capped at project_doc_max_bytes in total; 0 turns t
   assert.equal(load(root, "repo/x", { maxBytes: 12 }), `g${PROJECT_DOC_SEPARATOR}0123456789\n\nab`);
   assert.equal(load(root, "repo/x", { maxBytes: 0 }), "g");
   assert.equal(load(tree({ "repo/.git/HEAD": "" }), "repo"), null);
+});
+
+void test("a link to /dev/zero or a FIFO is skipped with a warning naming it, and the next name is read", () => {
+  const root = tree({ "repo/.git/HEAD": "", "repo/TEAM.md": "team rules", "home/AGENTS.md": "g" });
+  symlinkSync("/dev/zero", join(root, "repo/AGENTS.md"));
+  execFileSync("mkfifo", [join(root, "repo/AGENTS.override.md")]);
+  const loaded = loadAgentsMd({ codexHome: join(root, "home"), cwd: join(root, "repo"), maxBytes: 32 * 1024, fallbackFilenames: ["TEAM.md"], rootMarkers: [".git"] });
+  assert.equal(loaded.text, `g${PROJECT_DOC_SEPARATOR}team rules`);
+  assert.equal(loaded.warnings.length, 2);
+  assert.match(loaded.warnings[0] ?? "", /AGENTS\.override\.md is a named pipe \(FIFO\), not a regular file/);
+  assert.match(loaded.warnings[1] ?? "", /AGENTS\.md is a character device, not a regular file/);
+});
+
+void test("a 200 MB AGENTS.md gives the budget's worth and a warning with both sizes", () => {
+  const root = tree({ "repo/.git/HEAD": "" });
+  const big = join(root, "repo/AGENTS.md");
+  writeFileSync(big, "rule\n");
+  truncateSync(big, 200 * 1024 * 1024); // sparse: no disk used, but 200 MB to read whole
+  const loaded = loadAgentsMd({ codexHome: join(root, "home"), cwd: join(root, "repo"), maxBytes: 32 * 1024, fallbackFilenames: [], rootMarkers: [".git"] });
+  assert.ok(loaded.text?.startsWith("rule\n"));
+  assert.equal(Buffer.byteLength(loaded.text ?? ""), 32 * 1024);
+  assert.equal(loaded.warnings.length, 1);
+  assert.match(loaded.warnings[0] ?? "", new RegExp(`AGENTS\\.md: only its first 32768 of ${200 * 1024 * 1024} bytes are in the instructions.*project_doc_max_bytes`));
 });

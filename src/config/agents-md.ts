@@ -1,8 +1,12 @@
 /**
  * AGENTS.md discovery: the global file in CODEX_HOME, then one file per folder from the project
  * root (the nearest folder with a .git entry) down to cwd, root first, capped in total size.
+ * Only regular files are read, and never past what the cap keeps (a repository's AGENTS.md may
+ * be a link to /dev/zero, a FIFO or hundreds of megabytes); a file cut short or refused is
+ * named in a warning.
  */
-import { readFileSync, realpathSync } from "node:fs";
+import { realpathSync } from "node:fs";
+import { SETTINGS_FILE_MAX_BYTES, formatBytes, isRefusedFile, readTextPrefix } from "../util/bounded-read.js";
 import { findProjectRoot } from "./project-root.js";
 import { dirname, join } from "node:path";
 
@@ -17,28 +21,38 @@ export interface AgentsMdOptions {
   rootMarkers: string[];
 }
 
+export interface AgentsMd {
+  text: string | null;
+  /** Files cut at the size cap or refused (not regular files), each named. */
+  warnings: string[];
+}
+
 /** Between the global file and the project's files, as the reference joins them. */
 export const PROJECT_DOC_SEPARATOR = "\n\n--- project-doc ---\n\n";
 
-export function loadAgentsMd(opts: AgentsMdOptions): string | null {
-  const global = firstReadable(opts.codexHome, GLOBAL_CANDIDATES);
-  const project = projectDocs(opts);
-  if (global && project) return `${global}${PROJECT_DOC_SEPARATOR}${project}`;
-  return global ?? project;
+export function loadAgentsMd(opts: AgentsMdOptions): AgentsMd {
+  const warnings: string[] = [];
+  const global = firstReadable(opts.codexHome, GLOBAL_CANDIDATES, SETTINGS_FILE_MAX_BYTES, warnings, (path, kept, size) =>
+    `${path}: only its first ${kept} of ${size} bytes were read (a global AGENTS.md may have up to ${formatBytes(SETTINGS_FILE_MAX_BYTES)}); shorten it`,
+  );
+  const project = projectDocs(opts, warnings);
+  const text = global && project ? `${global}${PROJECT_DOC_SEPARATOR}${project}` : (global ?? project);
+  return { text, warnings };
 }
 
 /** The project's files, root first, joined by blank lines and capped at maxBytes in total. */
-function projectDocs(opts: AgentsMdOptions): string | null {
+function projectDocs(opts: AgentsMdOptions, warnings: string[]): string | null {
   const parts: string[] = [];
-  if (opts.maxBytes > 0) {
-    let budget = opts.maxBytes;
-    for (const dir of projectDirs(opts.cwd, opts.rootMarkers)) {
-      const text = firstReadable(dir, ["AGENTS.override.md", "AGENTS.md", ...opts.fallbackFilenames]);
-      if (!text || budget <= 0) continue;
-      const bytes = Buffer.from(text, "utf8");
-      parts.push(bytes.length > budget ? bytes.subarray(0, budget).toString("utf8") : text);
-      budget -= Math.min(bytes.length, budget);
-    }
+  let budget = opts.maxBytes;
+  for (const dir of opts.maxBytes > 0 ? projectDirs(opts.cwd, opts.rootMarkers) : []) {
+    if (budget <= 0) break;
+    const names = ["AGENTS.override.md", "AGENTS.md", ...opts.fallbackFilenames];
+    const text = firstReadable(dir, names, budget, warnings, (path, kept, size) =>
+      `${path}: only its first ${kept} of ${size} bytes are in the instructions, all that project_doc_max_bytes (${opts.maxBytes} bytes for every project file together) leaves room for; shorten it or raise project_doc_max_bytes`,
+    );
+    if (!text) continue;
+    parts.push(text);
+    budget -= Buffer.byteLength(text, "utf8");
   }
   return parts.length > 0 ? parts.join("\n\n") : null;
 }
@@ -58,13 +72,19 @@ function projectDirs(cwd: string, markers: string[]): string[] {
   return chain;
 }
 
-function firstReadable(dir: string, names: string[]): string | null {
+/** The first of `names` in `dir` with any text, trimmed, at most `maxBytes` of it. */
+function firstReadable(dir: string, names: string[], maxBytes: number, warnings: string[], cutWarning: (path: string, kept: number, size: number) => string): string | null {
   for (const name of names) {
+    const path = join(dir, name);
     try {
-      const text = readFileSync(join(dir, name), "utf8");
-      if (text.trim()) return text.trim();
-    } catch {
-      // Not there or unreadable: try the next name.
+      const read = readTextPrefix(path, maxBytes);
+      const text = read.text.trim();
+      if (!text) continue;
+      if (read.truncated) warnings.push(cutWarning(path, Buffer.byteLength(read.text, "utf8"), read.size));
+      return text;
+    } catch (err) {
+      // Not there or unreadable: try the next name; a file refused for its kind is worth saying.
+      if (isRefusedFile(err)) warnings.push(`${err.message}; skipped it`);
     }
   }
   return null;

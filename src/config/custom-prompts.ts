@@ -5,7 +5,8 @@
  * typed after the command: `$1`…`$9` (positional words), `$ARGUMENTS` (all of them), `$KEY`
  * for `KEY=value` words, and `$$` for a literal `$`.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
+import { readTextFile } from "../util/bounded-read.js";
 import { join } from "node:path";
 import { parseFrontMatter } from "./front-matter.js";
 import { splitShellWords } from "../util/shell-words.js";
@@ -36,7 +37,7 @@ export function discoverPrompts(dir: string): { prompts: CustomPrompt[]; errors:
   for (const file of names) {
     const path = join(dir, file);
     try {
-      const { data, body } = parseFrontMatter(readFileSync(path, "utf8"));
+      const { data, body } = parseFrontMatter(readTextFile(path));
       prompts.push({
         name: file.slice(0, -3),
         path,

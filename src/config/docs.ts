@@ -57,8 +57,18 @@ other values, arrays included, replace):
    (\`-c 'projects."/src/app".trust_level="trusted"'\`); the value is parsed as TOML (\`42\`,
    \`true\`, \`["PATH","HOME"]\`, \`{ a = 1 }\`), and a value that is not TOML is taken as a string,
    so \`-c model=o3\` works without quotes. Relative paths are relative to the working directory.
-7. Command-line flags: \`--model\`, \`--sandbox\`, \`--full-auto\`, \`--oss\`, and \`--enable NAME\` /
-   \`--disable NAME\` (the same as \`-c features.NAME=true\` / \`=false\`).
+7. Command-line flags: \`--model\`, \`--sandbox\`, \`--full-auto\`, \`-P\`/\`--permissions\`, \`--oss\`,
+   and \`--enable NAME\` / \`--disable NAME\` (the same as \`-c features.NAME=true\` / \`=false\`).
+
+## Permission profiles
+
+\`default_permissions = "NAME"\` (or \`-P NAME\`) selects a \`[permissions.NAME]\` profile or a built-in
+(\`:read-only\`, \`:workspace\`, \`:danger-full-access\`) instead of \`sandbox_mode\`: paths and
+patterns mapped to \`"read"\`, \`"write"\` or \`"none"\` (off limits to every command and to the
+agent's own reads). The two ways do not combine: when \`sandbox_mode\` is set anywhere it decides,
+and a warning says the profile is not used. \`.env\` files and SSH private keys are off limits out
+of the box. The format, the built-ins and what enforces a denial are in
+[sandbox.md](sandbox.md#permission-profiles-and-denied-paths).
 
 ## Profiles
 
@@ -116,6 +126,18 @@ only a key spelled nearly like one the reference reads is reported:
 \`\`\`
 /home/me/.codex-ts/config.toml:4: unknown config key 'model_reasoning_efort' is ignored (did you mean model_reasoning_effort?)
 \`\`\`
+
+### Files a repository controls
+
+A repository may hold files shaped to hurt: an \`AGENTS.md\` linked to \`/dev/zero\`, a FIFO named
+\`.codex/config.toml\`, a 200 MB prompt. codex-ts reads only regular files (a FIFO, device or
+socket is refused without waiting on it), and never more than it keeps: AGENTS.md files up to
+\`project_doc_max_bytes\`, settings files (config.toml, profiles, rules, skills, prompts,
+\`model_instructions_file\`) up to 1 MiB each. A refused or cut-short file is named: in a warning
+for AGENTS.md, skills, prompts and \`.git\` metadata (which is then left out), in the error that
+stops the start for a config or rules file, which must load whole. Session files (\`sessions\`,
+resume, fork) and \`history.jsonl\` are read the same way: anything there that is not a regular
+file is passed over.
 
 ## Local models (\`--oss\`)
 

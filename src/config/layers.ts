@@ -4,7 +4,7 @@
  * was written (`/home/me/.codex-ts/config.toml:12`, `-c model=o3`, `--profile fast`). Every layer
  * is checked against the schema on its own, so an error names the file and line to fix.
  */
-import { readFileSync } from "node:fs";
+import { readTextFile } from "../util/bounded-read.js";
 import { ConfigError, applyOverride, parseOverride, type TomlTable } from "./overrides.js";
 import { formatPath, isTable, resolvePaths, validateTable } from "./schema.js";
 import { parseTomlFile } from "./toml-errors.js";
@@ -22,7 +22,8 @@ export interface Layer {
 export function readFileLayer(file: string): Layer | null {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    // Only a regular file of a sane size: a repository's .codex/config.toml may be a FIFO or huge.
+    text = readTextFile(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT" || (err as NodeJS.ErrnoException).code === "ENOTDIR") return null;
     throw new ConfigError(`${file}: ${(err as Error).message}`);

@@ -4,6 +4,7 @@ import { mkdtempSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig, type CliConfigInput, type Config } from "./load-config.js";
+import { configErrorOf } from "../../test/support/config-error.js";
 import { ConfigError, parseOverride } from "./overrides.js";
 
 interface Home {
@@ -25,15 +26,7 @@ function home(configToml: string | null): Home {
 const load = (h: Home, more: Partial<CliConfigInput> = {}): Config => loadConfig({ cwd: h.cwd, overrides: [], env: h.env, ...more });
 
 /** The ConfigError message loadConfig throws. */
-function failure(h: Home, more: Partial<CliConfigInput> = {}): string {
-  try {
-    load(h, more);
-  } catch (err) {
-    assert.ok(err instanceof ConfigError, String(err));
-    return err.message;
-  }
-  assert.fail("expected a ConfigError");
-}
+const failure = (h: Home, more: Partial<CliConfigInput> = {}): string => configErrorOf(() => load(h, more));
 
 /** A git repository `repo` with `repo/pkg` inside the work folder, each with .codex/config.toml. */
 function project(h: Home, rootToml: string, pkgToml?: string): { root: string; pkg: string } {

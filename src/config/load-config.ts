@@ -6,14 +6,12 @@
  * `--enable` / `--disable` and `--oss`). Every layer is checked against the schema (schema.ts):
  * a wrong type or value is a ConfigError naming `file:line: key`, an unknown key a warning.
  */
-import { readFileSync } from "node:fs";
+import { readTextFile } from "../util/bounded-read.js";
 import { join, resolve } from "node:path";
 import {
   APPROVAL_POLICIES,
   REASONING_EFFORTS,
   REASONING_SUMMARIES,
-  SANDBOX_MODES,
-  sandboxPolicyFor,
   type AskForApproval,
   type ReasoningEffort,
   type ReasoningSummary,
@@ -21,6 +19,7 @@ import {
   type SandboxPolicy,
 } from "../protocol/policy.js";
 import type { ShellEnvironmentPolicy } from "../exec/env.js";
+import type { FileSystemRules } from "../sandbox/fs-rules.js";
 import type { HistorySettings } from "../history/prompt-history.js";
 import { otelSettingsFrom, type OtelSettings } from "../telemetry/settings.js";
 import {
@@ -40,6 +39,7 @@ import { mcpServersFromToml, type McpServerConfig } from "./mcp.js";
 import { DEFAULT_OSS_MODELS, DEFAULT_OSS_PROVIDER, OSS_PROVIDERS, isOssProvider, ossBaseUrl } from "./oss.js";
 import { ConfigError, type TomlTable } from "./overrides.js";
 import { bothFormsWarning, chooseProfile, missingProfile, profileTableLayer, readProfileFile } from "./profiles.js";
+import { selectPermissions } from "./permissions.js";
 import { loadProjectConfig, type TrustLevel } from "./project-config.js";
 import { DEFAULT_MODEL, defaultsTable, isTable } from "./schema.js";
 import { resolveWebSearch } from "./web-search.js";
@@ -53,6 +53,8 @@ export interface CliConfigInput {
   profile?: string;
   model?: string;
   sandboxMode?: SandboxMode;
+  /** `-P NAME`: the permission profile, instead of `default_permissions` and `sandbox_mode`. */
+  permissionProfile?: string;
   approvalPolicy?: AskForApproval;
   addDirs?: string[];
   env?: NodeJS.ProcessEnv;
@@ -80,6 +82,10 @@ export interface Config {
   approvalPolicy: AskForApproval;
   sandboxMode: SandboxMode;
   sandboxPolicy: SandboxPolicy;
+  /** What the permission profile denies or keeps read-only beyond the policy (the built-in denials for `sandbox_mode`). */
+  fileSystemRules: FileSystemRules;
+  /** The permission profile in effect (`default_permissions`, `-P`); null when `sandbox_mode` decided. */
+  permissionProfile: string | null;
   reasoningEffort: ReasoningEffort | null;
   /** null: not configured, so the request leaves the choice to the model (as the reference does). */
   reasoningSummary: ReasoningSummary | null;
@@ -198,15 +204,16 @@ export function loadConfig(input: CliConfigInput): Config {
     throw new ConfigError(`${where(["model_provider"])}: model_provider: '${modelProviderId}' is not a built-in provider or defined under [model_providers] (known: ${known})`);
   }
 
-  const sandboxMode = oneOf(t, "sandbox_mode", SANDBOX_MODES) ?? "read-only";
-  const workspace = table(t.sandbox_workspace_write);
-  const writableRoots = [...strings(workspace.writable_roots), ...(input.addDirs ?? []).map((d) => resolve(cwd, d))];
-  const sandboxPolicy = sandboxPolicyFor(sandboxMode, writableRoots);
-  if (sandboxPolicy.type === "workspace-write") {
-    sandboxPolicy.network_access = workspace.network_access === true;
-    sandboxPolicy.exclude_slash_tmp = workspace.exclude_slash_tmp === true;
-    sandboxPolicy.exclude_tmpdir_env_var = workspace.exclude_tmpdir_env_var === true;
-  }
+  const permissions = selectPermissions({
+    table: t,
+    layers,
+    cwd,
+    env,
+    addDirs: (input.addDirs ?? []).map((d) => resolve(cwd, d)),
+    ...(input.permissionProfile !== undefined ? { cliProfile: input.permissionProfile } : {}),
+    ...(input.sandboxMode !== undefined ? { cliSandboxMode: input.sandboxMode } : {}),
+  });
+  warnings.push(...permissions.warnings);
 
   const instructionsKey = str(t, "model_instructions_file") !== undefined ? "model_instructions_file" : "experimental_instructions_file";
   const instructionsFile = str(t, instructionsKey);
@@ -222,6 +229,14 @@ export function loadConfig(input: CliConfigInput): Config {
   warnings.push(...featureWarnings(t, features));
   const webSearch = resolveWebSearch(t, provider.wireApi);
   warnings.push(...webSearch.warnings);
+  const agentsMd = loadAgentsMd({
+    codexHome: home,
+    cwd,
+    maxBytes: projectDocMaxBytes,
+    fallbackFilenames: projectDocFallbackFilenames,
+    rootMarkers: projectRootMarkers,
+  });
+  warnings.push(...agentsMd.warnings);
   return {
     codexHome: home,
     cwd,
@@ -231,20 +246,16 @@ export function loadConfig(input: CliConfigInput): Config {
     modelProviderId,
     provider,
     approvalPolicy: oneOf(t, "approval_policy", APPROVAL_POLICIES) ?? "on-request",
-    sandboxMode,
-    sandboxPolicy,
+    sandboxMode: permissions.sandboxMode,
+    sandboxPolicy: permissions.sandboxPolicy,
+    fileSystemRules: permissions.fileSystem,
+    permissionProfile: permissions.profile,
     reasoningEffort: oneOf(t, "model_reasoning_effort", REASONING_EFFORTS) ?? null,
     reasoningSummary: oneOf(t, "model_reasoning_summary", REASONING_SUMMARIES) ?? null,
     verbosity: oneOf(t, "model_verbosity", ["low", "medium", "high"] as const) ?? null,
     developerInstructions: str(t, "developer_instructions") ?? null,
     baseInstructionsOverride: instructionsFile ? readText(instructionsFile, `${where([instructionsKey])}: ${instructionsKey}`) : null,
-    userInstructions: loadAgentsMd({
-      codexHome: home,
-      cwd,
-      maxBytes: projectDocMaxBytes,
-      fallbackFilenames: projectDocFallbackFilenames,
-      rootMarkers: projectRootMarkers,
-    }),
+    userInstructions: agentsMd.text,
     shellEnvironmentPolicy: table(t.shell_environment_policy) as ShellEnvironmentPolicy,
     warnings,
     profile: choice?.name ?? null,
@@ -329,7 +340,7 @@ function providerFromToml(id: string, t: TomlTable): ModelProvider {
 
 function readText(path: string, what: string): string {
   try {
-    return readFileSync(path, "utf8");
+    return readTextFile(path);
   } catch (err) {
     throw new ConfigError(`${what}: cannot read ${path}: ${(err as Error).message}`);
   }

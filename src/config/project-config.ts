@@ -7,7 +7,8 @@
  * programs (model_provider, model_providers, openai_base_url, notify, profile, …) are ignored
  * there.
  */
-import { readFileSync, realpathSync, statSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
+import { readTextFile } from "../util/bounded-read.js";
 import { dirname, join, resolve, sep } from "node:path";
 import { findProjectRoot } from "./project-root.js";
 import { checkLayer, readFileLayer, type Layer } from "./layers.js";
@@ -84,7 +85,8 @@ export function loadProjectConfig(input: ProjectConfigInput): ProjectConfig {
     if (!isDirectory(dotCodex) || real(dotCodex) === home) continue;
     if (decide(dir).level === "trusted") trustedDotCodex.push(dotCodex);
     const file = join(dotCodex, "config.toml");
-    if (!isFile(file)) continue;
+    // Anything by that name is read (and a FIFO or device refused by name), never passed over.
+    if (!exists(file)) continue;
     const { level, key } = decide(dir);
     if (level !== "trusted") {
       const warning =
@@ -178,9 +180,19 @@ function isFile(path: string): boolean {
   }
 }
 
+function exists(path: string): boolean {
+  try {
+    statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A `.git` file's text, or "" when it cannot be read (or is not a regular file of a sane size). */
 function readText(path: string): string {
   try {
-    return readFileSync(path, "utf8");
+    return readTextFile(path);
   } catch {
     return "";
   }

@@ -21,6 +21,7 @@ import { DEFAULT_PROJECT_DOC_MAX_BYTES } from "./agents-md.js";
 import { FEATURE_NAMES } from "./features.js";
 import { DEFAULT_MCP_STARTUP_TIMEOUT_SEC, DEFAULT_MCP_TOOL_TIMEOUT_SEC, shapeProblem } from "./mcp.js";
 import { OSS_PROVIDERS } from "./oss.js";
+import { NETWORK_TABLE_KEYS, filesystemProblem, networkProblem } from "./permissions-toml.js";
 import { exporterProblem } from "../telemetry/settings.js";
 import { didYouMean } from "../util/nearest.js";
 import type { TomlTable } from "./overrides.js";
@@ -99,7 +100,7 @@ const TUI_KEYS = [
 const BASE_SCHEMA: readonly KeySpec[] = [
   // Model
   { key: "model", type: "string", default: DEFAULT_MODEL, profile: true, group: "Model", description: "The model to use.", example: 'model = "gpt-5.5"' },
-  { key: "review_model", type: "string", unused: true, group: "Model", description: "Model for `/review`; the session's model when unset." },
+  { key: "review_model", type: "string", group: "Model", description: "Model reviews run with (`/review`, `codex-ts review`, `exec review`); the session's model when unset." },
   { key: "model_provider", type: "string", default: "openai", profile: true, userOnly: true, group: "Model", description: "Id of the provider to use: `openai`, `ollama`, `lmstudio` or a `[model_providers.<id>]` table.", example: 'model_provider = "azure"' },
   { key: "oss_provider", type: "string", values: OSS_PROVIDERS, defaultText: '"ollama" (used by `--oss`)', profile: true, group: "Model", description: "The local provider `--oss` uses." },
   { key: "openai_base_url", type: "string", defaultText: `$OPENAI_BASE_URL, else "${OPENAI_DEFAULT_BASE_URL}"`, userOnly: true, group: "Model", description: "Base URL of the built-in `openai` provider." },
@@ -146,6 +147,15 @@ const BASE_SCHEMA: readonly KeySpec[] = [
   { key: "sandbox_workspace_write.network_access", type: "boolean", default: false, group: "Sandbox and approvals", description: "Allow network access inside the sandbox." },
   { key: "sandbox_workspace_write.exclude_tmpdir_env_var", type: "boolean", default: false, group: "Sandbox and approvals", description: "Do not make `$TMPDIR` writable." },
   { key: "sandbox_workspace_write.exclude_slash_tmp", type: "boolean", default: false, group: "Sandbox and approvals", description: "Do not make `/tmp` writable." },
+  { key: "default_permissions", type: "string", profile: true, group: "Sandbox and approvals", description: "The permission profile commands run under: a `[permissions.<name>]` table or a built-in (`:read-only`, `:workspace`, `:danger-full-access`). Not used when `sandbox_mode` is set anywhere (a warning says so); `-P NAME` overrides both. See docs/sandbox.md.", example: 'default_permissions = "locked"' },
+  { key: "permissions", type: "map", group: "Sandbox and approvals", description: "Named permission profiles (names starting with `:` are kept for the built-ins)." },
+  { key: "permissions.<name>", type: "table", group: "Sandbox and approvals", description: "One profile: what commands may read and write, and whether they reach the network.", example: '[permissions.locked]\nextends = ":workspace"\n[permissions.locked.filesystem]\n":project_roots" = { "secrets/**" = "none", "**/.env" = "none" }\n"~/.aws" = "none"' },
+  { key: "permissions.<name>.description", type: "string", group: "Sandbox and approvals", description: "What the profile is for." },
+  { key: "permissions.<name>.extends", type: "string", group: "Sandbox and approvals", description: "A profile (or built-in) whose entries this one starts from; its own keys win." },
+  { key: "permissions.<name>.workspace_roots", type: "map", group: "Sandbox and approvals", description: "More project roots for `:project_roots` entries, besides the working directory." },
+  { key: "permissions.<name>.workspace_roots.<path>", type: "boolean", group: "Sandbox and approvals", description: "true adds the folder." },
+  { key: "permissions.<name>.filesystem", type: "any", check: filesystemProblem, group: "Sandbox and approvals", description: "Paths (absolute, `~/…`, or `:root`, `:project_roots`, `:tmpdir`, `:slash_tmp`) mapped to `\"read\"`, `\"write\"` or `\"none\"`, or to a table of relative paths and globs below them; `glob_scan_max_depth` caps how deep deny globs are searched." },
+  { key: "permissions.<name>.network", type: "any", check: networkProblem, knownKeys: NETWORK_TABLE_KEYS, group: "Sandbox and approvals", description: "`enabled = true` lets commands reach the network (off by default); the reference's proxy and domain keys are accepted but not enforced." },
 
   // Shell environment
   { key: "shell_environment_policy", type: "table", group: "Shell environment", description: "The environment of the commands the model runs." },
@@ -162,14 +172,14 @@ const BASE_SCHEMA: readonly KeySpec[] = [
   { key: "developer_instructions", type: "string", group: "Instructions and AGENTS.md", description: "Extra instructions sent as a developer message." },
   { key: "model_instructions_file", type: "path", profile: true, group: "Instructions and AGENTS.md", description: "File whose text replaces the built-in base instructions." },
   { key: "experimental_instructions_file", type: "path", profile: true, group: "Instructions and AGENTS.md", description: "Older name of `model_instructions_file`." },
-  { key: "compact_prompt", type: "string", unused: true, group: "Instructions and AGENTS.md", description: "Prompt used to summarise the conversation when compacting." },
-  { key: "experimental_compact_prompt_file", type: "path", profile: true, unused: true, group: "Instructions and AGENTS.md", description: "File holding the compaction prompt." },
-  { key: "project_doc_max_bytes", type: "integer", min: 0, default: DEFAULT_PROJECT_DOC_MAX_BYTES, group: "Instructions and AGENTS.md", description: "Most bytes read from AGENTS.md files in total; 0 turns project docs off." },
+  { key: "compact_prompt", type: "string", group: "Instructions and AGENTS.md", description: "What a local compaction asks the model for, instead of codex-ts's own summary prompt (server-side compaction sends no prompt). Also the MCP server's `compact-prompt` argument." },
+  { key: "experimental_compact_prompt_file", type: "path", profile: true, group: "Instructions and AGENTS.md", description: "File whose text is the compaction prompt when `compact_prompt` is unset. A file that cannot be read stops the start, as in the reference." },
+  { key: "project_doc_max_bytes", type: "integer", min: 0, default: DEFAULT_PROJECT_DOC_MAX_BYTES, group: "Instructions and AGENTS.md", description: "Most bytes read from the project's AGENTS.md files in total (a file cut at this limit is named in a warning); 0 turns project docs off." },
   { key: "project_doc_fallback_filenames", type: "string[]", default: [], group: "Instructions and AGENTS.md", description: "Names tried, in order, in a folder without AGENTS.md.", example: 'project_doc_fallback_filenames = ["CLAUDE.md"]' },
   { key: "project_root_markers", type: "string[]", default: [".git"], group: "Instructions and AGENTS.md", description: "Entries marking the project root, where the search for AGENTS.md and `.codex/config.toml` starts; `[]` means the working directory." },
 
   // Features
-  { key: "features", type: "map", names: FEATURE_NAMES, profile: true, group: "Features", description: "Feature flags (see the list below); `--enable NAME` / `--disable NAME` set them for one run.", example: "[features]\nundo = true" },
+  { key: "features", type: "map", names: FEATURE_NAMES, profile: true, group: "Features", description: "Feature flags (see the list below); `--enable NAME` / `--disable NAME` set them for one run.", example: "[features]\nshell_snapshot = false" },
   { key: "features.<feature>", type: "boolean", group: "Features", description: "Turns one feature on or off." },
   { key: "experimental_use_unified_exec_tool", type: "boolean", profile: true, group: "Features", description: "Older spelling of `features.unified_exec`." },
   { key: "experimental_use_freeform_apply_patch", type: "boolean", profile: true, group: "Features", description: "Older spelling of `features.apply_patch_freeform`." },
@@ -272,7 +282,6 @@ const BASE_SCHEMA: readonly KeySpec[] = [
   { key: "skills", type: "any", unused: true, group: "Other", description: "Skill settings." },
   { key: "apps", type: "any", unused: true, group: "Other", description: "App (connector) settings." },
   { key: "hooks", type: "any", unused: true, group: "Other", description: "Lifecycle hooks." },
-  { key: "permissions", type: "any", unused: true, group: "Other", description: "Named permission profiles." },
   { key: "plugins", type: "any", unused: true, group: "Other", description: "Plugin settings." },
   { key: "memories", type: "any", unused: true, group: "Other", description: "Memory settings." },
   { key: "allow_login_shell", type: "boolean", default: true, unused: true, group: "Other", description: "Whether the model may ask for a login shell." },
@@ -387,7 +396,10 @@ function walk(table: TomlTable, node: SchemaNode, path: string[], out: Validatio
       out.errors.push({ path: at, message: problem });
       continue;
     }
-    if (isTable(value) && (kinds(spec).includes("table") || kinds(spec).includes("map"))) walk(value, child, at, out);
+    // A table whose keys the schema does not list (otel.exporter's `{ otlp-http = … }`) is
+    // free-form: its `check` judges it whole, and walking it would call every key unknown.
+    const described = child.children.size > 0 || child.any !== undefined;
+    if (isTable(value) && described && (kinds(spec).includes("table") || kinds(spec).includes("map"))) walk(value, child, at, out);
     else if (isTable(value) && spec.knownKeys) nearMisses(value, spec.knownKeys, at, out);
   }
 }

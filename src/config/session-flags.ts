@@ -11,6 +11,8 @@ export interface SessionFlags {
   profile?: string;
   model?: string;
   sandbox?: SandboxMode;
+  /** `-P NAME`: a permission profile (`[permissions.NAME]` or a built-in). */
+  permissions?: string;
   askForApproval?: AskForApproval;
   fullAuto?: boolean;
   dangerouslyBypassApprovalsAndSandbox?: boolean;
@@ -32,6 +34,7 @@ export function configInputFromFlags(cwd: string, flags: SessionFlags): CliConfi
     profile: flags.profile,
     model: flags.model,
     sandboxMode: bypass ? "danger-full-access" : flags.fullAuto ? "workspace-write" : flags.sandbox,
+    permissionProfile: flags.permissions,
     approvalPolicy: bypass ? "never" : flags.fullAuto ? "on-request" : flags.askForApproval,
     addDirs: flags.addDir,
     oss: flags.oss,

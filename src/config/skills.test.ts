@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { discoverSkills, mentionedSkills, skillInjection, skillsInstructions } from "./skills.js";
@@ -65,4 +66,30 @@ void test("custom prompts: discovery with front matter, and every kind of placeh
   assert.equal(expandPrompt(prompts[0]?.content ?? "", 'ISSUE=42 src/a.ts "b c.ts"'), "Fix issue 42 in src/a.ts (all: src/a.ts b c.ts), costs $5.\n");
   assert.equal(expandPrompt("Just text $2 and $MISSING.", "one"), "Just text  and $MISSING.");
   assert.deepEqual(discoverPrompts(join(dir, "none")), { prompts: [], errors: [] });
+});
+
+void test("a prompt or skill that is a FIFO, a link to /dev/zero or oversized is reported by name, never read", () => {
+  const dir = mkdtempSync(join(tmpdir(), "codex-ts-prompts-"));
+  writeFileSync(join(dir, "good.md"), "Fine.");
+  execFileSync("mkfifo", [join(dir, "fifo.md")]);
+  symlinkSync("/dev/zero", join(dir, "zero.md"));
+  writeFileSync(join(dir, "huge.md"), "");
+  truncateSync(join(dir, "huge.md"), 50 * 1024 * 1024);
+  const { prompts, errors } = discoverPrompts(dir);
+  assert.deepEqual(prompts.map((p) => p.name), ["good"]);
+  assert.deepEqual(
+    errors.map((e) => [e.path, e.message.replace(`${e.path} `, "")]),
+    [
+      [join(dir, "fifo.md"), "is a named pipe (FIFO), not a regular file, so it was not read"],
+      [join(dir, "huge.md"), "is 50 MiB, over the 1 MiB a file of its kind may have, so it was not read"],
+      [join(dir, "zero.md"), "is a character device, not a regular file, so it was not read"],
+    ],
+  );
+
+  const root = mkdtempSync(join(tmpdir(), "codex-ts-skills-"));
+  mkdirSync(join(root, "home", "skills", "trap"), { recursive: true });
+  execFileSync("mkfifo", [join(root, "home", "skills", "trap", "SKILL.md")]);
+  const found = discoverSkills({ codexHome: join(root, "home"), cwd: root, projectRoot: root, home: join(root, "nohome"), adminRoot: join(root, "noadmin") });
+  assert.deepEqual(found.skills, []);
+  assert.match(found.errors[0]?.message ?? "", /SKILL\.md is a named pipe \(FIFO\)/);
 });

@@ -7,7 +7,8 @@
  * into the model's instructions; a skill's body is sent only when the user mentions it
  * (`$name`). A file that cannot be read or lacks what it needs is reported, never fatal.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
+import { readTextFile } from "../util/bounded-read.js";
 import { homedir } from "node:os";
 import { join, relative, sep } from "node:path";
 import { parseFrontMatter } from "./front-matter.js";
@@ -77,10 +78,15 @@ export function discoverSkills(input: SkillRootsInput): SkillsOutcome {
   return outcome;
 }
 
+/** A SKILL.md's text: only a regular file, refused past the size a settings file may have. */
+export function readSkillFile(path: string): string {
+  return readTextFile(path);
+}
+
 function readSkill(path: string, scope: SkillScope): Skill | SkillError {
   let data: Record<string, unknown>;
   try {
-    data = parseFrontMatter(readFileSync(path, "utf8")).data;
+    data = parseFrontMatter(readSkillFile(path)).data;
   } catch (err) {
     return { path, message: `cannot read the skill: ${(err as Error).message}` };
   }
@@ -111,7 +117,8 @@ function skillFiles(root: string): string[] {
       continue;
     }
     for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-      if (entry.isFile() && entry.name === "SKILL.md") files.push(join(dir, entry.name));
+      // A FIFO or device by that name is listed too, so that reading refuses it with a warning.
+      if (entry.name === "SKILL.md" && !entry.isDirectory() && !entry.isSymbolicLink()) files.push(join(dir, entry.name));
       else if (entry.isDirectory() && !entry.name.startsWith(".") && depth < MAX_DEPTH) queue.push({ dir: join(dir, entry.name), depth: depth + 1 });
     }
   }

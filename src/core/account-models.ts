@@ -11,7 +11,7 @@
  * the list awaited, for at most two seconds. Any failure leaves the built-in defaults in place, with one note on
  * NODE_DEBUG=codex-ts and nothing else.
  */
-import { readFileSync } from "node:fs";
+import { readTextFile } from "../util/bounded-read.js";
 import { join } from "node:path";
 import { debuglog } from "node:util";
 import { getJson } from "../auth/auth-http.js";
@@ -97,7 +97,7 @@ function cachePath(codexHome: string): string {
 function readCache(req: AccountModelsRequest): { fetchedAt: number; models: AccountModel[] } | null {
   let parsed: CacheFile;
   try {
-    parsed = JSON.parse(readFileSync(cachePath(req.codexHome), "utf8")) as CacheFile;
+    parsed = JSON.parse(readTextFile(cachePath(req.codexHome))) as CacheFile;
   } catch {
     return null; // None yet, or unreadable: fetched again.
   }

@@ -8,11 +8,12 @@ import type { ContentItem, ResponseItem } from "../protocol/items.js";
 import { userText } from "../protocol/items.js";
 import { agentsMdMessage, environmentContext, permissionsInstructions } from "./prompts.js";
 import type { SessionOptions, SessionSettings } from "./session-options.js";
+import type { FileSystemRules } from "../sandbox/fs-rules.js";
 import { basename } from "node:path";
 
 export function initialContext(settings: SessionSettings, options: SessionOptions): ResponseItem[] {
   const developerParts: ContentItem[] = [
-    { type: "input_text", text: permissionsInstructions(settings.sandboxPolicy, settings.approvalPolicy, settings.cwd) },
+    { type: "input_text", text: permissionsInstructions(settings.sandboxPolicy, settings.approvalPolicy, settings.cwd, options.fileSystemRules) },
   ];
   if (options.developerInstructions) developerParts.push({ type: "input_text", text: options.developerInstructions });
   const items: ResponseItem[] = [{ type: "message", role: "developer", content: developerParts }];
@@ -21,13 +22,13 @@ export function initialContext(settings: SessionSettings, options: SessionOption
   return items;
 }
 
-export function settingsUpdateItems(previous: SessionSettings, next: SessionSettings): ResponseItem[] {
+export function settingsUpdateItems(previous: SessionSettings, next: SessionSettings, fileSystemRules?: FileSystemRules): ResponseItem[] {
   const items: ResponseItem[] = [];
   if (previous.sandboxPolicy !== next.sandboxPolicy || previous.approvalPolicy !== next.approvalPolicy) {
     items.push({
       type: "message",
       role: "developer",
-      content: [{ type: "input_text", text: permissionsInstructions(next.sandboxPolicy, next.approvalPolicy, next.cwd) }],
+      content: [{ type: "input_text", text: permissionsInstructions(next.sandboxPolicy, next.approvalPolicy, next.cwd, fileSystemRules) }],
     });
   }
   if (

@@ -4,6 +4,7 @@
  * parent, then resumed). `--ephemeral` reads but never writes.
  */
 import { join } from "node:path";
+import type { ThreadTarget } from "../protocol/threads.js";
 import { uuidv7 } from "../util/ids.js";
 import type { ResumeOptions } from "./session-options.js";
 import { SESSIONS_SUBDIR, isThreadId } from "../rollout/format.js";
@@ -12,14 +13,7 @@ import { findThreadPath, latestThread } from "../rollout/list.js";
 import { loadThread } from "../rollout/reconstruct.js";
 import { RolloutRecorder } from "../rollout/recorder.js";
 
-/** `exec resume` / `exec fork`: which recorded thread to continue. */
-export interface ThreadTarget {
-  kind: "resume" | "fork";
-  sessionId?: string;
-  /** The most recently active thread (recorded in the working directory unless `all`). */
-  last: boolean;
-  all: boolean;
-}
+export type { ThreadTarget };
 
 export interface OpenThreadRequest {
   target: ThreadTarget | null;

@@ -32,6 +32,7 @@ export function sessionOptionsFromConfig(config: Config, client: ModelClient): S
     skills: found.skills,
     codexHome: config.codexHome,
     reviewModel: config.reviewModel,
+    compactPrompt: config.compactPrompt,
     modelSettings: {
       contextWindow: config.modelContextWindow,
       autoCompactTokenLimit: config.modelAutoCompactTokenLimit,
@@ -45,6 +46,7 @@ export function sessionOptionsFromConfig(config: Config, client: ModelClient): S
     showRawAgentReasoning: config.showRawAgentReasoning,
     baseInstructionsOverride: config.baseInstructionsOverride,
     shellEnvironmentPolicy: config.shellEnvironmentPolicy,
+    fileSystemRules: config.fileSystemRules,
     startupWarnings: [...config.warnings, ...unknownModelWarning(config.model), ...found.errors.map((e) => `skill ${e.path} was not loaded: ${e.message}`)],
     notify: config.notify,
     promptHistory: { codexHome: config.codexHome, settings: config.history },

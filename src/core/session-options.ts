@@ -11,6 +11,8 @@ import type { RolloutRecorder } from "../rollout/recorder.js";
 import type { RecordedThread } from "../rollout/reconstruct.js";
 import type { McpSignInHandler } from "../mcp/sign-in.js";
 import type { McpServerConfig } from "../config/mcp.js";
+import type { FileSystemRules } from "../sandbox/fs-rules.js";
+import type { AccountModel } from "./account-models.js";
 
 /** Settings a user turn can change; the session keeps the latest. */
 export interface SessionSettings {
@@ -37,6 +39,8 @@ export interface SessionOptions {
   /** Replaces the built-in base instructions (model_instructions_file). */
   baseInstructionsOverride: string | null;
   shellEnvironmentPolicy: ShellEnvironmentPolicy;
+  /** What the permission profile denies or keeps read-only beyond the sandbox policy; absent: nothing. */
+  fileSystemRules?: FileSystemRules;
   userShell?: string;
   threadId?: string;
   /** Emitted as warning events right after session_configured. */
@@ -59,6 +63,8 @@ export interface SessionOptions {
    * for an OAuth sign-in get one mid-session (docs/mcp.md, "Front ends"); exec passes none.
    */
   mcpSignIn?: McpSignInHandler;
+  /** The models the account lists (a ChatGPT login), for `list_models`; absent or null: the catalog's. */
+  accountModels?: AccountModel[] | null;
   /** What config changes about the model (context window, tool-output budget, feature flags). */
   modelSettings?: ModelSettings;
   /**
@@ -70,6 +76,8 @@ export interface SessionOptions {
   showRawAgentReasoning?: boolean;
   /** `review_model`: the model reviews run with; absent: the session's model. */
   reviewModel?: string | null;
+  /** `compact_prompt` (or the file's text): what a local compaction asks for instead of our prompt. */
+  compactPrompt?: string | null;
   /** $CODEX_HOME, where custom prompts and skills are looked up; absent: none are. */
   codexHome?: string;
   /** Skills the user can mention as `$name`; a mentioned skill's file follows their message. */

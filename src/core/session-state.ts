@@ -12,16 +12,16 @@ import type { RolloutRecorder } from "../rollout/recorder.js";
 import type { ElicitationAnswer, McpElicitation } from "../mcp/elicitation.js";
 import { buildTools } from "../tools/registry.js";
 import { UnifiedExecManager } from "../exec/unified-exec.js";
-import { PendingApprovals } from "../approval/pending-approvals.js";
-import { PendingUserInput } from "../approval/pending-user-input.js";
+import { Questions } from "../approval/questions.js";
 import { ApprovalStore } from "../approval/approval-store.js";
 import { ExecPolicy } from "../approval/exec-policy/policy.js";
+import { FileSystemGuard } from "../sandbox/fs-guard.js";
+import { NO_FILESYSTEM_RULES } from "../sandbox/fs-rules.js";
 import type { SessionShellSnapshot } from "../exec/shell-snapshot.js";
 import type { TurnContext } from "../tools/turn-context.js";
 import { uuidv7 } from "../util/ids.js";
 import { ConversationHistory } from "./history.js";
 import { baseInstructions } from "./prompts.js";
-import { PendingElicitations } from "./pending-elicitations.js";
 import { startShellSnapshot, userShellOf } from "./session-shell-snapshot.js";
 import type { SessionOptions, SessionSettings } from "./session-options.js";
 import { TokenAccounting } from "./token-usage.js";
@@ -38,11 +38,12 @@ export class SessionState {
   readonly history: ConversationHistory;
   /** The `codex.*` OpenTelemetry events of this thread (records nothing without an exporter). */
   readonly telemetry: TelemetryRecorder;
-  readonly approvals = new PendingApprovals();
-  readonly elicitations = new PendingElicitations();
-  readonly userInput = new PendingUserInput();
+  /** Everything asked of the user and not yet answered (approval/questions.ts). */
+  readonly questions = new Questions();
   readonly approvalStore = new ApprovalStore();
   readonly unifiedExec = new UnifiedExecManager();
+  /** The permission profile's denied paths, for every command and every read of the agent's own. */
+  readonly fileSystemGuard: FileSystemGuard;
   /** A resumed thread's recorded base instructions: resending them keeps the request prefix. */
   recordedBaseInstructions: string | null = null;
   /** What the next turn runs with. */
@@ -66,6 +67,7 @@ export class SessionState {
   ) {
     this.threadId = threadId;
     this.telemetry = options.telemetry ?? noTelemetry();
+    this.fileSystemGuard = new FileSystemGuard(options.fileSystemRules ?? NO_FILESYSTEM_RULES);
     this.recorder = options.recorder ?? null;
     this.history = new ConversationHistory((items) => this.recorder?.recordItems(items));
     this.settings = { ...options.settings };
@@ -84,6 +86,7 @@ export class SessionState {
       onEvent: (msg) => this.send("", msg),
       onElicitation: (server, request) => this.elicit(server, request),
       warn: (message) => this.send("", { type: "warning", message }),
+      guard: this.fileSystemGuard,
     });
   }
 
@@ -134,9 +137,9 @@ export class SessionState {
         ...(this.shellSnapshot ? { shellSnapshot: this.shellSnapshot } : {}),
         telemetry: this.telemetry.withModel(s.model),
         execPolicy: this.options.execPolicy?.policy ?? ExecPolicy.empty(),
-        approvals: this.approvals,
-        userInput: this.userInput,
+        questions: this.questions,
         approvalStore: this.approvalStore,
+        fileSystemGuard: this.fileSystemGuard,
       },
     };
   }
@@ -162,6 +165,7 @@ export class SessionState {
       threadId: this.threadId,
       streamMaxRetries: this.options.streamMaxRetries,
       remote: this.options.remoteCompaction === true,
+      summaryPrompt: this.options.compactPrompt ?? null,
       reportedContextTokens: () => this.tokens.reportedContextTokens,
       recordUsage: this.usageRecorder(turn, emit),
       commit: (items, summary) => {
@@ -184,24 +188,30 @@ export class SessionState {
 
   /** The turn's tools; with MCP servers, the first request waits for them to settle (an interrupt stops the wait). */
   async turnTools(turn: TurnContext, emit: (msg: EventMsg) => void, signal: AbortSignal): Promise<ReturnType<typeof buildTools>> {
-    const mcpTools = this.mcp ? await this.mcp.toolset(mcpApprovalHook(turn, emit, this.approvals), signal) : undefined;
+    const mcpTools = this.mcp ? await this.mcp.toolset(mcpApprovalHook(turn, emit, this.questions), signal) : undefined;
     return buildTools(turn.model, mcpTools ?? undefined);
   }
 
   /**
-   * An MCP server's question for the user: shown as an elicitation_request and answered by a
-   * resolve_elicitation op. Nobody answers under `never` (exec), so it is declined at once.
+   * An MCP server's question for the user, on the questions path: declined when nobody can
+   * answer (exec), cancelled by an interrupt, else what the user answered.
    */
-  private elicit(server: string, request: McpElicitation): Promise<ElicitationAnswer> {
-    if (this.settings.approvalPolicy === "never") return Promise.resolve({ action: "decline" });
-    const answer = this.elicitations.wait(server, request.id);
-    this.send(this.activeSubId, {
-      type: "elicitation_request",
-      server_name: server,
-      id: request.id,
-      message: request.message,
-      ...(request.requestedSchema !== undefined ? { requested_schema: request.requestedSchema } : {}),
-    });
-    return answer;
+  private async elicit(server: string, request: McpElicitation): Promise<ElicitationAnswer> {
+    const subId = this.activeSubId;
+    const outcome = await this.questions.ask(
+      {
+        type: "elicitation_request",
+        server_name: server,
+        id: request.id,
+        message: request.message,
+        ...(request.requestedSchema !== undefined ? { requested_schema: request.requestedSchema } : {}),
+      },
+      { emit: (msg) => this.send(subId, msg), approvalPolicy: this.settings.approvalPolicy },
+    );
+    if (outcome.kind === "cancelled") return { action: outcome.reason === "nobody_can_answer" ? "decline" : "cancel" };
+    const answer = outcome.answer;
+    if (answer.type === "elicitation") return { action: answer.action, ...(answer.content ? { content: answer.content } : {}) };
+    // A plain decision answers a confirmation.
+    return { action: answer.type === "decision" && (answer.decision === "approved" || answer.decision === "approved_for_session") ? "accept" : "decline" };
   }
 }

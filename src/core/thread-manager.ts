@@ -93,7 +93,7 @@ export class ThreadManager {
 
   /** A new thread, or a resumed / forked one when `target` names it. */
   async startThread(req: StartThreadRequest): Promise<StartedThread> {
-    const { client, config, warning } = await this.access(req.config);
+    const { client, config, warning, accountModels } = await this.access(req.config);
     const execPolicy = loadRules(config);
     const opened = this.open(() =>
       openThread({
@@ -112,6 +112,7 @@ export class ThreadManager {
     const threadId = opened.threadId ?? opened.resume?.thread.threadId ?? uuidv7();
     const session = new Session({
       ...(await this.sessionOptions(config, client)),
+      accountModels,
       developerInstructions: req.developerInstructions ?? config.developerInstructions,
       baseInstructionsOverride: req.baseInstructions ?? config.baseInstructionsOverride,
       threadId,
@@ -125,7 +126,7 @@ export class ThreadManager {
 
   /** Continues a recorded thread (see `loadThread`), appending to its file. */
   async resumeRecordedThread(requested: Config, recorded: RecordedThread): Promise<StartedThread> {
-    const { client, config, warning } = await this.access(requested);
+    const { client, config, warning, accountModels } = await this.access(requested);
     const execPolicy = loadRules(config);
     const opened = this.open(() => ({
       recorder: RolloutRecorder.append(recorded.path),
@@ -134,6 +135,7 @@ export class ThreadManager {
     }));
     const session = new Session({
       ...(await this.sessionOptions(config, client)),
+      accountModels,
       recorder: opened.recorder,
       resume: opened.resume,
       telemetry: await this.telemetryFor(config, recorded.threadId),

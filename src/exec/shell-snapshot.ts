@@ -16,6 +16,7 @@ import { join, resolve } from "node:path";
 import { SNAPSHOT_MARKER, snapshotScript, snapshotShellKind, type SnapshotShellKind } from "./shell-snapshot-scripts.js";
 import { wrapWithSnapshot } from "./snapshot-wrapper.js";
 import { processAlive } from "../util/process-alive.js";
+import { PRIVATE_DIR_MODE } from "../util/atomic-write.js";
 
 export const SNAPSHOT_DIR = "shell_snapshots";
 /** Start-up files slower than this are treated as broken (the reference's bound too). */
@@ -80,7 +81,7 @@ export async function captureShellSnapshot(o: CaptureOptions): Promise<ShellSnap
   const errors = `${stem}.err.tmp`;
   try {
     // Start-up files export tokens and the like: only the user may read what they left.
-    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     track(temp);
     track(errors);
     await runShell(o, ["-lc", snapshotScript(kind)], temp, errors);

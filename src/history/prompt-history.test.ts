@@ -66,6 +66,19 @@ void test("append creates CODEX_HOME and an owner-only file holding the entry", 
   assert.deepEqual(readdirSync(codexHome), ["history.jsonl"], "no lock or temporary file is left");
 });
 
+void test("under umask 000 the CODEX_HOME it creates is owner-only", { skip: process.platform === "win32" }, async () => {
+  const codexHome = join(home(), "nested", ".codex");
+  const previous = process.umask(0o000);
+  try {
+    await appendPromptHistory(codexHome, "thread-1", "fix the build", SAVE_ALL);
+  } finally {
+    process.umask(previous);
+  }
+  assert.equal(mode(codexHome), 0o700);
+  assert.equal(mode(join(codexHome, "..")), 0o700);
+  assert.equal(mode(historyFilePath(codexHome)), 0o600);
+});
+
 void test("a looser (or stricter) mode on an existing file is put back to 0600", { skip: process.platform === "win32" }, async () => {
   for (const existing of [0o644, 0o666, 0o400]) {
     const codexHome = home();

@@ -50,6 +50,7 @@ import { randomBytes } from "node:crypto";
 import { open, type FileHandle } from "node:fs/promises";
 import {
   closeSync,
+  constants,
   fchmodSync,
   fstatSync,
   fsyncSync,
@@ -64,7 +65,9 @@ import {
 } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
+import { openRegularFile } from "../util/bounded-read.js";
 import { processAlive } from "../util/process-alive.js";
+import { PRIVATE_DIR_MODE } from "../util/atomic-write.js";
 
 
 /** `[history]` from config.toml: whether prompts are kept, and how large the file may grow. */
@@ -135,7 +138,7 @@ export async function appendPromptHistory(
   const line = Buffer.from(historyLine(sessionId, Math.floor(Date.now() / 1000), text), "utf8");
   let lock: LockHandle | null;
   try {
-    mkdirSync(codexHome, { recursive: true });
+    mkdirSync(codexHome, { recursive: true, mode: PRIVATE_DIR_MODE });
     lock = await acquireLock(lockPath, timeoutMs);
   } catch (err) {
     return failed(`could not lock ${lockPath}: ${message(err)}`);
@@ -158,7 +161,7 @@ export async function appendPromptHistory(
 export function historyMetadata(codexHome: string): { logId: number; count: number } {
   let fd: number;
   try {
-    fd = openSync(historyFilePath(codexHome), "r");
+    fd = openRegularFile(historyFilePath(codexHome)).fd;
   } catch {
     return { logId: 0, count: 0 };
   }
@@ -185,13 +188,16 @@ export function historyMetadata(codexHome: string): { logId: number; count: numb
 export async function historyMetadataAsync(codexHome: string): Promise<{ logId: number; count: number }> {
   let handle: FileHandle;
   try {
-    handle = await open(historyFilePath(codexHome), "r");
+    // Non-blocking, so a FIFO in its place cannot hang the open; only a regular file is counted.
+    handle = await open(historyFilePath(codexHome), constants.O_RDONLY | constants.O_NONBLOCK);
   } catch {
     return { logId: 0, count: 0 };
   }
   let logId = 0;
   try {
-    logId = (await handle.stat()).ino;
+    const info = await handle.stat();
+    if (!info.isFile()) return { logId: 0, count: 0 };
+    logId = info.ino;
     let count = 0;
     const chunk = Buffer.allocUnsafe(64 * 1024);
     for (let position = 0; ; ) {
@@ -217,7 +223,7 @@ export function lookupHistoryEntry(codexHome: string, logId: number, offset: num
   if (!Number.isSafeInteger(offset) || offset < 0) return null;
   let fd: number;
   try {
-    fd = openSync(historyFilePath(codexHome), "r");
+    fd = openRegularFile(historyFilePath(codexHome)).fd;
   } catch {
     return null;
   }

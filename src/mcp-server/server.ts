@@ -29,12 +29,14 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import { ConfigError } from "../config/overrides.js";
-import type { Session } from "../core/session.js";
-import type { Event, EventMsg } from "../protocol/events.js";
+import type { Event, EventMsg, QuestionRequest } from "../protocol/events.js";
+import type { QuestionAnswer } from "../protocol/ops.js";
 import type { ReviewDecision } from "../protocol/policy.js";
 import { shellJoin } from "../util/shell-quote.js";
 import { packageVersion } from "../util/version.js";
-import { resumeRecordedSession, shutdownThreads, startSession, type SessionEnvironment } from "./start-session.js";
+import { codexToolConfig, type SessionEnvironment } from "./start-session.js";
+import { FrontEndHost } from "../host/front-end-host.js";
+import type { EventListener, HostedThread } from "../host/hosted-thread.js";
 import { answersFromElicitResult, questionsElicitation } from "./user-questions.js";
 import { CODEX_REPLY_TOOL, CODEX_TOOL, ParamsError, parseCodexParams, parseReplyParams, type CodexToolParams } from "./tools.js";
 
@@ -47,15 +49,10 @@ interface CodexEventNotification extends Notification {
 type CodexServer = Server<Request, CodexEventNotification, Result>;
 type Extra = RequestHandlerExtra<ServerRequest | Request, ServerNotification | CodexEventNotification>;
 
-export interface McpServerOptions extends Partial<SessionEnvironment> {
-  /** Makes the Session for a `codex` call; defaults to the config-driven one (start-session.ts). */
-  startSession?: (params: CodexToolParams, where: SessionEnvironment) => Promise<Session>;
-}
+export type McpServerOptions = Partial<SessionEnvironment>;
 
 /** How long a client may take to answer an approval (a person may be deciding): a day. */
 const ELICITATION_TIMEOUT_MS = 24 * 60 * 60 * 1000;
-/** After an error event, how long to wait for the turn's end before another turn may start. */
-const ERROR_SETTLE_MS = 2000;
 
 function textResult(text: string, isError?: boolean): CallToolResult {
   return { content: [{ type: "text", text }], ...(isError ? { isError: true } : {}) };
@@ -74,142 +71,74 @@ export function decisionFromElicitResult(result: Record<string, unknown>): Revie
   return result.action === "accept" ? "approved" : "denied";
 }
 
+/** The MCP request a turn answers: where its notifications and questions go. */
 interface Call {
   requestId: RequestId;
   extra: Extra;
-  subId: string;
-  done: boolean;
-  resolve: (result: CallToolResult) => void;
-  /** Resolves when the turn has ended (task_complete / turn_aborted), so the next may start. */
-  ended: () => void;
 }
 
-/** One thread: a Session, the calls that ran turns on it, and the pump forwarding its events. */
-class CodexThread {
-  readonly threadId: string;
-  private readonly calls = new Map<string, Call>();
-  private current: Call | null = null;
-  private queue: Promise<void> = Promise.resolve();
-  private pumping: Promise<void> | null = null;
-  private closed = false;
-
+/**
+ * The client side of one thread's questions and notifications: every event goes to the client
+ * as `codex/event` (with the request it belongs to while a turn runs), and questions asked during
+ * a call become `elicitation/create` requests whose answers go back as `answer_question`.
+ */
+class ClientRelay {
   constructor(
-    readonly session: Session,
     private readonly server: CodexServer,
-  ) {
-    this.threadId = session.threadId;
+    private readonly thread: HostedThread,
+  ) {}
+
+  get threadId(): string {
+    return this.thread.threadId;
   }
 
-  /** Runs one turn with `prompt`; turns on one thread run one after another. */
-  runTurn(prompt: string, extra: Extra): Promise<CallToolResult> {
-    let ended!: () => void;
-    const turnEnded = new Promise<void>((r) => (ended = r));
-    const previous = this.queue;
-    this.queue = turnEnded;
-    return previous.then(
-      () =>
-        new Promise<CallToolResult>((resolveResult) => {
-          if (this.closed) {
-            ended();
-            resolveResult(threadResult(this.threadId, "Codex session ended", true));
-            return;
-          }
-          const call: Call = { requestId: extra.requestId, extra, subId: "", done: false, resolve: resolveResult, ended };
-          this.current = call;
-          call.subId = this.session.submit({ type: "user_input", items: [{ type: "text", text: prompt }] });
-          this.calls.set(call.subId, call);
-          extra.signal.addEventListener("abort", () => {
-            if (!call.done) this.session.submit({ type: "interrupt" });
-          });
-          this.pumping ??= this.pump();
-        }),
-    );
-  }
-
-  /** Resolves once the session has shut down (its MCP servers ended with it). */
-  shutdown(): Promise<void> {
-    this.session.submit({ type: "shutdown" });
-    this.pumping ??= this.pump();
-    return this.pumping;
-  }
-
-  private async pump(): Promise<void> {
-    for (;;) {
-      const event = await this.session.nextEvent();
-      if (!event) break;
-      const call = this.calls.get(event.id) ?? this.current;
+  /** The listener for one call's turn. */
+  forCall(call: Call): EventListener {
+    return async (event) => {
       await this.notify(event, call);
-      if (!call) continue;
-      this.handle(event, call);
-    }
-    this.closed = true;
-    for (const call of this.calls.values()) {
-      this.finish(call, "Codex session ended", true);
-      call.ended();
-    }
+      if (event.msg.type === "question_asked") void this.ask(event.msg.key, event.msg.request, event.id, call);
+    };
   }
+
+  /** The listener between calls: notifications only (nobody is there to answer a question). */
+  readonly idle: EventListener = (event) => this.notify(event, null);
 
   private async notify(event: Event, call: Call | null): Promise<void> {
-    const params = { _meta: { ...(call ? { requestId: call.requestId } : {}), threadId: this.threadId }, id: event.id, msg: event.msg };
+    // Questions go out as the reference's own request events; their resolution is ours alone.
+    if (event.msg.type === "question_resolved") return;
+    const msg = event.msg.type === "question_asked" ? event.msg.request : event.msg;
+    const params = { _meta: { ...(call ? { requestId: call.requestId } : {}), threadId: this.threadId }, id: event.id, msg };
     const notification: CodexEventNotification = { method: "codex/event", params };
     try {
-      if (call && !call.done) await call.extra.sendNotification(notification);
+      if (call) await call.extra.sendNotification(notification);
       else await this.server.notification(notification);
     } catch {
       // The client went away; the turn still finishes and its result is dropped.
     }
   }
 
-  private handle(event: Event, call: Call): void {
-    const msg = event.msg;
-    const own = event.id === call.subId;
-    switch (msg.type) {
+  /** Relays a question to the client as an elicitation and answers it with what came back. */
+  private async ask(key: string, request: QuestionRequest, eventId: string, call: Call): Promise<void> {
+    const answer = await this.answerFromClient(request, eventId, call);
+    this.thread.submit({ type: "answer_question", key, answer });
+  }
+
+  private answerFromClient(request: QuestionRequest, eventId: string, call: Call): Promise<QuestionAnswer> {
+    switch (request.type) {
       case "exec_approval_request":
-        void this.askExec(msg, event.id, call);
-        return;
+        return this.askExec(request, eventId, call);
       case "apply_patch_approval_request":
-        void this.askPatch(msg, event.id, call);
-        return;
+        return this.askPatch(request, eventId, call);
       case "mcp_tool_call_approval_request":
-        void this.askMcpTool(msg, event.id, call);
-        return;
+        return this.askMcpTool(request, eventId, call);
       case "elicitation_request":
-        void this.relayElicitation(msg, call);
-        return;
+        return this.relayElicitation(request, call);
       case "request_user_input":
-        void this.askQuestions(msg, event.id, call);
-        return;
-      case "error":
-        if (!own) return;
-        this.finish(call, msg.message, true);
-        // The task_complete that follows a failed turn releases the thread; this is the backstop.
-        setTimeout(call.ended, ERROR_SETTLE_MS).unref();
-        return;
-      case "task_complete":
-        if (!own) return;
-        this.finish(call, msg.last_agent_message ?? "");
-        this.calls.delete(call.subId);
-        call.ended();
-        return;
-      case "turn_aborted":
-        if (!own) return;
-        this.finish(call, `Turn aborted (${msg.reason}).`, true);
-        this.calls.delete(call.subId);
-        call.ended();
-        return;
-      default:
-        return;
+        return this.askQuestions(request, eventId, call);
     }
   }
 
-  private finish(call: Call, text: string, isError?: boolean): void {
-    if (call.done) return;
-    call.done = true;
-    if (this.current === call) this.current = null;
-    call.resolve(threadResult(this.threadId, text, isError));
-  }
-
-  private async askExec(msg: Extract<EventMsg, { type: "exec_approval_request" }>, eventId: string, call: Call): Promise<void> {
+  private async askExec(msg: Extract<EventMsg, { type: "exec_approval_request" }>, eventId: string, call: Call): Promise<QuestionAnswer> {
     const params = {
       message: `Allow Codex to run \`${shellJoin(msg.command)}\` in \`${msg.cwd}\`?`,
       requestedSchema: { type: "object" as const, properties: {} },
@@ -222,11 +151,10 @@ class CodexThread {
       codex_cwd: msg.cwd,
       codex_parsed_cmd: msg.parsed_cmd,
     };
-    const decision = await this.elicit(params, call);
-    this.session.submit({ type: "exec_approval", id: msg.call_id, decision });
+    return this.decision(params, call);
   }
 
-  private async askPatch(msg: Extract<EventMsg, { type: "apply_patch_approval_request" }>, eventId: string, call: Call): Promise<void> {
+  private async askPatch(msg: Extract<EventMsg, { type: "apply_patch_approval_request" }>, eventId: string, call: Call): Promise<QuestionAnswer> {
     const lines = [...(msg.reason !== undefined ? [msg.reason] : []), "Allow Codex to apply proposed code changes?"];
     const params = {
       message: lines.join("\n"),
@@ -240,12 +168,11 @@ class CodexThread {
       ...(msg.grant_root !== undefined ? { codex_grant_root: msg.grant_root } : {}),
       codex_changes: msg.changes,
     };
-    const decision = await this.elicit(params, call);
-    this.session.submit({ type: "patch_approval", id: msg.call_id, decision });
+    return this.decision(params, call);
   }
 
   /** Relays request_user_input questions; without an answer from the client they stay unanswered. */
-  private async askQuestions(msg: Extract<EventMsg, { type: "request_user_input" }>, eventId: string, call: Call): Promise<void> {
+  private async askQuestions(msg: Extract<EventMsg, { type: "request_user_input" }>, eventId: string, call: Call): Promise<QuestionAnswer> {
     const params = {
       ...questionsElicitation(msg),
       threadId: this.threadId,
@@ -256,11 +183,11 @@ class CodexThread {
     };
     // No answer is treated like a declined form: the model hears that nothing was answered.
     const result = (await this.request(params, call)) ?? {};
-    this.session.submit({ type: "user_input_answer", id: msg.call_id, response: answersFromElicitResult(result) });
+    return { type: "user_input", response: answersFromElicitResult(result) };
   }
 
   /** An MCP tool call waiting for approval, asked as a confirmation with our `mcp-tool-call-approval` marker. */
-  private async askMcpTool(msg: Extract<EventMsg, { type: "mcp_tool_call_approval_request" }>, eventId: string, call: Call): Promise<void> {
+  private async askMcpTool(msg: Extract<EventMsg, { type: "mcp_tool_call_approval_request" }>, eventId: string, call: Call): Promise<QuestionAnswer> {
     const params = {
       message: msg.question,
       requestedSchema: { type: "object" as const, properties: {} },
@@ -273,29 +200,24 @@ class CodexThread {
       codex_tool: msg.tool,
       codex_arguments: msg.arguments,
     };
-    const decision = await this.elicit(params, call);
-    this.session.submit({ type: "mcp_tool_call_approval", id: msg.call_id, decision });
+    return this.decision(params, call);
   }
 
   /** A question from one of the thread's own MCP servers, passed on to our client as it was asked. */
-  private async relayElicitation(msg: Extract<EventMsg, { type: "elicitation_request" }>, call: Call): Promise<void> {
+  private async relayElicitation(msg: Extract<EventMsg, { type: "elicitation_request" }>, call: Call): Promise<QuestionAnswer> {
     const requestedSchema = msg.requested_schema ?? { type: "object", properties: {} };
-    const reply = { type: "resolve_elicitation", server_name: msg.server_name, request_id: msg.id } as const;
     const result = await this.request({ message: msg.message, requestedSchema }, call);
     const action = result?.action;
-    if (action === "accept" || action === "decline" || action === "cancel") {
-      const content = result?.content;
-      const values = typeof content === "object" && content !== null && !Array.isArray(content) ? (content as Record<string, unknown>) : undefined;
-      this.session.submit({ ...reply, decision: action, ...(values ? { content: values } : {}) });
-    } else {
-      this.session.submit({ ...reply, decision: "decline" });
-    }
+    if (action !== "accept" && action !== "decline" && action !== "cancel") return { type: "elicitation", action: "decline" };
+    const content = result?.content;
+    const values = typeof content === "object" && content !== null && !Array.isArray(content) ? (content as Record<string, unknown>) : undefined;
+    return { type: "elicitation", action, ...(values ? { content: values } : {}) };
   }
 
   /** Asks the client for an approval; a client without elicitation support, an error or a timeout denies. */
-  private async elicit(params: { message: string; requestedSchema: { type: "object"; properties: Record<string, never> } }, call: Call): Promise<ReviewDecision> {
+  private async decision(params: { message: string; requestedSchema: { type: "object"; properties: Record<string, never> } }, call: Call): Promise<QuestionAnswer> {
     const result = await this.request(params, call);
-    return result ? decisionFromElicitResult(result) : "denied";
+    return { type: "decision", decision: result ? decisionFromElicitResult(result) : "denied" };
   }
 
   /** Sends `elicitation/create`; null when the client cannot answer, fails or times out. */
@@ -306,6 +228,27 @@ class CodexThread {
     } catch {
       return null;
     }
+  }}
+
+/** Runs one turn with `prompt` for a `tools/call`; cancelling the request interrupts it. */
+async function runCall(relay: ClientRelay, thread: HostedThread, prompt: string, extra: Extra): Promise<CallToolResult> {
+  const call: Call = { requestId: extra.requestId, extra };
+  let running = true;
+  const outcome = await thread.runTurn({ type: "user_input", items: [{ type: "text", text: prompt }] }, relay.forCall(call), () => {
+    extra.signal.addEventListener("abort", () => {
+      if (running) thread.submit({ type: "interrupt" });
+    });
+  });
+  running = false;
+  switch (outcome.status) {
+    case "completed":
+      return threadResult(thread.threadId, outcome.lastAgentMessage ?? "");
+    case "failed":
+      return threadResult(thread.threadId, outcome.error ?? "the turn failed", true);
+    case "aborted":
+      return threadResult(thread.threadId, `Turn aborted (${outcome.abortReason}).`, true);
+    case "ended":
+      return threadResult(thread.threadId, "Codex session ended", true);
   }
 }
 
@@ -317,32 +260,18 @@ export interface CodexMcpServer {
 
 export function createMcpServer(options: McpServerOptions = {}): CodexMcpServer {
   const where: SessionEnvironment = { env: options.env ?? process.env, cwd: options.cwd ?? process.cwd() };
-  const start = options.startSession ?? startSession;
+  // The host holds the threads; a thread it does not hold is resumed from its file by id.
+  const host = new FrontEndHost("mcp", where.env);
   const server: CodexServer = new Server<Request, CodexEventNotification, Result>(
     { name: "codex-mcp-server", title: "Codex", version: packageVersion() },
     { capabilities: { tools: { listChanged: true } } },
   );
-  const threads = new Map<string, CodexThread>();
-  /** Recorded threads being brought back, so two replies at once share one session. */
-  const resuming = new Map<string, Promise<CodexThread | null>>();
-
-  /** The live thread, else the recorded one resumed from its rollout file, else null. */
-  const threadFor = (threadId: string): Promise<CodexThread | null> => {
-    const live = threads.get(threadId);
-    if (live) return Promise.resolve(live);
-    let pending = resuming.get(threadId);
-    if (!pending) {
-      pending = resumeRecordedSession(threadId, where)
-        .then((session) => {
-          if (session === null) return null;
-          const thread = new CodexThread(session, server);
-          threads.set(thread.threadId, thread);
-          return thread;
-        })
-        .finally(() => resuming.delete(threadId));
-      resuming.set(threadId, pending);
-    }
-    return pending;
+  /** The thread's relay; events between calls go to the client without a request id. */
+  const relayFor = (thread: HostedThread): ClientRelay => {
+    const relay = new ClientRelay(server, thread);
+    // The pump starts with the first turn, so what the thread said before it (session_configured) belongs to that call.
+    thread.setIdleListener(relay.idle);
+    return relay;
   };
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [CODEX_TOOL, CODEX_REPLY_TOOL] }));
@@ -357,16 +286,20 @@ export function createMcpServer(options: McpServerOptions = {}): CodexMcpServer 
         if (err instanceof ParamsError) return textResult(`Failed to parse configuration for Codex tool: ${err.message}`, true);
         throw err;
       }
-      let session: Session;
+      let thread: HostedThread;
       try {
-        session = await start(params, where);
+        const config = codexToolConfig(params, where);
+        thread = await host.open({
+          config,
+          ...(params.developerInstructions !== undefined ? { developerInstructions: params.developerInstructions } : {}),
+          ...(params.baseInstructions !== undefined ? { baseInstructions: params.baseInstructions } : {}),
+        });
+        await host.ready(thread);
       } catch (err) {
         const prefix = err instanceof ConfigError ? "Failed to load Codex configuration from overrides" : "Failed to start Codex session";
         return textResult(`${prefix}: ${(err as Error).message}`, true);
       }
-      const thread = new CodexThread(session, server);
-      threads.set(thread.threadId, thread);
-      return thread.runTurn(params.prompt, extra);
+      return runCall(relayFor(thread), thread, params.prompt, extra);
     }
     if (name === "codex-reply") {
       let params: { threadId: string; prompt: string };
@@ -376,9 +309,9 @@ export function createMcpServer(options: McpServerOptions = {}): CodexMcpServer 
         if (err instanceof ParamsError) return textResult(`Failed to parse configuration for Codex tool: ${err.message}`, true);
         throw err;
       }
-      let thread: CodexThread | null;
+      let thread: HostedThread | null;
       try {
-        thread = await threadFor(params.threadId);
+        thread = await host.resume(params.threadId, where.cwd);
       } catch (err) {
         const prefix = err instanceof ConfigError ? "Failed to load Codex configuration" : "Failed to resume Codex session";
         return threadResult(params.threadId, `${prefix}: ${(err as Error).message}`, true);
@@ -387,7 +320,7 @@ export function createMcpServer(options: McpServerOptions = {}): CodexMcpServer 
         // With structuredContent matching the output schema, which clients check even on errors.
         return threadResult(params.threadId, `Session not found for thread_id: ${params.threadId}`, true);
       }
-      return thread.runTurn(params.prompt, extra);
+      return runCall(relayFor(thread), thread, params.prompt, extra);
     }
     return textResult(`Unknown tool '${name}'`, true);
   });
@@ -395,11 +328,8 @@ export function createMcpServer(options: McpServerOptions = {}): CodexMcpServer 
   return {
     server,
     close: async () => {
-      const closing = [...threads.values()].map((thread) => thread.shutdown());
-      threads.clear();
       await server.close();
-      await Promise.all(closing);
-      await shutdownThreads(where);
+      await host.shutdown();
     },
   };
 }

@@ -16,7 +16,7 @@ import { readFileSync } from "node:fs";
 import type { ReadResourceResult, Resource, ResourceTemplate, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServerConfig } from "../config/mcp.js";
 // Only the type: connection.ts (and with it the MCP SDK) is loaded when a server is started.
-import type { McpServerConnection } from "./connection.js";
+import type { McpServerConnection, StdioLauncher } from "./connection.js";
 import { collectPages, type PageResult } from "./pages.js";
 import type { McpCallToolResult, McpStartupEventMsg, McpStartupFailure } from "../protocol/mcp-events.js";
 import { withContext } from "./errors.js";
@@ -42,6 +42,8 @@ export interface McpManagerOptions {
   signIn?: McpSignInHandler;
   /** How long an interactive sign-in waits for the browser (default: the login's five minutes). */
   signInTimeoutMs?: number;
+  /** Wraps a stdio server's command line before it starts (the session hides denied paths from it). */
+  launchStdio?: StdioLauncher;
 }
 
 /** A tool the model can call: its qualified name and where it goes. */
@@ -128,6 +130,7 @@ export class McpConnectionManager {
           env,
           clientVersion,
           signal: this.shutdownController.signal,
+          ...(opts.launchStdio ? { launchStdio: opts.launchStdio } : {}),
           ...(opts.onElicitation ? { onElicitation: (request: McpElicitation) => (opts.onElicitation as McpElicitationHandler)(name, request) } : {}),
         });
       };

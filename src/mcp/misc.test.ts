@@ -6,7 +6,7 @@ import { isFullAccessMode, requiresMcpToolApproval } from "../approval/mcp-tool-
 import { httpServerHeaders, stdioServerEnv } from "./connection.js";
 import { chainDebug, chainText, withContext } from "./errors.js";
 import { eventDuration } from "./events.js";
-import { McpItemMapper } from "./exec-items.js";
+import { McpItemMapper } from "../presentation/mcp-items.js";
 import { McpStartupError, startupFailureDisplay } from "./startup-errors.js";
 import { formatDuration } from "./time.js";
 

@@ -6,6 +6,7 @@
  * beside it: they are what goes back to the server.
  */
 import { createHash } from "node:crypto";
+import { sanitizeToolName } from "../protocol/mcp-events.js";
 
 /** The reference's delimiter; it has to come from the allowed character set. */
 export const MCP_TOOL_NAME_DELIMITER = "__";
@@ -15,12 +16,7 @@ export const MAX_TOOL_NAME_LENGTH = 64;
 
 const SHA1_HEX_LENGTH = 40;
 
-/** Replaces every character outside `[A-Za-z0-9_-]` with `_` (one per code point); never empty. */
-export function sanitizeToolName(name: string): string {
-  let out = "";
-  for (const ch of name) out += /^[A-Za-z0-9_-]$/.test(ch) ? ch : "_";
-  return out === "" ? "_" : out;
-}
+export { sanitizeToolName };
 
 export function sha1Hex(text: string): string {
   return createHash("sha1").update(text, "utf8").digest("hex");

@@ -7,7 +7,7 @@
  * needs their text.
  */
 import { isUtf8 } from "node:buffer";
-import { readFileSync } from "node:fs";
+import { readBoundedBytes } from "../util/bounded-read.js";
 import { isAbsolute, resolve } from "node:path";
 import { FileContent } from "./file-content.js";
 import { updateContent } from "./file-update.js";
@@ -122,11 +122,17 @@ class PendingFiles {
 
 type DiskRead = { content: FileContent } | { error: unknown };
 
+/** Larger files are refused: an edit keeps a few copies of the file in memory. */
+const PATCH_FILE_MAX_BYTES = 256 * 1024 * 1024;
+
 /** Reads UTF-8 text; a binary file is an error rather than something to mangle on rewrite. */
 function readDisk(path: string): DiskRead {
   let bytes: Buffer;
   try {
-    bytes = readFileSync(path);
+    // A FIFO or device (which a sandboxed command can create) is refused rather than waited on.
+    const read = readBoundedBytes(path, PATCH_FILE_MAX_BYTES);
+    if (read.truncated) return { error: new Error(`the file is ${read.size} bytes, more than apply_patch edits (${PATCH_FILE_MAX_BYTES})`) };
+    bytes = read.data;
   } catch (error) {
     return { error };
   }

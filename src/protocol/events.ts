@@ -198,6 +198,14 @@ export type EventMsg =
       /** The form the server wants filled in (a flat JSON Schema object); absent for a plain confirmation. */
       requested_schema?: unknown;
     }
+  /**
+   * codex-ts: the one event every question to the user comes as (approvals, request_user_input,
+   * MCP elicitations): `request` is the reference's own request event, `key` names the question
+   * until it is resolved. Answered by one `answer_question` op (the older per-kind ops still work).
+   */
+  | { type: "question_asked"; key: string; request: QuestionRequest }
+  /** The question is closed: answered, or cancelled (an interrupt, a shutdown, or nobody to ask). */
+  | { type: "question_resolved"; key: string; outcome: QuestionOutcomeKind }
   | { type: "patch_apply_begin"; call_id: string; auto_approved: boolean; changes: Record<string, FileChange> }
   | {
       type: "patch_apply_end";
@@ -224,6 +232,24 @@ export type EventMsg =
   | { type: "exited_review_mode"; review_output: ReviewOutputEvent | null }
   /** The conversation was summarised to free context (automatically or by a `compact` op). */
   | { type: "context_compacted" }
+  /**
+   * codex-ts: the settings the next turn runs with changed (after `override_turn_context`, or a
+   * user turn's own overrides), so front ends show what the core will do instead of guessing.
+   */
+  | {
+      type: "settings_changed";
+      model: string;
+      reasoning_effort: ReasoningEffort | null;
+      approval_policy: AskForApproval;
+      sandbox_policy: SandboxPolicy;
+      cwd: string;
+    }
+  /** codex-ts: the models `list_models` asked for; `source` says whether the account listed them or the built-in catalog. */
+  | { type: "list_models_response"; models: Array<{ slug: string; is_default: boolean }>; source: "account" | "catalog" }
+  /** codex-ts: a line of an MCP sign-in's progress (the URL to open, say). */
+  | { type: "mcp_sign_in_update"; server: string; message: string }
+  /** codex-ts: the MCP sign-in ended; on success the server is starting again with the new tokens. */
+  | { type: "mcp_sign_in_complete"; server: string; success: boolean; error?: string }
   /** A `thread_rollback` dropped this many user turns. */
   | { type: "thread_rolled_back"; num_turns: number }
   | {
@@ -264,6 +290,14 @@ export type EventMsg =
   | McpEventMsg;
 
 export type EventType = EventMsg["type"];
+
+/** The reference's request events, each of which goes out inside a `question_asked`. */
+export type QuestionRequest = Extract<
+  EventMsg,
+  { type: "exec_approval_request" | "apply_patch_approval_request" | "mcp_tool_call_approval_request" | "request_user_input" | "elicitation_request" }
+>;
+
+export type QuestionOutcomeKind = "answered" | "cancelled";
 
 export interface Event {
   id: string;

@@ -81,3 +81,15 @@ export interface McpListToolsResponse {
 }
 
 export type McpEventMsg = McpStartupEventMsg | McpToolCallEventMsg | McpListToolsResponse;
+
+/** The reference's success test for an end event: an Ok result not flagged as an error. */
+export function isSuccessfulOutcome(result: McpToolCallOutcome): boolean {
+  return "Ok" in result && result.Ok.isError !== true;
+}
+
+/** How MCP tool names are made model-safe (front ends read qualified names with it): replaces every character outside `[A-Za-z0-9_-]` with `_` (one per code point); never empty. */
+export function sanitizeToolName(name: string): string {
+  let out = "";
+  for (const ch of name) out += /^[A-Za-z0-9_-]$/.test(ch) ? ch : "_";
+  return out === "" ? "_" : out;
+}

@@ -24,11 +24,24 @@ export interface TurnOverrides {
 
 export type ElicitationAction = "accept" | "decline" | "cancel";
 
+/**
+ * The answer to a `question_asked`, by kind of question: a decision for an approval, answers for
+ * request_user_input, an action (and the form's values) for an MCP elicitation; `cancel`
+ * withdraws the question (the front end cannot or will not answer it).
+ */
+export type QuestionAnswer =
+  | { type: "decision"; decision: ExecApprovalDecision }
+  | { type: "user_input"; response: UserInputResponse }
+  | { type: "elicitation"; action: ElicitationAction; content?: Record<string, unknown> }
+  | { type: "cancel" };
+
 export type Op =
   | { type: "user_input"; items: UserInput[]; final_output_json_schema?: unknown }
   | ({ type: "user_turn"; items: UserInput[]; final_output_json_schema?: unknown } & TurnOverrides)
   | ({ type: "override_turn_context" } & TurnOverrides)
   | { type: "interrupt" }
+  /** Answers the open question `key` (from its `question_asked` event). */
+  | { type: "answer_question"; key: string; answer: QuestionAnswer }
   /** `id` is the call id of the tool call awaiting approval. */
   | { type: "exec_approval"; id: string; decision: ExecApprovalDecision }
   | { type: "patch_approval"; id: string; decision: ReviewDecision }
@@ -56,6 +69,13 @@ export type Op =
   | { type: "list_skills"; cwds?: string[] }
   /** Asks for the MCP servers' tools, resources and auth status; answered by mcp_list_tools_response. */
   | { type: "list_mcp_tools" }
+  /**
+   * codex-ts: signs in to an OAuth MCP server of the session (the browser flow; its progress as
+   * mcp_sign_in_update, its end as mcp_sign_in_complete), then starts the server again with the tokens.
+   */
+  | { type: "mcp_sign_in"; server: string }
+  /** codex-ts: asks for the models this thread may switch to (the account's list, else the catalog's); answered by list_models_response. */
+  | { type: "list_models" }
   /** Appends a prompt to $CODEX_HOME/history.jsonl (front ends send it when the user submits). */
   | { type: "add_to_history"; text: string }
   /** Asks for one prompt-history entry (Up-arrow recall); answered by get_history_entry_response. */

@@ -35,3 +35,9 @@ export interface ReviewOutputEvent {
   overall_explanation: string;
   overall_confidence_score: number;
 }
+
+/** `path:start-end` (or `path:line` for one line). */
+export function findingLocation(f: ReviewFinding): string {
+  const { start, end } = f.code_location.line_range;
+  return `${f.code_location.absolute_file_path}:${start === end || end === 0 ? start : `${start}-${end}`}`;
+}

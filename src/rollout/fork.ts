@@ -11,6 +11,7 @@ import { uuidv7 } from "../util/ids.js";
 import { rolloutPath, serializeLine, utcTimestamp, type SessionMetaPayload } from "./format.js";
 import { gitInfo } from "./git-info.js";
 import { scanRollout } from "./read.js";
+import { PRIVATE_DIR_MODE } from "../util/atomic-write.js";
 
 export interface ForkParams {
   codexHome: string;
@@ -59,11 +60,11 @@ export function forkThread(params: ForkParams): ForkedThread {
     model_provider: params.modelProvider ?? (typeof parentMeta.model_provider === "string" ? parentMeta.model_provider : "openai"),
     base_instructions: isObject(base) && typeof base.text === "string" ? { text: base.text } : null,
   };
-  const git = gitInfo(params.cwd);
+  const git = gitInfo(params.cwd, (message) => scan.warnings.push(message));
   if (git) meta.git = git;
 
   const path = rolloutPath(params.codexHome, threadId, now);
-  mkdirSync(dirname(path), { recursive: true });
+  mkdirSync(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE });
   const body = Buffer.from(serializeLine("session_meta", meta, now) + lines.map((l) => `${l}\n`).join(""), "utf8");
   const fd = openSync(path, "wx", 0o600);
   try {

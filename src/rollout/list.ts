@@ -4,6 +4,7 @@
  * sessions are: files are ordered by modification time, and only the head of each (session_meta
  * and the first prompt) is read, plus a small tail look when a thread moved to another directory.
  */
+import type { ThreadSummary } from "../protocol/threads.js";
 import { readdirSync, realpathSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { SESSIONS_SUBDIR, isThreadId, parseRolloutFileName } from "./format.js";
@@ -17,22 +18,7 @@ export interface RolloutFile {
   mtimeMs: number;
 }
 
-export interface ThreadSummary {
-  id: string;
-  path: string;
-  /** session_meta's timestamp (UTC), else null. */
-  createdAt: string | null;
-  /** The file's modification time, ISO 8601 UTC. */
-  updatedAt: string;
-  cwd: string | null;
-  /** The first thing the user asked, or null if the head holds none. */
-  firstPrompt: string | null;
-  modelProvider: string | null;
-  forkedFromId: string | null;
-  source: string | null;
-  /** The git branch session_meta recorded, else null. */
-  gitBranch: string | null;
-}
+export type { ThreadSummary };
 
 export interface ListOptions {
   /** Only threads recorded in (or last resumed in) this directory. */
@@ -78,7 +64,9 @@ export function rolloutFiles(codexHome: string): RolloutFile[] {
   const files: RolloutFile[] = [];
   walkRollouts(codexHome, (path, threadId) => {
     try {
-      files.push({ path, threadId, mtimeMs: statSync(path).mtimeMs });
+      const info = statSync(path);
+      // A FIFO or device under a session file's name is no session (and reading it would hang).
+      if (info.isFile()) files.push({ path, threadId, mtimeMs: info.mtimeMs });
     } catch {
       // deleted while we looked
     }

@@ -14,7 +14,8 @@
  * without its newline (a write cut short when the process died) is reported as torn.
  */
 import { isAscii } from "node:buffer";
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, readSync } from "node:fs";
+import { openRegularFile } from "../util/bounded-read.js";
 
 export interface RolloutLine {
   type: string;
@@ -148,9 +149,9 @@ export function scanRollout(path: string, visit: (line: RolloutLine) => boolean 
     if (visit({ type: line.type, lineNo, payloadType, raw: text, payload }) === false) stopped = true;
   };
 
-  const fd = openSync(path, "r");
+  // Only a regular file: a FIFO in the sessions folder would hang the open, a device never end.
+  const { fd, size } = openRegularFile(path);
   try {
-    const size = fstatSync(fd).size;
     const buf = Buffer.allocUnsafe(Math.max(1, Math.min(options.chunkBytes ?? DEFAULT_CHUNK, size)));
     const carry: Buffer[] = [];
     let position = 0;
@@ -200,9 +201,8 @@ function decode(bytes: Buffer): string {
 
 /** The complete lines within the last `bytes` of the file, newest first (for cheap tail looks). */
 export function tailLines(path: string, bytes = 64 * 1024): string[] {
-  const fd = openSync(path, "r");
+  const { fd, size } = openRegularFile(path);
   try {
-    const size = fstatSync(fd).size;
     const start = Math.max(0, size - bytes);
     const buf = Buffer.allocUnsafe(size - start);
     const n = readSync(fd, buf, 0, buf.length, start);

@@ -242,11 +242,26 @@ function usageInfo(info: Json): TokenUsageInfo {
 }
 
 /** Context the harness puts in user messages (environment, AGENTS.md, markers), not typed by a person. */
-const CONTEXT_PREFIXES = ["<environment_context>", "<user_instructions>", "# AGENTS.md instructions", "<turn_aborted>", "<user_shell_command>"];
+/**
+ * What the harness itself puts in user messages (ours and the reference's). Only these: a user
+ * who starts a message with a tag of their own (`<div> looks wrong`) still typed a message, and a
+ * rollback counts it as the front end showed it.
+ */
+const CONTEXT_PREFIXES = [
+  "<environment_context>",
+  "<user_instructions>",
+  "# AGENTS.md instructions",
+  "<turn_aborted>",
+  "<user_shell_command>",
+  "<skill>",
+  "<working_state>",
+  "<user_action>",
+  "<subagent_notification>",
+];
 
 export function isContextText(text: string): boolean {
   const t = text.trimStart();
-  return CONTEXT_PREFIXES.some((p) => t.startsWith(p)) || /^<[a-z_]+>/.test(t);
+  return CONTEXT_PREFIXES.some((p) => t.startsWith(p));
 }
 
 /** A message the user typed: not harness context, not a compaction's summary. */

@@ -16,6 +16,7 @@ import type { ResponseItem } from "../protocol/items.js";
 import { rolloutPath, serializeLine, utcTimestamp, type SessionMetaPayload, type TurnContextPayload } from "./format.js";
 import { gitInfo } from "./git-info.js";
 import { ItemJournal } from "./item-journal.js";
+import { PRIVATE_DIR_MODE } from "../util/atomic-write.js";
 
 export interface NewRolloutParams {
   codexHome: string;
@@ -55,6 +56,8 @@ export class RolloutRecorder {
   /** A recorder for a new thread; its file appears at the first `persist()`. */
   static create(params: NewRolloutParams): RolloutRecorder {
     const started = new Date();
+    // The repository's .git files may be hostile (refused ones are reported like write failures).
+    const warn = (message: string): void => recorder.report(message);
     const meta = (): SessionMetaPayload => {
       const payload: SessionMetaPayload = {
         id: params.threadId,
@@ -66,11 +69,12 @@ export class RolloutRecorder {
         model_provider: params.modelProvider,
         base_instructions: { text: params.baseInstructions },
       };
-      const git = gitInfo(params.cwd);
+      const git = gitInfo(params.cwd, warn);
       if (git) payload.git = git;
       return payload;
     };
-    return new RolloutRecorder(rolloutPath(params.codexHome, params.threadId, started), meta);
+    const recorder = new RolloutRecorder(rolloutPath(params.codexHome, params.threadId, started), meta);
+    return recorder;
   }
 
   /**
@@ -101,7 +105,7 @@ export class RolloutRecorder {
     try {
       // Building the meta line reads .git; a failure there must not abort the user's turn.
       lines = this.meta ? [serializeLine("session_meta", this.meta()), ...this.pending] : this.pending;
-      mkdirSync(dirname(this.path), { recursive: true });
+      mkdirSync(dirname(this.path), { recursive: true, mode: PRIVATE_DIR_MODE });
       this.fd = openSync(this.path, "a", 0o600);
     } catch (err) {
       return this.fail(err);

@@ -13,7 +13,12 @@ import type { OtelExporter, OtelSettings } from "./settings.js";
 const SERVICE_NAME = "codex-cli";
 /** How long a shutdown waits for the last batches before giving up on a slow collector. */
 export const FLUSH_BUDGET_MS = 2000;
-const EXPORT_TIMEOUT_MS = 5000;
+/**
+ * Every export, retries included, ends within this. The shutdown cannot cancel an export in
+ * flight, and its requests and retry timers keep the process alive until they end: a longer
+ * timeout would hold the exit past the flush budget (5 s for a collector that is down).
+ */
+const EXPORT_TIMEOUT_MS = FLUSH_BUDGET_MS;
 /** Bounds the records held in memory while a collector is slow; beyond it the oldest wait is cut. */
 const MAX_QUEUE = 2048;
 

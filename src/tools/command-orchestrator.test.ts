@@ -14,8 +14,7 @@ import { sandboxPolicyFor, type AskForApproval, type ReviewDecision, type Sandbo
 import { modelInfoFor } from "../model/catalog.js";
 import { TurnDiffTracker } from "../patch/turn-diff.js";
 import { UnifiedExecManager } from "../exec/unified-exec.js";
-import { PendingApprovals } from "../approval/pending-approvals.js";
-import { PendingUserInput } from "../approval/pending-user-input.js";
+import { Questions } from "../approval/questions.js";
 import { ApprovalStore } from "../approval/approval-store.js";
 import { ExecPolicy } from "../approval/exec-policy/policy.js";
 import { noTelemetry } from "../telemetry/recorder.js";
@@ -65,12 +64,12 @@ function oracle(c: Cell): Outcome {
 
 async function run(c: Cell): Promise<Outcome> {
   const cwd = mkdtempSync(join(tmpdir(), "codex-ts-matrix-"));
-  const approvals = new PendingApprovals();
+  const questions = new Questions();
   let asked = 0;
   const emit = (msg: EventMsg): void => {
-    if (msg.type !== "exec_approval_request") return;
+    if (msg.type !== "question_asked" || msg.request.type !== "exec_approval_request") return;
     asked++;
-    queueMicrotask(() => approvals.resolve(msg.call_id, c.answer));
+    queueMicrotask(() => questions.answer(msg.key, { type: "decision", decision: c.answer }));
   };
   const invocation: ToolInvocation = {
     callId: "c1",
@@ -94,8 +93,7 @@ async function run(c: Cell): Promise<Outcome> {
       services: {
         unifiedExec: new UnifiedExecManager(),
         userShell: "/bin/bash",
-        approvals,
-        userInput: new PendingUserInput(),
+        questions,
         telemetry: noTelemetry(),
         execPolicy: ExecPolicy.empty(),
         approvalStore: new ApprovalStore(),

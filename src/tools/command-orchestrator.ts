@@ -10,12 +10,17 @@
  *   refusals look is offered to the user for a rerun outside the sandbox.
  * - `never`: nobody is asked; whatever happened goes back to the model.
  * "Approved for the session" covers the same command in the same directory from then on.
+ *
+ * "Outside the sandbox" still hides what the permission profile denies: such a command runs with
+ * full access but with the denied paths masked (launcher.ts), and when that cannot be done on
+ * this machine it does not run. Denied paths are not the user's to approve one command at a time.
  */
 import type { ReviewDecision } from "../protocol/policy.js";
 import { commandApprovalKey } from "../approval/approval-store.js";
 import { askUser, isApproval } from "../approval/ask-user.js";
 import { ruleOn } from "../approval/exec-policy/command-ruling.js";
 import { looksLikeSandboxDenial } from "../approval/sandbox-denial.js";
+import type { FileSystemGuard } from "../sandbox/fs-guard.js";
 import { SandboxUnavailableError, sandboxCommand, type SandboxType } from "../sandbox/launcher.js";
 import { isKnownSafeCommand } from "../safety/known-safe.js";
 import { shellJoin } from "../util/shell-quote.js";
@@ -102,32 +107,55 @@ export async function orchestrateCommand<R>(
   }
 
   const spawnArgv = request.spawnArgv ?? request.argv;
-  const unsandboxed: CommandLaunch = { argv: spawnArgv, env: request.env, sandbox: "none" };
+  const guard = turn.services.fileSystemGuard;
+  const runOutside = async (): Promise<Orchestrated<R>> => {
+    const outside = await outsideLaunch(request, spawnArgv, guard);
+    if (typeof outside === "string") return refused(outside);
+    return { kind: "ran", result: await attempt(outside), launch: outside };
+  };
   // An approved escalation runs outside the sandbox, as does everything under full access.
-  if (turn.sandboxPolicy.type === "danger-full-access" || (escalated && approved)) {
-    return { kind: "ran", result: await attempt(unsandboxed), launch: unsandboxed };
-  }
+  if (turn.sandboxPolicy.type === "danger-full-access" || (escalated && approved)) return runOutside();
 
   let launch: CommandLaunch;
   try {
-    launch = await sandboxCommand({ policy: turn.sandboxPolicy, cwd: request.cwd, argv: spawnArgv, env: request.env, tty: request.tty });
+    launch = await sandboxCommand({ policy: turn.sandboxPolicy, cwd: request.cwd, argv: spawnArgv, env: request.env, tty: request.tty, guard });
   } catch (err) {
     if (!(err instanceof SandboxUnavailableError)) throw err;
     // Never unconfined without the user's say-so: ask, or tell the model why nothing ran.
     if (policy === "never") return refused(err.message);
-    if (!approved && !isApproval(await ask(invocation, request, `${err.message} Run it without a sandbox?`))) return refused(REJECTED_BY_USER);
-    return { kind: "ran", result: await attempt(unsandboxed), launch: unsandboxed };
+    if (!approved && !isApproval(await ask(invocation, request, `${err.message} Run it without a sandbox?${stillHidden(guard)}`))) return refused(REJECTED_BY_USER);
+    return runOutside();
   }
 
   const result = await attempt(launch);
   const outcome = view(result);
   if (policy === "never" || outcome.exitCode === null || !looksDenied(outcome)) return { kind: "ran", result, launch };
   if (!approved) {
-    const decision = await ask(invocation, request, RETRY_WITHOUT_SANDBOX);
+    const decision = await ask(invocation, request, `${RETRY_WITHOUT_SANDBOX}${stillHidden(guard)}`);
     if (!isApproval(decision)) return refused(REJECTED_BY_USER);
     if (decision === "approved_for_session") store.remember("exec", [key]);
   }
-  return { kind: "ran", result: await attempt(unsandboxed), launch: unsandboxed };
+  return runOutside();
+}
+
+/** Said in a question about running outside the sandbox when denied paths would stay hidden anyway. */
+function stillHidden(guard: FileSystemGuard | undefined): string {
+  return guard !== undefined && guard.view().hidden.length > 0 ? " (paths the permission profile denies stay hidden)" : "";
+}
+
+/**
+ * How a command runs outside the sandbox: as it is, or, when the permission profile denies
+ * something that exists, with full access minus the denied paths. A string says why it cannot run.
+ */
+async function outsideLaunch(request: CommandRequest, argv: string[], guard: FileSystemGuard | undefined): Promise<CommandLaunch | string> {
+  if (guard === undefined) return { argv, env: request.env, sandbox: "none" };
+  try {
+    const wrapped = await sandboxCommand({ policy: { type: "danger-full-access" }, cwd: request.cwd, argv, env: request.env, tty: request.tty, guard });
+    return { argv: wrapped.argv, env: wrapped.env, sandbox: wrapped.sandbox };
+  } catch (err) {
+    if (!(err instanceof SandboxUnavailableError)) throw err;
+    return `${err.message} The permission profile denies paths that a command outside the sandbox could read, so it was not run; choose a profile without denied paths to run it.`;
+  }
 }
 
 function looksDenied(outcome: AttemptView): boolean {
@@ -135,10 +163,11 @@ function looksDenied(outcome: AttemptView): boolean {
 }
 
 async function ask(invocation: ToolInvocation, request: CommandRequest, reason: string | undefined): Promise<ReviewDecision> {
-  const decision = await askUser(invocation.turn.services.approvals, invocation.emit, {
+  const { turn } = invocation;
+  const decision = await askUser(turn.services.questions, { emit: invocation.emit, approvalPolicy: turn.approvalPolicy }, {
     type: "exec_approval_request",
     call_id: invocation.callId,
-    turn_id: invocation.turn.turnId,
+    turn_id: turn.turnId,
     command: request.argv,
     cwd: request.cwd,
     ...(reason ? { reason } : {}),

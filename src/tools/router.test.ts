@@ -13,20 +13,19 @@ import { sandboxPolicyFor } from "../protocol/policy.js";
 import { modelInfoFor } from "../model/catalog.js";
 import { TurnDiffTracker } from "../patch/turn-diff.js";
 import { UnifiedExecManager } from "../exec/unified-exec.js";
-import { PendingApprovals } from "../approval/pending-approvals.js";
 import { ApprovalStore } from "../approval/approval-store.js";
-import { PendingUserInput } from "../approval/pending-user-input.js";
+import { Questions } from "../approval/questions.js";
 import { NO_USER_TO_ASK } from "./handlers/request-user-input.js";
 import { ExecPolicy } from "../approval/exec-policy/policy.js";
 import { noTelemetry } from "../telemetry/recorder.js";
 
-function context(approvalPolicy: AskForApproval = "never", signal = new AbortController().signal): DispatchContext & { events: EventMsg[]; userInput: PendingUserInput } {
+function context(approvalPolicy: AskForApproval = "never", signal = new AbortController().signal): DispatchContext & { events: EventMsg[]; questions: Questions } {
   const cwd = mkdtempSync(join(tmpdir(), "codex-ts-router-"));
   const events: EventMsg[] = [];
-  const userInput = new PendingUserInput();
+  const questions = new Questions();
   return {
     events,
-    userInput,
+    questions,
     signal,
     emit: (msg) => events.push(msg),
     turnDiff: new TurnDiffTracker(cwd),
@@ -45,8 +44,7 @@ function context(approvalPolicy: AskForApproval = "never", signal = new AbortCon
       services: {
         unifiedExec: new UnifiedExecManager(),
         userShell: "/bin/bash",
-        approvals: new PendingApprovals(),
-        userInput,
+        questions,
         telemetry: noTelemetry(),
         execPolicy: ExecPolicy.empty(),
         approvalStore: new ApprovalStore(),
@@ -159,23 +157,28 @@ void test("request_user_input asks through an event and returns the answers as J
   await new Promise((r) => setImmediate(r));
   assert.deepEqual(ctx.events, [
     {
-      type: "request_user_input",
-      call_id: "call_q",
-      turn_id: "turn-3",
-      questions: [{ ...QUESTIONS.questions[0], isOther: true, isSecret: false }],
+      type: "question_asked",
+      key: "call_q",
+      request: {
+        type: "request_user_input",
+        call_id: "call_q",
+        turn_id: "turn-3",
+        questions: [{ ...QUESTIONS.questions[0], isOther: true, isSecret: false }],
+      },
     },
   ]);
-  assert.equal(ctx.userInput.resolve("call_q", { answers: { color: { answers: ["Blue"] } } }), true);
+  assert.equal(ctx.questions.answer("call_q", { type: "user_input", response: { answers: { color: { answers: ["Blue"] } } } }), true);
+  assert.deepEqual(ctx.events.at(-1), { type: "question_resolved", key: "call_q", outcome: "answered" });
   assert.deepEqual(await pending, { type: "function_call_output", call_id: "call_q", output: '{"answers":{"color":{"answers":["Blue"]}}}' });
 });
 
-void test("request_user_input: an interrupt ends the wait; empty options and approval policy never get a sentence", async () => {
+void test("request_user_input: an interrupt cancels the question; empty options and approval policy never get a sentence", async () => {
   const { router } = buildTools(modelInfoFor("gpt-5.5"));
-  const controller = new AbortController();
-  const ctx = context("on-request", controller.signal);
+  const ctx = context("on-request");
   const pending = router.dispatch(call("request_user_input", QUESTIONS), ctx);
   await new Promise((r) => setImmediate(r));
-  controller.abort();
+  ctx.questions.cancelAll("interrupted");
+  assert.deepEqual(ctx.events.at(-1), { type: "question_resolved", key: "call_1", outcome: "cancelled" });
   assert.deepEqual(await pending, {
     type: "function_call_output",
     call_id: "call_1",

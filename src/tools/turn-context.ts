@@ -10,9 +10,9 @@ import type { AskForApproval, ReasoningEffort, ReasoningSummary, SandboxPolicy }
 import type { ShellEnvironmentPolicy } from "../exec/env.js";
 import type { UnifiedExecManager } from "../exec/unified-exec.js";
 import type { SessionShellSnapshot } from "../exec/shell-snapshot.js";
-import type { PendingApprovals } from "../approval/pending-approvals.js";
-import type { PendingUserInput } from "../approval/pending-user-input.js";
+import type { Questions } from "../approval/questions.js";
 import type { ApprovalStore } from "../approval/approval-store.js";
+import type { FileSystemGuard } from "../sandbox/fs-guard.js";
 
 export interface TurnServices {
   /** Command rules that decide before the approval policy does. */
@@ -24,11 +24,15 @@ export interface TurnServices {
   userShell: string;
   /** The session's snapshot of that shell (feature `shell_snapshot`); absent: login shells. */
   shellSnapshot?: SessionShellSnapshot;
-  approvals: PendingApprovals;
-  /** Questions from request_user_input awaiting the user's answers. */
-  userInput: PendingUserInput;
+  /** Everything asked of the user (approvals, request_user_input), on one path. */
+  questions: Questions;
   /** Session-wide: what the user approved for the session, and folders granted to patches. */
   approvalStore: ApprovalStore;
+  /**
+   * Session-wide: the permission profile's denied and read-only paths, enforced on every command
+   * (sandboxed or not) and on the agent's own reads and writes; absent: none.
+   */
+  fileSystemGuard?: FileSystemGuard;
 }
 
 export interface TurnContext {

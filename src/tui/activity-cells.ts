@@ -1,9 +1,11 @@
 /**
  * Cells for what the agent does besides answering and running commands: hosted web searches
- * (live while the provider searches, then what it searched) and compactions of the
- * conversation. Pure functions of the event data, tested as text like cells.ts.
+ * (live while the provider searches, then what it searched), compactions of the conversation,
+ * and the skills it can use. Pure functions of the event data, tested as text like cells.ts.
  */
+import type { EventMsg } from "../protocol/events.js";
 import type { WebSearchAction } from "../protocol/web-search.js";
+import type { Theme } from "./parts/theme.js";
 import { webSearchActionDetail } from "../protocol/web-search.js";
 import { formatTokens, prefixed, printable, type CellStyle } from "./cells.js";
 
@@ -24,4 +26,14 @@ export function compactedCell(tokensBefore: number | null, s: CellStyle, width: 
   const t = s.theme;
   const before = tokensBefore !== null && tokensBefore > 0 ? ` (${formatTokens(tokensBefore)} tokens before)` : "";
   return [...prefixed(`${t.fg("success", "• ")}`, "  ", `${t.bold("Context compacted")}${t.dim(`${before}: the conversation so far is now a summary`)}`, width), ""];
+}
+
+/** `/skills`: each skill the session found (with its scope), then the files it could not read. */
+export function skillsLines(msg: Extract<EventMsg, { type: "list_skills_response" }>, theme: Theme): string[] {
+  const lines: string[] = [];
+  for (const group of msg.skills) {
+    for (const s of group.skills) lines.push(`$${s.name}  ${theme.dim(`${s.description} (${s.scope})`)}`);
+    for (const e of group.errors) lines.push(theme.fg("warning", `${e.path}: ${e.message}`));
+  }
+  return lines.length > 0 ? [...lines, theme.dim("mention one with $name in a message")] : ["no skills found (SKILL.md files in $CODEX_HOME/skills or .codex/skills)"];
 }

@@ -100,7 +100,7 @@ export class KeyInput {
 
   private async editExternally(): Promise<void> {
     try {
-      this.app.composer.setText(await this.app.host.externalEdit(this.app.composer.editor.getExpandedText()));
+      this.app.composer.setText(await this.app.host.externalEdit(this.app.composer.expandedText));
     } catch (err) {
       this.app.notice("error", (err as Error).message);
     }

@@ -4,9 +4,10 @@ import { App, type AppHost } from "./app.js";
 import { InlineRenderer } from "./inline-renderer.js";
 import { createTheme, stripAnsi } from "./parts/theme.js";
 import { markdownTheme } from "./cells.js";
+import type { ExecApprovalDecision } from "../protocol/policy.js";
 import type { Op } from "../protocol/ops.js";
 import { loadMarkdown } from "./pi-tui.js";
-import type { EventMsg } from "../protocol/events.js";
+import type { EventMsg, QuestionRequest } from "../protocol/events.js";
 
 // The runner loads the Markdown component after the first frame; these tests render with it.
 before(loadMarkdown);
@@ -25,7 +26,6 @@ function harness(opts: { mcpServers?: string[]; columns?: number } = {}): { app:
     resumePicker: () => Promise.resolve(),
     forkThread: () => Promise.resolve(),
     externalEdit: (t) => Promise.resolve(t),
-    mcpLogin: (name) => (ops.push({ type: "add_to_history", text: `mcp login ${name}` }), Promise.resolve()),
     notify: () => undefined,
     quit: () => void (quitted = true),
   };
@@ -55,6 +55,13 @@ const configured: EventMsg = {
   history_entry_count: 0,
   rollout_path: "/home/sessions/x.jsonl",
 };
+
+/** A question as the core asks it: the request inside a question_asked, keyed by its call id. */
+function asked(request: Extract<QuestionRequest, { call_id: string }>): EventMsg {
+  return { type: "question_asked", key: request.call_id, request };
+}
+
+const decided = (key: string, decision: ExecApprovalDecision): Op => ({ type: "answer_question", key, answer: { type: "decision", decision } });
 
 function feed(app: App, ...msgs: EventMsg[]): void {
   for (const msg of msgs) app.onEvent({ id: "1", msg });
@@ -135,44 +142,63 @@ void test("Esc Esc backtracks: the picked message comes back and thread_rollback
 
 void test("a command approval overlay answers with the key pressed, the proposed prefix included", () => {
   const { app, ops } = harness();
-  feed(app, configured, {
-    type: "exec_approval_request",
-    call_id: "c1",
-    turn_id: "t",
-    command: ["npm", "test"],
-    cwd: "/repo",
-    reason: "run the tests",
-    proposed_execpolicy_amendment: ["npm", "test"],
-    parsed_cmd: [],
-  });
+  feed(
+    app,
+    configured,
+    asked({
+      type: "exec_approval_request",
+      call_id: "c1",
+      turn_id: "t",
+      command: ["npm", "test"],
+      cwd: "/repo",
+      reason: "run the tests",
+      proposed_execpolicy_amendment: ["npm", "test"],
+      parsed_cmd: [],
+    }),
+  );
   const overlay = live(app);
   assert.match(overlay, /Run this command\?[\s\S]*\$ npm test[\s\S]*in \/repo[\s\S]*reason: run the tests/);
   assert.match(overlay, /always allow commands that start with `npm test` \(p\)/);
   app.handleInput("p");
-  assert.deepEqual(ops.at(-1), { type: "exec_approval", id: "c1", decision: { approved_execpolicy_amendment: { proposed_execpolicy_amendment: ["npm", "test"] } } });
-  feed(app, { type: "exec_approval_request", call_id: "c2", turn_id: "t", command: ["rm", "x"], cwd: "/repo", parsed_cmd: [] });
+  assert.deepEqual(ops.at(-1), decided("c1", { approved_execpolicy_amendment: { proposed_execpolicy_amendment: ["npm", "test"] } }));
+  feed(app, asked({ type: "exec_approval_request", call_id: "c2", turn_id: "t", command: ["rm", "x"], cwd: "/repo", parsed_cmd: [] }));
   assert.doesNotMatch(live(app), /\(p\)/);
   app.handleInput("\x1b");
-  assert.deepEqual(ops.at(-1), { type: "exec_approval", id: "c2", decision: "abort" });
+  assert.deepEqual(ops.at(-1), decided("c2", "abort"));
+});
+
+void test("a question the core closes (an interrupt) closes its overlay; the composer is back", () => {
+  const { app, ops } = harness();
+  feed(app, configured, asked({ type: "exec_approval_request", call_id: "c1", turn_id: "t", command: ["ls"], cwd: "/repo", parsed_cmd: [] }));
+  assert.match(live(app), /Run this command\?/);
+  const before = ops.length;
+  feed(app, { type: "question_resolved", key: "c1", outcome: "cancelled" });
+  assert.doesNotMatch(live(app), /Run this command\?/);
+  assert.match(live(app), /Enter to send/);
+  assert.equal(ops.length, before, "nothing is answered for a closed question");
 });
 
 void test("request_user_input: pick an option per question, the answers go back together", () => {
   const { app, ops } = harness();
-  feed(app, configured, {
-    type: "request_user_input",
-    call_id: "q",
-    turn_id: "t",
-    questions: [
-      { id: "db", header: "Database", question: "Which one?", isOther: true, isSecret: false, options: [{ label: "sqlite", description: "file" }, { label: "postgres", description: "server" }] },
-      { id: "name", header: "Name", question: "Project name?", isOther: false, isSecret: false },
-    ],
-  });
+  feed(
+    app,
+    configured,
+    asked({
+      type: "request_user_input",
+      call_id: "q",
+      turn_id: "t",
+      questions: [
+        { id: "db", header: "Database", question: "Which one?", isOther: true, isSecret: false, options: [{ label: "sqlite", description: "file" }, { label: "postgres", description: "server" }] },
+        { id: "name", header: "Name", question: "Project name?", isOther: false, isSecret: false },
+      ],
+    }),
+  );
   assert.match(live(app), /Database: Which one\?[\s\S]*sqlite[\s\S]*postgres[\s\S]*Other/);
   app.handleInput("\x1b[B");
   app.handleInput("\r");
   type(app, "demo");
   app.handleInput("\r");
-  assert.deepEqual(ops.at(-1), { type: "user_input_answer", id: "q", response: { answers: { db: { answers: ["postgres"] }, name: { answers: ["demo"] } } } });
+  assert.deepEqual(ops.at(-1), { type: "answer_question", key: "q", answer: { type: "user_input", response: { answers: { db: { answers: ["postgres"] }, name: { answers: ["demo"] } } } } });
 });
 
 void test("a resumed thread's initial messages are redrawn; hidden reasoning stays hidden", () => {
@@ -205,13 +231,20 @@ void test("/review picks a target and submits the review op; /model picks model 
   assert.deepEqual(ops.at(-1), { type: "review", review_request: { target: { type: "uncommittedChanges" } } });
 
   await slash(app, "/model");
-  assert.match(live(app), /Model[\s\S]*gpt-5\.5\s+current/);
+  // The models come from the session (the account's list here).
+  assert.deepEqual(ops.at(-1), { type: "list_models" });
+  feed(app, { type: "list_models_response", source: "account", models: [{ slug: "gpt-5.5", is_default: true }, { slug: "gpt-5.4-mini", is_default: false }] });
+  await new Promise((r) => setImmediate(r));
+  assert.match(live(app), /Model[\s\S]*gpt-5\.5\s+current[\s\S]*gpt-5\.4-mini/);
   app.handleInput("\r");
   await new Promise((r) => setImmediate(r));
   for (const ch of "high") app.handleInput(ch);
   app.handleInput("\r");
   await new Promise((r) => setImmediate(r));
   assert.deepEqual(ops.at(-1), { type: "override_turn_context", model: "gpt-5.5", effort: "high" });
+  // The header follows what the core says it will run with, not what was asked.
+  assert.doesNotMatch(app.statusLines().join("\n"), /effort high/);
+  feed(app, { type: "settings_changed", model: "gpt-5.5", reasoning_effort: "high", approval_policy: "on-request", sandbox_policy: { type: "read-only" }, cwd: "/repo" });
   assert.match(app.statusLines().join("\n"), /model:\s+gpt-5\.5 \(effort high\)/);
 });
 
@@ -228,28 +261,35 @@ void test("a slash command that cannot run during a turn says so; an unknown one
 
 void test("patch and MCP tool call questions show the diff and the arguments, and answer by key", () => {
   const { app, ops } = harness();
-  feed(app, configured, {
-    type: "apply_patch_approval_request",
-    call_id: "p1",
-    turn_id: "t",
-    changes: { "/repo/a.txt": { type: "update", unified_diff: "@@ -1 +1 @@\n-old\n+new\n", move_path: null } },
-    reason: "fix the typo",
-  });
+  feed(
+    app,
+    configured,
+    asked({
+      type: "apply_patch_approval_request",
+      call_id: "p1",
+      turn_id: "t",
+      changes: { "/repo/a.txt": { type: "update", unified_diff: "@@ -1 +1 @@\n-old\n+new\n", move_path: null } },
+      reason: "fix the typo",
+    }),
+  );
   assert.match(live(app), /Apply these changes to 1 file\(s\)\?[\s\S]*\/repo\/a\.txt[\s\S]*reason: fix the typo/);
   app.handleInput("a");
-  assert.deepEqual(ops.at(-1), { type: "patch_approval", id: "p1", decision: "approved_for_session" });
-  feed(app, {
-    type: "mcp_tool_call_approval_request",
-    call_id: "m1",
-    turn_id: "t",
-    server: "docs",
-    tool: "delete_page",
-    arguments: { page: "intro" },
-    question: 'Allow the docs MCP server to run tool "delete_page"?',
-  });
+  assert.deepEqual(ops.at(-1), decided("p1", "approved_for_session"));
+  feed(
+    app,
+    asked({
+      type: "mcp_tool_call_approval_request",
+      call_id: "m1",
+      turn_id: "t",
+      server: "docs",
+      tool: "delete_page",
+      arguments: { page: "intro" },
+      question: 'Allow the docs MCP server to run tool "delete_page"?',
+    }),
+  );
   assert.match(live(app), /Allow the docs MCP server[\s\S]*docs\.delete_page[\s\S]*"page": "intro"/);
   app.handleInput("n");
-  assert.deepEqual(ops.at(-1), { type: "mcp_tool_call_approval", id: "m1", decision: "denied" });
+  assert.deepEqual(ops.at(-1), decided("m1", "denied"));
 });
 
 void test("a web search is live until its end event, then a cell with what it searched; a resumed session redraws it", () => {
@@ -302,7 +342,9 @@ void test("an MCP server that needs a login: the failure comes with the offer; /
   type(app, "/mcp login remote");
   app.handleInput("\r");
   await new Promise((r) => setImmediate(r));
-  assert.deepEqual(ops.at(-1), { type: "add_to_history", text: "mcp login remote" }, "the host ran the login");
+  assert.deepEqual(ops.at(-1), { type: "mcp_sign_in", server: "remote" }, "the session is asked to sign in");
+  feed(app, { type: "mcp_sign_in_update", server: "remote", message: "Open https://auth.example/authorize to sign in" }, { type: "mcp_sign_in_complete", server: "remote", success: true });
+  assert.match(written(), /Sign in to remote[\s\S]*Open https:\/\/auth\.example\/authorize[\s\S]*Signed in to remote/);
   type(app, "/mcp");
   app.handleInput("\r");
   await new Promise((r) => setImmediate(r));

@@ -7,7 +7,7 @@
 import type { Op } from "../protocol/ops.js";
 import type { Event, EventMsg, FileChange, RateLimitSnapshot, TokenUsage } from "../protocol/events.js";
 import type { McpInvocation } from "../protocol/mcp-events.js";
-import type { AskForApproval, ReasoningEffort, SandboxPolicy } from "../protocol/policy.js";
+import type { ReasoningEffort } from "../protocol/policy.js";
 import type { SelectItem } from "@mariozechner/pi-tui";
 import type { Theme } from "./parts/theme.js";
 import type { InlineRenderer } from "./inline-renderer.js";
@@ -28,21 +28,21 @@ import {
   type NoticeKind,
 } from "./cells.js";
 import { StatusLine } from "./status-line.js";
-import { compactedCell, webSearchCell } from "./activity-cells.js";
+import { compactedCell, skillsLines, webSearchCell } from "./activity-cells.js";
 import { statusReport } from "./status-report.js";
 import { mcpListLines, serverNeedingLogin } from "./mcp-view.js";
 import { StreamingText } from "./streaming-text.js";
 import { Composer, SlashCompletions } from "./composer.js";
 import { fileIndexFor } from "./parts/file-search.js";
+import { join } from "node:path";
 import { BUILTIN_COMMANDS, promptCommand, type SlashCommand, type SlashContext } from "./slash-commands.js";
 import { KeyInput } from "./app-input.js";
 import { questionOverlay } from "./questions.js";
 import type { Overlay } from "./overlays.js";
 import { PickerOverlay, TextPromptOverlay } from "./overlays.js";
-import { reviewText } from "../core/review/review-text.js";
+import { reviewText } from "../presentation/review-text.js";
 import { questionSummary } from "../presentation/questions.js";
 import { addUsage } from "../presentation/usage.js";
-import { loadThread } from "../rollout/reconstruct.js";
 
 /** What the app needs from the process around it (the runner in run-tui.ts). */
 export interface AppHost {
@@ -54,8 +54,6 @@ export interface AppHost {
   forkThread(): Promise<void>;
   /** Ctrl+G: the text edited in $VISUAL / $EDITOR; throws with a sentence for the user when it cannot. */
   externalEdit(text: string): Promise<string>;
-  /** `/mcp login NAME`: signs in to the server and says how to use it (see mcp-view.ts). */
-  mcpLogin(name: string): Promise<void>;
   /** A turn ended or needs the user: the host decides whether to notify (unfocused terminal). */
   notify(event: "agent-turn-complete" | "approval-requested", text: string): void;
   /** The user asked to leave. */
@@ -70,6 +68,8 @@ export interface AppOptions {
   version: string;
   hideReasoning: boolean;
   mcpServers: string[];
+  /** Paths the `@` file list leaves out (what the permission profile denies), once the matcher is loaded. */
+  hiddenFile?: () => Promise<(absolutePath: string) => boolean>;
   now?: () => number;
   /** A turn began (the runner starts loading the code highlighter then). */
   onTurnStart?: () => void;
@@ -92,6 +92,10 @@ export class App implements SlashContext {
   private readonly liveMcp = new Map<string, McpInvocation>();
   private readonly patches = new Map<string, Record<string, FileChange>>();
   private readonly overlays: Overlay[] = [];
+  /** Question overlays by the question's key, until it is resolved. */
+  private readonly questions = new Map<string, Overlay>();
+  /** `/model` pickers waiting for the session's list_models_response. */
+  private modelListWaiters: Array<(models: Array<{ slug: string; is_default: boolean }>) => void> = [];
   private pendingCommit: string[] = [];
   private renderQueued = false;
   private spinner: NodeJS.Timeout | null = null;
@@ -121,7 +125,11 @@ export class App implements SlashContext {
     const editorHost = { requestRender: () => this.requestRender(), terminal: { get rows() { return options.rows(); } } };
     this.composer = new Composer(editorHost, options.theme, new SlashCompletions(() => this.commands()), {
       cwd: () => this.cwd,
-      fileIndex: () => fileIndexFor(this.cwd),
+      fileIndex: () => {
+        const root = this.cwd;
+        const hidden = options.hiddenFile?.().then((denied) => (rel: string) => denied(join(root, rel)));
+        return fileIndexFor(root, hidden);
+      },
       fetchHistory: (offset) => this.host.submit({ type: "get_history_entry_request", offset, log_id: this.composer.logId }),
     });
     this.input = new KeyInput(this);
@@ -156,23 +164,11 @@ export class App implements SlashContext {
   }
 
   pick(title: string, items: SelectItem[]): Promise<SelectItem | null> {
-    return new Promise((resolve) => {
-      const overlay = new PickerOverlay(this.theme, title, items, (item) => {
-        this.closeOverlay(overlay);
-        resolve(item);
-      });
-      this.openOverlay(overlay);
-    });
+    return this.present((done) => new PickerOverlay(this.theme, title, items, done));
   }
 
   ask(title: string): Promise<string | null> {
-    return new Promise((resolve) => {
-      const overlay = new TextPromptOverlay(this.theme, title, (text) => {
-        this.closeOverlay(overlay);
-        resolve(text);
-      });
-      this.openOverlay(overlay);
-    });
+    return this.present((done) => new TextPromptOverlay(this.theme, title, done));
   }
 
   sendUserText(text: string): void {
@@ -200,8 +196,11 @@ export class App implements SlashContext {
     else this.submit({ type: "list_mcp_tools" });
   }
 
-  mcpLogin(name: string): Promise<void> {
-    return this.host.mcpLogin(name);
+  listModels(): Promise<Array<{ slug: string; is_default: boolean }>> {
+    return new Promise((resolve) => {
+      this.modelListWaiters.push(resolve);
+      this.submit({ type: "list_models" });
+    });
   }
 
   gitDiff(): Promise<string[]> {
@@ -235,13 +234,6 @@ export class App implements SlashContext {
     this.host.quit();
   }
 
-  settingsChanged(change: { model?: string; effort?: ReasoningEffort | null; approval?: AskForApproval; sandbox?: SandboxPolicy }): void {
-    if (!this.header) return;
-    if (change.model !== undefined) this.header.model = change.model;
-    if (change.effort !== undefined) this.header.effort = change.effort;
-    if (change.approval !== undefined) this.header.approval = change.approval;
-    if (change.sandbox !== undefined) this.header.sandbox = change.sandbox;
-  }
 
   // ------------------------------------------------------------------ events
 
@@ -262,6 +254,7 @@ export class App implements SlashContext {
     this.liveMcp.clear();
     this.liveSearches.clear();
     this.overlays.length = 0;
+    this.questions.clear();
     this.userMessages = [];
     this.patches.clear();
   }
@@ -269,23 +262,29 @@ export class App implements SlashContext {
   /**
    * After a backtrack: the terminal is cleared and the conversation redrawn from the session
    * file, which now ends before the dropped turns, the way a resume redraws it (so exactly as it
-   * was shown). A session without a file (--ephemeral) keeps its screen as it is.
+   * was shown), then the rollback is said. A session without a file (--ephemeral) keeps its
+   * screen as it is, less the dropped messages in the backtrack list.
    */
-  private redrawRecorded(): boolean {
-    if (this.rolloutPath === null || this.header === null) return false;
-    let events: EventMsg[];
-    try {
-      events = loadThread(this.rolloutPath).initialMessages;
-    } catch (err) {
-      this.notice("warning", `Could not redraw the conversation: ${(err as Error).message}`);
-      return false;
+  private async rolledBack(turns: number): Promise<void> {
+    const header = this.header;
+    let events: EventMsg[] | null = null;
+    if (this.rolloutPath !== null && header !== null) {
+      try {
+        events = (await import("../host/recorded-threads.js")).recordedConversation(this.rolloutPath);
+      } catch (err) {
+        this.notice("warning", `Could not redraw the conversation: ${(err as Error).message}`);
+      }
     }
-    this.pendingCommit = [];
-    this.forgetShown();
-    this.renderer().clearAll();
-    this.commit(headerCell(this.header, this.style, this.width()));
-    for (const m of events) this.handle(m, true);
-    return true;
+    if (events !== null && header !== null) {
+      this.pendingCommit = [];
+      this.forgetShown();
+      this.renderer().clearAll();
+      this.commit(headerCell(header, this.style, this.width()));
+      for (const m of events) this.handle(m, true);
+    } else {
+      this.userMessages = this.userMessages.slice(0, Math.max(0, this.userMessages.length - turns));
+    }
+    this.notice("info", `Rolled back ${turns} turn${turns === 1 ? "" : "s"}; the agent no longer sees them.`);
   }
 
   onEvent(event: Event): void {
@@ -382,16 +381,22 @@ export class App implements SlashContext {
           ),
         );
         break;
-      case "exec_approval_request":
-      case "apply_patch_approval_request":
-      case "mcp_tool_call_approval_request":
-      case "request_user_input":
-      case "elicitation_request":
+      case "question_asked": {
         if (replay) break;
         this.flushStream();
-        this.openOverlay(questionOverlay(msg, { theme: this.theme, style: this.style, submit: (op) => this.host.submit(op), close: (o) => this.closeOverlay(o) }));
-        this.host.notify("approval-requested", `Approval needed: ${questionSummary(msg)}`);
+        const overlay = questionOverlay(msg.key, msg.request, { theme: this.theme, style: this.style, submit: (op) => this.host.submit(op), close: (o) => this.closeOverlay(o) });
+        this.questions.set(msg.key, overlay);
+        this.openOverlay(overlay);
+        this.host.notify("approval-requested", `Approval needed: ${questionSummary(msg.request)}`);
         break;
+      }
+      case "question_resolved": {
+        // Answered here, or closed by the core (an interrupt): nothing is left to answer.
+        const overlay = this.questions.get(msg.key);
+        this.questions.delete(msg.key);
+        if (overlay) this.closeOverlay(overlay);
+        break;
+      }
       case "patch_apply_begin":
         this.patches.set(msg.call_id, msg.changes);
         break;
@@ -464,11 +469,22 @@ export class App implements SlashContext {
         this.liveSearches.delete(msg.call_id);
         this.commit(webSearchCell(msg, this.style, w));
         break;
+      case "settings_changed":
+        // What the core will run the next turn with: the header and /status show it.
+        if (this.header) Object.assign(this.header, { model: msg.model, effort: msg.reasoning_effort, approval: msg.approval_policy, sandbox: msg.sandbox_policy, cwd: msg.cwd });
+        break;
+      case "list_models_response":
+        for (const resolve of this.modelListWaiters.splice(0)) resolve(msg.models);
+        break;
+      case "mcp_sign_in_update":
+        this.print(`Sign in to ${msg.server}`, [msg.message]);
+        break;
+      case "mcp_sign_in_complete":
+        if (msg.success) this.print(`Signed in to ${msg.server}`, ["The tokens are saved; starting the server again in this session."]);
+        else this.error(`Signing in to ${msg.server} failed: ${msg.error ?? "unknown error"}`);
+        break;
       case "thread_rolled_back":
-        if (replay) break;
-        // The redraw rebuilds the list of the user's messages; without one, the last ones go.
-        if (!this.redrawRecorded()) this.userMessages = this.userMessages.slice(0, Math.max(0, this.userMessages.length - msg.num_turns));
-        this.notice("info", `Rolled back ${msg.num_turns} turn${msg.num_turns === 1 ? "" : "s"}; the agent no longer sees them.`);
+        if (!replay) void this.rolledBack(msg.num_turns);
         break;
       case "get_history_entry_response":
         this.composer.historyEntry(msg.log_id, msg.offset, msg.entry?.text ?? null);
@@ -476,15 +492,9 @@ export class App implements SlashContext {
       case "list_custom_prompts_response":
         this.customPrompts = msg.custom_prompts.map(promptCommand);
         break;
-      case "list_skills_response": {
-        const lines: string[] = [];
-        for (const group of msg.skills) {
-          for (const s of group.skills) lines.push(`$${s.name}  ${this.theme.dim(`${s.description} (${s.scope})`)}`);
-          for (const e of group.errors) lines.push(this.theme.fg("warning", `${e.path}: ${e.message}`));
-        }
-        this.print("Skills", lines.length > 0 ? [...lines, this.theme.dim("mention one with $name in a message")] : ["no skills found (SKILL.md files in $CODEX_HOME/skills or .codex/skills)"]);
+      case "list_skills_response":
+        this.print("Skills", skillsLines(msg, this.theme));
         break;
-      }
       case "view_image_tool_call":
         this.notice("info", `Viewed image ${msg.path}`);
         break;

@@ -48,3 +48,27 @@ void test("@ opens the file popup under the composer; Tab puts the path in place
   assert.equal(c.text, "see src/main.ts ");
   assert.equal(c.popupOpen, false);
 });
+
+void test("a large recalled entry is a placeholder, the same one each time it comes back, and is sent whole", () => {
+  const c = composer([]);
+  c.setHistory(7, 1);
+  const blob = "z".repeat(300_000);
+  c.handleInput(UP);
+  c.historyEntry(7, 0, blob);
+  assert.equal(c.text, "[Pasted Content 300000 chars]");
+  c.handleInput(DOWN);
+  assert.equal(c.text, "");
+  c.handleInput(UP);
+  assert.equal(c.text, "[Pasted Content 300000 chars]", "walking back does not number a second copy");
+  assert.equal(c.take(c.text).text, blob);
+});
+
+void test("text put in whole (an earlier message, the external editor's result) is folded like a paste; expandedText puts it back", () => {
+  const c = composer([]);
+  const many = Array.from({ length: 40 }, (_, i) => `line ${i}`).join("\n");
+  c.setText(many);
+  assert.equal(c.text, `[Pasted Content ${many.length} chars]`);
+  assert.equal(c.expandedText, many);
+  c.setText("short enough to edit");
+  assert.equal(c.text, "short enough to edit");
+});

@@ -3,7 +3,9 @@
  * the slash command popup (the Editor's own, fed by the command table), the `@` file search
  * popup, pastes (a large one folded into a placeholder, a pasted image path attached as an
  * image), and Up/Down through the prompt history, which lives in the core (`history.jsonl`,
- * read entry by entry with `get_history_entry_request`).
+ * read entry by entry with `get_history_entry_request`). A recalled entry, or any text put in
+ * whole, is folded like a paste: a 300 KB prompt in the history is a placeholder on screen and
+ * is sent whole.
  */
 import type { AutocompleteItem, AutocompleteProvider, AutocompleteSuggestions, TUI } from "@mariozechner/pi-tui";
 import { Editor, matchesKey } from "./pi-tui.js";
@@ -61,7 +63,7 @@ export class Composer {
       },
     }, { paddingX: 1, autocompleteMaxVisible: 8 });
     this.editor.setAutocompleteProvider(provider);
-    this.history = new HistoryWalk(options.fetchHistory, (text) => this.editor.setText(text));
+    this.history = new HistoryWalk(options.fetchHistory, (text) => this.putText(text));
   }
 
   /** The submitted text with its pastes expanded and the attached images; the composer is emptied. */
@@ -76,10 +78,23 @@ export class Composer {
     return this.editor.getText();
   }
 
+  /** Replaces the text (an earlier message to edit, the external editor's result); a large one is folded like a paste. */
   setText(text: string): void {
-    this.editor.setText(text);
+    this.putText(text);
     if (text === "") this.images = [];
     this.updateMention();
+  }
+
+  /** The text with every placeholder's content put back (for the external editor). */
+  get expandedText(): string {
+    return this.pastes.expand(this.text);
+  }
+
+  /** Shows `text`, folded into a placeholder when large; returns what the editor now holds. */
+  private putText(text: string): string {
+    const shown = this.pastes.insert(text);
+    this.editor.setText(shown);
+    return shown;
   }
 
   render(width: number): string[] {
@@ -178,7 +193,8 @@ class HistoryWalk {
 
   constructor(
     private readonly fetch: (offset: number) => void,
-    private readonly show: (text: string) => void,
+    /** Shows an entry; returns the text the composer then holds (a placeholder for a large one). */
+    private readonly show: (text: string) => string,
   ) {}
 
   reset(logId: number, count: number): void {
@@ -208,10 +224,8 @@ class HistoryWalk {
   newer(): boolean {
     if (this.depth === 0) return false;
     this.depth--;
-    if (this.depth === 0) {
-      this.shown = "";
-      this.show("");
-    } else this.display();
+    if (this.depth === 0) this.shown = this.show("");
+    else this.display();
     return true;
   }
 
@@ -236,8 +250,7 @@ class HistoryWalk {
       this.fetch(offset);
       return;
     }
-    this.shown = text ?? "";
-    this.show(this.shown);
+    this.shown = this.show(text ?? "");
   }
 }
 

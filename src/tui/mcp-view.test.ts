@@ -1,7 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { McpStdioServer } from "../config/mcp.js";
-import { mcpListLines, runMcpLogin, serverNeedingLogin } from "./mcp-view.js";
+import { mcpListLines, serverNeedingLogin } from "./mcp-view.js";
 
 const answer = {
   type: "mcp_list_tools_response" as const,
@@ -34,13 +33,4 @@ void test("the login hint names the server; other failures name none", () => {
   assert.equal(serverNeedingLogin("The remote MCP server is not logged in. Run `codex-ts mcp login remote`."), "remote");
   assert.equal(serverNeedingLogin("MCP server 'x' needs more access (scopes: a b). Run `codex-ts mcp login x --scopes a,b`."), "x");
   assert.equal(serverNeedingLogin("MCP client for `x` timed out after 10 seconds."), null);
-});
-
-void test("/mcp login: an unknown server and a stdio server are refused with a reason", async () => {
-  const stdio: McpStdioServer = { enabled: true, required: false, startup_timeout_sec: 10, tool_timeout_sec: 60, enabled_tools: null, disabled_tools: [], transport: "stdio", command: "x", args: [], env: {}, env_vars: [], cwd: null };
-  const errors: string[] = [];
-  const view = { print: () => assert.fail("nothing to print"), error: (m: string) => void errors.push(m) };
-  await runMcpLogin("nope", { local: stdio }, {}, view);
-  await runMcpLogin("local", { local: stdio }, {}, view);
-  assert.deepEqual(errors, ["No MCP server named nope in config.toml (configured: local).", "local is a stdio server: it has no login; its credentials come from its command and env."]);
 });

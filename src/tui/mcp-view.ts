@@ -1,12 +1,9 @@
 /**
  * The MCP side of the UI: what `/mcp` prints (each server's start-up state, how it
- * authenticates, its tools), the offer shown when a server failed to start because it needs a
- * login, and `/mcp login NAME`, which runs the OAuth sign-in of src/mcp/oauth and says how to
- * use the server afterwards (a new session starts it again with the stored tokens).
+ * authenticates, its tools) and the offer shown when a server failed to start because it needs a
+ * login (`/mcp login NAME` asks the session to sign in: the `mcp_sign_in` op).
  */
-import type { McpServerConfig } from "../config/mcp.js";
-import type { McpAuthStatus, McpListToolsResponse } from "../protocol/mcp-events.js";
-import { sanitizeToolName } from "../mcp/names.js";
+import { sanitizeToolName, type McpAuthStatus, type McpListToolsResponse } from "../protocol/mcp-events.js";
 
 const AUTH_TEXT: Record<McpAuthStatus, string> = {
   unsupported: "no auth",
@@ -48,40 +45,4 @@ export function mcpListLines(states: ReadonlyMap<string, string>, answer: McpLis
 /** The server a start-up failure says needs a login (our `codex-ts mcp login NAME` hint), or null. */
 export function serverNeedingLogin(error: string): string | null {
   return /`codex-ts mcp login ([^\s`]+)/.exec(error)?.[1] ?? null;
-}
-
-export interface McpLoginView {
-  print(title: string, lines: string[]): void;
-  error(message: string): void;
-}
-
-/**
- * `/mcp login NAME`: the browser sign-in for a streamable-HTTP server; the tokens are stored for
- * every later session. Resolves true when the sign-in succeeded (the caller then restarts the
- * server in the running session).
- */
-export async function runMcpLogin(name: string, servers: Record<string, McpServerConfig>, env: NodeJS.ProcessEnv, view: McpLoginView): Promise<boolean> {
-  const config = servers[name];
-  if (!config) {
-    const known = Object.keys(servers);
-    view.error(`No MCP server named ${name} in config.toml${known.length > 0 ? ` (configured: ${known.join(", ")})` : ""}.`);
-    return false;
-  }
-  if (config.transport !== "streamable_http") {
-    view.error(`${name} is a stdio server: it has no login; its credentials come from its command and env.`);
-    return false;
-  }
-  const { loginMcpServer } = await import("../mcp/oauth/login.js");
-  const say = (title: string) => (text: string) => {
-    const lines = text.split("\n").filter((l) => l.trim() !== "");
-    if (lines.length > 0) view.print(title, lines);
-  };
-  try {
-    await loginMcpServer(name, config, { env, out: say(`Sign in to ${name}`), err: say(`Sign in to ${name}`) });
-  } catch (err) {
-    view.error(`Signing in to ${name} failed: ${(err as Error).message}`);
-    return false;
-  }
-  view.print(`Signed in to ${name}`, ["The tokens are saved; starting the server again in this session."]);
-  return true;
 }

@@ -1,12 +1,12 @@
 /**
- * The overlays that answer the session's questions, one per request event, each answered by the
- * op keyed to it: a command (with its cwd, the model's reason, and "always allow this prefix"
+ * The overlays that answer the session's questions (`question_asked`), one per kind of request,
+ * each answered by one `answer_question` op with the question's key: a command (with its cwd, the model's reason, and "always allow this prefix"
  * when the model proposed a rule), a patch (with its diff), an MCP tool call (with its
  * arguments), the model's multiple-choice questions, and an MCP server's elicitation.
  * Keys: y approve once, a approve for the session, p allow the prefix, n deny, Esc deny and stop.
  */
-import type { Op } from "../protocol/ops.js";
-import type { EventMsg } from "../protocol/events.js";
+import type { Op, QuestionAnswer } from "../protocol/ops.js";
+import type { QuestionRequest } from "../protocol/events.js";
 import type { ExecApprovalDecision, ReviewDecision } from "../protocol/policy.js";
 import type { UserQuestion, UserQuestionAnswer } from "../protocol/user-questions.js";
 import type { Theme } from "./parts/theme.js";
@@ -21,16 +21,13 @@ export interface QuestionContext {
   close(overlay: Overlay): void;
 }
 
-type QuestionEvent = Extract<
-  EventMsg,
-  { type: "exec_approval_request" | "apply_patch_approval_request" | "mcp_tool_call_approval_request" | "request_user_input" | "elicitation_request" }
->;
-
 /** At most this many detail lines (a diff, arguments) above the answers. */
 const MAX_DETAIL = 24;
 
-export function questionOverlay(msg: QuestionEvent, ctx: QuestionContext): Overlay {
+export function questionOverlay(key: string, msg: QuestionRequest, ctx: QuestionContext): Overlay {
   const t = ctx.theme;
+  const reply = (answer: QuestionAnswer): Op => ({ type: "answer_question", key, answer });
+  const decide = (decision: ExecApprovalDecision): Op => reply({ type: "decision", decision });
   /** One question: its title, detail lines and answers; the pick is closed and sent as `answer(value)`. */
   const ask = <T>(title: string, detail: (width: number) => string[], choices: Choice<T>[], escape: T, answer: (value: T) => Op): Overlay => {
     const overlay: ChoiceOverlay<T> = new ChoiceOverlay(t, title, detail, choices, escape, (value) => {
@@ -60,7 +57,7 @@ export function questionOverlay(msg: QuestionEvent, ctx: QuestionContext): Overl
         t.dim(`in ${msg.cwd}`),
         ...(msg.reason ? prefixed(t.dim("reason: "), "        ", msg.reason, w) : []),
       ];
-      return ask<ExecApprovalDecision>("Run this command?", detail, choices, "abort", (decision) => ({ type: "exec_approval", id: msg.call_id, decision }));
+      return ask<ExecApprovalDecision>("Run this command?", detail, choices, "abort", decide);
     }
     case "apply_patch_approval_request": {
       const detail = (w: number): string[] => {
@@ -77,7 +74,7 @@ export function questionOverlay(msg: QuestionEvent, ctx: QuestionContext): Overl
         deny("No, and tell the agent what to do differently"),
       ];
       const title = `Apply these changes to ${Object.keys(msg.changes).length} file(s)?`;
-      return ask<ReviewDecision>(title, detail, choices, "abort", (decision) => ({ type: "patch_approval", id: msg.call_id, decision }));
+      return ask<ReviewDecision>(title, detail, choices, "abort", decide);
     }
     case "mcp_tool_call_approval_request": {
       const detail = (w: number): string[] => {
@@ -89,18 +86,18 @@ export function questionOverlay(msg: QuestionEvent, ctx: QuestionContext): Overl
         { key: "a", label: "Yes, and don't ask again for this tool in this session", value: "approved_for_session" },
         deny("No"),
       ];
-      return ask<ReviewDecision>(msg.question, detail, choices, "abort", (decision) => ({ type: "mcp_tool_call_approval", id: msg.call_id, decision }));
+      return ask<ReviewDecision>(msg.question, detail, choices, "abort", decide);
     }
     case "elicitation_request": {
       const choices: Choice<"accept" | "decline" | "cancel">[] = [
         { key: "y", label: "Accept", value: "accept" },
         { key: "n", label: "Decline", value: "decline" },
       ];
-      const answer = (decision: "accept" | "decline" | "cancel"): Op => ({ type: "resolve_elicitation", server_name: msg.server_name, request_id: msg.id, decision });
+      const answer = (action: "accept" | "decline" | "cancel"): Op => reply({ type: "elicitation", action });
       return ask(`${msg.server_name} asks:`, (w) => prefixed("", "", msg.message, w), choices, "cancel", answer);
     }
     case "request_user_input":
-      return new QuestionsOverlay(msg.call_id, msg.questions, ctx);
+      return new QuestionsOverlay(msg.questions, ctx, (answers) => reply({ type: "user_input", response: { answers } }));
   }
 }
 
@@ -113,9 +110,9 @@ class QuestionsOverlay implements Overlay {
   private readonly answers: Record<string, UserQuestionAnswer> = {};
 
   constructor(
-    private readonly callId: string,
     private readonly questions: UserQuestion[],
     private readonly ctx: QuestionContext,
+    private readonly reply: (answers: Record<string, UserQuestionAnswer>) => Op,
   ) {
     this.current = this.overlayFor(0);
   }
@@ -155,6 +152,6 @@ class QuestionsOverlay implements Overlay {
       return;
     }
     this.ctx.close(this);
-    this.ctx.submit({ type: "user_input_answer", id: this.callId, response: { answers: this.answers } });
+    this.ctx.submit(this.reply(this.answers));
   }
 }

@@ -10,10 +10,11 @@ import { resolve } from "node:path";
 import { loadConfig, type Config } from "../config/load-config.js";
 import { configInputFromFlags, type SessionFlags } from "../config/session-flags.js";
 import { ConfigError } from "../config/overrides.js";
-import type { ThreadManager, StartedThread } from "../core/thread-manager.js";
-import type { ThreadTarget } from "../core/open-thread.js";
-import type { Session } from "../core/session.js";
+import type { FrontEndHost } from "../host/front-end-host.js";
+import type { HostedThread } from "../host/hosted-thread.js";
+import type { ThreadTarget } from "../protocol/threads.js";
 import type { Op } from "../protocol/ops.js";
+import type { Event } from "../protocol/events.js";
 import { packageVersion } from "../util/version.js";
 import { theme as processTheme } from "./parts/theme.js";
 import { InlineRenderer } from "./inline-renderer.js";
@@ -76,17 +77,19 @@ function load(opts: TuiOptions, cwd: string): Config {
 
 /** Owns the terminal, the app and the current thread; switches threads for /new, /resume, /fork. */
 class TuiRunner implements AppHost {
-  private threads: ThreadManager | null = null;
+  private host: FrontEndHost | null = null;
   /** Ops submitted before the first thread was ready (a prompt typed while it starts). */
   private readonly early: Op[] = [];
   private readonly term: TerminalSession;
   private readonly renderer: InlineRenderer;
   private readonly app: App;
-  private thread: StartedThread | null = null;
+  private thread: HostedThread | null = null;
   private done: ((code: number) => void) | null = null;
   private quitting = false;
 
   private readonly notifier: FocusNotifier;
+  /** What the permission profile denies, for the `@` file list; made again when the config is reloaded. */
+  private deniedFilter: Promise<(path: string) => boolean>;
 
   constructor(
     private config: Config,
@@ -94,6 +97,7 @@ class TuiRunner implements AppHost {
     private readonly settings: TuiSettings,
   ) {
     this.notifier = new FocusNotifier(settings.notifications, process.env, settings.notificationMethod);
+    this.deniedFilter = deniedFilterFor(config);
     this.term = new TerminalSession({
       alternateScreen: settings.alternateScreen,
       onInput: (data) => this.onInput(data),
@@ -113,6 +117,7 @@ class TuiRunner implements AppHost {
       version: packageVersion(),
       hideReasoning: config.hideAgentReasoning,
       mcpServers: Object.keys(config.mcpServers),
+      hiddenFile: () => this.deniedFilter,
       onTurnStart: () => preloadHighlighter(() => this.app.requestRender()),
     });
   }
@@ -127,13 +132,13 @@ class TuiRunner implements AppHost {
     // now, not on the next turn of the event loop, where the core's first files would go first.
     this.app.renderNow();
     // Agent messages are drawn with the Markdown component: loaded with the core, before a thread can send one.
-    const [{ ThreadManager, ThreadStartError }] = await Promise.all([import("../core/thread-manager.js"), loadMarkdown()]);
-    this.startErrorType = ThreadStartError;
-    this.threads = new ThreadManager({ env: process.env, source: "cli", originator: "codex_cli_rs", userAgentProduct: "codex_cli_rs", readCodexApiKey: false });
+    const [{ FrontEndHost, HostStartError }] = await Promise.all([import("../host/front-end-host.js"), loadMarkdown()]);
+    this.startErrorType = HostStartError;
+    this.host = new FrontEndHost("tui");
     try {
-      this.threads.checkCredentials(this.config);
+      this.host.checkCredentials(this.config);
     } catch (err) {
-      if (!(err instanceof ThreadStartError)) throw err;
+      if (!(err instanceof HostStartError)) throw err;
       // No credentials at all: offer to sign in rather than only saying so.
       if (!(err.kind === "no_api_key" && (await this.signIn()))) {
         this.startError = err.message;
@@ -164,11 +169,11 @@ class TuiRunner implements AppHost {
 
   /** Starts (or resumes / forks) a thread and shows it; false when it could not start. */
   private async open(target: ThreadTarget | null): Promise<boolean> {
-    const threads = this.threads;
-    if (!threads) return false;
-    let thread: StartedThread;
+    const host = this.host;
+    if (!host) return false;
+    let thread: HostedThread;
     try {
-      thread = await threads.startThread({ config: this.config, target });
+      thread = await host.open({ config: this.config, target });
     } catch (err) {
       if (!(err instanceof this.startErrorType)) throw err;
       this.startError = err.message;
@@ -177,11 +182,11 @@ class TuiRunner implements AppHost {
     const previous = this.thread;
     this.thread = thread;
     this.app.resetThread();
-    void this.pump(thread.session);
-    if (previous) void threads.closeThread(previous.threadId);
-    for (const op of this.early.splice(0)) thread.session.submit(op);
+    void thread.listen((event) => this.show(thread, event));
+    if (previous) void host.close(previous.threadId);
+    for (const op of this.early.splice(0)) thread.submit(op);
     try {
-      await threads.waitUntilReady(thread);
+      await host.ready(thread);
     } catch (err) {
       if (!(err instanceof this.startErrorType)) throw err;
       this.startError = err.message;
@@ -194,14 +199,11 @@ class TuiRunner implements AppHost {
   /** The core's start-failure class, known once the core is loaded. */
   private startErrorType: new (...args: never[]) => Error = Error;
 
-  /** Shows one thread's events until it ends or another thread replaces it. */
-  private async pump(session: Session): Promise<void> {
-    for (;;) {
-      const event = await session.nextEvent();
-      if (!event || this.thread?.session !== session) return;
-      this.app.onEvent(event);
-      if (event.msg.type === "shutdown_complete" && this.quitting) this.finish(0);
-    }
+  /** Shows the current thread's events (a replaced thread's last ones are not drawn). */
+  private show(thread: HostedThread, event: Event): void {
+    if (this.thread !== thread) return;
+    this.app.onEvent(event);
+    if (event.msg.type === "shutdown_complete" && this.quitting) this.finish(0);
   }
 
   private onInput(data: string): void {
@@ -212,7 +214,7 @@ class TuiRunner implements AppHost {
   // ------------------------------------------------------------------ AppHost
 
   submit(op: Op): string {
-    if (this.thread) return this.thread.session.submit(op);
+    if (this.thread) return this.thread.submit(op);
     this.early.push(op);
     return "";
   }
@@ -246,13 +248,6 @@ class TuiRunner implements AppHost {
     this.renderer.resize(this.app.liveLines());
   }
 
-  async mcpLogin(name: string): Promise<void> {
-    const { runMcpLogin } = await import("./mcp-view.js");
-    const signedIn = await runMcpLogin(name, this.config.mcpServers, process.env, { print: (title, lines) => this.app.print(title, lines), error: (message) => this.app.error(message) });
-    // The running session picks the tokens up when the server starts again.
-    if (signedIn) this.submit({ type: "restart_mcp_server", server: name });
-  }
-
   notify(event: NotificationEvent, text: string): void {
     this.notifier.notify(event, text);
   }
@@ -275,7 +270,10 @@ class TuiRunner implements AppHost {
     if (level === null) return;
     try {
       await saveTrustDecision(this.config.codexHome, question.projectPath, level);
-      if (level === "trusted") this.config = this.reload();
+      if (level === "trusted") {
+        this.config = this.reload();
+        this.deniedFilter = deniedFilterFor(this.config);
+      }
     } catch (err) {
       this.app.warn(`Could not save the answer: ${(err as Error).message}`);
     }
@@ -296,12 +294,13 @@ class TuiRunner implements AppHost {
 
   /** The recorded session the user picks (newest first; this folder's unless `all`), or null. */
   private async pickSession(kind: "resume" | "fork", all: boolean): Promise<string | null> {
-    const { SessionPicker } = await import("./parts/session-picker.js");
+    const [{ SessionPicker }, { threadReader }] = await Promise.all([import("./parts/session-picker.js"), import("../host/recorded-threads.js")]);
+    const { codexHome, cwd } = this.config;
     return this.app.present<string | null>(
       (done) =>
         new SessionPicker({
-          codexHome: this.config.codexHome,
-          cwd: this.config.cwd,
+          threads: () => threadReader({ codexHome, cwd: all ? undefined : cwd }),
+          cwd,
           all,
           title: kind === "resume" ? "Resume a session" : "Fork a session",
           onPick: (session) => done(session.id),
@@ -333,7 +332,12 @@ class TuiRunner implements AppHost {
     if (u.total_tokens > 0) process.stdout.write(`${usageLine(u)}\n`);
     const id = this.app.sessionId;
     if (id && this.app.rolloutPath) process.stdout.write(`To continue this session, run codex-ts resume ${id}\n`);
-    const flushed = this.threads ? this.threads.shutdown() : Promise.resolve([]);
+    const flushed = this.host ? this.host.shutdown() : Promise.resolve([]);
     void flushed.then(() => done(this.startError ? 1 : code));
   }
+}
+
+/** The matcher for the `@` list, loaded in the background; the list waits for it (and offers nothing if it cannot load). */
+function deniedFilterFor(config: Config): Promise<(path: string) => boolean> {
+  return import("../host/standalone.js").then(({ deniedPathFilter }) => deniedPathFilter(config));
 }

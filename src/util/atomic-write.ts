@@ -1,5 +1,5 @@
 /**
- * Replacing a file all at once: the data goes to a temporary file beside the target (created
+ * How codex-ts writes its own files. Replacing a file all at once: the data goes to a temporary file beside the target (created
  * with exactly `mode`, whatever the umask, and synced), which is then renamed over it. A reader
  * or a crash never sees half a file, and the permissions of an older file never carry over.
  * The temporary file is removed when anything fails.
@@ -7,6 +7,12 @@
 import { randomBytes } from "node:crypto";
 import { chmodSync, closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+
+/**
+ * The mode of every folder codex-ts creates for its own files (CODEX_HOME, sessions, rules,
+ * snapshots): owner only, whatever the umask (a umask only removes bits, never adds them).
+ */
+export const PRIVATE_DIR_MODE = 0o700;
 
 export function writeFileAtomic(path: string, data: string, mode = 0o600): void {
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);

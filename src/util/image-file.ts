@@ -4,7 +4,8 @@
  * misnamed file still works and a non-image is refused before it costs a request. Images are sent
  * as they are (no resizing), so their size is capped; see MAX_IMAGE_BYTES.
  */
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
+import { NotRegularFileError, readBoundedBytes } from "./bounded-read.js";
 
 /**
  * The largest image we attach: 20 MiB, the per-image limit of OpenAI's image inputs. History is
@@ -61,8 +62,13 @@ export async function loadImageFile(path: string): Promise<ImageFile> {
   }
   let data: Buffer;
   try {
-    data = await readFile(path);
+    // Bounded and regular-only again at the read: the file may have been swapped since the stat.
+    const read = readBoundedBytes(path, MAX_IMAGE_BYTES);
+    if (read.truncated) throw new ImageFileError("too_large", `image at \`${path}\` grew past the ${mebibytes(MAX_IMAGE_BYTES)} limit while it was read`);
+    data = read.data;
   } catch (err) {
+    if (err instanceof ImageFileError) throw err;
+    if (err instanceof NotRegularFileError) throw new ImageFileError("not_a_file", `image path \`${path}\` is not a file`);
     throw new ImageFileError("unreadable", `unable to read image at \`${path}\`: ${reason(err)}`);
   }
   const mime = sniffImageType(data.subarray(0, 16));

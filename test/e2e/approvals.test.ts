@@ -12,7 +12,7 @@ import { sandboxPolicyFor, type AskForApproval } from "../../src/protocol/policy
 import type { Session } from "../../src/core/session.js";
 import type { ModelServer } from "../support/model-server.js";
 import { customCall, fnCall, text, turn } from "../support/model-server.js";
-import { until, withSession } from "../support/session.js";
+import { askedRequest, requestsIn, until, untilAsked, withSession } from "../support/session.js";
 
 /** A folder outside every writable root (not under /tmp, which workspace-write may write). */
 function outsideDir(): string {
@@ -40,8 +40,7 @@ function outputOf(server: ModelServer, callId: string): string {
   assert.fail(`no output for ${callId}`);
 }
 
-const requests = (events: Event[]): Event["msg"][] =>
-  events.map((e) => e.msg).filter((m) => m.type === "exec_approval_request" || m.type === "apply_patch_approval_request");
+const requests = (events: Event[]): Event["msg"][] => requestsIn(events).filter((m) => m.type === "exec_approval_request" || m.type === "apply_patch_approval_request");
 
 const cwdOf = (): string => mkdtempSync(join(tmpdir(), "codex-ts-approvals-"));
 
@@ -56,8 +55,8 @@ void test("untrusted: a known-safe command runs unasked; others wait for the use
     ],
     async (session, server) => {
       const id = userTurn(session, cwd, "untrusted");
-      const asked = await until(session, id, "exec_approval_request");
-      const request = asked.at(-1)?.msg;
+      const asked = await untilAsked(session, id, "exec_approval_request");
+      const request = askedRequest(asked);
       assert.ok(request?.type === "exec_approval_request");
       assert.equal(request.call_id, "w1");
       assert.equal(request.cwd, cwd);
@@ -76,7 +75,7 @@ void test("a denied command tells the model, and nothing runs", async () => {
   const cwd = cwdOf();
   await withSession([turn(fnCall("exec_command", { cmd: "touch nope.txt" }, "c")), turn(text("ok"))], async (session, server) => {
     const id = userTurn(session, cwd, "untrusted");
-    await until(session, id, "exec_approval_request");
+    await untilAsked(session, id, "exec_approval_request");
     session.submit({ type: "exec_approval", id: "c", decision: "denied" });
     const events = await until(session, id, "task_complete");
     assert.equal(outputOf(server, "c"), "exec command rejected by user");
@@ -92,8 +91,8 @@ void test("on-request: an escalation carries the justification and, approved, ru
   const args = { cmd: `echo out > ${target}`, sandbox_permissions: "require_escalated", justification: "write the report outside", yield_time_ms: 5000 };
   await withSession([turn(fnCall("exec_command", args, "esc")), turn(text("ok"))], async (session, server) => {
     const id = userTurn(session, cwd, "on-request");
-    const asked = await until(session, id, "exec_approval_request");
-    const request = asked.at(-1)?.msg;
+    const asked = await untilAsked(session, id, "exec_approval_request");
+    const request = askedRequest(asked);
     assert.equal(request?.type === "exec_approval_request" && request.reason, "write the report outside");
     session.submit({ type: "exec_approval", id: "esc", decision: "approved" });
     await until(session, id, "task_complete", asked);
@@ -109,8 +108,8 @@ void test("on-failure: a write the sandbox blocks is offered for a rerun without
   const target = join(outside, "retried.txt");
   await withSession([turn(fnCall("exec_command", { cmd: `echo x > ${target}`, yield_time_ms: 5000 }, "r")), turn(text("ok"))], async (session, server) => {
     const id = userTurn(session, cwd, "on-failure");
-    const asked = await until(session, id, "exec_approval_request");
-    const request = asked.at(-1)?.msg;
+    const asked = await untilAsked(session, id, "exec_approval_request");
+    const request = askedRequest(asked);
     assert.equal(request?.type === "exec_approval_request" && request.reason, "command failed; retry without sandbox?");
     assert.equal(existsSync(target), false, "the sandbox stopped the first attempt");
     session.submit({ type: "exec_approval", id: "r", decision: "approved" });
@@ -145,8 +144,8 @@ void test("a patch outside the roots asks to open its folder; approved for the s
     [turn(customCall("apply_patch", patch("one.txt"), "p1")), turn(customCall("apply_patch", patch("two.txt"), "p2")), turn(text("ok"))],
     async (session) => {
       const id = userTurn(session, cwd, "on-request");
-      const asked = await until(session, id, "apply_patch_approval_request");
-      const request = asked.at(-1)?.msg;
+      const asked = await untilAsked(session, id, "apply_patch_approval_request");
+      const request = askedRequest(asked);
       assert.ok(request?.type === "apply_patch_approval_request");
       assert.equal(request.grant_root, outside);
       assert.equal(request.reason, `grant write access to ${outside} for this session`);

@@ -13,7 +13,7 @@ import type { AskForApproval } from "../../src/protocol/policy.js";
 import { sandboxPolicyFor } from "../../src/protocol/policy.js";
 import { ExecPolicy } from "../../src/approval/exec-policy/policy.js";
 import { fnCall, text, turn } from "../support/model-server.js";
-import { until, withSession } from "../support/session.js";
+import { until, withSession, untilAsked, askedRequest, requestsIn } from "../support/session.js";
 import { exec, makeWorkspace, runCli, withServer } from "../support/cli.js";
 
 const RULES = `
@@ -54,12 +54,12 @@ void test("rules decide before the approval policy: forbidden refuses, prompt al
         const id = session.submit({ type: "user_turn", items: [{ type: "text", text: "go" }], approval_policy: c.policy });
         const seen: Event[] = [];
         if (c.asked) {
-          await until(session, id, "exec_approval_request", seen);
+          await untilAsked(session, id, "exec_approval_request", seen);
           session.submit({ type: "exec_approval", id: "c1", decision: "approved" });
         }
         await until(session, id, "task_complete", seen);
         const label = `${c.file} under ${c.policy}`;
-        assert.equal(seen.filter((e) => e.msg.type === "exec_approval_request").length, c.asked ? 1 : 0, label);
+        assert.equal(requestsIn(seen).filter((r) => r.type === "exec_approval_request").length, c.asked ? 1 : 0, label);
         assert.equal(existsSync(join(cwd, c.file)), c.ran, label);
         const output = server.requests[1]?.body.input?.find((i) => i.type === "function_call_output");
         if (c.output) assert.match(String((output as { output?: unknown } | undefined)?.output), c.output, label);
@@ -82,8 +82,8 @@ void test("approving with the proposed prefix writes it to default.rules; the sa
     ],
     async (session) => {
       const first = session.submit({ type: "user_turn", items: [{ type: "text", text: "a" }], approval_policy: "untrusted" });
-      const asked = await until(session, first, "exec_approval_request");
-      const request = asked.at(-1)?.msg;
+      const asked = await untilAsked(session, first, "exec_approval_request");
+      const request = askedRequest(asked);
       assert.ok(request?.type === "exec_approval_request");
       assert.deepEqual(request.proposed_execpolicy_amendment, ["touch"]);
       session.submit({ type: "exec_approval", id: "c1", decision: { approved_execpolicy_amendment: { proposed_execpolicy_amendment: ["touch"] } } });
@@ -93,7 +93,7 @@ void test("approving with the proposed prefix writes it to default.rules; the sa
 
       const second = session.submit({ type: "user_turn", items: [{ type: "text", text: "b" }], approval_policy: "untrusted" });
       const events = await until(session, second, "task_complete");
-      assert.equal(events.filter((e) => e.msg.type === "exec_approval_request").length, 0, "the new rule allows it");
+      assert.equal(requestsIn(events).filter((r) => r.type === "exec_approval_request").length, 0, "the new rule allows it");
       assert.ok(existsSync(join(cwd, "second.txt")));
     },
     { settings: { cwd, sandboxPolicy: sandboxPolicyFor("workspace-write") }, execPolicy: { policy, codexHome: home } },

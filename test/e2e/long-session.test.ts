@@ -5,7 +5,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Event, EventMsg } from "../../src/protocol/events.js";
 import { COMPACTION_SUMMARY_PREFIX, loadThread } from "../../src/rollout/reconstruct.js";
@@ -375,4 +375,25 @@ void test("a usage limit that was reached: its headers' rate limits are told bef
     const error = events.find((e) => e.msg.type === "error")?.msg;
     assert.equal(error?.type === "error" && error.codex_error_info, "usage_limit_exceeded");
   });
+});
+
+void test("compact_prompt and experimental_compact_prompt_file replace our summary prompt; a missing file stops exec naming it", async () => {
+  const ws = makeWorkspace();
+  writeFileSync(join(ws.home, "pirate.md"), "Summarise it like a pirate.\n");
+  const local = ["-c", "features.remote_compaction=false", "-c", "model_auto_compact_token_limit=200"];
+  const server = await startModelServer([turn(text("SUMMARY 1")), turn(text("one")), turn(text("SUMMARY 2")), turn(text("two"))]);
+  try {
+    const inline = await exec(server, [...local, "-c", 'compact_prompt="Keep only the file names."', "hello"], { cwd: ws.dir, home: ws.home });
+    assert.equal(inline.code, 0, inline.stderr);
+    assert.equal(lastUserText(server.requests[0] as RecordedRequest), "Keep only the file names.");
+    const fromFile = await exec(server, [...local, "-c", `experimental_compact_prompt_file=${JSON.stringify(join(ws.home, "pirate.md"))}`, "hello"], { cwd: ws.dir, home: ws.home });
+    assert.equal(fromFile.code, 0, fromFile.stderr);
+    assert.equal(lastUserText(server.requests[2] as RecordedRequest), "Summarise it like a pirate.\n");
+    const missing = await exec(server, ["-c", 'experimental_compact_prompt_file="nowhere.md"', "hello"], { cwd: ws.dir, home: ws.home });
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /experimental_compact_prompt_file: cannot read .*nowhere\.md/);
+    assert.deepEqual(server.violations, []);
+  } finally {
+    await server.close();
+  }
 });

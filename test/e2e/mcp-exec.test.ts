@@ -13,7 +13,7 @@ import { dirname, join } from "node:path";
 import { fnCall, text, turn, type JsonObject, type ModelServer } from "../support/model-server.js";
 import { exec, jsonLines, makeWorkspace, withServer } from "../support/cli.js";
 import { readLines, responseItems, rolloutFileOf, threadIdOf } from "../support/rollout.js";
-import { turnIdIn, until, withSession } from "../support/session.js";
+import { turnIdIn, until, withSession, untilAsked, askedRequest, requestsIn } from "../support/session.js";
 import { STDIO_SERVER_PATH, stdioFixtureServer } from "../fixtures/mcp/stdio-server.js";
 import { FX_ECHO_TOOL_SPEC, FX_QUALIFIED_TOOL_NAMES, TINY_PNG_BASE64 } from "../fixtures/mcp/fixture-server.js";
 
@@ -127,6 +127,25 @@ void test("structured content goes back as its JSON, images as input_image parts
   );
 });
 
+void test("a 20 MB tool result is refused as too large, and the server stays connected for the next call", async () => {
+  const ws = makeWorkspace({ config: fixtureToml() });
+  await withServer(
+    [
+      turn(fnCall("mcp__fx__flood", { bytes: 20 * 1024 * 1024 }, "call_flood")),
+      turn(fnCall("mcp__fx__echo", { text: "still there" }, "call_echo")),
+      turn(text("Done.")),
+    ],
+    async (server) => {
+      const r = await exec(server, ["flood"], { cwd: ws.dir, home: ws.home, timeoutMs: 60_000 });
+      assert.equal(r.code, 0, r.stderr);
+      const flood = String(outputOf(server, 1, "call_flood"));
+      assert.match(flood, /result too large: a message of 20\.0 MiB from the server, over the 10 MiB codex-ts reads from an MCP server/);
+      assert.doesNotMatch(flood, /Connection closed/);
+      assert.equal(outputOf(server, 2, "call_echo"), '[{"type":"text","text":"echo: still there"}]');
+    },
+  );
+});
+
 void test("an optional server that fails to start does not stop the turn; stderr says why", async () => {
   const ws = makeWorkspace({ config: serverToml("broken", MISSING_BINARY, []) + fixtureToml() });
   await withServer([turn(fnCall("mcp__fx__echo", { text: "x" }, "call_1")), turn(text("ok"))], async (server) => {
@@ -233,9 +252,9 @@ void test("an MCP tool annotated as destructive waits for the user's answer; a r
     [turn(fnCall("mcp__fx__delete_everything", {}, "d"), fnCall("mcp__fx__peek", {}, "p")), turn(text("ok"))],
     async (session, server) => {
       const id = session.submit({ type: "user_turn", items: [{ type: "text", text: "go" }], approval_policy: "on-request" });
-      const asked = await until(session, id, "mcp_tool_call_approval_request");
+      const asked = await untilAsked(session, id, "mcp_tool_call_approval_request");
       // Its own kind of request: the server, the tool and the arguments, not a pseudo-command.
-      assert.deepEqual(asked.at(-1)?.msg, {
+      assert.deepEqual(askedRequest(asked), {
         type: "mcp_tool_call_approval_request",
         call_id: "d",
         turn_id: turnIdIn(asked, id),
@@ -244,10 +263,10 @@ void test("an MCP tool annotated as destructive waits for the user's answer; a r
         arguments: {},
         question: 'Allow the fx MCP server to run tool "delete_everything"?',
       });
-      assert.equal(asked.filter((e) => e.msg.type === "exec_approval_request").length, 0);
+      assert.equal(requestsIn(asked).filter((r) => r.type === "exec_approval_request").length, 0);
       session.submit({ type: "mcp_tool_call_approval", id: "d", decision: "denied" });
       const events = await until(session, id, "task_complete", asked);
-      assert.equal(events.filter((e) => e.msg.type === "mcp_tool_call_approval_request").length, 1, "the read-only tool is not asked about");
+      assert.equal(requestsIn(events).filter((r) => r.type === "mcp_tool_call_approval_request").length, 1, "the read-only tool is not asked about");
       const outputs = new Map(
         (server.requests[1]?.body.input ?? [])
           .filter((i) => i.type === "function_call_output")
@@ -266,8 +285,8 @@ void test("a server's elicitation reaches the user as an elicitation_request; th
     [turn(fnCall("mcp__fx__ask", {}, "q1")), turn(text("noted"))],
     async (session, server) => {
       const id = session.submit({ type: "user_turn", items: [{ type: "text", text: "ask me" }], approval_policy: "on-request" });
-      const asked = await until(session, id, "elicitation_request");
-      const request = asked.at(-1)?.msg;
+      const asked = await untilAsked(session, id, "elicitation_request");
+      const request = askedRequest(asked);
       assert.ok(request?.type === "elicitation_request");
       assert.equal(request.server_name, "fx");
       assert.equal(request.message, "Which colour?");
@@ -291,6 +310,27 @@ void test("in exec nobody can answer an elicitation: it is declined at once and 
 });
 
 /** What the fixture's `ask` tool reported the user answered (from the output the model got back). */
+void test("an interrupt cancels a server's elicitation like any other question, and the session goes on", async () => {
+  const fx = stdioFixtureServer(["--name", "fx"]);
+  await withSession(
+    [turn(fnCall("mcp__fx__ask", {}, "q1")), turn(text("again"))],
+    async (session) => {
+      const id = session.submit({ type: "user_turn", items: [{ type: "text", text: "ask me" }], approval_policy: "on-request" });
+      const asked = await untilAsked(session, id, "elicitation_request");
+      const question = asked.at(-1)?.msg;
+      assert.ok(question?.type === "question_asked");
+      session.submit({ type: "interrupt" });
+      const aborted = await until(session, id, "turn_aborted", asked);
+      assert.ok(aborted.some((e) => e.msg.type === "question_resolved" && e.msg.key === question.key && e.msg.outcome === "cancelled"));
+      const next = session.submit({ type: "user_turn", items: [{ type: "text", text: "go on" }] });
+      const after = await until(session, next, "task_complete");
+      const done = after.at(-1)?.msg;
+      assert.equal(done?.type === "task_complete" && done.last_agent_message, "again");
+    },
+    { mcpServers: { fx } },
+  );
+});
+
 function serverAnswer(server: ModelServer): unknown {
   const output = (server.requests[1]?.body.input ?? []).find((i) => i.type === "function_call_output") as { output?: unknown } | undefined;
   const [first] = JSON.parse(String(output?.output)) as Array<{ text: string }>;

@@ -196,3 +196,22 @@ void test("mcp-server: request_user_input questions become an elicitation form, 
     await server.close();
   }
 });
+
+void test("mcp-server: the codex tool's compact-prompt is what a compaction of that thread asks the model", async () => {
+  const server = await startModelServer([turn(text("ARR, A SUMMARY")), turn(text("answered"))]);
+  const ws = makeWorkspace();
+  writeFileSync(join(ws.home, "config.toml"), `openai_base_url = "${server.url}"\n`);
+  const { client } = await connectCli(ws);
+  try {
+    // A tiny auto-compact limit and a local summary: the thread compacts before its first request.
+    const config = { model_auto_compact_token_limit: 200, features: { remote_compaction: false } };
+    const result = await callTool(client, "codex", { prompt: "hello", config, "compact-prompt": "Summarise it like a pirate." });
+    assert.notEqual(result.isError, true, JSON.stringify(result));
+    const summary = server.requests[0]?.body.input?.at(-1);
+    assert.deepEqual(summary, { type: "message", role: "user", content: [{ type: "input_text", text: "Summarise it like a pirate." }] });
+    assert.deepEqual(server.violations, []);
+  } finally {
+    await client.close();
+    await server.close();
+  }
+});

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sandboxPolicyFor } from "../../src/protocol/policy.js";
 import { customCall, text, turn } from "../support/model-server.js";
-import { turnIdIn, until, withSession } from "../support/session.js";
+import { turnIdIn, until, withSession, untilAsked, askedRequest } from "../support/session.js";
 
 const ADD = "*** Begin Patch\n*** Add File: a.txt\n+hi\n*** End Patch\n";
 
@@ -20,8 +20,8 @@ void test("under 'untrusted' a patch waits for the user: denied writes nothing, 
     [turn(customCall("apply_patch", ADD, "p1")), turn(text("stopped")), turn(customCall("apply_patch", ADD, "p2")), turn(text("done"))],
     async (session, server) => {
       const first = session.submit({ type: "user_turn", items: [{ type: "text", text: "add a.txt" }], ...overrides });
-      const asked = await until(session, first, "apply_patch_approval_request");
-      assert.deepEqual(asked.at(-1)?.msg, {
+      const asked = await untilAsked(session, first, "apply_patch_approval_request");
+      assert.deepEqual(askedRequest(asked), {
         type: "apply_patch_approval_request",
         call_id: "p1",
         turn_id: turnIdIn(asked, first),
@@ -35,7 +35,7 @@ void test("under 'untrusted' a patch waits for the user: denied writes nothing, 
       assert.deepEqual(output, { type: "custom_tool_call_output", call_id: "p1", output: "patch rejected by user" });
 
       const second = session.submit({ type: "user_turn", items: [{ type: "text", text: "again" }], ...overrides });
-      await until(session, second, "apply_patch_approval_request");
+      await untilAsked(session, second, "apply_patch_approval_request");
       session.submit({ type: "patch_approval", id: "p2", decision: "approved" });
       const applied = await until(session, second, "task_complete");
       const begin = applied.find((e) => e.msg.type === "patch_apply_begin")?.msg;

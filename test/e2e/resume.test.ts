@@ -4,14 +4,16 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { appendFileSync, chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { appendFileSync, chmodSync, copyFileSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { fnCall, text, turn } from "../support/model-server.js";
 import { exec, jsonLines, makeWorkspace, withServer } from "../support/cli.js";
 import { readLines, responseItems, rolloutFileOf, rolloutFiles, threadIdOf, watchEvents } from "../support/rollout.js";
 
 const FULL = ["-s", "danger-full-access"];
-const REFERENCE_SAMPLE = "/work/shared/spec/wire/codex-0.169-rollout.jsonl";
+/** A session file the reference wrote (test/fixtures/reference/README.md). */
+const REFERENCE_SAMPLE = fileURLToPath(new URL("../../../test/fixtures/reference/codex-0.169-rollout.jsonl", import.meta.url));
 const SAMPLE_ID = "01a20039-0605-7f82-bb57-0384ad2af383";
 
 /** Request `later`'s input begins with request `earlier`'s, byte for byte. */
@@ -118,14 +120,13 @@ void test("resuming five times: each request extends the last, every item is sto
   );
 });
 
-void test("a file the reference (0.169) wrote resumes: its items become history without their bookkeeping", async (t) => {
-  if (!existsSync(REFERENCE_SAMPLE)) return t.skip(`${REFERENCE_SAMPLE} is not available`);
+void test("a file the reference (0.169) wrote resumes: its items become history without their bookkeeping", async () => {
   const ws = makeWorkspace();
   const dir = join(ws.home, "sessions", "2026", "11", "21");
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `rollout-2026-11-21T22-27-46-${SAMPLE_ID}.jsonl`);
   copyFileSync(REFERENCE_SAMPLE, file);
-  chmodSync(file, 0o644); // the sample is read-only where it is kept
+  chmodSync(file, 0o644); // the checkout may keep the sample read-only
   const original = readFileSync(file, "utf8");
   await withServer([turn(text("It created a.txt."))], async (server) => {
     const r = await exec(server, ["--json", "resume", SAMPLE_ID, "what did you do?"], { cwd: ws.dir, home: ws.home });

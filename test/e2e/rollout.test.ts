@@ -4,8 +4,8 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { basename, join } from "node:path";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, relative } from "node:path";
 import { fnCall, text, turn } from "../support/model-server.js";
 import { exec, jsonLines, makeWorkspace, runCli, withServer } from "../support/cli.js";
 import { readLines, responseItems, rolloutFileOf, rolloutFiles, threadIdOf } from "../support/rollout.js";
@@ -188,4 +188,27 @@ void test("codex-ts sessions lists this directory's threads newest first; --all 
     assert.equal(empty.stdout, "");
     assert.match(empty.stderr, /No recorded sessions/);
   });
+});
+
+void test("under umask 000 the folders made for sessions and CODEX_HOME itself are owner-only (0700), and so is the session file", async () => {
+  const ws = makeWorkspace();
+  const home = join(ws.home, "fresh-home"); // created by codex-ts itself
+  await withServer([turn(text("ok"))], async (server) => {
+    // The child inherits the umask in force when it is spawned.
+    const previous = process.umask(0o000);
+    let running: ReturnType<typeof exec>;
+    try {
+      running = exec(server, ["hello"], { cwd: ws.dir, home });
+    } finally {
+      process.umask(previous);
+    }
+    const run = await running;
+    assert.equal(run.code, 0, run.stderr);
+  });
+  const file = rolloutFiles(home)[0] ?? "";
+  assert.ok(file, "the session was recorded");
+  const folders = [];
+  for (let dir = dirname(file); dir.startsWith(home); dir = dirname(dir)) folders.push(dir);
+  assert.deepEqual(folders.map((d) => [relative(ws.home, d), (statSync(d).mode & 0o777).toString(8)]), folders.map((d) => [relative(ws.home, d), "700"]));
+  assert.equal((statSync(file).mode & 0o777).toString(8), "600");
 });

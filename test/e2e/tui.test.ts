@@ -330,6 +330,29 @@ void test("Up recalls earlier prompts from history.jsonl; an unfocused terminal 
   }, ws);
 });
 
+void test("Up on a 300 KB one-line history entry shows a placeholder at once and sends the entry whole", async () => {
+  // A pasted blob is stored raw in history.jsonl; recalled as text it used to freeze the editor
+  // (60 KB: 14 s) or exhaust the heap (300 KB).
+  const ws = makeWorkspace();
+  const blob = "lorem ipsum ".repeat(25_000);
+  writeFileSync(join(ws.home, "history.jsonl"), `${JSON.stringify({ session_id: "old", ts: 1700000000, text: blob })}\n`);
+  await withTui([turn(text("read it all"))], [], async ({ ui, server }) => {
+    await ui.waitFor("directory:");
+    ui.write(KEY.up);
+    await ui.waitFor(`[Pasted Content ${blob.length} chars]`);
+    ui.write(KEY.down);
+    for (const deadline = Date.now() + 10_000; (await ui.screen()).join("\n").includes("[Pasted Content"); await sleep(30)) {
+      assert.ok(Date.now() < deadline, "Down did not empty the composer");
+    }
+    ui.write(KEY.up); // back and forth: still one placeholder, not a second numbered one
+    await ui.waitFor(`[Pasted Content ${blob.length} chars]`);
+    assert.doesNotMatch((await ui.screen()).join("\n"), /#2\]/);
+    ui.write(KEY.enter);
+    await ui.waitFor("read it all");
+    assert.ok(userTexts(server, 0).includes(JSON.stringify(blob.trim()).slice(1, -1)), "the whole entry reached the model");
+  }, ws, { cols: 120, rows: 40 });
+});
+
 void test("tui.notification_method = auto rings the bell in a terminal not known to show OSC 9", async () => {
   await withTui([turn(text("rung"))], [], async ({ ui }) => {
     ui.write("\x1b[O");
@@ -385,6 +408,8 @@ void test("/compact shows its progress and result; /status shows the rate-limit 
   await withTui([{ ...turn(text("first answer")), headers: limits }, summary], ["--disable", "remote_compaction"], async ({ ui, server }) => {
     await send(ui, "hello");
     await ui.waitFor("first answer");
+    // The turn has ended (the composer says Enter sends) before a command is typed.
+    await ui.waitFor(READY);
     await send(ui, "/status");
     await ui.waitFor(/5h limit: +\[███░░░░░░░\] 25% used, resets in (1h 59m|2h 0m)/);
     await send(ui, "/compact");

@@ -193,9 +193,10 @@ export function inputTexts(input: JsonObject[] | undefined): string[] {
 }
 
 /** The output the model got back for `callId`, from the first request that carries it (undefined: none yet). */
+/** The output of a function or freeform tool call, from the first request that carries it. */
 export function callOutput(server: Pick<ModelServer, "requests">, callId: string): unknown {
   for (const request of server.requests) {
-    const item = (request.body.input ?? []).find((i) => i.type === "function_call_output" && i.call_id === callId);
+    const item = (request.body.input ?? []).find((i) => (i.type === "function_call_output" || i.type === "custom_tool_call_output") && i.call_id === callId);
     if (item) return item.output;
   }
   return undefined;

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { Session } from "../../src/core/session.js";
 import { ResponsesClient } from "../../src/model/responses-client.js";
 import { builtinProviders } from "../../src/model/provider.js";
-import type { Event, EventMsg, EventType } from "../../src/protocol/events.js";
+import type { Event, EventMsg, EventType, QuestionRequest } from "../../src/protocol/events.js";
 import { sandboxPolicyFor } from "../../src/protocol/policy.js";
 import type { SessionOptions, SessionSettings } from "../../src/core/session-options.js";
 import { startModelServer, type ModelServer, type ScriptedTurn } from "./model-server.js";
@@ -52,6 +52,26 @@ export async function until(session: Session, id: string, type: EventType, seen:
     seen.push(event);
     if (event.id === id && event.msg.type === type) return seen;
   }
+}
+
+/** Reads events until submission `id` asks a question of `kind` (inside a question_asked); returns all read so far. */
+export async function untilAsked(session: Session, id: string, kind: QuestionRequest["type"], seen: Event[] = []): Promise<Event[]> {
+  for (;;) {
+    const event = await session.nextEvent();
+    if (!event) throw new Error(`session closed before a ${kind} question for ${id}; saw ${seen.map((e) => `${e.id}:${e.msg.type}`).join(", ")}`);
+    seen.push(event);
+    if (event.id === id && event.msg.type === "question_asked" && event.msg.request.type === kind) return seen;
+  }
+}
+
+/** The requests of the questions asked among `events`, in order. */
+export function requestsIn(events: Event[]): QuestionRequest[] {
+  return events.flatMap((e) => (e.msg.type === "question_asked" ? [e.msg.request] : []));
+}
+
+/** The request of the last question asked among `events`. */
+export function askedRequest(events: Event[]): QuestionRequest | undefined {
+  return requestsIn(events).at(-1);
 }
 
 /** The turn id the task started by submission `id` announced in its task_started event. */

@@ -4,9 +4,11 @@
  * not written again), as the reference's ApprovedExecpolicyAmendment does, and the session's
  * policy takes it at once.
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync } from "node:fs";
+import { readTextFile } from "../../util/bounded-read.js";
 import { join } from "node:path";
 import type { ExecPolicy } from "./policy.js";
+import { PRIVATE_DIR_MODE } from "../../util/atomic-write.js";
 
 export const DEFAULT_RULES_FILE = "default.rules";
 
@@ -19,8 +21,8 @@ export function persistAmendment(codexHome: string, policy: ExecPolicy, prefix: 
   const folder = join(codexHome, "rules");
   const file = join(folder, DEFAULT_RULES_FILE);
   const rule = amendmentRule(prefix);
-  mkdirSync(folder, { recursive: true });
-  const existing = existsSync(file) ? readFileSync(file, "utf8") : "";
+  mkdirSync(folder, { recursive: true, mode: PRIVATE_DIR_MODE });
+  const existing = existsSync(file) ? readTextFile(file) : "";
   if (!existing.split("\n").includes(rule)) {
     // One write of one line (O_APPEND): two sessions approving at once cannot interleave it.
     appendFileSync(file, `${existing === "" || existing.endsWith("\n") ? "" : "\n"}${rule}\n`, { mode: 0o600 });

@@ -6,7 +6,8 @@
  * examples when loaded, so a rule that does not do what its author meant fails at once, naming
  * its file and line.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
+import { readTextFile } from "../../util/bounded-read.js";
 import { basename, join } from "node:path";
 import { parseRules, RulesError, type RuleCall, type RuleValue } from "./rules-parser.js";
 import { splitShellWords } from "../../util/shell-words.js";
@@ -61,7 +62,8 @@ export class ExecPolicy {
 
   static loadFiles(files: readonly string[]): ExecPolicy {
     const policy = new ExecPolicy();
-    for (const file of files) policy.addFile(file, readFileSync(file, "utf8"));
+    // A rules file is read whole, but only a regular file of a sane size (a repository's rules may be a FIFO).
+    for (const file of files) policy.addFile(file, readTextFile(file));
     return policy;
   }
 

@@ -3,9 +3,8 @@
  * goes to stdout, so `codex-ts exec "…" > answer.txt` captures just the answer.
  */
 import type { Event, PatchBlocker } from "../../protocol/events.js";
-import type { EventDuration, McpStartupStatus } from "../../protocol/mcp-events.js";
-import { isSuccessfulOutcome } from "../../mcp/events.js";
-import { formatMcpInvocation } from "../../mcp/exec-items.js";
+import { isSuccessfulOutcome, type EventDuration, type McpStartupStatus } from "../../protocol/mcp-events.js";
+import { formatMcpInvocation } from "../../presentation/mcp-items.js";
 import { dirname } from "node:path";
 import { shellJoin } from "../../util/shell-quote.js";
 

@@ -4,7 +4,7 @@ import type { Event, EventMsg } from "../../protocol/events.js";
 import { isPersistedEvent } from "../../rollout/policy.js";
 import { outputItem } from "../../tools/router.js";
 import { formatElapsed, HumanOutput, palette } from "./human-output.js";
-import { JsonlMapper } from "./jsonl-mapper.js";
+import { JsonlMapper } from "../../presentation/jsonl-mapper.js";
 
 const ev = (msg: EventMsg, id = "0"): Event => ({ id, msg });
 

@@ -13,15 +13,17 @@ import { configInputFromFlags, type SessionFlags } from "../../config/session-fl
 import { findProjectRoot } from "../../config/project-root.js";
 import { ConfigError } from "../../config/overrides.js";
 import { checkLocalProvider } from "../../config/oss.js";
-import { ThreadManager, ThreadStartError, type StartedThread } from "../../core/thread-manager.js";
-import type { ThreadTarget } from "../../core/open-thread.js";
-import type { UserInput } from "../../protocol/ops.js";
+import { FrontEndHost, HostStartError } from "../../host/front-end-host.js";
+import type { HostedThread, TurnOutcome } from "../../host/hosted-thread.js";
+import type { ThreadTarget } from "../../protocol/threads.js";
+import type { Event } from "../../protocol/events.js";
+import type { Op, UserInput } from "../../protocol/ops.js";
 import type { ReviewOutputEvent, ReviewTarget } from "../../protocol/review.js";
 import type { AskForApproval } from "../../protocol/policy.js";
 import { HumanOutput, palette } from "./human-output.js";
-import { JsonlMapper } from "./jsonl-mapper.js";
-import { threadEventJson } from "./web-search-items.js";
-import { reviewText } from "../../core/review/review-text.js";
+import { JsonlMapper } from "../../presentation/jsonl-mapper.js";
+import { threadEventJson } from "../../presentation/web-search-items.js";
+import { reviewText } from "../../presentation/review-text.js";
 import { PromptError, readPrompt } from "./read-prompt.js";
 import { packageVersion } from "../../util/version.js";
 
@@ -105,17 +107,11 @@ export async function runExec(
     if (problem) return fail(problem);
   }
 
-  const threads = new ThreadManager({
-    env: process.env,
-    source: "exec",
-    originator: "codex_exec",
-    userAgentProduct: "codex_exec",
-    readCodexApiKey: true,
-  });
+  const host = new FrontEndHost("exec");
   try {
-    threads.checkCredentials(config);
+    host.checkCredentials(config);
   } catch (err) {
-    if (err instanceof ThreadStartError) return fail(err.message);
+    if (err instanceof HostStartError) return fail(err.message);
     throw err;
   }
   let outputSchema: unknown;
@@ -138,89 +134,66 @@ export async function runExec(
   }
 
   const json = opts.json === true || opts.experimentalJson === true;
-  const version = packageVersion();
-  let thread: StartedThread;
+  let thread: HostedThread;
   try {
     // exec draws no conversation: a resumed thread's redraw is not built.
-    thread = await threads.startThread({ config, target, ephemeral: opts.ephemeral === true, redraw: false });
+    thread = await host.open({ config, target, ephemeral: opts.ephemeral === true, redraw: false });
   } catch (err) {
-    if (err instanceof ThreadStartError) return fail(err.message);
+    if (err instanceof HostStartError) return fail(err.message);
     throw err;
   }
-  const session = thread.session;
   for (const notice of thread.notices) process.stderr.write(`${notice}\n`);
 
-  let turnId: string | null = null;
   let interrupts = 0;
   const onSigint = (): void => {
     if (++interrupts > 1) process.exit(130);
-    session.submit({ type: "interrupt" });
+    thread.submit({ type: "interrupt" });
   };
   process.on("SIGINT", onSigint);
 
   const mapper = json ? new JsonlMapper(config.hideAgentReasoning) : null;
-  const human = json ? null : new HumanOutput((t) => process.stderr.write(`${t}\n`), palette(useColor(opts.color)), version, config.hideAgentReasoning);
-  let lastMessage: string | null = null;
-  let reviewOutput: ReviewOutputEvent | null = null;
-  let turnFailed = false;
-  let turnEnded = false;
+  const human = json ? null : new HumanOutput((t) => process.stderr.write(`${t}\n`), palette(useColor(opts.color)), packageVersion(), config.hideAgentReasoning);
+  const render = (event: Event): void => {
+    if (mapper) for (const line of mapper.map(event)) process.stdout.write(`${threadEventJson(line)}\n`);
+    else human?.render(event);
+  };
   // Events are shown as they come, MCP start-up progress included, while the turn waits below.
-  const rendered = (async (): Promise<void> => {
-    for (;;) {
-      const event = await session.nextEvent();
-      if (!event) break;
-      if (mapper) for (const line of mapper.map(event)) process.stdout.write(`${threadEventJson(line)}\n`);
-      else human?.render(event);
-      if (turnId === null || event.id !== turnId) continue;
-      const msg = event.msg;
-      if (msg.type === "error" || msg.type === "turn_aborted") turnFailed = true;
-      if (msg.type === "task_complete") lastMessage = msg.last_agent_message;
-      if (msg.type === "exited_review_mode") reviewOutput = msg.review_output;
-      if ((msg.type === "task_complete" || msg.type === "turn_aborted") && !turnEnded) {
-        turnEnded = true;
-        session.submit({ type: "shutdown" });
-      }
-    }
-  })();
-  // Nothing awaits the renderer until the turn is submitted; keep a failure for then instead of
-  // letting it surface as an unhandled rejection while MCP servers start.
-  rendered.catch(() => undefined);
+  const rendered = thread.listen(render);
 
   // A `required` MCP server that did not start fails the run before the model is asked anything.
   let startupError: string | null = null;
   try {
-    await threads.waitUntilReady(thread);
+    await host.ready(thread);
   } catch (err) {
-    if (!(err instanceof ThreadStartError)) throw err;
+    if (!(err instanceof HostStartError)) throw err;
     startupError = err.message;
   }
+  let outcome: TurnOutcome | null = null;
   if (startupError === null && interrupts === 0) {
-    if (review) {
-      turnId = session.submit({ type: "review", review_request: { target: review.target } });
-    } else {
-      const items: UserInput[] = [...opts.image.map((path): UserInput => ({ type: "local_image", path: resolve(cwd, path) })), { type: "text", text: prompt }];
-      turnId = session.submit({ type: "user_turn", items, final_output_json_schema: outputSchema });
-    }
-  } else if (startupError === null) {
-    session.submit({ type: "shutdown" });
+    const op: Op = review
+      ? { type: "review", review_request: { target: review.target } }
+      : { type: "user_turn", items: [...opts.image.map((path): UserInput => ({ type: "local_image", path: resolve(cwd, path) })), { type: "text", text: prompt }], final_output_json_schema: outputSchema };
+    outcome = await thread.runTurn(op, render);
   }
+  await thread.shutdown();
   await rendered;
   process.off("SIGINT", onSigint);
-  const code = finish();
+  const code = finish(outcome);
   // Telemetry still held in memory goes out before the process ends (bounded for a slow collector).
-  for (const warning of await threads.shutdown()) process.stderr.write(`warning: ${warning}\n`);
+  for (const warning of await host.shutdown()) process.stderr.write(`warning: ${warning}\n`);
   return code;
 
-  function finish(): number {
+  function finish(turn: TurnOutcome | null): number {
     if (startupError !== null) return fail(`Error: ${startupError}`);
     // Interrupted while waiting for MCP servers: the turn never started.
-    if (turnId === null) return fail("turn interrupted");
+    if (turn === null) return fail("turn interrupted");
+    const turnFailed = turn.status !== "completed";
     if (review) {
-      if (!json && reviewOutput) process.stdout.write(`${reviewText(reviewOutput)}\n`);
-      return reviewExitCode(reviewOutput, turnFailed, review.failOnPriority);
+      if (!json && turn.reviewOutput) process.stdout.write(`${reviewText(turn.reviewOutput)}\n`);
+      return reviewExitCode(turn.reviewOutput, turnFailed, review.failOnPriority);
     }
-    if (opts.outputLastMessage) writeLastMessage(opts.outputLastMessage, lastMessage);
-    if (!json && lastMessage !== null && !turnFailed) process.stdout.write(`${lastMessage}\n`);
+    if (opts.outputLastMessage) writeLastMessage(opts.outputLastMessage, turn.lastAgentMessage);
+    if (!json && turn.lastAgentMessage !== null && !turnFailed) process.stdout.write(`${turn.lastAgentMessage}\n`);
     return turnFailed ? 1 : 0;
   }
 }

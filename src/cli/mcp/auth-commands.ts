@@ -4,7 +4,7 @@
  * server as the effective configuration describes it (user file, trusted projects, `-c`).
  */
 import type { McpHttpServer } from "../../config/mcp.js";
-import type { LoginOptions } from "../../mcp/oauth/login.js";
+import { isLoginRequired, loginMcpServer, logoutMcpServer, oauthSupport, type LoginOptions } from "../../host/mcp-auth.js";
 import { CommandError, loadServers, parseClientRegistration, run, type McpAddOptions, type McpIo } from "./commands.js";
 
 export interface McpLoginOptions {
@@ -54,7 +54,6 @@ export async function loginAfterAdd(name: string, opts: McpAddOptions, io: McpIo
   const server = loadServers(io, opts.config ?? []).find((e) => e.name === name)?.server;
   // A -c override can turn the new entry into something else; then there is nothing to sign in to.
   if (server?.transport !== "streamable_http") return;
-  const { oauthSupport } = await import("../../mcp/oauth/status.js");
   const support = await oauthSupport(server.url);
   if (support === "unknown") {
     io.out(`MCP server may or may not require login. Run \`codex-ts mcp login ${name}\` to login.\n`);
@@ -68,11 +67,10 @@ export async function loginAfterAdd(name: string, opts: McpAddOptions, io: McpIo
 }
 
 async function login(name: string, server: McpHttpServer, io: McpIo, extra: Pick<LoginOptions, "scopes" | "registration">): Promise<void> {
-  const [{ loginMcpServer }, { McpLoginRequiredError }] = await Promise.all([import("../../mcp/oauth/login.js"), import("../../mcp/oauth/provider.js")]);
   try {
     await loginMcpServer(name, server, { env: io.env, out: io.out, err: io.err, ...extra });
   } catch (err) {
-    if (err instanceof McpLoginRequiredError) throw new CommandError(err.message);
+    if (await isLoginRequired(err)) throw new CommandError((err as Error).message);
     throw new CommandError(`failed to log in to MCP server '${name}': ${err instanceof Error ? err.message : String(err)}`);
   }
 }
@@ -80,10 +78,9 @@ async function login(name: string, server: McpHttpServer, io: McpIo, extra: Pick
 export function runMcpLogout(name: string, opts: { config?: string[] } = {}, io: McpIo = defaultIo()): Promise<number> {
   return run(io, async () => {
     const server = httpServer(io, name, opts.config ?? [], `No MCP server named '${name}' found in configuration.`, "OAuth logout is only supported for streamable_http transports.");
-    const { logoutMcpServer } = await import("../../mcp/oauth/login.js");
     let removed: boolean;
     try {
-      removed = logoutMcpServer(name, server, io.env);
+      removed = await logoutMcpServer(name, server, io.env);
     } catch (err) {
       throw new CommandError(err instanceof Error ? err.message : String(err));
     }

@@ -6,16 +6,17 @@
  * effective configuration (user file, trusted project files, `-c` overrides) as a session would.
  * Each returns an exit code: 0 done, 1 error (message on stderr as `Error: …`).
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { readTextFile } from "../../util/bounded-read.js";
 import { join } from "node:path";
 import { codexHome } from "../../config/codex-home.js";
 import { loadConfig } from "../../config/load-config.js";
 import type { McpServerConfig } from "../../config/mcp.js";
 import { ConfigError, type TomlTable } from "../../config/overrides.js";
-import { AUTH_STATUS_TEXT, type McpAuthStatus } from "../../mcp/oauth/auth-status-text.js";
-import type { ClientRegistration } from "../../mcp/oauth/provider.js";
-import { callbackId } from "../../mcp/oauth/redirect.js";
+import type { McpAuthStatus } from "../../protocol/mcp-events.js";
+import { AUTH_STATUS_TEXT, callbackId, mcpAuthStatus, type ClientRegistration } from "../../host/mcp-auth.js";
 import { addServer, ConfigEditError, parseConfigText, removeServer, type NewServer } from "./config-edit.js";
+import { PRIVATE_DIR_MODE } from "../../util/atomic-write.js";
 
 export interface McpIo {
   out: (text: string) => void;
@@ -80,14 +81,14 @@ const configPath = (io: McpIo): string => join(codexHome(io.env), "config.toml")
 /** The user's config.toml text ("" when there is none), checked to be valid TOML. */
 function readConfigText(io: McpIo): string {
   const path = configPath(io);
-  const text = existsSync(path) ? readFileSync(path, "utf8") : "";
+  const text = existsSync(path) ? readTextFile(path) : "";
   withContext("load", io, () => parseConfigText(text));
   return text;
 }
 
 function writeConfigText(io: McpIo, text: string): void {
   const home = codexHome(io.env);
-  mkdirSync(home, { recursive: true });
+  mkdirSync(home, { recursive: true, mode: PRIVATE_DIR_MODE });
   writeFileSync(join(home, "config.toml"), text);
 }
 
@@ -232,7 +233,6 @@ function transportJson({ server, raw }: Listed): Record<string, unknown> {
 /** Every server's auth status, looked up together (HTTP servers without tokens are asked for their OAuth metadata). */
 async function authStatuses(io: McpIo, entries: Listed[]): Promise<McpAuthStatus[]> {
   if (entries.every((e) => e.server.transport === "stdio")) return entries.map(() => "unsupported");
-  const { mcpAuthStatus } = await import("../../mcp/oauth/status.js");
   return Promise.all(entries.map((e) => mcpAuthStatus(e.name, e.server, io.env)));
 }
 

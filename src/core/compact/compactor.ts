@@ -37,6 +37,8 @@ export interface CompactionHost {
   streamMaxRetries: number;
   /** Use the provider's compaction endpoint (when the client has one). */
   remote: boolean;
+  /** `compact_prompt` (or `experimental_compact_prompt_file`'s text): the local summary's prompt instead of ours. */
+  summaryPrompt: string | null;
   /** What the last response said the conversation weighs, unless history changed since. */
   reportedContextTokens(): number | null;
   recordUsage(usage: TokenUsage | null): void;
@@ -67,7 +69,7 @@ export async function compact(
 ): Promise<void> {
   const history = [...host.history.snapshot()];
   const window = turn.model.contextWindow;
-  const prompt = summarizationPrompt(options.instructions);
+  const prompt = summarizationPrompt(options.instructions, host.summaryPrompt);
   const remote = host.remote && host.client.compact !== undefined;
   // What the summariser reads must leave room for its instructions, the prompt and the answer.
   let budget = window === null ? Infinity : window - approxTokenCount(host.baseInstructions) - approxTokenCount(prompt) - answerReserve(window);

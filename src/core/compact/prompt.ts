@@ -16,8 +16,12 @@ Cover, briefly and concretely:
 
 Prefer exact names (paths, functions, commands, error messages) over description. Leave out anything already finished and irrelevant to what remains.`;
 
-/** The manual `compact` op's instruction of what to keep, appended to the prompt. */
-export function summarizationPrompt(instructions: string | undefined): string {
+/**
+ * The prompt of a local summary: `compact_prompt` from config when set (as the reference lets it
+ * replace its own), else ours; the manual `compact` op's instruction of what to keep follows.
+ */
+export function summarizationPrompt(instructions: string | undefined, configured: string | null = null): string {
+  const base = configured?.trim() ? configured : SUMMARIZATION_PROMPT;
   const extra = instructions?.trim();
-  return extra ? `${SUMMARIZATION_PROMPT}\n\nThe user asked that the note keep in particular: ${extra}` : SUMMARIZATION_PROMPT;
+  return extra ? `${base}\n\nThe user asked that the note keep in particular: ${extra}` : base;
 }

@@ -3,8 +3,8 @@ import type { OpFamily } from "./types.js";
 
 export const lifecycleOps: OpFamily<"shutdown"> = {
   shutdown: async (s, id) => {
+    s.questions.cancelAll("shutdown");
     await s.tasks.abort("interrupted");
-    s.elicitations.cancelAll();
     s.unifiedExec.terminateAll();
     await s.mcp?.shutdown();
     s.shellSnapshot?.dispose();

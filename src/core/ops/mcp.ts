@@ -1,9 +1,13 @@
-/** The session's MCP servers at run time: restarting one (after a sign-in, say) and listing what they offer. */
+/** The session's MCP servers at run time: signing in to one, restarting one, and listing what they offer. */
 import { emptyMcpSnapshot } from "../mcp-runtime.js";
 import type { SessionState } from "../session-state.js";
 import type { OpFamily } from "./types.js";
 
-export const mcpOps: OpFamily<"restart_mcp_server" | "list_mcp_tools"> = {
+export const mcpOps: OpFamily<"restart_mcp_server" | "list_mcp_tools" | "mcp_sign_in"> = {
+  mcp_sign_in: (s, id, op) => {
+    // The browser flow waits for the user: other ops go on meanwhile.
+    void signIn(s, id, op.server);
+  },
   /** Progress comes as start-up events (id ""); a server the session does not run is an error. */
   restart_mcp_server: async (s, id, op) => {
     if (!s.mcp || !(await s.mcp.serverNames()).includes(op.server)) {
@@ -25,4 +29,31 @@ async function listMcpTools(s: SessionState, id: string): Promise<void> {
   } catch (err) {
     s.reportWarning(`Could not list the MCP tools: ${(err as Error).message}`);
   }
+}
+
+/**
+ * The OAuth sign-in of a streamable-HTTP server (mcp/oauth/login.ts): its progress as
+ * mcp_sign_in_update lines, then mcp_sign_in_complete; on success the server starts again in
+ * this session with the stored tokens (they serve every later session too).
+ */
+async function signIn(s: SessionState, id: string, server: string): Promise<void> {
+  const servers = s.options.mcpServers ?? {};
+  const config = servers[server];
+  const fail = (error: string): void => s.send(id, { type: "mcp_sign_in_complete", server, success: false, error });
+  if (!config) {
+    const known = Object.keys(servers);
+    return fail(`No MCP server named ${server} in config.toml${known.length > 0 ? ` (configured: ${known.join(", ")})` : ""}.`);
+  }
+  if (config.transport !== "streamable_http") return fail(`${server} is a stdio server: it has no login; its credentials come from its command and env.`);
+  const { loginMcpServer } = await import("../../mcp/oauth/login.js");
+  const say = (text: string): void => {
+    for (const line of text.split("\n")) if (line.trim() !== "") s.send(id, { type: "mcp_sign_in_update", server, message: line });
+  };
+  try {
+    await loginMcpServer(server, config, { env: process.env, out: say, err: say });
+  } catch (err) {
+    return fail((err as Error).message);
+  }
+  s.send(id, { type: "mcp_sign_in_complete", server, success: true });
+  if (s.mcp && (await s.mcp.serverNames()).includes(server)) await s.mcp.restart(server);
 }

@@ -1,37 +1,41 @@
 /**
- * Answers to the questions the session asked: command, patch and MCP-tool approvals (keyed by
- * the tool call's id), request_user_input answers, and MCP servers' elicitations.
+ * Answers to the questions the session asked (approval/questions.ts): `answer_question` by key,
+ * and the reference's per-kind ops, mapped onto it: command, patch and MCP-tool approvals (keyed
+ * by the tool call's id), request_user_input answers (by call id, or by turn id for the turn's
+ * oldest open question), and MCP elicitations (by server and request id).
  */
 import { persistAmendment } from "../../approval/exec-policy/amendment.js";
+import { questionKey } from "../../approval/questions.js";
+import type { QuestionAnswer } from "../../protocol/ops.js";
 import type { SessionState } from "../session-state.js";
-import type { OpFamily, OpOf } from "./types.js";
+import type { OpFamily } from "./types.js";
 
-type ApprovalOp = OpOf<"exec_approval" | "patch_approval" | "mcp_tool_call_approval">;
-
-export const questionOps: OpFamily<"exec_approval" | "patch_approval" | "mcp_tool_call_approval" | "user_input_answer" | "resolve_elicitation"> = {
-  exec_approval: (s, _id, op) => answerApproval(s, op),
-  patch_approval: (s, _id, op) => answerApproval(s, op),
-  mcp_tool_call_approval: (s, _id, op) => answerApproval(s, op),
+export const questionOps: OpFamily<"answer_question" | "exec_approval" | "patch_approval" | "mcp_tool_call_approval" | "user_input_answer" | "resolve_elicitation"> = {
+  answer_question: (s, _id, op) => answerQuestion(s, op.key, op.answer),
+  exec_approval: (s, _id, op) => answerQuestion(s, op.id, { type: "decision", decision: op.decision }),
+  patch_approval: (s, _id, op) => answerQuestion(s, op.id, { type: "decision", decision: op.decision }),
+  mcp_tool_call_approval: (s, _id, op) => answerQuestion(s, op.id, { type: "decision", decision: op.decision }),
   user_input_answer: (s, _id, op) => {
-    s.userInput.resolve(op.id, op.response);
+    const key = s.questions.has(op.id) ? op.id : s.questions.find((r) => r.type === "request_user_input" && r.turn_id === op.id);
+    if (key !== null) s.questions.answer(key, { type: "user_input", response: op.response });
   },
   resolve_elicitation: (s, _id, op) => {
-    s.elicitations.resolve(op.server_name, op.request_id, { action: op.decision, ...(op.content ? { content: op.content } : {}) });
+    const key = questionKey({ type: "elicitation_request", server_name: op.server_name, id: op.request_id, message: "" });
+    s.questions.answer(key, { type: "elicitation", action: op.decision, ...(op.content ? { content: op.content } : {}) });
   },
 };
 
-async function answerApproval(s: SessionState, op: ApprovalOp): Promise<void> {
-  if (op.decision === "abort") {
-    s.approvals.resolve(op.id, "denied");
+async function answerQuestion(s: SessionState, key: string, answer: QuestionAnswer): Promise<void> {
+  if (answer.type === "decision" && answer.decision === "abort") {
+    // "No, and stop": the call is denied and the turn interrupted.
+    s.questions.answer(key, { type: "decision", decision: "denied" });
     return s.tasks.abort("interrupted");
   }
-  if (typeof op.decision === "object") {
+  if (answer.type === "decision" && typeof answer.decision === "object" && s.questions.has(key)) {
     // "Always allow this prefix": written to the user's rules first; the command runs either way.
-    amendRules(s, op.decision.approved_execpolicy_amendment.proposed_execpolicy_amendment);
-    s.approvals.resolve(op.id, "approved");
-    return;
+    amendRules(s, answer.decision.approved_execpolicy_amendment.proposed_execpolicy_amendment);
   }
-  s.approvals.resolve(op.id, op.decision);
+  s.questions.answer(key, answer);
 }
 
 function amendRules(s: SessionState, prefix: string[]): void {

@@ -2,11 +2,11 @@
  * Turns and steering: a user turn (or input steered into the running one), changed settings,
  * interrupts, and the user's own shell command (`!cmd`).
  */
-import { readFileSync } from "node:fs";
 import type { TurnOverrides, UserInput } from "../../protocol/ops.js";
+import type { EventMsg } from "../../protocol/events.js";
 import { userText } from "../../protocol/items.js";
 import type { TurnContextPayload } from "../../rollout/format.js";
-import { mentionedSkills, skillInjection } from "../../config/skills.js";
+import { mentionedSkills, readSkillFile, skillInjection } from "../../config/skills.js";
 import { parseFrontMatter } from "../../config/front-matter.js";
 import { uuidv7 } from "../../util/ids.js";
 import { settingsUpdateItems } from "../initial-context.js";
@@ -23,11 +23,16 @@ export const turnOps: OpFamily<"user_input" | "user_turn" | "override_turn_conte
     const { type: _, items, final_output_json_schema, ...overrides } = op;
     return userTurn(s, id, items, overrides, final_output_json_schema);
   },
-  override_turn_context: (s, _id, op) => {
+  override_turn_context: (s, id, op) => {
     const { type: _, ...overrides } = op;
     s.settings = applyOverrides(s.settings, overrides);
+    s.send(id, settingsChanged(s.settings));
   },
-  interrupt: (s) => s.tasks.abort("interrupted"),
+  interrupt: (s) => {
+    // Every open question is answered as cancelled, also one asked between turns (an MCP server's).
+    s.questions.cancelAll("interrupted");
+    return s.tasks.abort("interrupted");
+  },
   run_user_shell_command: async (s, id, op) => {
     // As any new task does, it replaces one still running.
     await s.tasks.abort("replaced");
@@ -36,7 +41,9 @@ export const turnOps: OpFamily<"user_input" | "user_turn" | "override_turn_conte
 };
 
 async function userTurn(s: SessionState, id: string, items: UserInput[], overrides: TurnOverrides, outputSchema: unknown): Promise<void> {
+  const before = s.settings;
   s.settings = applyOverrides(s.settings, overrides);
+  if (JSON.stringify(settingsChanged(before)) !== JSON.stringify(settingsChanged(s.settings))) s.send(id, settingsChanged(s.settings));
   // Every prompt is reported, also one steered into a running turn.
   s.telemetry.withModel(s.settings.model).userPrompt(items.flatMap((i) => (i.type === "text" ? [i.text] : [])));
   const message = await userMessageFrom(items, s.settings.cwd);
@@ -61,7 +68,7 @@ async function userTurn(s: SessionState, id: string, items: UserInput[], overrid
     new RegularTask(),
     () => {
       s.recorder?.recordTurnContext(turnContextLine(turn.turnId, s.settings, turn.outputSchema));
-      s.history.append(...settingsUpdateItems(s.lastTurnSettings, s.settings));
+      s.history.append(...settingsUpdateItems(s.lastTurnSettings, s.settings, s.options.fileSystemRules));
       s.lastTurnSettings = s.settings;
       s.history.append(message);
       injectMentionedSkills(s, inputText(items), turn.subId);
@@ -75,7 +82,7 @@ async function userTurn(s: SessionState, id: string, items: UserInput[], overrid
 function injectMentionedSkills(s: SessionState, text: string, subId: string): void {
   for (const skill of mentionedSkills(text, s.options.skills ?? [])) {
     try {
-      const { body } = parseFrontMatter(readFileSync(skill.path, "utf8"));
+      const { body } = parseFrontMatter(readSkillFile(skill.path));
       s.history.append(userText(skillInjection(skill, body)));
     } catch (err) {
       s.send(subId, { type: "warning", message: `skill ${skill.name} could not be read: ${(err as Error).message}` });
@@ -94,6 +101,18 @@ function turnContextLine(turnId: string, settings: SessionSettings, outputSchema
     // The reference requires a summary setting; "auto" is what an unset one means.
     summary: settings.reasoningSummary ?? "auto",
     ...(outputSchema !== null && outputSchema !== undefined ? { final_output_json_schema: outputSchema } : {}),
+  };
+}
+
+/** What the next turn runs with, as front ends show it. */
+function settingsChanged(settings: SessionSettings): EventMsg {
+  return {
+    type: "settings_changed",
+    model: settings.model,
+    reasoning_effort: settings.reasoningEffort,
+    approval_policy: settings.approvalPolicy,
+    sandbox_policy: settings.sandboxPolicy,
+    cwd: settings.cwd,
   };
 }
 

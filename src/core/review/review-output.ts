@@ -4,7 +4,7 @@
  * answer), else as plain text: the explanation of an otherwise empty review. The parent thread
  * hears about the review in one `<user_action>` message, in the reference's structure.
  */
-import type { ReviewFinding, ReviewOutputEvent } from "../../protocol/review.js";
+import { findingLocation, type ReviewFinding, type ReviewOutputEvent } from "../../protocol/review.js";
 
 export function parseReviewOutput(text: string): ReviewOutputEvent {
   const whole = tryParse(text);
@@ -47,12 +47,6 @@ function finding(raw: Json): ReviewFinding {
     priority: Math.trunc(num(raw.priority)),
     code_location: { absolute_file_path: str(location.absolute_file_path), line_range: { start: num(range.start), end: num(range.end) } },
   };
-}
-
-/** `path:start-end` (or `path:line` for one line). */
-export function findingLocation(f: ReviewFinding): string {
-  const { start, end } = f.code_location.line_range;
-  return `${f.code_location.absolute_file_path}:${start === end || end === 0 ? start : `${start}-${end}`}`;
 }
 
 /** The findings as a block the model (and a person) can read: title, location, body. */

@@ -1,7 +1,7 @@
 /**
  * The session's one active task: starting it (task_started, the task's opening, its work, then
  * task_complete, or error then task_complete), and aborting it (turn_aborted once; the task's
- * later events are dropped, its questions denied, its processes ended). A new task waits for the
+ * later events are dropped, open questions cancelled, its processes ended). A new task waits for the
  * previous one to be aborted first, so two never run at once.
  */
 import type { CodexErrorInfo, EventMsg, TokenUsage } from "../../protocol/events.js";
@@ -40,7 +40,7 @@ export interface TaskHost {
   readonly history: ConversationHistory;
   readonly options: { client: ModelClient; streamMaxRetries: number; notify?: readonly string[] | null };
   readonly tokens: TokenAccounting;
-  readonly approvals: { denyAll(): void };
+  readonly questions: { cancelAll(reason: "interrupted"): void };
   readonly unifiedExec: { terminateAll(): void };
   send(id: string, msg: EventMsg): void;
   baseInstructionsFor(turn: TurnContext): string;
@@ -136,10 +136,11 @@ export class TaskRunner {
     const task = this.active;
     if (!task || task.aborted) return;
     task.task.onAbort?.();
+    // Its questions close first (question_resolved, while its events still go out); turn_aborted is the last word.
+    this.host.questions.cancelAll("interrupted");
     this.host.send(task.subId, { type: "turn_aborted", turn_id: task.turnId, reason, duration_ms: ranFor(task) });
     task.aborted = true;
     task.controller.abort(new Error("turn aborted"));
-    this.host.approvals.denyAll();
     this.host.unifiedExec.terminateAll();
     await task.done;
   }

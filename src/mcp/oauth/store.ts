@@ -13,10 +13,11 @@
  * reference ignores fields it does not know.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
+import { readTextFile } from "../../util/bounded-read.js";
 import { join } from "node:path";
 import type { OAuthCredentialsStoreMode } from "../../config/mcp.js";
-import { writeFileAtomic } from "../../util/atomic-write.js";
+import { PRIVATE_DIR_MODE, writeFileAtomic } from "../../util/atomic-write.js";
 
 export const CREDENTIALS_FILE = ".credentials.json";
 /** Tokens this close to expiry are refreshed before use (the reference's margin). */
@@ -99,7 +100,7 @@ export class OAuthCredentialsStore {
   private read(): CredentialsFile {
     let text: string;
     try {
-      text = readFileSync(this.path, "utf8");
+      text = readTextFile(this.path);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === "ENOENT") return {};
       throw new CredentialsStoreError(`failed to read credentials file at ${this.path}: ${(err as Error).message}`);
@@ -119,7 +120,7 @@ export class OAuthCredentialsStore {
       return;
     }
     const dir = join(this.path, "..");
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     try {
       writeFileAtomic(this.path, JSON.stringify(file), 0o600);
     } catch (err) {

@@ -1,12 +1,13 @@
 /**
  * request_user_input: the model asks the user one to three multiple-choice questions and waits.
- * The questions go out as a `request_user_input` event; a front end answers with a
- * `user_input_answer` op, and the model reads the answers as JSON (`{"answers": {"<question id>":
- * {"answers": ["…"]}}}`), the reference's format. Every question offers a free-form "other"
- * answer too. An interrupt ends the wait.
+ * The questions go out on the questions path (a `question_asked` holding the reference's
+ * `request_user_input` event); a front end answers with `answer_question` (or the reference's
+ * `user_input_answer` op), and the model reads the answers as JSON (`{"answers": {"<question
+ * id>": {"answers": ["…"]}}}`), the reference's format. Every question offers a free-form
+ * "other" answer too. An interrupt cancels the question.
  *
- * Under approval policy `never` (exec, where nobody is there to answer) no event goes out: the
- * model is told at once to carry on without the user.
+ * When nobody can answer (approval policy `never`, as in exec) no question goes out: the model
+ * is told at once to carry on without the user.
  */
 import type { UserQuestion, UserQuestionOption, UserInputResponse } from "../../protocol/user-questions.js";
 import { ToolError, parseArguments, type ToolHandler, type ToolInvocation, type ToolOutput } from "../types.js";
@@ -30,7 +31,6 @@ export const requestUserInputHandler: ToolHandler = {
       throw new ToolError("request_user_input requires non-empty options for every question");
     }
     const { turn } = invocation;
-    if (turn.approvalPolicy === "never") return { text: NO_USER_TO_ASK, success: false };
     const asked: UserQuestion[] = questions.map((q) => ({
       id: q.id,
       header: q.header,
@@ -39,11 +39,16 @@ export const requestUserInputHandler: ToolHandler = {
       isSecret: false,
       options: (q.options ?? []).map(({ label, description }) => ({ label, description })),
     }));
-    // Wait first, then ask: an answer can never arrive before its question is registered.
-    const answer = turn.services.userInput.wait(invocation.callId, turn.turnId, invocation.signal);
-    invocation.emit({ type: "request_user_input", call_id: invocation.callId, turn_id: turn.turnId, questions: asked });
-    const response = await answer;
-    if (response === null) throw new ToolError("request_user_input was cancelled before receiving a response");
+    const outcome = await turn.services.questions.ask(
+      { type: "request_user_input", call_id: invocation.callId, turn_id: turn.turnId, questions: asked },
+      { emit: invocation.emit, approvalPolicy: turn.approvalPolicy },
+    );
+    if (outcome.kind === "cancelled") {
+      if (outcome.reason === "nobody_can_answer") return { text: NO_USER_TO_ASK, success: false };
+      throw new ToolError("request_user_input was cancelled before receiving a response");
+    }
+    // An answer of another kind answers nothing.
+    const response = outcome.answer.type === "user_input" ? outcome.answer.response : { answers: {} };
     return { text: JSON.stringify(normalized(response)), success: true };
   },
 };

@@ -27,7 +27,8 @@
  * one only rescans the previous matches.
  */
 import { spawn } from "node:child_process";
-import { readdir, readFile } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
+import { readTextFile } from "../../util/bounded-read.js";
 import { join } from "node:path";
 
 export interface FileMatch {
@@ -129,7 +130,7 @@ async function walkFiles(root: string, max: number): Promise<string[]> {
     for (const name of IGNORE_FILES) {
       if (!entries.some((e) => e.name === name && e.isFile())) continue;
       try {
-        const ig = ignore().add(await readFile(join(root, rel, name), "utf8"));
+        const ig = ignore().add(readTextFile(join(root, rel, name)));
         matchers.push({
           base: rel === "" ? "" : `${rel}/`,
           test: (p) => {
@@ -294,6 +295,8 @@ export function mentionText(path: string): string {
 export interface IndexOptions extends ListOptions {
   /** Lists the files; `listFiles` unless a test supplies its own. */
   lister?: (root: string, options: ListOptions) => Promise<{ files: string[]; source: "git" | "walk" }>;
+  /** Files never offered (relative to the root): the ones the permission profile denies. The list waits for it. */
+  hidden?: Promise<(relativePath: string) => boolean>;
 }
 
 export class FileIndex {
@@ -353,7 +356,9 @@ export class FileIndex {
     this.rebuilding = true;
     try {
       const lister = this.options.lister ?? listFiles;
-      const { files, source } = await lister(this.root, this.options);
+      const [listed, hidden] = await Promise.all([lister(this.root, this.options), this.options.hidden]);
+      const files = hidden === undefined ? listed.files : listed.files.filter((file) => !hidden(file));
+      const source = listed.source;
       const nameStarts = new Int32Array(files.length);
       const lowers = new Array<string>(files.length);
       for (let i = 0; i < files.length; i++) {
@@ -436,10 +441,10 @@ export const STALE_AFTER_MS = 30_000;
 const shared = new Map<string, FileIndex>();
 
 /** The index for `root`, built in the background on first use and kept for later searches. */
-export function fileIndexFor(root: string): FileIndex {
+export function fileIndexFor(root: string, hidden?: Promise<(relativePath: string) => boolean>): FileIndex {
   let index = shared.get(root);
   if (index === undefined) {
-    index = new FileIndex(root);
+    index = new FileIndex(root, hidden ? { hidden } : {});
     shared.set(root, index);
   } else if (index.state !== "building" && index.age() > STALE_AFTER_MS) {
     void index.refresh();

@@ -5,9 +5,13 @@
  * - `normalizePaste(text)`: line endings as `\n` (terminals send `\r` for Enter in a paste).
  * - `PasteStore`: `insert(text)` gives what to put in the composer: the text itself, or for a
  *   large paste (over `LARGE_PASTE_CHARS` characters or `LARGE_PASTE_LINES` lines) a
- *   placeholder like `[Pasted Content 1200 chars]` whose content it keeps; `expand(text)` puts the
- *   contents back on submit (only placeholders still present; one deleted by the user is
- *   dropped); `clear()` after a submit.
+ *   placeholder like `[Pasted Content 1200 chars]` whose content it keeps (the same content again,
+ *   as when the history is walked back and forth, gets the same placeholder); `expand(text)` puts
+ *   the contents back on submit (only placeholders still present; one deleted by the user is
+ *   dropped); `clear()` after a submit. Every text that comes into the composer whole (a paste,
+ *   a recalled history entry, an earlier message to edit, the external editor's result) goes
+ *   through `insert`: the editor lays out and segments its text on every keystroke at a cost
+ *   that grows faster than the text, so a blob must never be in it as text.
  * - `imagePathOf(text, cwd)`: the absolute path a pasted text names when it is one image file
  *   that exists (`.png`, `.jpg`/`.jpeg`, `.gif`, `.webp`; quoted, with backslash-escaped spaces as
  *   terminals drop them, `~/…`, or a `file://` URL), else null.
@@ -40,9 +44,9 @@ export class PasteStore {
 
   /** What to insert for a paste (already normalised). */
   insert(text: string): string {
-    const chars = Array.from(text).length;
-    const lines = text.split("\n").length;
-    if (chars <= LARGE_PASTE_CHARS && lines <= LARGE_PASTE_LINES) return text;
+    const chars = codePoints(text);
+    if (chars <= LARGE_PASTE_CHARS && lineCount(text, LARGE_PASTE_LINES) <= LARGE_PASTE_LINES) return text;
+    for (const [placeholder, content] of this.pending) if (content === text) return placeholder;
     const base = `[Pasted Content ${chars} chars]`;
     let placeholder = base;
     for (let n = 2; this.pending.has(placeholder); n++) placeholder = `${base.slice(0, -1)} #${n}]`;
@@ -68,6 +72,24 @@ export class PasteStore {
   clear(): void {
     this.pending.clear();
   }
+}
+
+/** Characters as the user sees them counted (code points, not UTF-16 units), without an array per character. */
+function codePoints(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    // A low surrogate completes the pair its high surrogate already counted.
+    if (unit < 0xdc00 || unit > 0xdfff || i === 0 || text.charCodeAt(i - 1) < 0xd800 || text.charCodeAt(i - 1) > 0xdbff) n++;
+  }
+  return n;
+}
+
+/** The number of lines, counted only up to `past + 1` (enough to tell "more than `past`"). */
+function lineCount(text: string, past: number): number {
+  let lines = 1;
+  for (let at = text.indexOf("\n"); at !== -1 && lines <= past; at = text.indexOf("\n", at + 1)) lines++;
+  return lines;
 }
 
 /** A pasted path as the file system knows it, or null when the text cannot be one path. */

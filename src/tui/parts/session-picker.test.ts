@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { rolloutPath, serializeLine } from "../../rollout/format.js";
 import type { ThreadSummary } from "../../rollout/list.js";
+import { threadReader } from "../../host/recorded-threads.js";
 import { relativeAge, SessionPicker } from "./session-picker.js";
 import { createTheme, setTheme, stripAnsi } from "./theme.js";
 
@@ -52,7 +53,7 @@ void test("newest first, this folder's only, with age, branch and first prompt; 
     record(home, 3, there, "elsewhere", "dev", 60_000);
     const picked: ThreadSummary[] = [];
     let cancelled = 0;
-    const picker = new SessionPicker({ codexHome: home, cwd: here, all: false, title: "Resume a session", onPick: (s) => picked.push(s), onCancel: () => cancelled++, now: () => NOW });
+    const picker = new SessionPicker({ threads: () => threadReader({ codexHome: home, cwd: here }), cwd: here, all: false, title: "Resume a session", onPick: (s) => picked.push(s), onCancel: () => cancelled++, now: () => NOW });
     const lines = picker.render(80).map(stripAnsi);
     assert.deepEqual(lines.slice(3, 5), [
       "›  10m ago  feature/parser-…  add tests for the parser",
@@ -68,7 +69,7 @@ void test("newest first, this folder's only, with age, branch and first prompt; 
     picker.handleInput("\u001b");
     assert.equal(cancelled, 1);
 
-    const all = new SessionPicker({ codexHome: home, cwd: here, all: true, title: "Resume", onPick: () => {}, onCancel: () => {}, now: () => NOW });
+    const all = new SessionPicker({ threads: () => threadReader({ codexHome: home }), cwd: here, all: true, title: "Resume", onPick: () => {}, onCancel: () => {}, now: () => NOW });
     const rows = all.render(100).map(stripAnsi);
     assert.match(rows[0] ?? "", /Resume \(all folders\)/);
     assert.match(rows[3] ?? "", / 1m ago {2}dev {15}.*there {2}elsewhere$/);
@@ -83,7 +84,7 @@ void test("typing filters by prompt, branch or folder; Backspace widens again", 
     record(home, 1, here, "fix the login bug", "main", 3_600_000);
     record(home, 2, here, "add parser tests", "parser", 7_200_000);
     record(home, 3, here, "write docs", null, 9_000_000);
-    const picker = new SessionPicker({ codexHome: home, cwd: here, all: false, title: "Resume", onPick: () => {}, onCancel: () => {}, now: () => NOW });
+    const picker = new SessionPicker({ threads: () => threadReader({ codexHome: home, cwd: here }), cwd: here, all: false, title: "Resume", onPick: () => {}, onCancel: () => {}, now: () => NOW });
     for (const ch of "pars") picker.handleInput(ch);
     let lines = picker.render(60).map(stripAnsi);
     assert.equal(lines[1], "Filter: pars");
@@ -111,7 +112,7 @@ void test("thousands of sessions: only what the screen needs is read, the rest o
   try {
     for (let i = 0; i < 400; i++) record(home, i, here, `task number ${i}`, "main", (i + 1) * 60_000);
     let renders = 0;
-    const picker = new SessionPicker({ codexHome: home, cwd: here, all: false, title: "Resume", onPick: () => {}, onCancel: () => {}, requestRender: () => renders++, maxVisible: 5, now: () => NOW });
+    const picker = new SessionPicker({ threads: () => threadReader({ codexHome: home, cwd: here }), cwd: here, all: false, title: "Resume", onPick: () => {}, onCancel: () => {}, requestRender: () => renders++, maxVisible: 5, now: () => NOW });
     const first = picker.render(60).map(stripAnsi);
     assert.match(first[3] ?? "", / 1m ago .* task number 0$/);
     assert.ok(picker.loadedCount <= 6, `read ${picker.loadedCount} heads for 5 rows`);

@@ -4,13 +4,13 @@
  * each: relative age, git branch, first prompt (and the folder, when showing all).
  *
  * API:
- * - `new SessionPicker({ codexHome, cwd, all, title, onPick, onCancel, requestRender, now })`:
+ * - `new SessionPicker({ threads, cwd, all, title, onPick, onCancel, requestRender, now })`:
  *   a Component; typing filters (by prompt, branch, folder or id; words in any order),
  *   Backspace edits the filter, Up/Down/PageUp/PageDown move, Enter picks (`onPick(summary)`),
  *   Esc cancels (`onCancel()`).
  * - `relativeAge(iso, now)`: "just now", "5m ago", "3h ago", "2d ago", "4mo ago", "1y ago".
  *
- * Sessions are read lazily (`rollout/list.ts`'s `iterateThreads`: one file head at a time, newest
+ * Sessions are read lazily (`threads()`, the host's thread reader: one file head at a time, newest
  * first): only as many as the screen (or a filter) needs, at most a few milliseconds' worth per
  * render; the rest follows in the background, each batch asking for a re-render, so thousands of
  * sessions open as fast as ten.
@@ -18,11 +18,12 @@
 import type { Component } from "@mariozechner/pi-tui";
 import { matchesKey, truncateToWidth, visibleWidth } from "../pi-tui.js";
 import { homedir } from "node:os";
-import { iterateThreads, type ThreadSummary } from "../../rollout/list.js";
+import type { ThreadSummary } from "../../protocol/threads.js";
 import { theme } from "./theme.js";
 
 export interface SessionPickerOptions {
-  codexHome: string;
+  /** Recorded threads newest first (those of `cwd` unless `all`), read as the picker asks for more. */
+  threads: () => Iterator<ThreadSummary, void, undefined>;
   cwd: string;
   /** Every folder's sessions, not only the working directory's. */
   all: boolean;
@@ -115,7 +116,7 @@ export class SessionPicker implements Component {
     let start = performance.now();
     try {
       const first = this.source === null;
-      this.source ??= iterateThreads(this.options.codexHome, { cwd: this.options.all ? undefined : this.options.cwd });
+      this.source ??= this.options.threads();
       while (this.matches.length < wanted) {
         const next = this.source.next();
         // The first step lists (and stats) every session file; the budget is for reading heads.

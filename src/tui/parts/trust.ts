@@ -19,12 +19,13 @@
  */
 import type { Component } from "@mariozechner/pi-tui";
 import { matchesKey, wrapTextWithAnsi } from "../pi-tui.js";
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
+import { readTextFile } from "../../util/bounded-read.js";
 import { join } from "node:path";
 import type { Config } from "../../config/load-config.js";
 import { projectSettingsFolders, type TrustLevel } from "../../config/project-config.js";
 import { setTableValue } from "../../config/toml-edit.js";
-import { writeFileAtomic } from "../../util/atomic-write.js";
+import { PRIVATE_DIR_MODE, writeFileAtomic } from "../../util/atomic-write.js";
 import { theme } from "./theme.js";
 
 export interface TrustQuestion {
@@ -42,12 +43,12 @@ export async function saveTrustDecision(codexHome: string, projectPath: string, 
   const file = join(codexHome, "config.toml");
   let text = "";
   try {
-    text = await readFile(file, "utf8");
+    text = readTextFile(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
   }
   const edited = setTableValue(text, ["projects", projectPath], "trust_level", level);
-  await mkdir(codexHome, { recursive: true });
+  await mkdir(codexHome, { recursive: true, mode: PRIVATE_DIR_MODE });
   // A crash never leaves half a config.
   writeFileAtomic(file, edited, 0o600);
   return file;

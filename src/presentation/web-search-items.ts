@@ -5,8 +5,8 @@
  * two `id` keys (the stream's `item_N`, then the search's own id, which is the one JSON parsers
  * keep); `threadEventJson` reproduces those bytes.
  */
-import type { EventMsg } from "../../protocol/events.js";
-import type { ThreadEvent } from "../../protocol/thread-events.js";
+import type { EventMsg } from "../protocol/events.js";
+import type { ThreadEvent } from "../protocol/thread-events.js";
 
 type WebSearchEventMsg = Extract<EventMsg, { type: "web_search_begin" | "web_search_end" }>;
 

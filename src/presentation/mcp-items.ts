@@ -6,8 +6,7 @@
  * only its status says failed.
  */
 import type { McpToolCallThreadItem } from "../protocol/thread-events.js";
-import type { McpInvocation, McpToolCallEventMsg } from "../protocol/mcp-events.js";
-import { isSuccessfulOutcome } from "./events.js";
+import { isSuccessfulOutcome, type McpInvocation, type McpToolCallEventMsg } from "../protocol/mcp-events.js";
 
 export type { McpToolCallThreadItem } from "../protocol/thread-events.js";
 

@@ -2,14 +2,18 @@
  * A review's result as a person reads it in a terminal: the verdict, then each finding with its
  * priority, `file:line` and the lines of code it points at, then the reviewer's explanation.
  */
-import { readFileSync } from "node:fs";
-import type { ReviewFinding, ReviewOutputEvent } from "../../protocol/review.js";
-import { findingLocation } from "./review-output.js";
+import { readTextPrefix } from "../util/bounded-read.js";
+import { findingLocation, type ReviewFinding, type ReviewOutputEvent } from "../protocol/review.js";
 
 /** At most this many lines of code are shown per finding. */
 const MAX_CODE_LINES = 8;
 
-export function reviewText(output: ReviewOutputEvent, readFile: (path: string) => string = (p) => readFileSync(p, "utf8")): string {
+/** A finding past this much of its file shows no code (the path comes from the model). */
+const MAX_FILE_BYTES = 16 * 1024 * 1024;
+
+const readFilePrefix = (path: string): string => readTextPrefix(path, MAX_FILE_BYTES).text;
+
+export function reviewText(output: ReviewOutputEvent, readFile: (path: string) => string = readFilePrefix): string {
   const parts: string[] = [];
   const verdict = output.overall_correctness ? `Verdict: ${output.overall_correctness}` : "";
   if (verdict) parts.push(verdict);

@@ -5,10 +5,10 @@
  * web_search items (start-up progress
  * has no counterpart), and an error during the turn turns its end into turn.failed.
  */
-import type { Event, EventMsg, FileChange, TokenUsage } from "../../protocol/events.js";
-import type { ThreadEvent, ThreadItem, Usage } from "../../protocol/thread-events.js";
-import { shellJoin } from "../../util/shell-quote.js";
-import { McpItemMapper } from "../../mcp/exec-items.js";
+import type { Event, EventMsg, FileChange, TokenUsage } from "../protocol/events.js";
+import type { ThreadEvent, ThreadItem, Usage } from "../protocol/thread-events.js";
+import { shellJoin } from "../util/shell-quote.js";
+import { McpItemMapper } from "./mcp-items.js";
 import { WebSearchItems } from "./web-search-items.js";
 
 type CommandItem = Extract<ThreadItem, { type: "command_execution" }>;

@@ -1,0 +1,57 @@
+/**
+ * The engine's entry points for the CLI's standalone subcommands, which drive no thread: a
+ * command run under the sandbox the agent's commands get (`codex-ts sandbox`), a patch applied
+ * in a folder (`codex-ts apply_patch`), and the command rules checked against a command
+ * (`codex-ts execpolicy check`). Front ends reach the engine only through the host; these are
+ * the narrow doors for those three, each loading only what its command needs.
+ */
+import type { Config } from "../config/load-config.js";
+import type { SandboxedCommand } from "../sandbox/launcher.js";
+import type { PatchRunResult } from "../patch/apply-patch.js";
+
+export type { SandboxedCommand, PatchRunResult };
+
+/** The environment a command gets under the config's `[shell_environment_policy]` (credentials dropped). */
+export async function commandEnvironment(config: Config): Promise<Record<string, string>> {
+  const { createCommandEnv } = await import("../exec/env.js");
+  return createCommandEnv(config.shellEnvironmentPolicy, process.env);
+}
+
+/** `argv` wrapped in the config's sandbox (its denied paths hidden), or the reason no sandbox can be set up here. */
+export async function sandboxed(config: Config, cwd: string, argv: string[], env: Record<string, string>, tty: boolean): Promise<SandboxedCommand | { unavailable: string }> {
+  const [{ SandboxUnavailableError, sandboxCommand }, { FileSystemGuard }] = await Promise.all([import("../sandbox/launcher.js"), import("../sandbox/fs-guard.js")]);
+  try {
+    return await sandboxCommand({ policy: config.sandboxPolicy, cwd, argv, env, tty, guard: new FileSystemGuard(config.fileSystemRules) });
+  } catch (err) {
+    if (err instanceof SandboxUnavailableError) return { unavailable: err.message };
+    throw err;
+  }
+}
+
+export { commandExists } from "../exec/command-exists.js";
+
+/**
+ * Whether the config's permission profile denies `path` by its name (no disk access: for long
+ * file lists such as the `@` popup's). One matcher per config, kept while the config is the same.
+ */
+export async function deniedPathFilter(config: Config): Promise<(path: string) => boolean> {
+  const { FileSystemGuard } = await import("../sandbox/fs-guard.js");
+  const guard = new FileSystemGuard(config.fileSystemRules);
+  return (path) => guard.deniedByName(path);
+}
+
+/** Applies a patch in `cwd` all or nothing, with the reference's standalone output. */
+export async function applyPatchIn(patch: string, cwd: string): Promise<PatchRunResult> {
+  const { applyPatchInDirectory } = await import("../patch/apply-patch.js");
+  return applyPatchInDirectory(patch, cwd);
+}
+
+/**
+ * What the command rules (these `.rules` files, or the config's rule folders) say of `command`,
+ * as the reference's `execpolicy check` prints it; throws when a rules file is broken.
+ */
+export async function evaluateCommandRules(command: string[], files: string[], config: () => Config): Promise<unknown> {
+  const { ExecPolicy } = await import("../approval/exec-policy/policy.js");
+  const policy = files.length > 0 ? ExecPolicy.loadFiles(files) : ExecPolicy.loadFolders(config().rulesFolders);
+  return policy.evaluate(command);
+}

@@ -1,0 +1,28 @@
+/** Recorded threads as front ends see them: which one to open, and one line of a listing. */
+
+/** `resume` / `fork` (exec and the UI): which recorded thread to continue. */
+export interface ThreadTarget {
+  kind: "resume" | "fork";
+  sessionId?: string;
+  /** The most recently active thread (recorded in the working directory unless `all`). */
+  last: boolean;
+  all: boolean;
+}
+
+/** A recorded thread, as a listing shows it (read from its file's head). */
+export interface ThreadSummary {
+  id: string;
+  path: string;
+  /** session_meta's timestamp (UTC), else null. */
+  createdAt: string | null;
+  /** The file's modification time, ISO 8601 UTC. */
+  updatedAt: string;
+  cwd: string | null;
+  /** The first thing the user asked, or null if the head holds none. */
+  firstPrompt: string | null;
+  modelProvider: string | null;
+  forkedFromId: string | null;
+  source: string | null;
+  /** The git branch session_meta recorded, else null. */
+  gitBranch: string | null;
+}

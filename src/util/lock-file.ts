@@ -1,0 +1,166 @@
+/**
+ * A lock file, for work that two processes must never do at once (refreshing a login whose
+ * refresh token is single-use, rewriting a shared file). The holder creates the file (O_EXCL),
+ * writes its pid into it and touches it while it holds it, so a waiter can tell a live holder
+ * from a dead or stuck one; the file is removed on release.
+ *
+ * A waiter takes a lock over only when it is stale: its holder's process is gone, its heartbeat
+ * stopped more than `staleAfterMs` ago, or it is an empty file (not written by a holder of ours)
+ * past `emptyStaleAfterMs`. A holder that is alive and working is never taken over, however long
+ * it takes. The takeover renames the stale file to a unique name, which only one of several
+ * racing waiters can do to one file, then checks that what it moved is the very file it judged
+ * stale; when a faster waiter had already replaced it by a live lock, that lock is put back.
+ * Removing the stale file by its name instead would delete whatever lock is there by then.
+ *
+ * Pids and O_EXCL are dependable on a local file system of one host; on NFS a lock may be judged
+ * by its heartbeat alone.
+ */
+import { randomBytes } from "node:crypto";
+import { closeSync, fstatSync, futimesSync, linkSync, openSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { readTextPrefix } from "./bounded-read.js";
+import { processAlive } from "./process-alive.js";
+
+export interface LockFileOptions {
+  /** Give up waiting after this long (LockBusyError). */
+  waitLimitMs: number;
+  /** A lock not touched for this long is stale even if a process with its pid exists (a reused pid, a hung holder). */
+  staleAfterMs?: number;
+  /** An empty lock older than this was left by something else (our holders write their pid at once). */
+  emptyStaleAfterMs?: number;
+  /** How often a holder touches its lock; well under `staleAfterMs`. */
+  heartbeatMs?: number;
+  pollMs?: number;
+}
+
+const DEFAULTS = { staleAfterMs: 60_000, emptyStaleAfterMs: 60_000, heartbeatMs: 10_000, pollMs: 50 };
+
+/** The wait for a lock passed its limit while another process held it. */
+export class LockBusyError extends Error {
+  constructor(readonly lockPath: string) {
+    super(`${lockPath} is held by another codex-ts process`);
+    this.name = "LockBusyError";
+  }
+}
+
+/** Runs `body` holding the lock at `lockPath`; releases it however `body` ends. */
+export async function withLockFile<T>(lockPath: string, body: () => Promise<T>, options: LockFileOptions): Promise<T> {
+  const settings = { ...DEFAULTS, ...options };
+  const fd = await acquire(lockPath, settings);
+  const heartbeat = setInterval(() => touch(fd), settings.heartbeatMs);
+  heartbeat.unref();
+  try {
+    return await body();
+  } finally {
+    clearInterval(heartbeat);
+    release(lockPath, fd);
+  }
+}
+
+/** What a waiter saw at the lock path: the file's identity, and whether it is stale. */
+export interface LockSighting {
+  ino: number;
+  mtimeMs: number;
+  stale: boolean;
+}
+
+type Settings = typeof DEFAULTS & LockFileOptions;
+
+async function acquire(lockPath: string, settings: Settings): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    const fd = tryCreate(lockPath);
+    if (fd !== null) return fd;
+    const sighting = inspectLock(lockPath, settings);
+    if (sighting?.stale) {
+      takeOverStaleLock(lockPath, sighting);
+      continue;
+    }
+    if (sighting !== null) {
+      if (Date.now() - started > settings.waitLimitMs) throw new LockBusyError(lockPath);
+      await new Promise((resolve) => setTimeout(resolve, settings.pollMs));
+    }
+  }
+}
+
+function tryCreate(lockPath: string): number | null {
+  let fd: number;
+  try {
+    fd = openSync(lockPath, "wx", 0o600);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "EEXIST") return null;
+    throw err;
+  }
+  writeSync(fd, `${process.pid}\n`);
+  return fd;
+}
+
+/** The lock file's identity and whether it is stale; null when there is none (released meanwhile). */
+export function inspectLock(lockPath: string, options: Partial<Settings> = {}): LockSighting | null {
+  const settings = { ...DEFAULTS, ...options };
+  let info;
+  let text;
+  try {
+    info = statSync(lockPath);
+    text = readTextPrefix(lockPath, 64).text;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw err;
+  }
+  const age = Date.now() - info.mtimeMs;
+  const pid = Number.parseInt(text, 10);
+  let stale: boolean;
+  if (text === "") stale = age > settings.emptyStaleAfterMs;
+  else if (!Number.isInteger(pid) || pid <= 0) stale = age > settings.staleAfterMs;
+  else stale = !processAlive(pid) || age > settings.staleAfterMs;
+  return { ino: info.ino, mtimeMs: info.mtimeMs, stale };
+}
+
+/**
+ * Removes the stale lock `sighting` describes, and nothing else: the file is first renamed to a
+ * name of our own, and a file that turns out not to be the one judged stale (a live lock a faster
+ * waiter created after removing the stale one) is linked back in place.
+ */
+export function takeOverStaleLock(lockPath: string, sighting: LockSighting): void {
+  const aside = `${lockPath}.stale-${process.pid}-${randomBytes(6).toString("hex")}`;
+  try {
+    renameSync(lockPath, aside);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return; // another waiter took it first
+    throw err;
+  }
+  try {
+    const moved = statSync(aside);
+    if (moved.ino !== sighting.ino || moved.mtimeMs !== sighting.mtimeMs) {
+      // Not the stale file: put the live lock back. EEXIST means yet another waiter created a
+      // lock in this instant; its holder and the moved lock's would then overlap, which no
+      // removal could undo, so the moved file is simply dropped.
+      try {
+        linkSync(aside, lockPath);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      }
+    }
+  } finally {
+    unlinkSync(aside);
+  }
+}
+
+function touch(fd: number): void {
+  try {
+    const now = new Date();
+    futimesSync(fd, now, now);
+  } catch {
+    // The descriptor is ours until release; a failure here only makes the lock look older.
+  }
+}
+
+/** Removes the lock if it is still ours (a waiter may have judged it stale and replaced it). */
+function release(lockPath: string, fd: number): void {
+  try {
+    if (fstatSync(fd).ino === statSync(lockPath).ino) unlinkSync(lockPath);
+  } catch {
+    // Gone already: nothing left to release.
+  } finally {
+    closeSync(fd);
+  }
+}
