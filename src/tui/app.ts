@@ -38,6 +38,7 @@ import { join } from "node:path";
 import { BUILTIN_COMMANDS, promptCommand, type SlashCommand, type SlashContext } from "./slash-commands.js";
 import { KeyInput } from "./app-input.js";
 import { questionOverlay } from "./questions.js";
+import { redrawKeptTurns } from "./backtrack-redraw.js";
 import type { Overlay } from "./overlays.js";
 import { PickerOverlay, TextPromptOverlay } from "./overlays.js";
 import { reviewText } from "../presentation/review-text.js";
@@ -239,14 +240,6 @@ export class App implements SlashContext {
 
   /** A new thread is shown: forget the old one's live state (its cells stay in scrollback). */
   resetThread(): void {
-    this.forgetShown();
-    this.setRunning(false);
-    this.status.usage = null;
-    this.totals = null;
-  }
-
-  /** Forgets what the shown conversation left behind (for another thread, or a redraw of this one). */
-  private forgetShown(): void {
     this.stream.finish("");
     this.streamContinues = false;
     this.reasoning = "";
@@ -257,33 +250,24 @@ export class App implements SlashContext {
     this.questions.clear();
     this.userMessages = [];
     this.patches.clear();
+    this.setRunning(false);
+    this.status.usage = null;
+    this.totals = null;
   }
 
-  /**
-   * After a backtrack: the terminal is cleared and the conversation redrawn from the session
-   * file, which now ends before the dropped turns, the way a resume redraws it (so exactly as it
-   * was shown), then the rollback is said. A session without a file (--ephemeral) keeps its
-   * screen as it is, less the dropped messages in the backtrack list.
-   */
+  /** After a backtrack, the kept turns redrawn as a resume draws them (see backtrack-redraw.ts). */
   private async rolledBack(turns: number): Promise<void> {
-    const header = this.header;
-    let events: EventMsg[] | null = null;
-    if (this.rolloutPath !== null && header !== null) {
-      try {
-        events = (await import("../host/recorded-threads.js")).recordedConversation(this.rolloutPath);
-      } catch (err) {
-        this.notice("warning", `Could not redraw the conversation: ${(err as Error).message}`);
-      }
-    }
-    if (events !== null && header !== null) {
-      this.pendingCommit = [];
-      this.forgetShown();
-      this.renderer().clearAll();
-      this.commit(headerCell(header, this.style, this.width()));
-      for (const m of events) this.handle(m, true);
-    } else {
-      this.userMessages = this.userMessages.slice(0, Math.max(0, this.userMessages.length - turns));
-    }
+    const redrawn = await redrawKeptTurns(this.rolloutPath, {
+      clear: () => {
+        this.pendingCommit = [];
+        this.resetThread();
+        this.renderer().clearAll();
+        if (this.header) this.commit(headerCell(this.header, this.style, this.width()));
+      },
+      replay: (msg) => this.handle(msg, true),
+      warn: (message) => this.notice("warning", message),
+    });
+    if (!redrawn) this.userMessages = this.userMessages.slice(0, Math.max(0, this.userMessages.length - turns));
     this.notice("info", `Rolled back ${turns} turn${turns === 1 ? "" : "s"}; the agent no longer sees them.`);
   }
 
