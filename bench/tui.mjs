@@ -31,7 +31,7 @@ const DIST = join(ROOT, "dist");
 requireBuilt(join(DIST, "src/tui/app.js"), join(DIST, "test/support/pty.js"));
 
 const { startModelServer, turn, text } = await import(join(DIST, "test/support/model-server.js"));
-const { makeWorkspace, baseUrlArgs } = await import(join(DIST, "test/support/cli.js"));
+const { makeWorkspace, tuiArgs } = await import(join(DIST, "test/support/cli.js"));
 const { PtySession, KEY, sleep } = await import(join(DIST, "test/support/pty.js"));
 const { App } = await import(join(DIST, "src/tui/app.js"));
 const { InlineRenderer } = await import(join(DIST, "src/tui/inline-renderer.js"));
@@ -114,7 +114,7 @@ async function startup() {
   // The first round warms the disk cache and is left out; the programs take turns after it.
   for (let i = 0; i < runs + 1; i++) {
     const ws = makeWorkspace();
-    const r = await startOnce(baseUrlArgs(server.url), { cwd: ws.dir, home: ws.home }, READY, "zq");
+    const r = await startOnce(tuiArgs(server.url), { cwd: ws.dir, home: ws.home }, READY, "zq");
     r.ui.write(KEY.ctrlC); // clears the composer
     r.ui.write(KEY.ctrlD);
     await r.ui.exit();
@@ -223,7 +223,7 @@ async function memory() {
   for (let i = 0; i < turns; i++) script.push(turn(text(`Answer ${i}: here is a paragraph about the code.\n\n- point one\n- point two\n\n\`\`\`js\nconsole.log(${i});\n\`\`\``)));
   const server = await startModelServer(script);
   const ws = makeWorkspace();
-  const ui = new PtySession(baseUrlArgs(server.url), { cwd: ws.dir, home: ws.home, cols: 100, rows: 30 });
+  const ui = new PtySession(tuiArgs(server.url), { cwd: ws.dir, home: ws.home, cols: 100, rows: 30 });
   await ui.waitFor(READY, { timeoutMs: 10_000 });
   const readings = [[0, rssMiB(ui.pid)]];
   for (let i = 0; i < turns; i++) {
@@ -246,7 +246,7 @@ async function memory() {
  */
 async function echoLatency(ws) {
   const server = await startModelServer([]);
-  const ui = new PtySession([...baseUrlArgs(server.url), "resume", "--last"], { cwd: ws.dir, home: ws.home, cols: 100, rows: 30 });
+  const ui = new PtySession([...tuiArgs(server.url), "resume", "--last"], { cwd: ws.dir, home: ws.home, cols: 100, rows: 30 });
   await ui.waitFor(`Answer ${turns - 1}:`, { timeoutMs: 30_000 });
   await ui.waitFor(READY);
   const samples = [];

@@ -212,6 +212,9 @@ export function loadConfig(input: CliConfigInput): Config {
     addDirs: (input.addDirs ?? []).map((d) => resolve(cwd, d)),
     ...(input.permissionProfile !== undefined ? { cliProfile: input.permissionProfile } : {}),
     ...(input.sandboxMode !== undefined ? { cliSandboxMode: input.sandboxMode } : {}),
+    // As in the reference: a folder the user decided about (trusted or not) runs in its
+    // workspace by default, one nobody decided about only reads.
+    defaultMode: project.trustLevel !== null ? "workspace-write" : "read-only",
   });
   warnings.push(...permissions.warnings);
 
@@ -245,7 +248,8 @@ export function loadConfig(input: CliConfigInput): Config {
     modelChosen: layers.slice(1).some((layer) => typeof layer.table.model === "string"),
     modelProviderId,
     provider,
-    approvalPolicy: oneOf(t, "approval_policy", APPROVAL_POLICIES) ?? "on-request",
+    // An untrusted folder asks before anything not known to be safe.
+    approvalPolicy: oneOf(t, "approval_policy", APPROVAL_POLICIES) ?? (project.trustLevel === "untrusted" ? "untrusted" : "on-request"),
     sandboxMode: permissions.sandboxMode,
     sandboxPolicy: permissions.sandboxPolicy,
     fileSystemRules: permissions.fileSystem,

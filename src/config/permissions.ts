@@ -44,6 +44,8 @@ export interface PermissionsInput {
   cliProfile?: string;
   /** Set when `--sandbox`, `--full-auto` or the bypass flag chose a mode. */
   cliSandboxMode?: SandboxMode;
+  /** The mode when nothing sets one (it follows the folder's trust); read-only unless given. */
+  defaultMode?: SandboxMode;
 }
 
 export interface Permissions {
@@ -90,7 +92,7 @@ export function selectPermissions(input: PermissionsInput): Permissions {
 /** `sandbox_mode` and `[sandbox_workspace_write]`, as before profiles, plus the built-in denials. */
 function fromLegacy(input: PermissionsInput): Omit<Permissions, "warnings"> {
   const t = input.table;
-  const mode = oneOfModes(t.sandbox_mode) ?? "read-only";
+  const mode = oneOfModes(t.sandbox_mode) ?? input.defaultMode ?? "read-only";
   const workspace = isTable(t.sandbox_workspace_write) ? t.sandbox_workspace_write : {};
   const policy = sandboxPolicyFor(mode, [...strings(workspace.writable_roots), ...input.addDirs]);
   if (policy.type === "workspace-write") {

@@ -86,7 +86,8 @@ void test("the defaults layer holds the fixed defaults and nothing under a <name
   const d = defaultsTable();
   assert.equal(d.model, "gpt-5.5");
   assert.equal(d.model_provider, "openai");
-  assert.equal(d.sandbox_mode, "read-only");
+  // No fixed default: it follows the folder's trust (see load-config.ts).
+  assert.equal(d.sandbox_mode, undefined);
   assert.equal(d.project_doc_max_bytes, 32768);
   assert.deepEqual(d.project_root_markers, [".git"]);
   assert.deepEqual(d.history, { persistence: "save-all" });

@@ -140,8 +140,8 @@ const BASE_SCHEMA: readonly KeySpec[] = [
   { key: "model_providers.<id>.supports_websockets", type: "boolean", default: false, unused: true, group: "Model providers", description: "The provider accepts the Responses API over WebSocket." },
 
   // Sandbox and approvals
-  { key: "approval_policy", type: "string", values: APPROVAL_POLICIES, default: "on-request", profile: true, group: "Sandbox and approvals", description: "When to ask before running a command (`exec` always uses `never`).", example: 'approval_policy = "untrusted"' },
-  { key: "sandbox_mode", type: "string", values: SANDBOX_MODES, default: "read-only", profile: true, group: "Sandbox and approvals", description: "What commands the model runs may touch.", example: 'sandbox_mode = "workspace-write"' },
+  { key: "approval_policy", type: "string", values: APPROVAL_POLICIES, profile: true, group: "Sandbox and approvals", description: "When to ask before running a command (`exec` always uses `never`). Unset: `on-request`, or `untrusted` in a folder you chose not to trust.", example: 'approval_policy = "untrusted"' },
+  { key: "sandbox_mode", type: "string", values: SANDBOX_MODES, profile: true, group: "Sandbox and approvals", description: "What commands the model runs may touch. Unset: `read-only`, or `workspace-write` in a folder you trusted or chose not to trust (`[projects.\"<path>\"] trust_level`).", example: 'sandbox_mode = "workspace-write"' },
   { key: "sandbox_workspace_write", type: "table", group: "Sandbox and approvals", description: "Settings for `sandbox_mode = \"workspace-write\"`." },
   { key: "sandbox_workspace_write.writable_roots", type: "path[]", default: [], group: "Sandbox and approvals", description: "More writable folders besides the working directory.", example: '[sandbox_workspace_write]\nwritable_roots = ["/home/me/.cache/pip"]' },
   { key: "sandbox_workspace_write.network_access", type: "boolean", default: false, group: "Sandbox and approvals", description: "Allow network access inside the sandbox." },

@@ -6,7 +6,8 @@
  * toml-patch's structural patch is tried instead and checked the same way; when that fails too
  * the edit is refused with a `ConfigEditError` rather than written wrong.
  *
- * API: `setTableValue(text, table, key, value)` (e.g. `projects."/abs".trust_level`), and the
+ * API: `setTableValue(text, table, key, value)` (e.g. `projects."/abs".trust_level`),
+ * `removeTableValue(text, table, key)`, and the
  * pieces other editors build on: `parseConfigText`, `sameConfig`, `patchedOrFail`,
  * `appendBlock`, `splitLines`, `isBlank`.
  */
@@ -141,4 +142,13 @@ export function setTableValue(text: string, table: readonly string[], key: strin
   const edited = setByLines(text, table, key, valueText);
   if (edited !== null && sameConfig(edited, expected)) return edited;
   return patchedOrFail(text, (root) => (tableAt(root, table)[key] = value), expected);
+}
+
+/** `text` without `key` in table `table` (unchanged when it is not there). */
+export function removeTableValue(text: string, table: readonly string[], key: string): string {
+  const expected = parseConfigText(text);
+  const holder = table.reduce<unknown>((t, part) => (isTable(t) ? t[part] : undefined), expected);
+  if (!isTable(holder) || !(key in holder)) return text;
+  delete holder[key];
+  return patchedOrFail(text, (root) => delete tableAt(root, table)[key], expected);
 }

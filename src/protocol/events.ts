@@ -9,6 +9,7 @@ import type { AskForApproval, ReasoningEffort, SandboxPolicy } from "./policy.js
 import type { McpEventMsg } from "./mcp-events.js";
 import type { UserQuestion } from "./user-questions.js";
 import type { WebSearchAction } from "./web-search.js";
+import type { QuestionAnswer } from "./ops.js";
 
 export interface TokenUsage {
   input_tokens: number;
@@ -205,7 +206,8 @@ export type EventMsg =
    */
   | { type: "question_asked"; key: string; request: QuestionRequest }
   /** The question is closed: answered, or cancelled (an interrupt, a shutdown, or nobody to ask). */
-  | { type: "question_resolved"; key: string; outcome: QuestionOutcomeKind }
+  /** `answer`: what the user answered (absent when cancelled), so a redraw can show the decision. */
+  | { type: "question_resolved"; key: string; outcome: QuestionOutcomeKind; answer?: QuestionAnswer }
   | { type: "patch_apply_begin"; call_id: string; auto_approved: boolean; changes: Record<string, FileChange> }
   | {
       type: "patch_apply_end";

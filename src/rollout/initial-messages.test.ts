@@ -135,10 +135,33 @@ void test("a rollback drops its turns' events, their task_started included; exec
   assert.deepEqual(redraw(lines, false), []);
 });
 
-void test("of each run of token counts, the last one with figures and a later one without are redrawn, before a compaction and at the end", () => {
+void test("token counts: the last of each run is redrawn; a compaction's note gets the figures shown before it", () => {
   const usage = (n: number): unknown => ({ total_token_usage: { input_tokens: n }, last_token_usage: { input_tokens: n }, model_context_window: 100 });
   const count = (n: number | null): Line => event({ type: "token_count", info: n === null ? null : usage(n), rate_limits: null });
-  const events = redraw([started("t1"), count(1), count(2), count(null), event({ type: "context_compacted" }), count(3), count(null), count(4)]);
-  const shown = events.map((e) => (e.type === "token_count" ? `count ${e.info?.total_token_usage.input_tokens ?? "limits"}` : e.type));
-  assert.deepEqual(shown, ["task_started", "count 2", "count limits", "context_compacted", "count 4"]);
+  const compacted = event({ type: "context_compacted" });
+  const shown = (events: EventMsg[]): string[] => events.map((e) => (e.type === "token_count" ? `count ${e.info?.total_token_usage.input_tokens ?? "limits"}` : e.type));
+  // Inside a user's turn (automatic): the latest figures.
+  assert.deepEqual(shown(redraw([started("t1"), ...asked("go"), count(1), count(2), count(null), compacted, count(3), count(null), count(4)])), [
+    "task_started", "user_message", "count 2", "count limits", "context_compacted", "count 4",
+  ]);
+  // A turn of its own (/compact): the figures from before it began; its own request's come after.
+  assert.deepEqual(shown(redraw([started("t1"), ...asked("go"), count(1), started("t2"), count(5), compacted, event({ type: "task_complete", turn_id: "t2", last_agent_message: null, duration_ms: 1 })])), [
+    "task_started", "user_message", "task_started", "count 1", "context_compacted", "task_complete", "count 5",
+  ]);
+});
+
+void test("the output an interrupt gives a call, recorded after the turn's end, infers nothing; the user's answers to questions are redrawn", () => {
+  const request = { type: "exec_approval_request", call_id: "c1", turn_id: "t1", command: ["touch", "/etc/x"], cwd: "/w", parsed_cmd: [] };
+  const events = redraw([
+    started("t1"),
+    ...asked("touch it"),
+    call("exec_command", { cmd: "touch /etc/x" }, "c1"),
+    event({ type: "question_asked", key: "c1", request }),
+    event({ type: "question_resolved", key: "c1", outcome: "answered", answer: { type: "decision", decision: "abort" } }),
+    event({ type: "turn_aborted", turn_id: "t1", reason: "interrupted", duration_ms: 5 }),
+    output("c1", "exec command rejected by user"),
+    started("t2"),
+    ...asked("next"),
+  ]);
+  assert.deepEqual(kinds(events), ["task_started", "user_message", "question_asked", "question_resolved", "turn_aborted", "task_started", "user_message"]);
 });

@@ -6,8 +6,10 @@
  * drew their items; turn boundaries and compactions come along so a front end draws its turn
  * lines as it did. Token counts only set what a front end shows next (usage, rate limits), so of
  * each run of them only the last one with figures and the last one without are kept, parsed
- * when a compaction (whose note says how many tokens it freed) or the end of the file comes. A
- * rollback drops the events of the turns it removed.
+ * when a compaction or the end of the file comes. A compaction's note tells the figures shown
+ * before it: for a compaction turn of its own (the user's /compact) those from before that turn
+ * began, for one inside a user's turn the latest. A rollback drops the events of the turns it
+ * removed.
  *
  * A turn whose end line carries `duration_ms` was written by a writer that records what it
  * showed (codex-ts now, the reference 0.169). For older files, a command or plan update is
@@ -28,6 +30,8 @@ const REDRAWN = new Set([
   "agent_message",
   "agent_reasoning",
   "plan_update",
+  "question_asked",
+  "question_resolved",
   "view_image_tool_call",
   "error",
   "item_completed",
@@ -64,6 +68,11 @@ export class InitialMessages {
   /** Where the current turn starts in `messages`, and where its inferred events are. */
   private turnStart = 0;
   private inferred: number[] = [];
+  /**
+   * After the end of a turn that records what it showed, until the next turn starts: the outputs
+   * recorded there (an interrupted call's "aborted") belong to that turn and infer nothing.
+   */
+  private endedRecording = false;
   /** Commands recorded as begun and not ended (an interrupt stopped them), by call id. */
   private readonly running = new Map<string, Begin>();
   /**
@@ -74,6 +83,9 @@ export class InitialMessages {
   /** The latest token_count lines not redrawn yet, as recorded: with figures, and without (rate limits only). */
   private counted: string | null = null;
   private limitsOnly: string | null = null;
+  /** The count with figures not yet redrawn when the current turn began, and whether the turn has a user's message. */
+  private countedAtTurnStart: string | null = null;
+  private turnAsked = false;
 
   /** A recorded token_count line; `withFigures` when its `info` is not null. */
   addTokenCount(rawLine: string, withFigures: boolean): void {
@@ -91,11 +103,15 @@ export class InitialMessages {
     switch (msg.type) {
       case "task_started":
         this.endTurn(false);
+        this.endedRecording = false;
+        this.countedAtTurnStart = this.counted;
+        this.turnAsked = false;
         this.messages.push(msg);
         return;
       case "task_complete":
       case "turn_aborted":
-        this.endTurn(msg.type === "turn_aborted", typeof msg.duration_ms === "number");
+        this.endedRecording = typeof msg.duration_ms === "number";
+        this.endTurn(msg.type === "turn_aborted", this.endedRecording);
         this.messages.push(msg);
         return;
       case "item_completed": {
@@ -115,7 +131,11 @@ export class InitialMessages {
         this.messages.push(msg);
         return;
       case "context_compacted":
-        this.flushTokenCounts();
+        if (!this.turnAsked) {
+          // The later counts stay waiting: they come after the note.
+          if (this.countedAtTurnStart !== null) this.pushTokenCount(this.countedAtTurnStart);
+          this.countedAtTurnStart = null;
+        } else this.flushTokenCounts();
         this.messages.push(msg);
         return;
       case "patch_apply_end":
@@ -139,7 +159,7 @@ export class InitialMessages {
     const call = this.calls.get(item.call_id);
     if (!call) return;
     this.calls.delete(item.call_id);
-    if (this.recorded.has(item.call_id)) return;
+    if (this.recorded.has(item.call_id) || this.endedRecording) return;
     const output = typeof item.output === "string" ? item.output : item.output.map((c) => ("text" in c ? c.text : "")).join("");
     if (NEVER_RAN.some((p) => output.startsWith(p))) return;
     const inferred = call.name === "update_plan" ? planOf(call.arguments, output) : commandEnd(item.call_id, call.name, call.arguments, output);
@@ -172,20 +192,23 @@ export class InitialMessages {
   }
 
   private flushTokenCounts(): void {
-    for (const raw of [this.counted, this.limitsOnly]) {
-      if (raw === null) continue;
-      try {
-        const payload = (JSON.parse(raw) as { payload?: EventMsg }).payload;
-        if (payload?.type === "token_count") this.messages.push(payload);
-      } catch {
-        // The reader has warned about a line that is not JSON.
-      }
-    }
+    for (const raw of [this.counted, this.limitsOnly]) if (raw !== null) this.pushTokenCount(raw);
     this.counted = null;
     this.limitsOnly = null;
+    this.countedAtTurnStart = null;
+  }
+
+  private pushTokenCount(rawLine: string): void {
+    try {
+      const payload = (JSON.parse(rawLine) as { payload?: EventMsg }).payload;
+      if (payload?.type === "token_count") this.messages.push(payload);
+    } catch {
+      // The reader has warned about a line that is not JSON.
+    }
   }
 
   private push(msg: EventMsg, form: "event" | "item"): void {
+    if (msg.type === "user_message") this.turnAsked = true;
     if (msg.type === "user_message" || msg.type === "agent_message") {
       const key = `${msg.type}\n${msg.message}`;
       const other = this.unmatched[form === "event" ? "item" : "event"];

@@ -3,7 +3,8 @@
  * reader needs to replay the conversation are written (messages, reasoning, token counts, turn
  * boundaries, compactions, rollbacks), plus, as its "extended" mode keeps them, what a resume
  * needs to redraw the conversation as it was shown: plan updates, finished MCP tool calls, web
- * searches, viewed images and errors; commands and file changes are recorded by
+ * searches, viewed images, errors, and the questions the user answered (codex-ts's own
+ * `question_asked` / `question_resolved`, which the reference skips); commands and file changes are recorded by
  * item-journal.ts, which asks this policy about everything else. Deltas, begin events and MCP
  * start-up progress would multiply the file's size for nothing, since the response items
  * already hold what the model saw.
@@ -16,6 +17,8 @@ export function isPersistedEvent(msg: EventMsg): boolean {
     case "agent_message":
     case "agent_reasoning":
     case "token_count":
+    case "question_asked":
+    case "question_resolved":
     case "plan_update":
     case "view_image_tool_call":
     case "error":

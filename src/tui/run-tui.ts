@@ -6,7 +6,7 @@
  * Loaded only when the UI starts, so `--version` and `exec` never pay for it.
  */
 import { existsSync, statSync } from "node:fs";
-import { resolve } from "node:path";
+import { resolve, sep } from "node:path";
 import { loadConfig, type Config } from "../config/load-config.js";
 import { configInputFromFlags, type SessionFlags } from "../config/session-flags.js";
 import { ConfigError } from "../config/overrides.js";
@@ -24,7 +24,9 @@ import { markdownTheme, usageLine } from "./cells.js";
 import { tuiSettings, type TuiSettings } from "./settings.js";
 import { renderFileChange } from "./parts/diff-view.js";
 import { FocusNotifier, type NotificationEvent } from "./parts/notifications.js";
+import { agentsMdFiles } from "../config/agents-md.js";
 import { projectSettingsFolders } from "../config/project-config.js";
+import type { ReasoningEffort } from "../protocol/policy.js";
 import { highlightCode, preloadHighlighter } from "./parts/highlight.js";
 import { loadMarkdown } from "./pi-tui.js";
 import type { SignInOutcome } from "./parts/sign-in.js";
@@ -67,12 +69,31 @@ export async function runTui(opts: TuiOptions, start: TuiStart): Promise<number>
     }
     throw err;
   }
-  const runner = new TuiRunner(config, () => load(opts, cwd), tuiSettings(config.toml, opts));
+  const runner = new TuiRunner(config, () => load(opts, cwd), tuiSettings(config.toml, opts), permissionsChosen(config));
   return runner.run(start, opts.image.map((p) => resolve(cwd, p)));
 }
 
 function load(opts: TuiOptions, cwd: string): Config {
   return loadConfig(configInputFromFlags(cwd, opts));
+}
+
+/** Whether the approval policy or the sandbox was chosen (config, profile, `-c`, a flag) rather than left to trust. */
+function permissionsChosen(config: Config): boolean {
+  return config.toml.sandbox_mode !== undefined || config.toml.approval_policy !== undefined;
+}
+
+/** What the header says about the folder's trust, when the permissions follow from it. */
+function trustNote(c: Config): string | null {
+  if (c.projectTrustLevel === "trusted" && c.sandboxPolicy.type === "workspace-write" && c.approvalPolicy === "on-request") {
+    return "trusted folder: works inside it without asking";
+  }
+  if (c.projectTrustLevel === "untrusted" && c.approvalPolicy === "untrusted") return "untrusted folder: asks before anything not known to be safe";
+  return null;
+}
+
+/** OSC 52: the terminal puts `text` on the system clipboard (also through ssh and tmux). */
+function osc52(text: string): string {
+  return `\x1b]52;c;${Buffer.from(text, "utf8").toString("base64")}\x07`;
 }
 
 /** Owns the terminal, the app and the current thread; switches threads for /new, /resume, /fork. */
@@ -95,15 +116,21 @@ class TuiRunner implements AppHost {
     private config: Config,
     private readonly reload: () => Config,
     private readonly settings: TuiSettings,
+    /** The user chose the approval policy or the sandbox (flags or config): no trust question for that. */
+    private readonly permissionsChosen: boolean,
   ) {
     this.notifier = new FocusNotifier(settings.notifications, process.env, settings.notificationMethod);
     this.deniedFilter = deniedFilterFor(config);
     this.term = new TerminalSession({
       alternateScreen: settings.alternateScreen,
       onInput: (data) => this.onInput(data),
-      onResize: () => this.renderer.resize(this.app.liveLines()),
+      onResize: () => {
+        this.renderer.resize(this.app.liveLines());
+        // A full-screen view (a tall question, the transcript) is drawn again at the new size.
+        this.app.requestRender();
+      },
     });
-    this.renderer = new InlineRenderer(this.term);
+    this.renderer = new InlineRenderer(this.term, settings.alternateScreen);
     const theme = processTheme();
     this.app = new App(this, {
       theme,
@@ -119,6 +146,7 @@ class TuiRunner implements AppHost {
       mcpServers: Object.keys(config.mcpServers),
       hiddenFile: () => this.deniedFilter,
       onTurnStart: () => preloadHighlighter(() => this.app.requestRender()),
+      trustNote: () => trustNote(this.config),
     });
   }
 
@@ -182,6 +210,8 @@ class TuiRunner implements AppHost {
     const previous = this.thread;
     this.thread = thread;
     this.app.resetThread();
+    // Shown under the new thread's header (a fork's new id, "nothing to resume").
+    this.app.noteUnderHeader(thread.notices);
     void thread.listen((event) => this.show(thread, event));
     if (previous) void host.close(previous.threadId);
     for (const op of this.early.splice(0)) thread.submit(op);
@@ -235,7 +265,23 @@ class TuiRunner implements AppHost {
 
   async forkThread(): Promise<void> {
     const id = this.app.sessionId;
+    // The core's notice names the new id; it is shown under the new header.
     if (id) await this.open({ kind: "fork", sessionId: id, last: false, all: false });
+  }
+
+  copyToClipboard(text: string): void {
+    this.term.write(osc52(text));
+  }
+
+  async saveModel(model: string, effort: ReasoningEffort | null): Promise<string> {
+    const { saveModelChoice } = await import("./model-choice.js");
+    return saveModelChoice(this.config.codexHome, this.config.profile, model, effort);
+  }
+
+  statusFacts(): { provider: string; agentsFiles: string[] } {
+    const c = this.config;
+    const agentsFiles = agentsMdFiles({ codexHome: c.codexHome, cwd: c.cwd, maxBytes: c.projectDocMaxBytes, fallbackFilenames: c.projectDocFallbackFilenames, rootMarkers: c.projectRootMarkers });
+    return { provider: `${c.provider.name} (${c.modelProviderId})`, agentsFiles };
   }
 
   async externalEdit(text: string): Promise<string> {
@@ -253,15 +299,18 @@ class TuiRunner implements AppHost {
   }
 
   /**
-   * A project with its own `.codex/` settings that the user never trusted or refused: ask once,
-   * save the answer, and load the project's settings when trusted.
+   * A folder the user never trusted or refused: ask once (as the reference does, unless the
+   * user chose the permissions explicitly and the project has no settings waiting for trust),
+   * save the answer, and load the config again, which now runs in the workspace and loads the
+   * project's settings when trusted.
    */
   private async askTrust(): Promise<void> {
-    const { cwd, codexHome, projectRootMarkers, projectTrustLevel } = this.config;
-    // Most projects have no settings of their own: the question's code loads only for those that do.
-    if (projectTrustLevel !== null || projectSettingsFolders(cwd, codexHome, projectRootMarkers).folders.length === 0) return;
+    if (this.config.projectTrustLevel !== null) return;
+    // Permissions chosen and no project settings waiting: nothing to ask, and the question's code stays unloaded.
+    const { cwd, codexHome, projectRootMarkers } = this.config;
+    if (this.permissionsChosen && projectSettingsFolders(cwd, codexHome, projectRootMarkers).folders.length === 0) return;
     const { TrustPrompt, saveTrustDecision, trustQuestionFor } = await import("./parts/trust.js");
-    const question = trustQuestionFor(this.config);
+    const question = trustQuestionFor(this.config, this.permissionsChosen);
     if (!question) return;
     // The question answers the loader's "not loaded because the project is not trusted".
     const answered = new Set(this.config.undecidedTrustWarnings);
@@ -270,10 +319,11 @@ class TuiRunner implements AppHost {
     if (level === null) return;
     try {
       await saveTrustDecision(this.config.codexHome, question.projectPath, level);
-      if (level === "trusted") {
-        this.config = this.reload();
-        this.deniedFilter = deniedFilterFor(this.config);
-      }
+      const reloaded = this.reload();
+      // Refused: the question already said the project's settings stay off.
+      const skipped = (w: string): boolean => question.folders.some((folder) => w.startsWith(`${folder}${sep}`));
+      this.config = { ...reloaded, warnings: reloaded.warnings.filter((w) => !skipped(w)) };
+      this.deniedFilter = deniedFilterFor(this.config);
     } catch (err) {
       this.app.warn(`Could not save the answer: ${(err as Error).message}`);
     }
@@ -330,8 +380,9 @@ class TuiRunner implements AppHost {
     if (this.startError) process.stderr.write(`${this.startError}\n`);
     const u = this.app.usage;
     if (u.total_tokens > 0) process.stdout.write(`${usageLine(u)}\n`);
+    // A session file appears with the first turn: without one there is nothing to resume.
     const id = this.app.sessionId;
-    if (id && this.app.rolloutPath) process.stdout.write(`To continue this session, run codex-ts resume ${id}\n`);
+    if (id && this.app.rolloutPath && existsSync(this.app.rolloutPath)) process.stdout.write(`To continue this session, run codex-ts resume ${id}\n`);
     const flushed = this.host ? this.host.shutdown() : Promise.resolve([]);
     void flushed.then(() => done(this.startError ? 1 : code));
   }

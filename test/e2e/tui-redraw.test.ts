@@ -15,6 +15,8 @@ import { customCall, fnCall, startModelServer, text, turn, type ModelServer, typ
 import { KEY, PtySession, sleep } from "../support/pty.js";
 
 const READY = "Enter to send";
+/** The permissions chosen on the command line, so the folder's trust is not asked about. */
+const PERMISSIONS = ["-a", "on-request", "-s", "workspace-write"];
 const PATCH = "*** Begin Patch\n*** Update File: a.txt\n@@\n-hello\n+hello world\n*** End Patch\n";
 
 /** Each prompt's steps: the first answers the prompt, each next one the previous call's output. */
@@ -80,7 +82,7 @@ async function conversationAtQuit(ui: PtySession): Promise<string[]> {
 }
 
 async function liveSession(ws: Workspace, server: ModelServer, size: { cols: number; rows: number }): Promise<string[]> {
-  const ui = new PtySession([...baseUrlArgs(server.url), "-a", "on-request", "-s", "workspace-write"], { cwd: ws.dir, home: ws.home, ...size });
+  const ui = new PtySession([...baseUrlArgs(server.url), ...PERMISSIONS], { cwd: ws.dir, home: ws.home, ...size });
   try {
     await ui.waitFor(READY);
     await exchange(ui, "edit a.txt", "I changed");
@@ -114,7 +116,7 @@ async function liveSession(ws: Workspace, server: ModelServer, size: { cols: num
 }
 
 async function resumedSession(ws: Workspace, server: ModelServer, size: { cols: number; rows: number }): Promise<string[]> {
-  const ui = new PtySession([...baseUrlArgs(server.url), "resume", "--last"], { cwd: ws.dir, home: ws.home, ...size });
+  const ui = new PtySession([...baseUrlArgs(server.url), ...PERMISSIONS, "resume", "--last"], { cwd: ws.dir, home: ws.home, ...size });
   try {
     // The composer is drawn before the thread is open: wait for the redraw's last line.
     await ui.waitFor("All of it is in the file now.", { inTranscript: true });
@@ -156,7 +158,7 @@ void test("Esc Esc backtracks: the terminal then holds the kept turns exactly as
   const ws = makeWorkspace();
   writeFileSync(join(ws.dir, "a.txt"), "hello\n");
   const server = await startModelServer([], { respond });
-  const ui = new PtySession([...baseUrlArgs(server.url), "-a", "on-request", "-s", "workspace-write"], { cwd: ws.dir, home: ws.home, cols: 100, rows: 30 });
+  const ui = new PtySession([...baseUrlArgs(server.url), ...PERMISSIONS], { cwd: ws.dir, home: ws.home, cols: 100, rows: 30 });
   try {
     await ui.waitFor(READY);
     await exchange(ui, "edit a.txt", "I changed");

@@ -97,6 +97,14 @@ export function baseUrlArgs(url: string): string[] {
   return ["-c", `openai_base_url="${url}"`];
 }
 
+/**
+ * The interactive UI against the scripted server, in a folder whose trust is not asked about:
+ * the permissions are chosen (read-only, the untrusted default), as a user passing `-s` does.
+ */
+export function tuiArgs(url: string): string[] {
+  return [...baseUrlArgs(url), "-s", "read-only"];
+}
+
 /** Parses exec --json stdout into its events. */
 export function jsonLines(stdout: string): Array<Record<string, unknown>> {
   return stdout

@@ -19,7 +19,8 @@ import type { Socket } from "node:net";
 import { readRequestText, sendJson } from "./http-util.js";
 
 export type ScriptedOutput =
-  | { type: "message"; text: string; id?: string }
+  /** `pieces`: how many deltas the text streams in (3 unless told; a long answer streamed slowly needs many). */
+  | { type: "message"; text: string; id?: string; pieces?: number }
   | { type: "reasoning"; summary: string[]; id?: string; encryptedContent?: string }
   | { type: "function_call"; name: string; arguments: unknown; callId: string; id?: string }
   | { type: "custom_tool_call"; name: string; input: string; callId: string; id?: string }
@@ -279,7 +280,7 @@ function responsesFrames(t: ScriptedTurn, ids: Ids, model: string): string[] {
         const id = out.id ?? ids.next("msg");
         const base = { type: "message", id, role: "assistant" };
         emit("response.output_item.added", { output_index, item: { ...base, status: "in_progress", content: [] } });
-        for (const delta of fragments(out.text)) {
+        for (const delta of fragments(out.text, out.pieces)) {
           emit("response.output_text.delta", { output_index, item_id: id, content_index: 0, delta });
         }
         const content = [{ type: "output_text", text: out.text, annotations: [] }];
@@ -369,7 +370,7 @@ function chatFrames(t: ScriptedTurn, ids: Ids, model: string, includeUsage: bool
   for (const out of t.outputs ?? []) {
     switch (out.type) {
       case "message":
-        for (const piece of fragments(out.text)) chunk({ content: piece });
+        for (const piece of fragments(out.text, out.pieces)) chunk({ content: piece });
         break;
       case "reasoning":
         for (const piece of fragments(out.summary.join("\n\n"))) chunk({ reasoning: piece });
