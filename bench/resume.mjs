@@ -4,33 +4,33 @@
 // answer, with the event lines a session writes), resumed with
 // `exec --json resume <id> <prompt>` against an in-process scripted model server. The variants
 // take turns round by round (the order rotates), so load on the machine affects them alike, and
-// the load average is printed before and after. codex-ts and the reference's npm launcher are
-// Node programs, which read NODE_EXTRA_CA_CERTS before running any code: each runs without it,
-// and with it too when the environment sets it. Each tool resumes its own copy of the file,
-// again and again, so the figures also show that a resume appends only its new lines and that
-// memory follows the file's size, not the number of earlier resumes.
+// the load average is printed before and after. codex-ts (the bundle as shipped, the tsc build)
+// is a Node program, which reads NODE_EXTRA_CA_CERTS before running any code: it runs without
+// it, and with it as a row of its own (see subjects.mjs). Each tool resumes its own copy of the
+// file, again and again, so the figures also show that a resume appends only its new lines and
+// that memory follows the file's size, not the number of earlier resumes.
 // Prints medians of: spawn -> first model request, wall time, CPU time (user + system) and peak
-// RSS (both from GNU time). On a busy machine the wall time also counts waiting for a core; the
-// CPU time does not, so compare the two tools' CPU times when the load average is high.
+// RSS (rusage.mjs). On a busy machine the wall time also counts waiting for a core; the CPU time
+// does not, so compare the two tools' CPU times when the load average is high.
 // Nothing is asserted on timings.
 // Usage: node bench/resume.mjs [--runs N] [--items N] [--keep]
-//   CODEX_REF_BIN=path   the reference (its npm launcher or native binary); see reference.mjs
+//   CODEX_REF_BIN=path   the reference (its npm launcher or native binary); see subjects.mjs
 //   CODEX_TS_BEFORE=dir  another codex-ts build (its dist/ folder), measured in the same rounds:
 //                        before and after a change, beside the reference, under the same load
 import { spawn } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { gnuTimePath } from "./gnu-time.mjs";
 import { loadAverage } from "./machine.mjs";
 import { median, parseRuns } from "./stats.mjs";
 import { requireBuilt } from "./built.mjs";
-import { findReference, referenceConfig } from "./reference.mjs";
+import { readRusage, rusageAvailable, withRusage } from "./rusage.mjs";
+import { benchNodeVersion, BUNDLE_BIN, childEnv, codexTsVariants, referenceBinary, referenceConfig, reportRow, TSC_CLI } from "./subjects.mjs";
+import { printTable } from "./table.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const CLI = join(ROOT, "dist/src/cli/main.js");
 const SERVER = join(ROOT, "dist/test/support/model-server.js");
 const WARMUP = 1;
 /** Issue 32's target: a resume in at most this share of the reference's wall time. */
@@ -113,11 +113,12 @@ function generateRollout(codexHome, cwd, items) {
   return { path, items, lines: lines.length };
 }
 
-/** What each variant runs: codex-ts and the reference, each in its own CODEX_HOME, without and with the CA bundle. */
+/**
+ * What each variant runs (subjects.mjs: the bundle without and with NODE_EXTRA_CA_CERTS, the tsc
+ * build; CODEX_TS_BEFORE's build; the reference), each tool in its own CODEX_HOME with its own
+ * copy of the file (the codex-ts variants share one).
+ */
 function variants(root, work, generated, reference) {
-  const caBundle = process.env.NODE_EXTRA_CA_CERTS;
-  const baseEnv = { ...process.env, HOME: join(root, "home"), OPENAI_API_KEY: "sk-bench", NO_COLOR: "1" };
-  for (const key of ["CODEX_API_KEY", "OPENAI_BASE_URL", "NODE_EXTRA_CA_CERTS"]) delete baseEnv[key];
   const homeWithFile = (name) => {
     const home = join(root, name);
     const copy = join(home, generated.path.slice(generated.path.indexOf("sessions")));
@@ -125,40 +126,38 @@ function variants(root, work, generated, reference) {
     copyFileSync(generated.path, copy);
     return { home, file: copy };
   };
-  const list = [];
+  const base = { HOME: join(root, "home"), OPENAI_API_KEY: "sk-bench", NO_COLOR: "1", CODEX_API_KEY: undefined, OPENAI_BASE_URL: undefined };
+  const execArgs = (url) => ["exec", "--json", "-s", "danger-full-access", "-m", MODEL, "-c", `openai_base_url="${url}"`, "-c", `model_context_window=${WINDOW}`];
   const tsHome = homeWithFile("codex-ts-home");
-  const tsWith = (cli) => (url) => [process.execPath, [cli, "exec", "--json", "-s", "danger-full-access", "-m", MODEL, "-c", `openai_base_url="${url}"`, "-c", `model_context_window=${WINDOW}`]];
-  const ts = tsWith(CLI);
-  list.push({ name: "codex-ts", ...tsHome, command: ts, env: baseEnv, expectRequests: 1 });
+  const list = codexTsVariants().map((v) => ({ name: v.label, key: v.key, ...tsHome, command: (url) => [...v.argv, ...execArgs(url)], env: childEnv({ ...base, ...v.env }), expectRequests: 1 }));
   const before = process.env.CODEX_TS_BEFORE;
-  if (before) list.push({ name: "codex-ts, CODEX_TS_BEFORE build", ...homeWithFile("before-home"), command: tsWith(join(before, "src/cli/main.js")), env: baseEnv, expectRequests: 1 });
-  if (caBundle) list.push({ name: "codex-ts, NODE_EXTRA_CA_CERTS set", ...tsHome, command: ts, env: { ...baseEnv, NODE_EXTRA_CA_CERTS: caBundle }, expectRequests: 1 });
+  if (before) {
+    const cli = join(before, "src/cli/main.js");
+    list.push({ name: "codex-ts, CODEX_TS_BEFORE build", key: "before", ...homeWithFile("before-home"), command: (url) => [process.execPath, cli, ...execArgs(url)], env: childEnv(base), expectRequests: 1 });
+  }
   if (reference) {
     const refHome = homeWithFile("reference-home");
-    const ref = (url) => {
-      // The window setting keeps the reference from compacting the generated history, as -c does for codex-ts.
-      writeFileSync(join(refHome.home, "config.toml"), referenceConfig(url, MODEL, [`model_context_window = ${WINDOW}`]));
-      return [reference, ["exec", "--json", "--skip-git-repo-check", "-s", "danger-full-access"]];
+    // The same window (-c) keeps the reference from compacting the generated history.
+    const command = (url) => {
+      writeFileSync(join(refHome.home, "config.toml"), referenceConfig(url));
+      return [reference, "exec", "--json", "--skip-git-repo-check", "-s", "danger-full-access", "-c", `model_context_window=${WINDOW}`];
     };
-    list.push({ name: "reference (native)", ...refHome, command: ref, env: baseEnv, expectRequests: null });
+    list.push({ name: "reference (native)", key: "ref", ...refHome, command, env: childEnv(base), expectRequests: null });
   }
   for (const v of list) v.cwd = work;
   return list;
 }
 
-/** One resume; resolves with the time to the first model request, wall time and peak RSS. */
-async function runOnce(m, timePath, root, variant, args, itemCount) {
+/** One resume; resolves with the time to the first model request, wall and CPU time and peak RSS. */
+async function runOnce(m, root, variant, args, itemCount) {
   const server = await m.startModelServer([], { respond: () => m.turn(m.text("Resumed fine.")) });
-  const rssFile = join(root, "rss.txt");
-  rmSync(rssFile, { force: true });
-  const [program, programArgs] = variant.command(server.url);
-  const fullArgs = [...programArgs, ...args];
-  const [cmd, argv] = timePath ? [timePath, ["-o", rssFile, "-f", "%M %U %S", program, ...fullArgs]] : [program, fullArgs];
+  const costFile = join(root, "rusage.json");
+  const [program, ...argv] = withRusage([...variant.command(server.url), ...args], costFile);
   const startWall = Date.now();
   const start = performance.now();
   let stderr = "";
   let stdout = "";
-  const child = spawn(cmd, argv, { cwd: variant.cwd, env: { ...variant.env, CODEX_HOME: variant.home }, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(program, argv, { cwd: variant.cwd, env: { ...variant.env, CODEX_HOME: variant.home }, stdio: ["pipe", "pipe", "pipe"] });
   child.stdin.end();
   child.stdout.on("data", (d) => (stdout += d));
   child.stderr.on("data", (d) => (stderr += d));
@@ -166,7 +165,7 @@ async function runOnce(m, timePath, root, variant, args, itemCount) {
     child.on("error", reject);
     child.on("close", resolve);
   });
-  const wall = performance.now() - start;
+  const cost = readRusage(costFile, performance.now() - start);
   await server.close();
   const problems = [];
   if (code !== 0) problems.push(`exit code ${code}: ${stderr.trim().slice(-300)}`);
@@ -175,13 +174,9 @@ async function runOnce(m, timePath, root, variant, args, itemCount) {
   if (variant.expectRequests !== null && server.requests.length !== variant.expectRequests) problems.push(`${server.requests.length} model requests, expected ${variant.expectRequests}`);
   problems.push(...server.violations);
   if (!stdout.includes('"turn.completed"')) problems.push("no turn.completed");
-  const firstRequest = turns[0] ? turns[0].receivedAt - startWall : undefined;
+  const firstRequest = turns[0] ? turns[0].receivedAt - (cost.forkedAtMs ?? startWall) : undefined;
   const inputItems = turns[0]?.body.input?.length ?? 0;
-  const measured = timePath && existsSync(rssFile) ? (readFileSync(rssFile, "utf8").trim().split("\n").at(-1) ?? "").split(" ").map(Number) : [];
-  const [kib, user, system] = measured;
-  const rss = kib === undefined ? undefined : kib / 1024;
-  const cpu = user === undefined || system === undefined ? undefined : (user + system) * 1000;
-  return { wall, firstRequest, rss, cpu, inputItems, problems };
+  return { wall: cost.wallMs, firstRequest, rss: cost.rssMiB, cpu: cost.cpuMs, inputItems, problems };
 }
 
 function summarize(label, results) {
@@ -200,10 +195,9 @@ async function main() {
   const argv = process.argv.slice(2);
   const runs = parseRuns(argv, 7);
   const itemCount = parseItems(argv);
-  requireBuilt(CLI, SERVER);
+  requireBuilt(BUNDLE_BIN, TSC_CLI, SERVER);
   const m = await import(SERVER);
-  const timePath = gnuTimePath();
-  const reference = findReference();
+  const reference = referenceBinary();
   const root = mkdtempSync(join(tmpdir(), "codex-ts-bench-resume-"));
   const work = join(root, "work");
   for (const d of [work, join(root, "home"), join(root, "template")]) mkdirSync(d);
@@ -212,9 +206,8 @@ async function main() {
   const generated = generateRollout(join(root, "template"), work, itemCount);
   const list = variants(root, work, generated, reference);
   const sizeBefore = statSync(generated.path).size;
-  console.log(`resume of a ${generated.items.toLocaleString("en-US")}-item session (${generated.lines.toLocaleString("en-US")} lines, ${(sizeBefore / 2 ** 20).toFixed(1)} MiB): ${runs} rounds after ${WARMUP} warm-up, Node ${process.version}`);
+  console.log(`resume of a ${generated.items.toLocaleString("en-US")}-item session (${generated.lines.toLocaleString("en-US")} lines, ${(sizeBefore / 2 ** 20).toFixed(1)} MiB): ${runs} rounds after ${WARMUP} warm-up, Node ${benchNodeVersion()}`);
   console.log(`reference: ${reference ?? "not found (set CODEX_REF_BIN); its row and the ratio are left out"}`);
-  console.log(`NODE_EXTRA_CA_CERTS: ${process.env.NODE_EXTRA_CA_CERTS ? `${process.env.NODE_EXTRA_CA_CERTS} (a row with it, the others without)` : "not set in this environment (every row runs without it)"}`);
   const loadBefore = loadAverage();
 
   const results = new Map(list.map((v) => [v, []]));
@@ -222,7 +215,7 @@ async function main() {
   for (let round = 0; round < WARMUP + runs; round++) {
     const order = list.map((_, i) => list[(i + round) % list.length]);
     for (const v of order) {
-      const r = await runOnce(m, timePath, root, v, ["resume", THREAD_ID, `resume number ${round}`], generated.items);
+      const r = await runOnce(m, root, v, ["resume", THREAD_ID, `resume number ${round}`], generated.items);
       sizes.get(v).push(statSync(v.file).size);
       if (round >= WARMUP) results.get(v).push(r);
     }
@@ -234,7 +227,8 @@ async function main() {
   const rows = list.map((v) => ({ v, s: summarize(v.name, results.get(v)) })).filter((r) => r.s !== null);
   const refRow = rows.find((r) => r.v.name.startsWith("reference"));
   const fmt = (v, unit, digits = 0) => (v === undefined ? "n/a" : `${v.toFixed(digits)} ${unit}`);
-  const table = [
+  console.log("");
+  printTable([
     ["", "spawn -> 1st request", "wall (median)", "wall range", "ratio", "CPU (median)", "CPU ratio", "peak RSS", "request items"],
     ...rows.map(({ s }) => [
       `${s.label} (${s.n}/${s.total} ok)`,
@@ -248,22 +242,33 @@ async function main() {
       s.input === undefined ? "n/a" : String(s.input),
     ]),
     ["target (codex-ts)", "", "", "", `<= ${TARGET_RATIO}x`, "", "", "flat across resumes", ""],
-  ];
-  const widths = table[0].map((_, c) => Math.max(...table.map((row) => row[c].length)));
-  console.log("");
-  for (const row of table) console.log(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join("   "));
+  ]);
   console.log(`\nload average (1 min): ${loadBefore} before, ${loadAfter} after`);
   for (const v of list.filter((x, i) => list.findIndex((y) => y.file === x.file) === i)) {
     const series = sizes.get(v);
     const appended = series.slice(1).map((s, i) => s - series[i]);
     console.log(`${basename(v.home)}: bytes appended per resume ${appended.map((b) => b.toLocaleString("en-US")).join(", ")}`);
   }
-  const ts = rows.find((r) => r.v.name === "codex-ts");
-  if (ts && ts.s && results.get(ts.v).some((r) => r.rss !== undefined)) {
+  const ts = rows.find((r) => r.v.key === "bundle");
+  if (ts && results.get(ts.v).some((r) => r.rss !== undefined)) {
     console.log(`codex-ts peak RSS per measured resume, in order: ${results.get(ts.v).map((r) => (r.rss ?? 0).toFixed(0)).join(", ")} MiB`);
-  } else if (!timePath) console.log("Peak RSS unavailable: GNU time (/usr/bin/time, Debian package `time`) is not installed.");
+  } else if (!rusageAvailable()) console.log("CPU time and peak RSS unavailable: they need python3 (bench/rusage.py).");
   if (ts && refRow) console.log(`codex-ts / reference wall: ${(ts.s.wall / refRow.s.wall).toFixed(2)}x (${ts.s.wall / refRow.s.wall <= TARGET_RATIO ? "within" : "over"} the ${TARGET_RATIO}x target)`);
   if (ts?.s.cpu !== undefined && refRow?.s.cpu) console.log(`codex-ts / reference CPU: ${(ts.s.cpu / refRow.s.cpu).toFixed(2)}x`);
+  // The rows `npm run bench` sums up (bench/all.mjs).
+  for (const row of rows.filter((r) => r.v.key === "bundle" || r.v.key === "bundle-ca")) {
+    if (!refRow) break;
+    const ratio = row.s.wall / refRow.s.wall;
+    reportRow({
+      work: `resume a ${generated.items.toLocaleString("en-US")}-item session + one turn${row.v.key === "bundle-ca" ? ", NODE_EXTRA_CA_CERTS set" : ""}`,
+      ours: `${row.s.wall.toFixed(0)} ms`,
+      reference: `${refRow.s.wall.toFixed(0)} ms`,
+      ratio,
+      cpuRatio: row.s.cpu !== undefined && refRow.s.cpu ? row.s.cpu / refRow.s.cpu : undefined,
+      target: `≤ ${TARGET_RATIO}`,
+      met: ratio <= TARGET_RATIO,
+    });
+  }
   if (rows.length < list.length || [...results.values()].some((rs) => rs.some((r) => r.problems.length))) process.exitCode = 1;
 }
 

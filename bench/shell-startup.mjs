@@ -15,7 +15,6 @@ import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { requireBuilt } from "./built.mjs";
-import { referenceConfig } from "./reference.mjs";
 import { fsType } from "./machine.mjs";
 import { median, parseRuns } from "./stats.mjs";
 
@@ -135,7 +134,23 @@ const reference = {
   key: "ref",
   label: "reference (codex 0.169)",
   command: (url, codexHome) => {
-    writeFileSync(join(codexHome, "config.toml"), referenceConfig(url, "gpt-5.1-codex"));
+    writeFileSync(
+      join(codexHome, "config.toml"),
+      [
+        'model = "gpt-5.1-codex"',
+        'model_provider = "bench"',
+        "[analytics]",
+        "enabled = false",
+        "[features]",
+        "plugins = false",
+        "[model_providers.bench]",
+        'name = "bench"',
+        `base_url = "${url}"`,
+        'wire_api = "responses"',
+        'env_key = "OPENAI_API_KEY"',
+        "",
+      ].join("\n"),
+    );
     return [REFERENCE, ["exec", "--skip-git-repo-check", "-s", "danger-full-access", "Run the steps."]];
   },
 };

@@ -23,6 +23,12 @@ export interface SessionFlags {
   disable?: string[];
   /** `--search`: live web search for this run. */
   search?: boolean;
+  /** `--strict-config`: an unknown key in any config layer is an error. */
+  strictConfig?: boolean;
+  /** `--ignore-user-config`: leave `$CODEX_HOME/config.toml` unread. */
+  ignoreUserConfig?: boolean;
+  /** `--ignore-rules`: load no `.rules` files. */
+  ignoreRules?: boolean;
 }
 
 /** `--full-auto` and the bypass flag stand for a sandbox mode and an approval policy. */
@@ -42,5 +48,8 @@ export function configInputFromFlags(cwd: string, flags: SessionFlags): CliConfi
     enable: flags.enable,
     disable: flags.disable,
     search: flags.search,
+    strict: flags.strictConfig,
+    ignoreUserConfig: flags.ignoreUserConfig,
+    ignoreRules: flags.ignoreRules,
   };
 }

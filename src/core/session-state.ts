@@ -31,6 +31,11 @@ import type { TurnCompaction } from "./tasks/task.js";
 import { mcpApprovalHook } from "./mcp-approval.js";
 import { McpRuntime } from "./mcp-runtime.js";
 import { TaskRunner } from "./tasks/runner.js";
+import { GoalTracker } from "./goals.js";
+import { startGoalContinuation } from "./goal-continuation.js";
+
+/** Whether this session's turns get the goal tools' state (the model's catalog entry decides whether they are offered). */
+const turn_goals = (s: SessionState): boolean => s.options.modelSettings?.features.goals !== false;
 
 export class SessionState {
   readonly threadId: string;
@@ -58,6 +63,8 @@ export class SessionState {
   mcp: McpRuntime | null = null;
   /** The user's shell as its start-up files leave it, made in the background; null: login shells. */
   shellSnapshot: SessionShellSnapshot | null = null;
+  /** The thread's goal (goals.ts); each change is published as thread_goal_updated. */
+  readonly goals: GoalTracker;
 
   constructor(
     readonly options: SessionOptions,
@@ -73,6 +80,7 @@ export class SessionState {
     this.settings = { ...options.settings };
     this.lastTurnSettings = this.settings;
     this.tasks = new TaskRunner(this);
+    this.goals = new GoalTracker(threadId, (goal, eventId) => this.send(eventId ?? this.activeSubId, { type: "thread_goal_updated", goal }));
   }
 
   /** Starts the shell snapshot in the background (its failure is a warning after session_configured). */
@@ -118,15 +126,19 @@ export class SessionState {
   /** A new turn's fixed context: the current settings, a fresh turn id, the session's services. */
   turnContext(subId: string, outputSchema: unknown): TurnContext {
     const s = this.settings;
+    const planning = s.collaborationMode === "plan";
+    const model = this.modelInfo(s.model);
     return {
       subId,
       turnId: uuidv7(),
       cwd: s.cwd,
-      model: this.modelInfo(s.model),
+      // Planning changes nothing: no patch tool, and commands confined read-only.
+      model: planning ? { ...model, applyPatchTool: null } : model,
       showRawAgentReasoning: this.options.showRawAgentReasoning === true,
       approvalPolicy: s.approvalPolicy,
-      sandboxPolicy: s.sandboxPolicy,
-      reasoningEffort: s.reasoningEffort,
+      sandboxPolicy: planning && s.sandboxPolicy.type !== "read-only" ? { type: "read-only" } : s.sandboxPolicy,
+      ...(planning ? { planning: true } : {}),
+      reasoningEffort: planning && s.planModeReasoningEffort != null ? s.planModeReasoningEffort : s.reasoningEffort,
       reasoningSummary: s.reasoningSummary,
       verbosity: s.verbosity,
       outputSchema: outputSchema ?? null,
@@ -140,8 +152,14 @@ export class SessionState {
         questions: this.questions,
         approvalStore: this.approvalStore,
         fileSystemGuard: this.fileSystemGuard,
+        ...(turn_goals(this) ? { goals: this.goals } : {}),
       },
     };
+  }
+
+  /** A regular turn ended well: an active goal may go on in a turn of its own (goal-continuation.ts). */
+  afterTurn(subId: string): void {
+    if (this.options.goalContinuation === true && !this.closed) startGoalContinuation(this, subId);
   }
 
   tokenCount(): EventMsg {
@@ -153,6 +171,7 @@ export class SessionState {
     return (usage) => {
       this.tokens.addUsage(usage, turn.model.contextWindow);
       emit(this.tokenCount());
+      if (usage) this.goals.charge(usage.total_tokens);
     };
   }
 

@@ -17,6 +17,7 @@ import { parseRolloutFileName } from "./format.js";
 import { scanRollout, type RolloutLine } from "./read.js";
 import { responseItemFromRollout } from "./response-items.js";
 import { pairToolCalls } from "./tool-pairs.js";
+import { GOAL_STATUSES, type GoalStatus, type ThreadGoal } from "../protocol/goals.js";
 
 /** The settings a recorded turn ran under, as far as our sessions can compare them. */
 export interface RecordedTurnSettings {
@@ -47,6 +48,8 @@ export interface RecordedThread {
   warnings: string[];
   /** What a front end draws the conversation so far from (session_configured's initial_messages). */
   initialMessages: EventMsg[];
+  /** The thread's goal as the last thread_goal_updated left it (null: none, or cleared). */
+  goal: ThreadGoal | null;
 }
 
 type Json = Record<string, unknown>;
@@ -71,6 +74,8 @@ interface ReplayState {
   contextDropped: boolean;
   /** The newest token_count line that has figures (`info` not null). */
   lastTokenCount: string | null;
+  /** The newest thread_goal_updated line. */
+  lastGoal: string | null;
   /** Recorded item kinds we cannot resend, with counts. */
   dropped: Map<string, number>;
   lines: number;
@@ -91,6 +96,7 @@ export function loadThread(path: string, options: LoadOptions = {}): RecordedThr
     lastTurnContext: null,
     contextDropped: false,
     lastTokenCount: null,
+    lastGoal: null,
     dropped: new Map(),
     lines: 0,
     messages: options.redraw === false ? null : new InitialMessages(),
@@ -119,6 +125,24 @@ export function loadThread(path: string, options: LoadOptions = {}): RecordedThr
     tokenInfo: tokenInfo(parsePayload(state.lastTokenCount)),
     warnings,
     initialMessages: state.messages?.finish() ?? [],
+    goal: goalOf(parsePayload(state.lastGoal)),
+  };
+}
+
+/** The goal a thread_goal_updated payload carries, when it has the fields a goal needs. */
+function goalOf(payload: Json | null): ThreadGoal | null {
+  const g = payload?.goal;
+  if (!isObject(g) || typeof g.objective !== "string" || !GOAL_STATUSES.includes(g.status as GoalStatus)) return null;
+  const n = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) ? v : 0);
+  return {
+    threadId: str(g.threadId) ?? "",
+    objective: g.objective,
+    status: g.status as GoalStatus,
+    tokenBudget: typeof g.tokenBudget === "number" ? g.tokenBudget : null,
+    tokensUsed: n(g.tokensUsed),
+    timeUsedSeconds: n(g.timeUsedSeconds),
+    createdAt: n(g.createdAt),
+    updatedAt: n(g.updatedAt),
   };
 }
 
@@ -153,7 +177,8 @@ function replay(state: ReplayState, line: RolloutLine): void {
         const withFigures = !NO_INFO.test(line.raw);
         if (withFigures) state.lastTokenCount = line.raw;
         state.messages?.addTokenCount(line.raw, withFigures);
-      } else if (kind === "thread_rolled_back" && isObject(line.payload)) {
+      } else if (kind === "thread_goal_updated") state.lastGoal = line.raw;
+      else if (kind === "thread_rolled_back" && isObject(line.payload)) {
         state.history = dropLastUserTurns(state.history, num(line.payload.num_turns));
         state.messages?.rollback(num(line.payload.num_turns));
       } else if (state.messages && isRedrawnEvent(kind)) state.messages.addEvent(line.payload);

@@ -25,11 +25,15 @@ import { BUILTIN_COMMANDS, promptCommand, type SlashCommand, type SlashContext }
 import { decisionOf, questionOverlay } from "./questions.js";
 import { redrawKeptTurns } from "./backtrack-redraw.js";
 import { KeyInput } from "./app-input.js";
+import type { ThreadGoal } from "../protocol/goals.js";
+import { goalNotice } from "./goal-command.js";
+import { PLAN_OFF, PLAN_ON } from "./plan-mode.js";
 import { questionSummary } from "../presentation/questions.js";
 import { addUsage } from "../presentation/usage.js";
 import { ChoiceOverlay, PickerOverlay, TextPromptOverlay, type Choice, type Overlay } from "./overlays.js";
 import { reviewCell } from "./review-cell.js";
 import type { AppHost, AppOptions } from "./app-host.js";
+import { firstLine } from "../presentation/text-lines.js";
 
 export type { AppHost, AppOptions };
 
@@ -54,6 +58,10 @@ export class App implements SlashContext {
   userMessages: string[] = [];
   private readonly input: KeyInput;
   private header: HeaderInfo | null = null;
+  /** The thread's goal, as the last thread_goal_updated said. */
+  private threadGoal: ThreadGoal | null = null;
+  /** Plan mode (plan-mode.ts), as the user last set it; carried over to every thread the app opens. */
+  private planning = false;
   private totals: TokenUsage | null = null;
   private rateLimits: RateLimitSnapshot | null = null;
   /** Notes about the thread being opened, shown under its header once it arrives. */
@@ -206,6 +214,19 @@ export class App implements SlashContext {
   forkThread(): Promise<void> {
     return this.host.forkThread();
   }
+  renameThread(name: string): void {
+    this.host.renameThread(name);
+  }
+  goal(): ThreadGoal | null {
+    return this.threadGoal;
+  }
+  planMode(): boolean {
+    return this.planning;
+  }
+  setPlanMode(on: boolean): void {
+    this.planning = on;
+    this.notice("info", on ? PLAN_ON : PLAN_OFF);
+  }
   quit(): void {
     this.host.quit();
   }
@@ -221,6 +242,9 @@ export class App implements SlashContext {
     this.questions.clear();
     this.asked.clear();
     this.userMessages = [];
+    this.threadGoal = null;
+    // A new thread starts in the default mode: the mode the user is in goes to it too.
+    if (this.planning) this.host.submit({ type: "override_turn_context", collaboration_mode: "plan" });
     this.setRunning(false);
     this.status.usage = null;
     this.totals = null;
@@ -375,6 +399,15 @@ export class App implements SlashContext {
       }
       case "plan_update":
         this.view.commit((width) => planCell(msg.explanation, msg.plan, this.style, width));
+        break;
+      case "thread_goal_updated": {
+        const notice = goalNotice(this.threadGoal, msg.goal);
+        this.threadGoal = msg.goal;
+        if (notice !== null && !replay) this.notice("info", notice);
+        break;
+      }
+      case "goal_continuation_started":
+        this.notice("info", `Working on the goal on its own: ${msg.objective} (Esc stops, /goal pause holds it)`);
         break;
       case "token_count":
         if (msg.rate_limits) this.rateLimits = msg.rate_limits;
@@ -561,8 +594,3 @@ export class App implements SlashContext {
     return this.theme.dim(keys);
   }
 }
-
-function firstLine(text: string | null): string {
-  return (text ?? "").split("\n").find((l) => l.trim() !== "")?.trim() ?? "";
-}
-

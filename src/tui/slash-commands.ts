@@ -12,6 +12,10 @@ import { REASONING_EFFORTS, sandboxPolicyFor } from "../protocol/policy.js";
 import type { ReviewTarget } from "../protocol/review.js";
 import { expandPrompt } from "../config/custom-prompts.js";
 import type { Choice } from "./overlays.js";
+import { RENAME_COMMAND } from "./thread-name-command.js";
+import { GOAL_COMMAND } from "./goal-command.js";
+import { PLAN_COMMAND } from "./plan-mode.js";
+import type { ThreadGoal } from "../protocol/goals.js";
 
 export interface SlashContext {
   readonly cwd: string;
@@ -43,6 +47,13 @@ export interface SlashContext {
   newThread(): Promise<void>;
   resumePicker(): Promise<void>;
   forkThread(): Promise<void>;
+  /** `/rename`: names the current thread (or says why it cannot). */
+  renameThread(name: string): void;
+  /** The thread's goal as the last thread_goal_updated said (null: none). */
+  goal(): ThreadGoal | null;
+  /** Whether plan mode is on (plan-mode.ts). */
+  planMode(): boolean;
+  setPlanMode(on: boolean): void;
   quit(): void;
 }
 
@@ -177,6 +188,9 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
       ctx.error("Usage: /mcp, or /mcp login NAME");
     },
   },
+  RENAME_COMMAND,
+  GOAL_COMMAND,
+  PLAN_COMMAND,
   { name: "quit", description: "exit codex-ts", duringTask: true, run: (ctx) => ctx.quit() },
   { name: "exit", description: "exit codex-ts", duringTask: true, run: (ctx) => ctx.quit() },
 ];
