@@ -4,7 +4,8 @@
  *
  * - Asking emits one `question_asked {key, request}` (`request` is the reference's own event for
  *   that kind) and waits; one `answer_question` op answers it by key, and a `question_resolved`
- *   event closes it for every front end.
+ *   event (with the answer) closes it for every front end. Both are recorded, so a resumed UI
+ *   shows the user's decision where it showed it live.
  * - One rule for "nobody can answer": under approval policy `never` (exec) no question goes out;
  *   the asker gets `nobody_can_answer` at once and falls back to its own default.
  * - One behaviour on interrupt and shutdown: every open question is resolved as cancelled.
@@ -42,7 +43,8 @@ export function questionKey(request: QuestionRequest): string {
 interface OpenQuestion {
   request: QuestionRequest;
   emit(msg: EventMsg): void;
-  settle(outcome: QuestionOutcome): void;
+  /** `given`: what the user answered, when the asker gets something else. */
+  settle(outcome: QuestionOutcome, given?: QuestionAnswer): void;
 }
 
 /** Where a sub-agent's questions also go: its parent's questions, asked in the parent's current scope. */
@@ -71,7 +73,7 @@ export class Questions {
     // Registered before the event goes out: a front end may answer from inside `emit`.
     const outcome = new Promise<QuestionOutcome>((settle) => this.open.set(key, { request, emit: (msg) => scope.emit(msg), settle }));
     scope.emit({ type: "question_asked", key, request });
-    this.upstream?.questions.relay(this.upstream, key, request, (answer) => this.answer(key, answer));
+    this.upstream?.questions.relay(this.upstream, key, request, (answer, given) => this.answer(key, answer, given ?? answer));
     return outcome;
   }
 
@@ -80,25 +82,29 @@ export class Questions {
    * answering it here answers the sub-agent's; closing it here (an interrupt, a shutdown)
    * withdraws the sub-agent's.
    */
-  private relay(upstream: QuestionUpstream, key: string, request: QuestionRequest, answerChild: (answer: QuestionAnswer) => void): void {
+  private relay(upstream: QuestionUpstream, key: string, request: QuestionRequest, answerChild: (answer: QuestionAnswer, given?: QuestionAnswer) => void): void {
     const relayed = relayedKey(upstream.agent, key);
-    const settle = (outcome: QuestionOutcome): void => answerChild(outcome.kind === "answered" ? outcome.answer : { type: "cancel" });
+    const settle = (outcome: QuestionOutcome, given?: QuestionAnswer): void => answerChild(outcome.kind === "answered" ? outcome.answer : { type: "cancel" }, given);
     this.open.set(relayed, { request, emit: (msg) => upstream.emit(msg), settle });
     upstream.emit({ type: "question_asked", key: relayed, request, agent: upstream.agent });
   }
 
   /** The sub-agent's question closed on its side: it closes here too, with nothing sent back. */
-  private closeRelayed(relayed: string, outcome: QuestionOutcome): void {
+  private closeRelayed(relayed: string, outcome: QuestionOutcome, given?: QuestionAnswer): void {
     const question = this.open.get(relayed);
     if (!question) return;
     this.open.delete(relayed);
-    question.emit({ type: "question_resolved", key: relayed, outcome: outcome.kind });
+    question.emit({ type: "question_resolved", key: relayed, outcome: outcome.kind, ...(given ? { answer: given } : {}) });
   }
 
-  /** Delivers an answer; false when no question is open under `key`. */
-  answer(key: string, answer: QuestionAnswer): boolean {
+  /**
+   * Delivers an answer; false when no question is open under `key`. `given`: what the user
+   * answered, when the asker gets something else (a "stop" reaches the tool as a denial), for
+   * question_resolved to tell.
+   */
+  answer(key: string, answer: QuestionAnswer, given: QuestionAnswer = answer): boolean {
     if (answer.type === "cancel") return this.close(key, { kind: "cancelled", reason: "withdrawn" });
-    return this.close(key, { kind: "answered", answer });
+    return this.close(key, { kind: "answered", answer }, given);
   }
 
   /** The key of the oldest open question `matches` accepts, or null. */
@@ -116,13 +122,13 @@ export class Questions {
     for (const key of [...this.open.keys()]) this.close(key, { kind: "cancelled", reason });
   }
 
-  private close(key: string, outcome: QuestionOutcome): boolean {
+  private close(key: string, outcome: QuestionOutcome, given?: QuestionAnswer): boolean {
     const question = this.open.get(key);
     if (!question) return false;
     this.open.delete(key);
-    question.emit({ type: "question_resolved", key, outcome: outcome.kind });
-    question.settle(outcome);
-    if (this.upstream) this.upstream.questions.closeRelayed(relayedKey(this.upstream.agent, key), outcome);
+    question.emit({ type: "question_resolved", key, outcome: outcome.kind, ...(given ? { answer: given } : {}) });
+    question.settle(outcome, given);
+    if (this.upstream) this.upstream.questions.closeRelayed(relayedKey(this.upstream.agent, key), outcome, given);
     return true;
   }
 }
