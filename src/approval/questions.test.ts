@@ -84,8 +84,8 @@ void test("a sub-agent's question is asked again by its parent under a key namin
   assert.deepEqual(parentScope.events, [{ type: "question_asked", key: relayedKey, request: ask("call_1"), agent }]);
   assert.equal(parent.answer(relayedKey, answer("yes")), true);
   assert.deepEqual(await outcome, { kind: "answered", answer: answer("yes") });
-  assert.deepEqual(parentScope.events.slice(1), [{ type: "question_resolved", key: relayedKey, outcome: "answered" }]);
-  assert.deepEqual(childScope.events.slice(1), [{ type: "question_resolved", key: "call_1", outcome: "answered" }]);
+  assert.deepEqual(parentScope.events.slice(1), [{ type: "question_resolved", key: relayedKey, outcome: "answered", answer: answer("yes") }]);
+  assert.deepEqual(childScope.events.slice(1), [{ type: "question_resolved", key: "call_1", outcome: "answered", answer: answer("yes") }]);
 });
 
 void test("answered or cancelled on the sub-agent's side, the parent's copy closes too; the parent's interrupt withdraws it", async () => {
@@ -96,7 +96,7 @@ void test("answered or cancelled on the sub-agent's side, the parent's copy clos
   const first = child.ask(ask("call_1"), scope());
   child.answer("call_1", answer("here"));
   assert.deepEqual(await first, { kind: "answered", answer: answer("here") });
-  assert.deepEqual(parentScope.events.at(-1), { type: "question_resolved", key: `${agent.thread_id}:call_1`, outcome: "answered" });
+  assert.deepEqual(parentScope.events.at(-1), { type: "question_resolved", key: `${agent.thread_id}:call_1`, outcome: "answered", answer: answer("here") });
   const second = child.ask(ask("call_2"), scope());
   parent.cancelAll("interrupted");
   assert.deepEqual(await second, { kind: "cancelled", reason: "withdrawn" });

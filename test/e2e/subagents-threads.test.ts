@@ -127,7 +127,7 @@ void test("a child's approval question reaches the parent's front end naming the
     assert.equal(asked.msg.request.type, "exec_approval_request");
     thread.submit({ type: "answer_question", key: asked.msg.key, answer: { type: "decision", decision: "approved" } });
     const resolved = await next(events, (m) => m.type === "question_resolved", "the question closed on the parent's side");
-    assert.deepEqual(resolved.msg, { type: "question_resolved", key: asked.msg.key, outcome: "answered" });
+    assert.deepEqual(resolved.msg, { type: "question_resolved", key: asked.msg.key, outcome: "answered", answer: { type: "decision", decision: "approved" } });
     await next(events, (m) => m.type === "task_complete", "the parent's turn to end");
     const wait = outputsIn(server.requests.at(-1) as RecordedRequest).get("w");
     assert.equal(wait, JSON.stringify({ status: { [child.thread_id]: { completed: "ran: true" } }, timed_out: false }));
