@@ -142,3 +142,24 @@ export function setTableValue(text: string, table: readonly string[], key: strin
   if (edited !== null && sameConfig(edited, expected)) return edited;
   return patchedOrFail(text, (root) => (tableAt(root, table)[key] = value), expected);
 }
+
+/**
+ * `text` with the value at `keyPath` set (removed when `value` is null). With `upsert` a table
+ * value is merged into the table already there; with `replace` it takes its place. Scalars are
+ * edited on their line (setTableValue); anything else goes through toml-patch, checked the same way.
+ */
+export function setKeyPath(text: string, keyPath: readonly string[], value: unknown, merge: "replace" | "upsert"): string {
+  const key = keyPath[keyPath.length - 1];
+  if (key === undefined) throw new ConfigEditError("an empty key path names no setting");
+  const table = keyPath.slice(0, -1);
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return setTableValue(text, table, key, value);
+  const apply = (root: Table): void => {
+    const parent = tableAt(root, table);
+    if (value === null) delete parent[key];
+    else if (merge === "upsert" && isTable(value) && isTable(parent[key])) Object.assign(parent[key], value);
+    else parent[key] = value;
+  };
+  const expected = parseConfigText(text);
+  apply(expected);
+  return patchedOrFail(text, apply, expected);
+}
