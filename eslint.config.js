@@ -38,7 +38,7 @@ const LAYERS = {
   "app-server-client": ["protocol", "util", "app-server-protocol"],
   // Front ends: the protocol, settings, credentials, the host and shared presentation; never the
   // engine's inner folders. Each lists only what it uses.
-  tui: ["protocol", "util", "auth", "config", "host", "presentation"],
+  tui: ["protocol", "util", "auth", "config", "host", "presentation", "app-server-client"],
   "mcp-server": ["protocol", "util", "config", "host"],
   "app-server": ["protocol", "util", "auth", "config", "host", "presentation", "app-server-protocol"],
   cli: ["protocol", "util", "auth", "config", "host", "presentation", "tui", "mcp-server", "app-server"],

@@ -19,7 +19,6 @@ import {
   webSearchActionToV2,
 } from "../app-server-protocol/convert.js";
 import { reviewText } from "../presentation/review-text.js";
-import { uuidv7 } from "../util/ids.js";
 import { shellJoin } from "../util/shell-quote.js";
 
 type ItemOf<T extends ThreadItem["type"]> = Extract<ThreadItem, { type: T }>;
@@ -31,6 +30,8 @@ export class TurnItems {
   /** Items of the turn in the order they started (the turn's `items` in a read). */
   readonly items: ThreadItem[] = [];
   private readonly open = new Map<string, ThreadItem>();
+  /** Ids of the items the mapper names itself (messages, reasoning, markers): the turn's id and a count, so a turn read back from its record gets the ids its live items had. */
+  private named = 0;
   private agentMessageId: string | null = null;
   private reasoningId: string | null = null;
   private summaryIndex = 0;
@@ -52,7 +53,7 @@ export class TurnItems {
     switch (msg.type) {
       case "user_message": {
         const images = (msg.images ?? []).map((url) => ({ type: "image" as const, url }));
-        const item: ItemOf<"userMessage"> = { type: "userMessage", id: uuidv7(), clientId: null, content: [{ type: "text", text: msg.message, text_elements: [] }, ...images] };
+        const item: ItemOf<"userMessage"> = { type: "userMessage", id: this.newId(), clientId: null, content: [{ type: "text", text: msg.message, text_elements: [] }, ...images] };
         return [...this.start(item), ...this.complete(item.id, {})];
       }
       case "agent_message_delta":
@@ -116,11 +117,11 @@ export class TurnItems {
         return [...this.start(item), ...this.complete(item.id, {})];
       }
       case "entered_review_mode":
-        return this.instant({ type: "enteredReviewMode", id: uuidv7(), review: msg.user_facing_hint ?? "" });
+        return this.instant({ type: "enteredReviewMode", id: this.newId(), review: msg.user_facing_hint ?? "" });
       case "exited_review_mode":
-        return this.instant({ type: "exitedReviewMode", id: uuidv7(), review: msg.review_output ? reviewText(msg.review_output) : "" });
+        return this.instant({ type: "exitedReviewMode", id: this.newId(), review: msg.review_output ? reviewText(msg.review_output) : "" });
       case "context_compacted":
-        return [...this.instant({ type: "contextCompaction", id: uuidv7() }), { method: "thread/compacted", params: { threadId: this.threadId, turnId: this.turnId } }];
+        return [...this.instant({ type: "contextCompaction", id: this.newId() }), { method: "thread/compacted", params: { threadId: this.threadId, turnId: this.turnId } }];
       case "plan_update":
         return [{ method: "turn/plan/updated", params: { threadId: this.threadId, turnId: this.turnId, explanation: msg.explanation, plan: planToV2(msg.plan) } }];
       case "turn_diff":
@@ -188,14 +189,19 @@ export class TurnItems {
 
   private startAgentMessage(): Outgoing[] {
     if (this.agentMessageId !== null) return [];
-    this.agentMessageId = uuidv7();
+    this.agentMessageId = this.newId();
     return this.start({ type: "agentMessage", moderation: null, id: this.agentMessageId, text: "", ...AGENT_MESSAGE_FIELDS });
   }
 
   private startReasoning(): Outgoing[] {
     if (this.reasoningId !== null) return [];
-    this.reasoningId = uuidv7();
+    this.reasoningId = this.newId();
     return this.start({ type: "reasoning", id: this.reasoningId, summary: [], content: [] });
+  }
+
+  private newId(): string {
+    this.named += 1;
+    return `${this.turnId}-${this.named}`;
   }
 
   private instant(item: ThreadItem): Outgoing[] {

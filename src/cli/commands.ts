@@ -103,7 +103,7 @@ export async function runCli(argv: string[]): Promise<number> {
   tuiThreadCommand(program, "resume", (opts, start) => runInteractive(opts, start));
   tuiThreadCommand(program, "fork", async (opts, start) => {
     // Scripts capture `codex-ts fork ID` to get the new id: without a terminal, keep doing that.
-    if (!process.stdout.isTTY) {
+    if (!process.stdout.isTTY && opts.remote === undefined) {
       const { runForkCommand } = await import("./sessions-command.js");
       exitCode = runForkCommand(start.target?.sessionId, { last: start.target?.last, all: start.target?.all });
       return;
@@ -424,7 +424,9 @@ function interactiveOptions(command: Command): Command {
     .addOption(new Option("--local-provider <provider>", "the local server --oss uses").choices(["ollama", "lmstudio"]))
     .option("--enable <feature>", "turn a feature flag on for this run (repeatable)", collect, [])
     .option("--disable <feature>", "turn a feature flag off for this run (repeatable)", collect, [])
-    .addOption(searchOption());
+    .addOption(searchOption())
+    .option("--remote <addr>", "run the UI against an app-server elsewhere (ws://HOST:PORT); -m, -s, -a and -C go to its threads")
+    .option("--remote-auth-token-env <var>", "with --remote: the environment variable holding the server's bearer token");
 }
 
 /** `codex-ts resume [ID] [--last] [--all]` and `codex-ts fork [ID] [--last] [--all]`: the UI on a recorded thread. */
