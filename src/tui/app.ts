@@ -34,6 +34,7 @@ import { mcpListLines, serverNeedingLogin } from "./mcp-view.js";
 import { StreamingText } from "./streaming-text.js";
 import { Composer, SlashCompletions } from "./composer.js";
 import { fileIndexFor } from "./parts/file-search.js";
+import type { SearchableIndex } from "./parts/file-search-popup.js";
 import { BUILTIN_COMMANDS, promptCommand, type SlashCommand, type SlashContext } from "./slash-commands.js";
 import { KeyInput } from "./app-input.js";
 import { questionOverlay } from "./questions.js";
@@ -57,6 +58,8 @@ export interface AppHost {
   notify(event: "agent-turn-complete" | "approval-requested", text: string): void;
   /** The user asked to leave. */
   quit(): void;
+  /** The files `@` searches in `cwd`, when they are not this machine's (a remote session). */
+  fileIndex?(cwd: string): SearchableIndex | undefined;
 }
 
 export interface AppOptions {
@@ -122,7 +125,7 @@ export class App implements SlashContext {
     const editorHost = { requestRender: () => this.requestRender(), terminal: { get rows() { return options.rows(); } } };
     this.composer = new Composer(editorHost, options.theme, new SlashCompletions(() => this.commands()), {
       cwd: () => this.cwd,
-      fileIndex: () => fileIndexFor(this.cwd),
+      fileIndex: () => this.host.fileIndex?.(this.cwd) ?? fileIndexFor(this.cwd),
       fetchHistory: (offset) => this.host.submit({ type: "get_history_entry_request", offset, log_id: this.composer.logId }),
     });
     this.input = new KeyInput(this);

@@ -28,6 +28,7 @@ import { highlightCode, preloadHighlighter } from "./parts/highlight.js";
 import { loadMarkdown } from "./pi-tui.js";
 import type { SignInOutcome } from "./parts/sign-in.js";
 import { StartFailure, type ThreadSource } from "./thread-source.js";
+import type { SearchableIndex } from "./parts/file-search-popup.js";
 
 export interface TuiOptions extends SessionFlags {
   cd?: string;
@@ -253,6 +254,10 @@ class TuiRunner implements AppHost {
 
   async gitDiff(): Promise<string[]> {
     return this.source ? this.source.gitDiff(this.app.cwd) : [];
+  }
+
+  fileIndex(cwd: string): SearchableIndex | undefined {
+    return this.source?.fileIndex(cwd) ?? undefined;
   }
 
   async newThread(): Promise<void> {

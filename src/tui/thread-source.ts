@@ -11,6 +11,8 @@ import { HostedThread } from "../host/hosted-thread.js";
 import type { ThreadSummary, ThreadTarget } from "../protocol/threads.js";
 import type { RemoteClient, RemoteThread } from "../app-server-client/remote-client.js";
 import type { GitRunner } from "./parts/git-diff.js";
+import { FileIndex, STALE_AFTER_MS } from "./parts/file-search.js";
+import type { SearchableIndex } from "./parts/file-search-popup.js";
 
 /** A thread could not start; the message is for the user as it is. */
 export class StartFailure extends Error {}
@@ -28,6 +30,8 @@ export interface ThreadSource {
   recorded(all: boolean): Promise<Iterator<ThreadSummary, void, undefined>>;
   /** `/diff`'s lines for the thread's working folder. */
   gitDiff(cwd: string): Promise<string[]>;
+  /** The files `@` searches, when they are not this machine's (null: the local index). */
+  fileIndex(cwd: string): SearchableIndex | null;
   /** Whether the session files are on this machine (the exit line says how to resume). */
   readonly local: boolean;
 }
@@ -75,6 +79,10 @@ export class LocalThreads implements ThreadSource {
     const { diffReport } = await import("./parts/git-diff.js");
     return diffReport(cwd);
   }
+
+  fileIndex(): null {
+    return null;
+  }
 }
 
 /** What the UI's flags ask of a remote thread (the server's config decides the rest). */
@@ -91,6 +99,7 @@ const PICKER_PAGE = 200;
 export class RemoteThreads implements ThreadSource {
   readonly local = false;
   private readonly handles = new Map<HostedThread, RemoteThread>();
+  private readonly indexes = new Map<string, FileIndex>();
   /** The folder on the server the user named (`--cd`); the server's own otherwise. */
   private readonly cwd: string | undefined;
 
@@ -167,6 +176,24 @@ export class RemoteThreads implements ThreadSource {
       return { code: result.exitCode, stdout: result.stdout, stderr: result.stderr, missing: result.exitCode === 127 };
     };
     return diffReport(cwd, run);
+  }
+
+  /** The server's files, as git lists them there (the index is kept per folder and refreshed as the local one is). */
+  fileIndex(cwd: string): SearchableIndex {
+    let index = this.indexes.get(cwd);
+    if (!index) {
+      index = new FileIndex(cwd, {
+        lister: async (root) => {
+          const listed = await this.client.commandExec(["git", "-c", "core.quotepath=off", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], root);
+          if (listed.exitCode !== 0) throw new Error(`listing the server's files needs git there: ${listed.stderr.trim() || `exit status ${listed.exitCode}`}`);
+          return { files: listed.stdout.split("\0").filter((f) => f !== ""), source: "git" };
+        },
+      });
+      this.indexes.set(cwd, index);
+    } else if (index.state !== "building" && index.age() > STALE_AFTER_MS) {
+      void index.refresh();
+    }
+    return index;
   }
 
   private async latest(all: boolean): Promise<string | null> {

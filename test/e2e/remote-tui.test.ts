@@ -3,11 +3,11 @@
  * pseudo-terminal: a turn answered, a command approved in the UI and run on the server's side,
  * and the connection cut twice through a TCP relay: once while an approval waits (it is asked
  * again after the reconnection and answered), once while a turn finishes (its answer is shown
- * after the reconnection: nothing in flight is lost).
+ * after the reconnection: nothing in flight is lost). `@` and /diff look at the server's files.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, connect, type Server, type Socket } from "node:net";
 import { join } from "node:path";
@@ -64,7 +64,8 @@ function startAppServer(cwd: string, home: string): Promise<{ child: ChildProces
 }
 
 void test("the UI drives a thread on an app-server, and reconnects without losing the approval or the answer in flight", async () => {
-  const ws = makeWorkspace();
+  const ws = makeWorkspace({ git: false });
+  execFileSync("git", ["init", "-q", ws.dir]);
   const made = join(ws.dir, "remote-made.txt");
   const model = await startModelServer([
     turn(text("Hello from the server side")),
@@ -100,6 +101,15 @@ void test("the UI drives a thread on an app-server, and reconnects without losin
     await ui.waitFor("file written");
     const transcript = await ui.transcript();
     assert.equal(transcript.split("› write the file").length - 1, 1, "the reconnection draws nothing twice");
+
+    // `@` searches the server's files, and /diff shows the server's working tree.
+    await ui.type("@remote-ma");
+    await ui.waitFor("remote-made.txt");
+    ui.write(KEY.escape);
+    for (let i = 0; i < "@remote-ma".length; i++) ui.write(KEY.backspace);
+    await ui.type("/diff");
+    ui.write(KEY.enter);
+    await ui.waitFor("+++ b/remote-made.txt");
     assert.equal(readFileSync(made, "utf8"), "written\n");
 
     // A turn that finishes while the connection is down.
