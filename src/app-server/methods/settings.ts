@@ -11,8 +11,8 @@ import { findProjectRoot } from "../../config/project-root.js";
 import { ConfigEditError, setKeyPath } from "../../config/toml-edit.js";
 import { modelCatalog } from "../../host/models.js";
 import { writeFileAtomic } from "../../util/atomic-write.js";
-import type { Params } from "../params.js";
-import type { Method, MethodContext } from "../server.js";
+import { Params } from "../params.js";
+import type { AppServer, Method, MethodContext } from "../server.js";
 
 const EFFORT_NOTES: Record<string, string> = {
   low: "Quick answers, little deliberation",
@@ -72,24 +72,49 @@ function readText(path: string): string {
   }
 }
 
-const writeValue: Method = async ({ server }, params) => {
+interface ConfigEdit {
+  keyPath: string[];
+  value: unknown;
+  merge: "replace" | "upsert";
+}
+
+function configEdit(params: Params): ConfigEdit {
   const keyPath = params.string("keyPath").split(".").filter((p) => p !== "");
   if (keyPath.length === 0) throw invalidRequest("Invalid request: `keyPath` names no setting");
-  const merge = params.optionalEnum("mergeStrategy", ["replace", "upsert"] as const) ?? "replace";
+  return { keyPath, value: params.raw("value") ?? null, merge: params.optionalEnum("mergeStrategy", ["replace", "upsert"] as const) ?? "replace" };
+}
+
+/** Applies the edits to the config file in one write (all or none), after checking its version. */
+function writeEdits(server: AppServer, params: Params, edits: ConfigEdit[]): object {
   const filePath = params.optionalString("filePath") ?? join(server.codexHome, "config.toml");
   const expected = params.optionalString("expectedVersion");
   if (expected !== undefined && expected !== fileVersion(filePath)) throw invalidRequest(`${filePath} changed since version ${expected}; read it again before writing`);
-  let text: string;
-  try {
-    text = setKeyPath(readText(filePath), keyPath, params.raw("value") ?? null, merge);
-  } catch (err) {
-    if (err instanceof ConfigEditError) throw invalidRequest(`could not write ${keyPath.join(".")}: ${err.message}`);
-    throw err;
+  const before = readText(filePath);
+  let text = before;
+  for (const edit of edits) {
+    try {
+      text = setKeyPath(text, edit.keyPath, edit.value, edit.merge);
+    } catch (err) {
+      if (err instanceof ConfigEditError) throw invalidRequest(`could not write ${edit.keyPath.join(".")}: ${err.message}`);
+      throw err;
+    }
   }
   writeFileAtomic(filePath, text);
-  // The written value must still load: a broken config is reported now, not at the next thread.
-  server.loadConfig({});
+  // The written values must still load; a config they break is put back as it was.
+  try {
+    server.loadConfig({});
+  } catch (err) {
+    writeFileAtomic(filePath, before);
+    throw err;
+  }
   return { status: "ok", version: fileVersion(filePath), filePath, overriddenMetadata: null };
+}
+
+const writeValue: Method = async ({ server }, params) => writeEdits(server, params, [configEdit(params)]);
+
+const batchWrite: Method = async ({ server }, params) => {
+  const edits = params.array("edits").map((raw) => configEdit(new Params(raw)));
+  return writeEdits(server, params, edits);
 };
 
 const listSkills: Method = async ({ server }, params) => {
@@ -118,5 +143,6 @@ export const settingsMethods: Record<string, (ctx: MethodContext, params: Params
   "model/list": listModels,
   "config/read": readConfig,
   "config/value/write": writeValue,
+  "config/batchWrite": batchWrite,
   "skills/list": listSkills,
 };

@@ -147,6 +147,28 @@ const read: Method = async ({ server }, params) => {
   return { thread };
 };
 
+/** A thread's turns by page (newest first unless ascending), for clients that hydrate a thread in pages. */
+const listTurns: Method = async ({ server }, params) => {
+  const threadId = params.string("threadId");
+  const live = server.thread(threadId);
+  const path = live ? server.threadObject(live).path : (recordedThreadSummary(server.codexHome, threadId) ?? recordedThreadSummary(server.codexHome, threadId, true))?.path;
+  if (path === undefined) throw invalidRequest(`thread not found: ${threadId}`);
+  const turns = recordedTurns(threadId, path, live?.activeTurnId ?? null);
+  const ascending = params.optionalEnum("sortDirection", ["asc", "desc"] as const) === "asc";
+  const view = params.optionalEnum("itemsView", ["notLoaded", "summary", "full"] as const) ?? "summary";
+  const ordered = ascending ? turns : [...turns].reverse();
+  const cursor = params.optionalString("cursor");
+  const offset = cursor === undefined ? 0 : Number(/^o:(\d+)$/.exec(cursor)?.[1] ?? NaN);
+  if (Number.isNaN(offset)) throw invalidRequest(`Invalid request: unknown cursor ${JSON.stringify(cursor)}`);
+  const limit = params.optionalInteger("limit", 1) ?? 25;
+  const page = ordered.slice(offset, offset + limit).map((turn): Turn => {
+    if (view === "full") return turn;
+    const last = [...turn.items].reverse().find((i) => i.type === "agentMessage");
+    return { ...turn, itemsView: view, items: view === "summary" && last ? [last] : [] };
+  });
+  return { data: page, nextCursor: offset + limit < ordered.length ? `o:${offset + limit}` : null, backwardsCursor: page.length > 0 ? `o:${offset}` : null };
+};
+
 const archive: Method = async ({ server }, params) => {
   const threadId = params.string("threadId");
   if (server.thread(threadId)?.activeTurnId) throw invalidRequest(`thread ${threadId} has a turn in progress; interrupt it before archiving`);
@@ -187,16 +209,23 @@ const unsubscribe: Method = async ({ server, connection }, params) => {
 
 const loadedList: Method = async ({ server }) => ({ data: server.loadedThreadIds(), nextCursor: null });
 
-/** Drops the last `numTurns` turns of a loaded thread (issue 26 adds the choice of files as well). */
-async function rollBack(live: LiveThread, numTurns: number): Promise<void> {
-  await live.request({ type: "thread_rollback", num_turns: numTurns }, (msg) => (msg.type === "thread_rolled_back" ? msg : undefined));
+/**
+ * Drops the last `numTurns` turns of a loaded thread (issue 26 adds the choice of files as well).
+ * The core counts the user's messages, and a steered turn holds more than one: the count is
+ * the messages of those turns.
+ */
+async function rollBack(server: AppServer, live: LiveThread, numTurns: number): Promise<void> {
+  const turns = withTurns(server, live).turns;
+  if (numTurns > turns.length) throw invalidRequest(`the thread has ${turns.length} turns; cannot roll back ${numTurns}`);
+  const messages = turns.slice(turns.length - numTurns).reduce((n, t) => n + t.items.filter((i) => i.type === "userMessage").length, 0);
+  await live.request({ type: "thread_rollback", num_turns: messages }, (msg) => (msg.type === "thread_rolled_back" ? msg : undefined));
 }
 
 const rollback: Method = async ({ server }, params) => {
   const live = server.requireThread(params.string("threadId"));
   const numTurns = params.optionalInteger("numTurns", 1);
   if (numTurns === undefined) throw invalidRequest("Invalid request: missing field `numTurns`");
-  await rollBack(live, numTurns);
+  await rollBack(server, live, numTurns);
   return { thread: withTurns(server, live) };
 };
 
@@ -206,7 +235,7 @@ const revert: Method = async ({ server }, params) => {
   const turns = withTurns(server, live).turns;
   const index = turns.findIndex((t) => t.id === beforeTurnId);
   if (index < 0) throw invalidRequest(`turn not found: ${beforeTurnId}`);
-  await rollBack(live, turns.length - index);
+  await rollBack(server, live, turns.length - index);
   server.broadcast("thread/reverted", { threadId: live.threadId });
   return { thread: server.threadObject(live), turnsBackwardsCursor: null, itemsBackwardsCursor: null };
 };
@@ -223,6 +252,7 @@ export const threadMethods: Record<string, (ctx: MethodContext, params: Params) 
   "thread/fork": fork,
   "thread/list": listThreads,
   "thread/read": read,
+  "thread/turns/list": listTurns,
   "thread/archive": archive,
   "thread/unarchive": unarchive,
   "thread/name/set": setName,
