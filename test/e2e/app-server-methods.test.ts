@@ -131,3 +131,40 @@ void test("a thread named, steered, forked, paged, rolled back and archived", as
     await assert.rejects(client.request("thread/unarchive", { threadId }), (err: RpcErrorResponse) => /no archived thread/.test(err.message));
   });
 });
+
+void test("a compaction and a review run as turns, with their items", async () => {
+  const ws = makeWorkspace();
+  const findings = JSON.stringify({
+    findings: [{ title: "Check the input", body: "It may be empty.", confidence_score: 0.8, priority: 1, code_location: { absolute_file_path: join(ws.dir, "a.ts"), line_range: { start: 1, end: 1 } } }],
+    overall_correctness: "patch is incorrect",
+    overall_explanation: "One problem.",
+    overall_confidence_score: 0.7,
+  });
+  const server = await startModelServer([turn(text("Noted.")), turn(text("SUMMARY: nothing yet.")), turn(text(`\`\`\`json\n${findings}\n\`\`\``))]);
+  // A provider of our own: compaction is the local summary (one model request).
+  writeFileSync(join(ws.home, "config.toml"), `model_provider = "mock"\n[model_providers.mock]\nname = "mock"\nbase_url = "${server.url}"\nwire_api = "responses"\nenv_key = "OPENAI_API_KEY"\n`);
+  const client = AppServerClient.spawn({ cwd: ws.dir, home: ws.home });
+  try {
+    await client.initialize();
+    const threadId = String(((await client.request("thread/start", { cwd: ws.dir })).thread as Json).id);
+    await client.request("turn/start", { threadId, input: [{ type: "text", text: "plan it", text_elements: [] }] });
+    await client.nextMethod("turn/completed");
+
+    assert.deepEqual(await client.request("thread/compact/start", { threadId }), {});
+    await client.next((m) => m.method === "item/completed" && ((m.params as Json).item as Json).type === "contextCompaction");
+    await client.nextMethod("thread/compacted");
+    assert.equal(((await client.nextMethod("turn/completed")).params.turn as Json).status, "completed");
+
+    const review = await client.request("review/start", { threadId, target: { type: "custom", instructions: "look at a.ts" } });
+    assert.equal(review.reviewThreadId, threadId);
+    await client.next((m) => m.method === "item/completed" && ((m.params as Json).item as Json).type === "enteredReviewMode");
+    const exited = await client.next((m) => m.method === "item/completed" && ((m.params as Json).item as Json).type === "exitedReviewMode");
+    assert.match(String(((exited.params as Json).item as Json).review), /Check the input/);
+    await client.nextMethod("turn/completed");
+    await assert.rejects(client.request("review/start", { threadId, target: { type: "custom", instructions: "x" }, delivery: "detached" }), /only "inline"/);
+    assert.deepEqual(client.violations, [], client.violations.join("\n"));
+  } finally {
+    await client.close();
+    await server.close();
+  }
+});
