@@ -94,6 +94,11 @@ export class RemoteClient implements ConnectionListener {
     return this.require().request("thread/list", params);
   }
 
+  /** Any other request to the server (names, config edits). */
+  call<T = Json>(method: string, params: unknown): Promise<T> {
+    return this.require().request<T>(method, params);
+  }
+
   /** Runs a command on the server (under its sandbox), for what the UI shows from the workspace (/diff). */
   async commandExec(command: string[], cwd: string): Promise<{ exitCode: number; stdout: string; stderr: string }> {
     return this.require().request("command/exec", { command, cwd, timeoutMs: 30_000 });

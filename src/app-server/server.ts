@@ -147,7 +147,7 @@ export class AppServer implements ConnectionHandler {
       agentNickname: null,
       agentRole: null,
       gitInfo: null,
-      name: threadNames(this.codexHome).get(live.threadId) ?? null,
+      name: threadNames(this.codexHome).get(live.threadId.toLowerCase())?.name ?? null,
       turns: [],
     };
   }

@@ -37,13 +37,7 @@ export function sourceKind(source: string | null): string {
   return "unknown";
 }
 
-export interface ThreadFacts {
-  summary: ThreadSummary;
-  name: string | null;
-  status: ThreadStatus;
-}
-
-export function threadFromSummary({ summary, name, status }: ThreadFacts): Thread {
+export function threadFromSummary(summary: ThreadSummary, status: ThreadStatus): Thread {
   const updatedAt = seconds(summary.updatedAt, 0);
   const createdAt = seconds(summary.createdAt, updatedAt);
   return {
@@ -73,7 +67,7 @@ export function threadFromSummary({ summary, name, status }: ThreadFacts): Threa
     agentNickname: null,
     agentRole: null,
     gitInfo: summary.gitBranch === null ? null : { sha: null, branch: summary.gitBranch, originUrl: null },
-    name,
+    name: summary.name,
     turns: [],
   };
 }

@@ -45,6 +45,10 @@ void test("a bare word close to a subcommand is an unknown subcommand with a sug
     r.stderr,
     ["error: unknown subcommand 'rnu' (did you mean run?)", "", "Usage: tool [OPTIONS] [PROMPT]", "       tool [OPTIONS] <COMMAND> [ARGS]", "Try 'tool --help' for more information.", ""].join("\n"),
   );
+  // Followed by the subcommand's own argument, it is still the subcommand mistyped.
+  const withPrompt = await tool().parse("rnu", "fix the bug");
+  assert.equal(withPrompt.status, USAGE_ERROR);
+  assert.match(withPrompt.stderr, /^error: unknown subcommand 'rnu' \(did you mean run\?\)\n/);
   const nested = await tool().parse("run", "resum");
   assert.equal(nested.status, USAGE_ERROR);
   assert.match(nested.stderr, /^error: unknown subcommand 'resum' \(did you mean resume\?\)\n\nUsage: tool run \[OPTIONS\] \[PROMPT\]\n/);

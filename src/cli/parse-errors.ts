@@ -100,6 +100,9 @@ function explain(cmd: Command, message: string, code: string): string {
     case "commander.excessArguments": {
       // A command that takes no arguments of its own but has subcommands: the word was meant as one.
       if (cmd.registeredArguments.length === 0 && cmd.commands.length > 0) return unknownSubcommand(cmd, cmd.args[0] ?? "");
+      // `codex-ts exce "fix it"`: a near miss of a subcommand followed by its argument.
+      const first = cmd.args[0] ?? "";
+      if (cmd.commands.length > 0 && /^[A-Za-z][\w-]*$/.test(first) && nearest(first, subcommandNames(cmd)) !== null) return unknownSubcommand(cmd, first);
       const extra = cmd.args[cmd.registeredArguments.length] ?? "";
       const prompt = cmd.registeredArguments.some((a) => a.name() === "prompt");
       const hint = prompt ? ` (a prompt of several words goes in quotes: ${commandPath(cmd)} "${cmd.args.join(" ")}")` : "";

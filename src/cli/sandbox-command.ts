@@ -1,30 +1,31 @@
 /**
- * `codex-ts sandbox [-s MODE] [--add-dir DIR] [-c key=value] -- COMMAND [ARG...]`: runs one
+ * `codex-ts sandbox [-s MODE | -P PROFILE] [--add-dir DIR] [-c key=value] -- COMMAND [ARG...]`: runs one
  * command in the current directory under the same sandbox the agent's commands get, with this
  * terminal's stdin, stdout and stderr. Useful to see what a policy allows before trusting it.
  *
- * The policy comes from config.toml (`sandbox_mode`, `[sandbox_workspace_write]`), `-c`
- * overrides and the flags; without any of them it is read-only. The command's environment
+ * The policy comes from config.toml (`sandbox_mode`, `[sandbox_workspace_write]`, or a permission
+ * profile: `default_permissions`, `[permissions]`), `-c` overrides and the flags; without any of
+ * them it is read-only. A profile's denied paths are hidden from the command as from the agent's. The command's environment
  * follows `[shell_environment_policy]`, so credentials are dropped as for the agent's commands.
  * Exit status: the command's, 128 + N when it was killed by signal N, 127 when it does not
  * exist, 1 when the sandbox cannot be set up or the config is invalid, 2 for usage errors.
  */
 import { spawn } from "node:child_process";
-import { accessSync, constants as fsConstants, statSync } from "node:fs";
 import { constants as osConstants } from "node:os";
-import { delimiter, isAbsolute, resolve } from "node:path";
 import { loadConfig, type Config } from "../config/load-config.js";
 import { ConfigError } from "../config/overrides.js";
 import type { SandboxMode } from "../protocol/policy.js";
-import { commandEnvironment, sandboxed } from "../host/standalone.js";
+import { commandEnvironment, commandExists, sandboxed } from "../host/standalone.js";
 
 export interface SandboxCommandOptions {
   sandbox?: SandboxMode;
+  /** `-P NAME`: a permission profile. */
+  permissions?: string | undefined;
   addDir: string[];
   config: string[];
 }
 
-const USAGE = "Usage: codex-ts sandbox [-s MODE] [--add-dir DIR] [-c key=value] -- COMMAND [ARG...]\n";
+const USAGE = "Usage: codex-ts sandbox [-s MODE | -P PROFILE] [--add-dir DIR] [-c key=value] -- COMMAND [ARG...]\n";
 
 export async function runSandboxCommand(argv: string[], opts: SandboxCommandOptions): Promise<number> {
   const program = argv[0];
@@ -35,7 +36,7 @@ export async function runSandboxCommand(argv: string[], opts: SandboxCommandOpti
   const cwd = process.cwd();
   let config: Config;
   try {
-    config = loadConfig({ cwd, overrides: opts.config, sandboxMode: opts.sandbox, addDirs: opts.addDir });
+    config = loadConfig({ cwd, overrides: opts.config, sandboxMode: opts.sandbox, permissionProfile: opts.permissions, addDirs: opts.addDir });
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`Error loading config: ${err.message}\n`);
@@ -80,21 +81,5 @@ export async function runSandboxCommand(argv: string[], opts: SandboxCommandOpti
       if (code !== null) done(code);
       else done(128 + (signal ? (osConstants.signals[signal] ?? 0) : 0));
     });
-  });
-}
-
-/** Whether `program` names an executable file, directly (with a slash) or through PATH. */
-function commandExists(program: string, cwd: string, pathEnv: string | undefined): boolean {
-  const candidates = program.includes("/")
-    ? [resolve(cwd, program)]
-    : (pathEnv ?? "").split(delimiter).map((dir) => resolve(cwd, isAbsolute(dir) ? dir : dir || ".", program));
-  return candidates.some((candidate) => {
-    try {
-      if (!statSync(candidate).isFile()) return false;
-      accessSync(candidate, fsConstants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
   });
 }

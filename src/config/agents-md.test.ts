@@ -4,7 +4,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PROJECT_DOC_SEPARATOR, loadAgentsMd } from "./agents-md.js";
+import { PROJECT_DOC_SEPARATOR, agentsMdFiles, loadAgentsMd } from "./agents-md.js";
 
 function tree(files: Record<string, string>): string {
   const root = mkdtempSync(join(tmpdir(), "codex-ts-agents-"));
@@ -28,6 +28,9 @@ void test("global file, then every folder from the project root down to cwd, roo
     "outside/AGENTS.md": "never read",
   });
   assert.equal(load(root, "repo/pkg/src"), `global rules${PROJECT_DOC_SEPARATOR}root rules\n\npackage rules`);
+  // The files it read, in that order (what /status lists).
+  const opts = { codexHome: join(root, "home"), cwd: join(root, "repo/pkg/src"), maxBytes: 32 * 1024, fallbackFilenames: [], rootMarkers: [".git"] };
+  assert.deepEqual(agentsMdFiles(opts), [join(root, "home/AGENTS.md"), join(root, "repo/AGENTS.md"), join(root, "repo/pkg/AGENTS.md")]);
 });
 
 void test("in each folder the override wins, then AGENTS.md, then the fallback names in order", () => {

@@ -23,6 +23,8 @@ export interface AgentsMdOptions {
 
 export interface AgentsMd {
   text: string | null;
+  /** The files the text came from, in its order (what `/status` lists). */
+  files: string[];
   /** Files cut at the size cap or refused (not regular files), each named. */
   warnings: string[];
 }
@@ -32,22 +34,28 @@ export const PROJECT_DOC_SEPARATOR = "\n\n--- project-doc ---\n\n";
 
 export function loadAgentsMd(opts: AgentsMdOptions): AgentsMd {
   const warnings: string[] = [];
-  const global = firstReadable(opts.codexHome, GLOBAL_CANDIDATES, SETTINGS_FILE_MAX_BYTES, warnings, (path, kept, size) =>
+  const files: string[] = [];
+  const global = firstReadable(opts.codexHome, GLOBAL_CANDIDATES, SETTINGS_FILE_MAX_BYTES, warnings, files, (path, kept, size) =>
     `${path}: only its first ${kept} of ${size} bytes were read (a global AGENTS.md may have up to ${formatBytes(SETTINGS_FILE_MAX_BYTES)}); shorten it`,
   );
-  const project = projectDocs(opts, warnings);
+  const project = projectDocs(opts, warnings, files);
   const text = global && project ? `${global}${PROJECT_DOC_SEPARATOR}${project}` : (global ?? project);
-  return { text, warnings };
+  return { text, files, warnings };
+}
+
+/** The files whose instructions `loadAgentsMd` gives, in its order (what `/status` lists). */
+export function agentsMdFiles(opts: AgentsMdOptions): string[] {
+  return loadAgentsMd(opts).files;
 }
 
 /** The project's files, root first, joined by blank lines and capped at maxBytes in total. */
-function projectDocs(opts: AgentsMdOptions, warnings: string[]): string | null {
+function projectDocs(opts: AgentsMdOptions, warnings: string[], files: string[]): string | null {
   const parts: string[] = [];
   let budget = opts.maxBytes;
   for (const dir of opts.maxBytes > 0 ? projectDirs(opts.cwd, opts.rootMarkers) : []) {
     if (budget <= 0) break;
     const names = ["AGENTS.override.md", "AGENTS.md", ...opts.fallbackFilenames];
-    const text = firstReadable(dir, names, budget, warnings, (path, kept, size) =>
+    const text = firstReadable(dir, names, budget, warnings, files, (path, kept, size) =>
       `${path}: only its first ${kept} of ${size} bytes are in the instructions, all that project_doc_max_bytes (${opts.maxBytes} bytes for every project file together) leaves room for; shorten it or raise project_doc_max_bytes`,
     );
     if (!text) continue;
@@ -72,8 +80,15 @@ function projectDirs(cwd: string, markers: string[]): string[] {
   return chain;
 }
 
-/** The first of `names` in `dir` with any text, trimmed, at most `maxBytes` of it. */
-function firstReadable(dir: string, names: string[], maxBytes: number, warnings: string[], cutWarning: (path: string, kept: number, size: number) => string): string | null {
+/** The first of `names` in `dir` with any text, trimmed, at most `maxBytes` of it (its path is added to `files`). */
+function firstReadable(
+  dir: string,
+  names: string[],
+  maxBytes: number,
+  warnings: string[],
+  files: string[],
+  cutWarning: (path: string, kept: number, size: number) => string,
+): string | null {
   for (const name of names) {
     const path = join(dir, name);
     try {
@@ -81,6 +96,7 @@ function firstReadable(dir: string, names: string[], maxBytes: number, warnings:
       const text = read.text.trim();
       if (!text) continue;
       if (read.truncated) warnings.push(cutWarning(path, Buffer.byteLength(read.text, "utf8"), read.size));
+      files.push(path);
       return text;
     } catch (err) {
       // Not there or unreadable: try the next name; a file refused for its kind is worth saying.

@@ -24,7 +24,7 @@ void test("docs/config.md documents every schema key and every feature flag", ()
   const docs = readFileSync(docsFile(), "utf8");
   const missing = CONFIG_SCHEMA.filter((s) => !docs.includes(`| \`${s.key}\` |`)).map((s) => s.key);
   assert.deepEqual(missing, [], "keys missing from docs/config.md");
-  const features = FEATURES.filter((f) => !docs.includes(`| \`${f.key}\` |`)).map((f) => f.key);
+  const features = FEATURES.filter((f) => !docs.includes(`\`${f.key}\``)).map((f) => f.key);
   assert.deepEqual(features, [], "features missing from docs/config.md");
 });
 
@@ -78,8 +78,12 @@ void test("every config.toml example in docs/ and the README loads without a war
 
 void test("every example in the schema (shown in docs/config.md) loads without a warning", () => {
   const exampleOf = (key: string): string => CONFIG_SCHEMA.find((s) => s.key === key)?.example ?? "";
-  // An example that names a provider or a profile needs the one it names.
-  const context: Record<string, string> = { model_provider: exampleOf("model_providers.<id>"), profile: exampleOf("profiles.<name>") };
+  // An example that names a provider, a profile or a permission profile needs the one it names.
+  const context: Record<string, string> = {
+    model_provider: exampleOf("model_providers.<id>"),
+    profile: exampleOf("profiles.<name>"),
+    default_permissions: exampleOf("permissions.<name>"),
+  };
   for (const spec of CONFIG_SCHEMA) {
     if (spec.example === undefined) continue;
     // A `key = value` example belongs in the table of the key it sets (`exporter` in [otel]).

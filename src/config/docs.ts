@@ -3,7 +3,7 @@
  * drift from what the loader accepts. `node dist/src/config/write-docs.js` rewrites the file; a
  * test fails when the committed file differs from this output.
  */
-import { FEATURE_ALIASES, FEATURES, isHonoured } from "./features.js";
+import { FEATURE_ALIASES, FEATURES, HONOURED_FEATURES } from "./features.js";
 import { CONFIG_SCHEMA, type Group, type KeySpec, type TomlLiteral, type ValueKind } from "./schema.js";
 import { DEFAULT_OSS_MODELS } from "./oss.js";
 
@@ -57,8 +57,18 @@ other values, arrays included, replace):
    (\`-c 'projects."/src/app".trust_level="trusted"'\`); the value is parsed as TOML (\`42\`,
    \`true\`, \`["PATH","HOME"]\`, \`{ a = 1 }\`), and a value that is not TOML is taken as a string,
    so \`-c model=o3\` works without quotes. Relative paths are relative to the working directory.
-7. Command-line flags: \`--model\`, \`--sandbox\`, \`--full-auto\`, \`--oss\`, and \`--enable NAME\` /
-   \`--disable NAME\` (the same as \`-c features.NAME=true\` / \`=false\`).
+7. Command-line flags: \`--model\`, \`--sandbox\`, \`--full-auto\`, \`-P\`/\`--permissions\`, \`--oss\`,
+   and \`--enable NAME\` / \`--disable NAME\` (the same as \`-c features.NAME=true\` / \`=false\`).
+
+## Permission profiles
+
+\`default_permissions = "NAME"\` (or \`-P NAME\`) selects a \`[permissions.NAME]\` profile or a built-in
+(\`:read-only\`, \`:workspace\`, \`:danger-full-access\`) instead of \`sandbox_mode\`: paths and
+patterns mapped to \`"read"\`, \`"write"\` or \`"none"\` (off limits to every command and to the
+agent's own reads). The two ways do not combine: when \`sandbox_mode\` is set anywhere it decides,
+and a warning says the profile is not used. \`.env\` files and SSH private keys are off limits out
+of the box. The format, the built-ins and what enforces a denial are in
+[sandbox.md](sandbox.md#permission-profiles-and-denied-paths).
 
 ## Profiles
 
@@ -163,11 +173,19 @@ export function renderConfigDocs(): string {
 }
 
 function featureTable(): string {
-  const rows = ["Feature flags (`[features]`, `--enable`, `--disable`):", "", "| Feature | Stage | Default | What it does |", "|---|---|---|---|"];
-  for (const f of FEATURES) {
-    const what = isHonoured(f.key) ? cell(f.description) : `*not used yet*: ${cell(f.description)}`;
-    rows.push(`| \`${f.key}\` | ${f.stage} | ${f.default} | ${what} |`);
-  }
+  const rows = [
+    "Feature flags (`[features]`, `--enable`, `--disable`) that codex-ts acts on (`codex-ts features list` prints every flag with its stage and effective value):",
+    "",
+    "| Feature | Stage | Default | What it does |",
+    "|---|---|---|---|",
+  ];
+  const honoured = FEATURES.filter((f) => HONOURED_FEATURES.has(f.key));
+  for (const f of honoured) rows.push(`| \`${f.key}\` | ${f.stage} | ${f.default} | ${cell(f.description ?? "")} |`);
+  const others = FEATURES.filter((f) => !HONOURED_FEATURES.has(f.key)).map((f) => `\`${f.key}\``);
+  rows.push(
+    "",
+    `The reference's other flags are accepted so its config files load, and change nothing here (setting one draws a warning): ${others.join(", ")}.`,
+  );
   const aliases = Object.entries(FEATURE_ALIASES).map(([old, key]) => `\`${old}\` → \`${key}\``);
   rows.push("", `Older names still accepted: ${aliases.join(", ")}.`);
   return rows.join("\n");

@@ -12,8 +12,6 @@ import {
   APPROVAL_POLICIES,
   REASONING_EFFORTS,
   REASONING_SUMMARIES,
-  SANDBOX_MODES,
-  sandboxPolicyFor,
   type AskForApproval,
   type ReasoningEffort,
   type ReasoningSummary,
@@ -21,6 +19,7 @@ import {
   type SandboxPolicy,
 } from "../protocol/policy.js";
 import type { ShellEnvironmentPolicy } from "../exec/env.js";
+import type { FileSystemRules } from "../sandbox/fs-rules.js";
 import type { HistorySettings } from "../history/prompt-history.js";
 import { otelSettingsFrom, type OtelSettings } from "../telemetry/settings.js";
 import {
@@ -34,14 +33,16 @@ import {
 } from "../model/provider.js";
 import { loadAgentsMd } from "./agents-md.js";
 import { codexHome } from "./codex-home.js";
-import { featureWarnings, resolveFeatures } from "./features.js";
+import { FEATURE_NAMES, featureWarnings, resolveFeatures, unknownFeatureFlags } from "./features.js";
+import { didYouMean } from "../util/nearest.js";
 import { checkLayer, fixedLayer, mergeLayers, overrideLayer, readFileLayer, whereSet, type Layer } from "./layers.js";
 import { mcpServersFromToml, type McpServerConfig } from "./mcp.js";
 import { DEFAULT_OSS_MODELS, DEFAULT_OSS_PROVIDER, OSS_PROVIDERS, isOssProvider, ossBaseUrl } from "./oss.js";
 import { ConfigError, type TomlTable } from "./overrides.js";
 import { bothFormsWarning, chooseProfile, missingProfile, profileTableLayer, readProfileFile } from "./profiles.js";
+import { selectPermissions } from "./permissions.js";
 import { loadProjectConfig, type TrustLevel } from "./project-config.js";
-import { DEFAULT_MODEL, defaultsTable, isTable } from "./schema.js";
+import { DEFAULT_MODEL, defaultsTable, isTable, validateTable } from "./schema.js";
 import { resolveWebSearch } from "./web-search.js";
 import type { WebSearchSettings } from "../protocol/web-search.js";
 
@@ -53,6 +54,8 @@ export interface CliConfigInput {
   profile?: string;
   model?: string;
   sandboxMode?: SandboxMode;
+  /** `-P NAME`: the permission profile, instead of `default_permissions` and `sandbox_mode`. */
+  permissionProfile?: string;
   approvalPolicy?: AskForApproval;
   addDirs?: string[];
   env?: NodeJS.ProcessEnv;
@@ -66,6 +69,12 @@ export interface CliConfigInput {
   disable?: string[];
   /** `--search`: `web_search = "live"`. */
   search?: boolean;
+  /** `--strict-config`: unknown keys (warnings otherwise) are errors. */
+  strict?: boolean;
+  /** `--ignore-user-config`: `$CODEX_HOME/config.toml` is not read (credentials still live in CODEX_HOME). */
+  ignoreUserConfig?: boolean;
+  /** `--ignore-rules`: no `.rules` file is loaded, the user's or a project's. */
+  ignoreRules?: boolean;
 }
 
 
@@ -80,7 +89,13 @@ export interface Config {
   approvalPolicy: AskForApproval;
   sandboxMode: SandboxMode;
   sandboxPolicy: SandboxPolicy;
+  /** What the permission profile denies or keeps read-only beyond the policy (the built-in denials for `sandbox_mode`). */
+  fileSystemRules: FileSystemRules;
+  /** The permission profile in effect (`default_permissions`, `-P`); null when `sandbox_mode` decided. */
+  permissionProfile: string | null;
   reasoningEffort: ReasoningEffort | null;
+  /** `plan_mode_reasoning_effort`: the effort while planning; null: `reasoningEffort`. */
+  planModeReasoningEffort: ReasoningEffort | null;
   /** null: not configured, so the request leaves the choice to the model (as the reference does). */
   reasoningSummary: ReasoningSummary | null;
   verbosity: "low" | "medium" | "high" | null;
@@ -138,7 +153,7 @@ export function loadConfig(input: CliConfigInput): Config {
   const warnings: string[] = [];
 
   const defaults = fixedLayer("built-in defaults", defaultsTable());
-  const user = readFileLayer(userFile);
+  const user = input.ignoreUserConfig ? null : readFileLayer(userFile);
   if (user) checkLayer(user, warnings, home);
   const overrides = input.overrides.map((raw) => {
     const layer = overrideLayer(raw);
@@ -198,15 +213,19 @@ export function loadConfig(input: CliConfigInput): Config {
     throw new ConfigError(`${where(["model_provider"])}: model_provider: '${modelProviderId}' is not a built-in provider or defined under [model_providers] (known: ${known})`);
   }
 
-  const sandboxMode = oneOf(t, "sandbox_mode", SANDBOX_MODES) ?? "read-only";
-  const workspace = table(t.sandbox_workspace_write);
-  const writableRoots = [...strings(workspace.writable_roots), ...(input.addDirs ?? []).map((d) => resolve(cwd, d))];
-  const sandboxPolicy = sandboxPolicyFor(sandboxMode, writableRoots);
-  if (sandboxPolicy.type === "workspace-write") {
-    sandboxPolicy.network_access = workspace.network_access === true;
-    sandboxPolicy.exclude_slash_tmp = workspace.exclude_slash_tmp === true;
-    sandboxPolicy.exclude_tmpdir_env_var = workspace.exclude_tmpdir_env_var === true;
-  }
+  const permissions = selectPermissions({
+    table: t,
+    layers,
+    cwd,
+    env,
+    addDirs: (input.addDirs ?? []).map((d) => resolve(cwd, d)),
+    ...(input.permissionProfile !== undefined ? { cliProfile: input.permissionProfile } : {}),
+    ...(input.sandboxMode !== undefined ? { cliSandboxMode: input.sandboxMode } : {}),
+    // As in the reference: a folder the user decided about (trusted or not) runs in its
+    // workspace by default, one nobody decided about only reads.
+    defaultMode: project.trustLevel !== null ? "workspace-write" : "read-only",
+  });
+  warnings.push(...permissions.warnings);
 
   const instructionsKey = str(t, "model_instructions_file") !== undefined ? "model_instructions_file" : "experimental_instructions_file";
   const instructionsFile = str(t, instructionsKey);
@@ -218,6 +237,7 @@ export function loadConfig(input: CliConfigInput): Config {
   const notify = strings(t.notify);
   const maxBytes = num(history, "max_bytes");
 
+  if (input.strict) refuseUnknownKeys(layers);
   const features = resolveFeatures(t);
   warnings.push(...featureWarnings(t, features));
   const webSearch = resolveWebSearch(t, provider.wireApi);
@@ -238,10 +258,14 @@ export function loadConfig(input: CliConfigInput): Config {
     modelChosen: layers.slice(1).some((layer) => typeof layer.table.model === "string"),
     modelProviderId,
     provider,
-    approvalPolicy: oneOf(t, "approval_policy", APPROVAL_POLICIES) ?? "on-request",
-    sandboxMode,
-    sandboxPolicy,
+    // An untrusted folder asks before anything not known to be safe.
+    approvalPolicy: oneOf(t, "approval_policy", APPROVAL_POLICIES) ?? (project.trustLevel === "untrusted" ? "untrusted" : "on-request"),
+    sandboxMode: permissions.sandboxMode,
+    sandboxPolicy: permissions.sandboxPolicy,
+    fileSystemRules: permissions.fileSystem,
+    permissionProfile: permissions.profile,
     reasoningEffort: oneOf(t, "model_reasoning_effort", REASONING_EFFORTS) ?? null,
+    planModeReasoningEffort: oneOf(t, "plan_mode_reasoning_effort", REASONING_EFFORTS) ?? null,
     reasoningSummary: oneOf(t, "model_reasoning_summary", REASONING_SUMMARIES) ?? null,
     verbosity: oneOf(t, "model_verbosity", ["low", "medium", "high"] as const) ?? null,
     developerInstructions: str(t, "developer_instructions") ?? null,
@@ -265,7 +289,7 @@ export function loadConfig(input: CliConfigInput): Config {
     projectTrustLevel: project.trustLevel,
     undecidedTrustWarnings: project.undecidedTrustWarnings,
     configFiles: [...(user ? [user.name] : []), ...(profileFile ? [profileFile.name] : []), ...project.layers.map((l) => l.name)],
-    rulesFolders: [join(home, "rules"), ...project.trustedDotCodex.map((dir) => join(dir, "rules"))],
+    rulesFolders: input.ignoreRules ? [] : [join(home, "rules"), ...project.trustedDotCodex.map((dir) => join(dir, "rules"))],
     reviewModel: str(t, "review_model") ?? null,
     modelContextWindow: num(t, "model_context_window") ?? null,
     modelAutoCompactTokenLimit: num(t, "model_auto_compact_token_limit") ?? null,
@@ -280,6 +304,15 @@ export function loadConfig(input: CliConfigInput): Config {
     ossProvider: str(t, "oss_provider") ?? null,
     toml: t,
   };
+}
+
+/** `--strict-config`: what would have been unknown-key warnings, as one error naming each. */
+function refuseUnknownKeys(layers: readonly Layer[]): void {
+  const problems = new Set<string>();
+  for (const layer of layers) {
+    for (const problem of validateTable(layer.table).unknown) problems.add(`${layer.where(problem.path)}: ${problem.message.replace(" is ignored", "")}`);
+  }
+  if (problems.size > 0) throw new ConfigError(`${[...problems].join("\n")}\n(--strict-config refuses keys this version does not know)`);
 }
 
 /** `--model`, `--sandbox`, `--enable`, `--oss`, … as the top layer. */
@@ -305,6 +338,11 @@ function flagsLayer(input: CliConfigInput, below: TomlTable, belowLayers: Layer[
   if (input.model !== undefined) set(["model"], input.model, `--model ${input.model}`);
   if (input.sandboxMode !== undefined) set(["sandbox_mode"], input.sandboxMode, `--sandbox ${input.sandboxMode}`);
   if (input.approvalPolicy !== undefined) set(["approval_policy"], input.approvalPolicy, "the approval policy option");
+  for (const [flag, names] of [["--enable", input.enable], ["--disable", input.disable]] as const) {
+    // As in the reference, a flag typed on the command line must name a feature.
+    const unknown = unknownFeatureFlags(names ?? [])[0];
+    if (unknown !== undefined) throw new ConfigError(`${flag} ${unknown}: unknown feature flag '${unknown}'${didYouMean(unknown, FEATURE_NAMES)} (\`codex-ts features list\` names them all)`);
+  }
   for (const name of input.enable ?? []) set(["features", name], true, `--enable ${name}`);
   for (const name of input.disable ?? []) set(["features", name], false, `--disable ${name}`);
   if (input.search) set(["web_search"], "live", "--search");

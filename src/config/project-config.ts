@@ -53,15 +53,16 @@ function projectScope(dir: string, rootMarkers: readonly string[]): { cwd: strin
 /**
  * The project's own `.codex` folders (from the project root down to `dir`; `$CODEX_HOME` is not
  * one) and the path a trust decision about them is saved under when the user has not made one:
- * the git repository root, else the project root, the last place the loader looks.
+ * the git repository root, else the project root, the last place the loader looks; and whether
+ * there is a git repository.
  */
-export function projectSettingsFolders(dir: string, codexHome: string, rootMarkers: readonly string[]): { folders: string[]; trustKey: string } {
+export function projectSettingsFolders(dir: string, codexHome: string, rootMarkers: readonly string[]): { folders: string[]; trustKey: string; repository: boolean } {
   const { cwd, projectRoot, repoRoot } = projectScope(dir, rootMarkers);
   const home = real(codexHome);
   const folders = chain(projectRoot, cwd)
     .map((d) => join(d, ".codex"))
     .filter((d) => isDirectory(d) && real(d) !== home);
-  return { folders, trustKey: repoRoot ?? projectRoot };
+  return { folders, trustKey: repoRoot ?? projectRoot, repository: repoRoot !== null };
 }
 
 export function loadProjectConfig(input: ProjectConfigInput): ProjectConfig {

@@ -86,7 +86,8 @@ void test("the defaults layer holds the fixed defaults and nothing under a <name
   const d = defaultsTable();
   assert.equal(d.model, "gpt-5.5");
   assert.equal(d.model_provider, "openai");
-  assert.equal(d.sandbox_mode, "read-only");
+  // No fixed default: it follows the folder's trust (see load-config.ts).
+  assert.equal(d.sandbox_mode, undefined);
   assert.equal(d.project_doc_max_bytes, 32768);
   assert.deepEqual(d.project_root_markers, [".git"]);
   assert.deepEqual(d.history, { persistence: "save-all" });
@@ -114,8 +115,9 @@ void test("features resolve from defaults, legacy toggles, aliases and [features
   assert.equal(Object.keys(base).length, FEATURES.length);
   assert.equal(base.undo, false);
   assert.equal(base.shell_tool, true);
-  const set = resolveFeatures({ experimental_use_unified_exec_tool: false, features: { undo: true, collab: false, nope: true } });
-  assert.equal(set.undo, true);
+  const set = resolveFeatures({ experimental_use_unified_exec_tool: false, features: { memories: true, undo: true, collab: false, nope: true } });
+  assert.equal(set.memories, true);
+  assert.equal(set.undo, false, "undo is removed and pinned off in the reference");
   assert.equal(set.unified_exec, false);
   assert.equal(set.multi_agent, false, "collab is the older name of multi_agent");
   assert.equal(set.nope, undefined);

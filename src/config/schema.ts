@@ -21,6 +21,7 @@ import { DEFAULT_PROJECT_DOC_MAX_BYTES } from "./agents-md.js";
 import { FEATURE_NAMES } from "./features.js";
 import { DEFAULT_MCP_STARTUP_TIMEOUT_SEC, DEFAULT_MCP_TOOL_TIMEOUT_SEC, shapeProblem } from "./mcp.js";
 import { OSS_PROVIDERS } from "./oss.js";
+import { NETWORK_TABLE_KEYS, filesystemProblem, networkProblem } from "./permissions-toml.js";
 import { exporterProblem } from "../telemetry/settings.js";
 import { didYouMean } from "../util/nearest.js";
 import type { TomlTable } from "./overrides.js";
@@ -107,6 +108,7 @@ const BASE_SCHEMA: readonly KeySpec[] = [
   { key: "model_auto_compact_token_limit", type: "integer", min: 1, group: "Model", description: "Token count at which the conversation is compacted automatically (at most 90% of the context window)." },
   { key: "tool_output_token_limit", type: "integer", min: 0, group: "Model", description: "Token budget for each tool output kept in the conversation." },
   { key: "model_reasoning_effort", type: "string", values: effort, profile: true, defaultText: "the model's default", group: "Model", description: "Reasoning effort sent to reasoning models.", example: 'model_reasoning_effort = "high"' },
+  { key: "plan_mode_reasoning_effort", type: "string", values: effort, profile: true, defaultText: "`model_reasoning_effort`", group: "Model", description: "Reasoning effort while in plan mode (`/plan`, Shift+Tab in the interactive UI)." },
   { key: "model_reasoning_summary", type: "string", values: REASONING_SUMMARIES, profile: true, defaultText: "left to the model", group: "Model", description: "Reasoning summary requested from reasoning models." },
   { key: "model_reasoning_summary_format", type: "string", values: ["none", "experimental"], unused: true, group: "Model", description: "Format of reasoning summaries." },
   { key: "model_verbosity", type: "string", values: ["low", "medium", "high"], profile: true, defaultText: "the model's default", group: "Model", description: "Output verbosity of GPT-5 models (Responses `text.verbosity`)." },
@@ -139,13 +141,22 @@ const BASE_SCHEMA: readonly KeySpec[] = [
   { key: "model_providers.<id>.supports_websockets", type: "boolean", default: false, unused: true, group: "Model providers", description: "The provider accepts the Responses API over WebSocket." },
 
   // Sandbox and approvals
-  { key: "approval_policy", type: "string", values: APPROVAL_POLICIES, default: "on-request", profile: true, group: "Sandbox and approvals", description: "When to ask before running a command (`exec` always uses `never`).", example: 'approval_policy = "untrusted"' },
-  { key: "sandbox_mode", type: "string", values: SANDBOX_MODES, default: "read-only", profile: true, group: "Sandbox and approvals", description: "What commands the model runs may touch.", example: 'sandbox_mode = "workspace-write"' },
+  { key: "approval_policy", type: "string", values: APPROVAL_POLICIES, profile: true, group: "Sandbox and approvals", description: "When to ask before running a command (`exec` always uses `never`). Unset: `on-request`, or `untrusted` in a folder you chose not to trust.", example: 'approval_policy = "untrusted"' },
+  { key: "sandbox_mode", type: "string", values: SANDBOX_MODES, profile: true, group: "Sandbox and approvals", description: "What commands the model runs may touch. Unset: `read-only`, or `workspace-write` in a folder you trusted or chose not to trust (`[projects.\"<path>\"] trust_level`).", example: 'sandbox_mode = "workspace-write"' },
   { key: "sandbox_workspace_write", type: "table", group: "Sandbox and approvals", description: "Settings for `sandbox_mode = \"workspace-write\"`." },
   { key: "sandbox_workspace_write.writable_roots", type: "path[]", default: [], group: "Sandbox and approvals", description: "More writable folders besides the working directory.", example: '[sandbox_workspace_write]\nwritable_roots = ["/home/me/.cache/pip"]' },
   { key: "sandbox_workspace_write.network_access", type: "boolean", default: false, group: "Sandbox and approvals", description: "Allow network access inside the sandbox." },
   { key: "sandbox_workspace_write.exclude_tmpdir_env_var", type: "boolean", default: false, group: "Sandbox and approvals", description: "Do not make `$TMPDIR` writable." },
   { key: "sandbox_workspace_write.exclude_slash_tmp", type: "boolean", default: false, group: "Sandbox and approvals", description: "Do not make `/tmp` writable." },
+  { key: "default_permissions", type: "string", profile: true, group: "Sandbox and approvals", description: "The permission profile commands run under: a `[permissions.<name>]` table or a built-in (`:read-only`, `:workspace`, `:danger-full-access`). Not used when `sandbox_mode` is set anywhere (a warning says so); `-P NAME` overrides both. See docs/sandbox.md.", example: 'default_permissions = "locked"' },
+  { key: "permissions", type: "map", group: "Sandbox and approvals", description: "Named permission profiles (names starting with `:` are kept for the built-ins)." },
+  { key: "permissions.<name>", type: "table", group: "Sandbox and approvals", description: "One profile: what commands may read and write, and whether they reach the network.", example: '[permissions.locked]\nextends = ":workspace"\n[permissions.locked.filesystem]\n":project_roots" = { "secrets/**" = "none", "**/.env" = "none" }\n"~/.aws" = "none"' },
+  { key: "permissions.<name>.description", type: "string", group: "Sandbox and approvals", description: "What the profile is for." },
+  { key: "permissions.<name>.extends", type: "string", group: "Sandbox and approvals", description: "A profile (or built-in) whose entries this one starts from; its own keys win." },
+  { key: "permissions.<name>.workspace_roots", type: "map", group: "Sandbox and approvals", description: "More project roots for `:project_roots` entries, besides the working directory." },
+  { key: "permissions.<name>.workspace_roots.<path>", type: "boolean", group: "Sandbox and approvals", description: "true adds the folder." },
+  { key: "permissions.<name>.filesystem", type: "any", check: filesystemProblem, group: "Sandbox and approvals", description: "Paths (absolute, `~/…`, or `:root`, `:project_roots`, `:tmpdir`, `:slash_tmp`) mapped to `\"read\"`, `\"write\"` or `\"none\"`, or to a table of relative paths and globs below them; `glob_scan_max_depth` caps how deep deny globs are searched." },
+  { key: "permissions.<name>.network", type: "any", check: networkProblem, knownKeys: NETWORK_TABLE_KEYS, group: "Sandbox and approvals", description: "`enabled = true` lets commands reach the network (off by default); the reference's proxy and domain keys are accepted but not enforced." },
 
   // Shell environment
   { key: "shell_environment_policy", type: "table", group: "Shell environment", description: "The environment of the commands the model runs." },
@@ -172,8 +183,8 @@ const BASE_SCHEMA: readonly KeySpec[] = [
   { key: "features", type: "map", names: FEATURE_NAMES, profile: true, group: "Features", description: "Feature flags (see the list below); `--enable NAME` / `--disable NAME` set them for one run.", example: "[features]\nshell_snapshot = false" },
   { key: "features.<feature>", type: "boolean", group: "Features", description: "Turns one feature on or off." },
   { key: "experimental_use_unified_exec_tool", type: "boolean", profile: true, group: "Features", description: "Older spelling of `features.unified_exec`." },
-  { key: "experimental_use_freeform_apply_patch", type: "boolean", profile: true, group: "Features", description: "Older spelling of `features.apply_patch_freeform`." },
-  { key: "include_apply_patch_tool", type: "boolean", profile: true, group: "Features", description: "Older spelling of `features.apply_patch_freeform`." },
+  { key: "experimental_use_freeform_apply_patch", type: "boolean", profile: true, unused: true, group: "Features", description: "Older switch for the freeform apply_patch tool, which each model family now decides." },
+  { key: "include_apply_patch_tool", type: "boolean", profile: true, unused: true, group: "Features", description: "Older switch for the apply_patch tool, which each model family now decides." },
   { key: "web_search", type: "string", values: WEB_SEARCH_MODES, profile: true, defaultText: '"cached"', group: "Features", description: "The hosted web search tool (Responses wire only): `disabled`, `cached` (the provider's index, no live fetches), `indexed`, or `live`. `--search` sets `live` for one run.", example: 'web_search = "live"' },
   { key: "tools", type: "table", group: "Features", description: "Tool settings." },
   { key: "tools.web_search", type: ["table", "boolean"], group: "Features", description: "What the web search tool may search (the mode is `web_search`); the older `true` / `false` form is accepted and changes nothing.", example: '[tools.web_search]\nallowed_domains = ["docs.python.org"]' },
@@ -272,12 +283,10 @@ const BASE_SCHEMA: readonly KeySpec[] = [
   { key: "skills", type: "any", unused: true, group: "Other", description: "Skill settings." },
   { key: "apps", type: "any", unused: true, group: "Other", description: "App (connector) settings." },
   { key: "hooks", type: "any", unused: true, group: "Other", description: "Lifecycle hooks." },
-  { key: "permissions", type: "any", unused: true, group: "Other", description: "Named permission profiles." },
   { key: "plugins", type: "any", unused: true, group: "Other", description: "Plugin settings." },
   { key: "memories", type: "any", unused: true, group: "Other", description: "Memory settings." },
   { key: "allow_login_shell", type: "boolean", default: true, unused: true, group: "Other", description: "Whether the model may ask for a login shell." },
   { key: "background_terminal_max_timeout", type: "integer", min: 0, unused: true, group: "Other", description: "Longest `write_stdin` poll, in milliseconds." },
-  { key: "plan_mode_reasoning_effort", type: "string", values: effort, unused: true, group: "Other", description: "Reasoning effort in Plan mode." },
 ];
 
 /** Every key, with each profile-capable key repeated under `profiles.<name>`. */

@@ -11,6 +11,8 @@ export interface SessionFlags {
   profile?: string;
   model?: string;
   sandbox?: SandboxMode;
+  /** `-P NAME`: a permission profile (`[permissions.NAME]` or a built-in). */
+  permissions?: string;
   askForApproval?: AskForApproval;
   fullAuto?: boolean;
   dangerouslyBypassApprovalsAndSandbox?: boolean;
@@ -21,6 +23,12 @@ export interface SessionFlags {
   disable?: string[];
   /** `--search`: live web search for this run. */
   search?: boolean;
+  /** `--strict-config`: an unknown key in any config layer is an error. */
+  strictConfig?: boolean;
+  /** `--ignore-user-config`: leave `$CODEX_HOME/config.toml` unread. */
+  ignoreUserConfig?: boolean;
+  /** `--ignore-rules`: load no `.rules` files. */
+  ignoreRules?: boolean;
 }
 
 /** `--full-auto` and the bypass flag stand for a sandbox mode and an approval policy. */
@@ -32,6 +40,7 @@ export function configInputFromFlags(cwd: string, flags: SessionFlags): CliConfi
     profile: flags.profile,
     model: flags.model,
     sandboxMode: bypass ? "danger-full-access" : flags.fullAuto ? "workspace-write" : flags.sandbox,
+    permissionProfile: flags.permissions,
     approvalPolicy: bypass ? "never" : flags.fullAuto ? "on-request" : flags.askForApproval,
     addDirs: flags.addDir,
     oss: flags.oss,
@@ -39,5 +48,8 @@ export function configInputFromFlags(cwd: string, flags: SessionFlags): CliConfi
     enable: flags.enable,
     disable: flags.disable,
     search: flags.search,
+    strict: flags.strictConfig,
+    ignoreUserConfig: flags.ignoreUserConfig,
+    ignoreRules: flags.ignoreRules,
   };
 }

@@ -6,7 +6,8 @@
  * toml-patch's structural patch is tried instead and checked the same way; when that fails too
  * the edit is refused with a `ConfigEditError` rather than written wrong.
  *
- * API: `setTableValue(text, table, key, value)` (e.g. `projects."/abs".trust_level`), and the
+ * API: `setTableValue(text, table, key, value)` (e.g. `projects."/abs".trust_level`),
+ * `removeTableValue(text, table, key)`, and the
  * pieces other editors build on: `parseConfigText`, `sameConfig`, `patchedOrFail`,
  * `appendBlock`, `splitLines`, `isBlank`.
  */
@@ -143,6 +144,15 @@ export function setTableValue(text: string, table: readonly string[], key: strin
   return patchedOrFail(text, (root) => (tableAt(root, table)[key] = value), expected);
 }
 
+/** `text` without `key` in table `table` (unchanged when it is not there). */
+export function removeTableValue(text: string, table: readonly string[], key: string): string {
+  const expected = parseConfigText(text);
+  const holder = table.reduce<unknown>((t, part) => (isTable(t) ? t[part] : undefined), expected);
+  if (!isTable(holder) || !(key in holder)) return text;
+  delete holder[key];
+  return patchedOrFail(text, (root) => delete tableAt(root, table)[key], expected);
+}
+
 /**
  * `text` with the value at `keyPath` set (removed when `value` is null). With `upsert` a table
  * value is merged into the table already there; with `replace` it takes its place. Scalars are
@@ -153,10 +163,10 @@ export function setKeyPath(text: string, keyPath: readonly string[], value: unkn
   if (key === undefined) throw new ConfigEditError("an empty key path names no setting");
   const table = keyPath.slice(0, -1);
   if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return setTableValue(text, table, key, value);
+  if (value === null) return removeTableValue(text, table, key);
   const apply = (root: Table): void => {
     const parent = tableAt(root, table);
-    if (value === null) delete parent[key];
-    else if (merge === "upsert" && isTable(value) && isTable(parent[key])) Object.assign(parent[key], value);
+    if (merge === "upsert" && isTable(value) && isTable(parent[key])) Object.assign(parent[key], value);
     else parent[key] = value;
   };
   const expected = parseConfigText(text);

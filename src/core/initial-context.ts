@@ -5,14 +5,16 @@
  * told with fresh copies of the affected items rather than by rewriting history.
  */
 import type { ContentItem, ResponseItem } from "../protocol/items.js";
-import { userText } from "../protocol/items.js";
+import { developerText, userText } from "../protocol/items.js";
 import { agentsMdMessage, environmentContext, permissionsInstructions } from "./prompts.js";
+import { collaborationModeText } from "./collaboration-mode.js";
 import type { SessionOptions, SessionSettings } from "./session-options.js";
+import type { FileSystemRules } from "../sandbox/fs-rules.js";
 import { basename } from "node:path";
 
 export function initialContext(settings: SessionSettings, options: SessionOptions): ResponseItem[] {
   const developerParts: ContentItem[] = [
-    { type: "input_text", text: permissionsInstructions(settings.sandboxPolicy, settings.approvalPolicy, settings.cwd) },
+    { type: "input_text", text: permissionsInstructions(settings.sandboxPolicy, settings.approvalPolicy, settings.cwd, options.fileSystemRules) },
   ];
   if (options.developerInstructions) developerParts.push({ type: "input_text", text: options.developerInstructions });
   const items: ResponseItem[] = [{ type: "message", role: "developer", content: developerParts }];
@@ -21,13 +23,15 @@ export function initialContext(settings: SessionSettings, options: SessionOption
   return items;
 }
 
-export function settingsUpdateItems(previous: SessionSettings, next: SessionSettings): ResponseItem[] {
+export function settingsUpdateItems(previous: SessionSettings, next: SessionSettings, fileSystemRules?: FileSystemRules): ResponseItem[] {
   const items: ResponseItem[] = [];
+  const mode = next.collaborationMode ?? "default";
+  if ((previous.collaborationMode ?? "default") !== mode) items.push(developerText(collaborationModeText(mode)));
   if (previous.sandboxPolicy !== next.sandboxPolicy || previous.approvalPolicy !== next.approvalPolicy) {
     items.push({
       type: "message",
       role: "developer",
-      content: [{ type: "input_text", text: permissionsInstructions(next.sandboxPolicy, next.approvalPolicy, next.cwd) }],
+      content: [{ type: "input_text", text: permissionsInstructions(next.sandboxPolicy, next.approvalPolicy, next.cwd, fileSystemRules) }],
     });
   }
   if (

@@ -14,6 +14,7 @@ import type { McpApprovalHook } from "../approval/mcp-tool-approval.js";
 import type { McpListToolsResponse } from "../protocol/mcp-events.js";
 import type { ToolExtension } from "../tools/registry.js";
 import type { SessionOptions } from "./session-options.js";
+import type { FileSystemGuard } from "../sandbox/fs-guard.js";
 
 interface Loaded {
   manager: McpConnectionManager;
@@ -25,6 +26,8 @@ export interface McpRuntimeHooks {
   onEvent(msg: EventMsg): void;
   onElicitation: McpElicitationHandler;
   warn(message: string): void;
+  /** The session's denied paths, hidden from stdio servers as from commands (mcp-launch.ts). */
+  guard: FileSystemGuard;
 }
 
 export class McpRuntime {
@@ -56,7 +59,7 @@ export class McpRuntime {
       this.loaded.then((runtime) => runtime?.toolset(approve) ?? null),
       signal,
     );
-    return tools && { place: (builtin) => withMcpToolSpecs(builtin, tools), handlers: tools.handlers };
+    return tools && { place: (builtin, deferTo) => withMcpToolSpecs(builtin, tools, deferTo), handlers: tools.handlers };
   }
 
   /** Names of the servers the session runs (empty until loaded, or when loading failed). */
@@ -88,12 +91,19 @@ export async function emptyMcpSnapshot(servers: Record<string, McpServerConfig>,
 
 /** Loads the MCP code and starts every enabled server in the background. */
 async function load(servers: Record<string, McpServerConfig>, cwd: string, hooks: McpRuntimeHooks, signIn: McpSignInHandler | undefined): Promise<Loaded> {
-  const [{ McpConnectionManager }, { mcpToolset }, { McpApprovalMemory }] = await Promise.all([
+  const [{ McpConnectionManager }, { mcpToolset }, { McpApprovalMemory }, { mcpStdioLauncher }] = await Promise.all([
     import("../mcp/manager.js"),
     import("../mcp/tools.js"),
     import("../approval/mcp-tool-approval.js"),
+    import("./mcp-launch.js"),
   ]);
-  const manager = McpConnectionManager.start(servers, { cwd, onEvent: hooks.onEvent, onElicitation: hooks.onElicitation, ...(signIn ? { signIn } : {}) });
+  const manager = McpConnectionManager.start(servers, {
+    cwd,
+    onEvent: hooks.onEvent,
+    onElicitation: hooks.onElicitation,
+    launchStdio: mcpStdioLauncher(hooks.guard),
+    ...(signIn ? { signIn } : {}),
+  });
   // "Allow for this session" answers outlive the turn that gave them.
   const approvalMemory = new McpApprovalMemory();
   return {

@@ -69,6 +69,26 @@ void test("permissions mention the mode, roots, network and approval policy", ()
   assert.match(full, /untrusted/);
 });
 
+void test("permissions list what the profile puts off limits and keeps read-only, and say approval does not lift it", () => {
+  const rules = {
+    paths: [
+      { path: "/repo/secrets", access: "none" as const },
+      { path: "/repo/docs", access: "read" as const },
+    ],
+    denyGlobs: [{ base: "/repo", pattern: "**/.env" }],
+    globScanMaxDepth: null,
+    searchRoots: ["/repo"],
+  };
+  const text = permissionsInstructions(sandboxPolicyFor("workspace-write"), "on-request", "/repo", rules);
+  const section = text.slice(text.indexOf("## Paths off limits"));
+  assert.match(section, /^## Paths off limits\n.*neither read nor written.*approval or escalation does not lift it.*\n- path `\/repo\/secrets`\n- glob `\/repo\/\*\*\/\.env`\n## Read-only inside the writable roots\n- `\/repo\/docs`\n/);
+  // Before the approval policy, inside the section.
+  assert.ok(text.indexOf("## Paths off limits") < text.indexOf("Approval policy is"));
+  assert.ok(text.endsWith("</permissions instructions>"));
+  const none = permissionsInstructions(sandboxPolicyFor("read-only"), "never", "/repo", { ...rules, paths: [], denyGlobs: [] });
+  assert.doesNotMatch(none, /off limits|Read-only inside/);
+});
+
 void test("base instructions name the tools each family gets", () => {
   const current = baseInstructions(modelInfoFor("gpt-5.5"));
   assert.ok(current.length > 2000 && current.length < 6000, `length ${current.length}`);

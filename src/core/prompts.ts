@@ -6,6 +6,7 @@
  */
 import type { ModelInfo } from "../model/catalog.js";
 import type { AskForApproval, SandboxPolicy } from "../protocol/policy.js";
+import { globText, type FileSystemRules } from "../sandbox/fs-rules.js";
 
 function commandToolSection(model: ModelInfo): string {
   switch (model.shellTool) {
@@ -115,7 +116,7 @@ function approvalExplanation(approval: AskForApproval): string {
 }
 
 /** The developer message telling the model what it may touch and when it has to ask. */
-export function permissionsInstructions(sandbox: SandboxPolicy, approval: AskForApproval, cwd: string): string {
+export function permissionsInstructions(sandbox: SandboxPolicy, approval: AskForApproval, cwd: string, fileSystem?: FileSystemRules): string {
   const lines: string[] = ["<permissions instructions>"];
   switch (sandbox.type) {
     case "danger-full-access":
@@ -145,8 +146,31 @@ export function permissionsInstructions(sandbox: SandboxPolicy, approval: AskFor
       break;
     }
   }
+  if (fileSystem !== undefined) lines.push(...fileSystemLines(fileSystem));
   lines.push(approvalExplanation(approval), "</permissions instructions>");
   return lines.join("\n");
+}
+
+/**
+ * The permission profile's denied and read-only paths, so the model does not keep trying them
+ * (or ask to escalate: approval does not lift a denial).
+ */
+function fileSystemLines(rules: FileSystemRules): string[] {
+  const denied = [
+    ...rules.paths.filter((rule) => rule.access === "none").map((rule) => `- path \`${rule.path}\``),
+    ...rules.denyGlobs.map((glob) => `- glob \`${globText(glob)}\``),
+  ];
+  const readOnly = rules.paths.filter((rule) => rule.access === "read").map((rule) => `- \`${rule.path}\``);
+  const lines: string[] = [];
+  if (denied.length > 0) {
+    lines.push(
+      "## Paths off limits",
+      "The permission profile hides these paths, and anything matching these patterns, from every command and from your own tools: they can be neither read nor written. This is policy, not a sandbox failure: approval or escalation does not lift it, so do not ask for it or look for another route; work without their contents and mention it if that matters.",
+      ...denied,
+    );
+  }
+  if (readOnly.length > 0) lines.push("## Read-only inside the writable roots", ...readOnly);
+  return lines;
 }
 
 export interface EnvironmentContextInput {

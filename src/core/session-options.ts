@@ -7,10 +7,12 @@ import type { ModelClient } from "../model/prompt.js";
 import type { ShellEnvironmentPolicy } from "../exec/env.js";
 import type { AskForApproval, ReasoningEffort, ReasoningSummary, SandboxPolicy } from "../protocol/policy.js";
 import type { HistorySettings } from "../history/prompt-history.js";
+import type { CollaborationMode } from "../protocol/ops.js";
 import type { RolloutRecorder } from "../rollout/recorder.js";
 import type { RecordedThread } from "../rollout/reconstruct.js";
 import type { McpSignInHandler } from "../mcp/sign-in.js";
 import type { McpServerConfig } from "../config/mcp.js";
+import type { FileSystemRules } from "../sandbox/fs-rules.js";
 import type { AccountModel } from "./account-models.js";
 
 /** Settings a user turn can change; the session keeps the latest. */
@@ -25,6 +27,10 @@ export interface SessionSettings {
   /** null: let the model decide (the field is left out of requests). */
   reasoningSummary: ReasoningSummary | null;
   verbosity: "low" | "medium" | "high" | null;
+  /** Plan mode (`plan`) or working (`default`, when absent). */
+  collaborationMode?: CollaborationMode;
+  /** `plan_mode_reasoning_effort`: the effort while planning; null or absent: the session's. */
+  planModeReasoningEffort?: ReasoningEffort | null;
 }
 
 export interface SessionOptions {
@@ -38,6 +44,8 @@ export interface SessionOptions {
   /** Replaces the built-in base instructions (model_instructions_file). */
   baseInstructionsOverride: string | null;
   shellEnvironmentPolicy: ShellEnvironmentPolicy;
+  /** What the permission profile denies or keeps read-only beyond the sandbox policy; absent: nothing. */
+  fileSystemRules?: FileSystemRules;
   userShell?: string;
   threadId?: string;
   /** Emitted as warning events right after session_configured. */
@@ -83,6 +91,11 @@ export interface SessionOptions {
   execPolicy?: { policy: ExecPolicy; codexHome: string };
   /** Where the `codex.*` OpenTelemetry events go; absent: nowhere. */
   telemetry?: TelemetryRecorder;
+  /**
+   * After a user turn, keep going on an active goal in turns of its own while its budget allows
+   * (the interactive UI); exec and the MCP server end with the turn they were asked for.
+   */
+  goalContinuation?: boolean;
 }
 
 export interface ResumeOptions {

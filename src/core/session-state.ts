@@ -15,6 +15,8 @@ import { UnifiedExecManager } from "../exec/unified-exec.js";
 import { Questions } from "../approval/questions.js";
 import { ApprovalStore } from "../approval/approval-store.js";
 import { ExecPolicy } from "../approval/exec-policy/policy.js";
+import { FileSystemGuard } from "../sandbox/fs-guard.js";
+import { NO_FILESYSTEM_RULES } from "../sandbox/fs-rules.js";
 import type { SessionShellSnapshot } from "../exec/shell-snapshot.js";
 import type { TurnContext } from "../tools/turn-context.js";
 import { uuidv7 } from "../util/ids.js";
@@ -28,6 +30,11 @@ import type { TurnCompaction } from "./tasks/task.js";
 import { mcpApprovalHook } from "./mcp-approval.js";
 import { McpRuntime } from "./mcp-runtime.js";
 import { TaskRunner } from "./tasks/runner.js";
+import { GoalTracker } from "./goals.js";
+import { startGoalContinuation } from "./goal-continuation.js";
+
+/** Whether this session's turns get the goal tools' state (the model's catalog entry decides whether they are offered). */
+const turn_goals = (s: SessionState): boolean => s.options.modelSettings?.features.goals !== false;
 
 export class SessionState {
   readonly threadId: string;
@@ -39,6 +46,8 @@ export class SessionState {
   readonly questions = new Questions();
   readonly approvalStore = new ApprovalStore();
   readonly unifiedExec = new UnifiedExecManager();
+  /** The permission profile's denied paths, for every command and every read of the agent's own. */
+  readonly fileSystemGuard: FileSystemGuard;
   /** A resumed thread's recorded base instructions: resending them keeps the request prefix. */
   recordedBaseInstructions: string | null = null;
   /** What the next turn runs with. */
@@ -53,6 +62,8 @@ export class SessionState {
   mcp: McpRuntime | null = null;
   /** The user's shell as its start-up files leave it, made in the background; null: login shells. */
   shellSnapshot: SessionShellSnapshot | null = null;
+  /** The thread's goal (goals.ts); each change is published as thread_goal_updated. */
+  readonly goals: GoalTracker;
 
   constructor(
     readonly options: SessionOptions,
@@ -62,11 +73,13 @@ export class SessionState {
   ) {
     this.threadId = threadId;
     this.telemetry = options.telemetry ?? noTelemetry();
+    this.fileSystemGuard = new FileSystemGuard(options.fileSystemRules ?? NO_FILESYSTEM_RULES);
     this.recorder = options.recorder ?? null;
     this.history = new ConversationHistory((items) => this.recorder?.recordItems(items));
     this.settings = { ...options.settings };
     this.lastTurnSettings = this.settings;
     this.tasks = new TaskRunner(this);
+    this.goals = new GoalTracker(threadId, (goal, eventId) => this.send(eventId ?? this.activeSubId, { type: "thread_goal_updated", goal }));
   }
 
   /** Starts the shell snapshot in the background (its failure is a warning after session_configured). */
@@ -80,6 +93,7 @@ export class SessionState {
       onEvent: (msg) => this.send("", msg),
       onElicitation: (server, request) => this.elicit(server, request),
       warn: (message) => this.send("", { type: "warning", message }),
+      guard: this.fileSystemGuard,
     });
   }
 
@@ -111,15 +125,19 @@ export class SessionState {
   /** A new turn's fixed context: the current settings, a fresh turn id, the session's services. */
   turnContext(subId: string, outputSchema: unknown): TurnContext {
     const s = this.settings;
+    const planning = s.collaborationMode === "plan";
+    const model = this.modelInfo(s.model);
     return {
       subId,
       turnId: uuidv7(),
       cwd: s.cwd,
-      model: this.modelInfo(s.model),
+      // Planning changes nothing: no patch tool, and commands confined read-only.
+      model: planning ? { ...model, applyPatchTool: null } : model,
       showRawAgentReasoning: this.options.showRawAgentReasoning === true,
       approvalPolicy: s.approvalPolicy,
-      sandboxPolicy: s.sandboxPolicy,
-      reasoningEffort: s.reasoningEffort,
+      sandboxPolicy: planning && s.sandboxPolicy.type !== "read-only" ? { type: "read-only" } : s.sandboxPolicy,
+      ...(planning ? { planning: true } : {}),
+      reasoningEffort: planning && s.planModeReasoningEffort != null ? s.planModeReasoningEffort : s.reasoningEffort,
       reasoningSummary: s.reasoningSummary,
       verbosity: s.verbosity,
       outputSchema: outputSchema ?? null,
@@ -132,8 +150,15 @@ export class SessionState {
         execPolicy: this.options.execPolicy?.policy ?? ExecPolicy.empty(),
         questions: this.questions,
         approvalStore: this.approvalStore,
+        fileSystemGuard: this.fileSystemGuard,
+        ...(turn_goals(this) ? { goals: this.goals } : {}),
       },
     };
+  }
+
+  /** A regular turn ended well: an active goal may go on in a turn of its own (goal-continuation.ts). */
+  afterTurn(subId: string): void {
+    if (this.options.goalContinuation === true && !this.closed) startGoalContinuation(this, subId);
   }
 
   tokenCount(): EventMsg {
@@ -145,6 +170,7 @@ export class SessionState {
     return (usage) => {
       this.tokens.addUsage(usage, turn.model.contextWindow);
       emit(this.tokenCount());
+      if (usage) this.goals.charge(usage.total_tokens);
     };
   }
 

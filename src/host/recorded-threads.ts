@@ -1,28 +1,33 @@
 /**
  * Recorded threads as front ends list and copy them without opening one: a listing (the
  * `sessions` command), a lazy newest-first reader (the session picker reads one file head at a
- * time), a fork into a new thread file (the `fork` command), and for the app-server a thread's
- * events turn by turn, its name, and archiving. Nothing here talks to a model.
+ * time), a fork into a new thread file (the `fork` command), names, archiving, and a thread's
+ * events turn by turn (the app-server's reads). Nothing here talks to a model.
  */
 import { join } from "node:path";
 import type { ThreadSummary, ThreadTarget } from "../protocol/threads.js";
 import { SESSIONS_SUBDIR } from "../rollout/format.js";
 import { forkThread } from "../rollout/fork.js";
-import { findThreadPath, iterateThreads, listThreads, readSummary } from "../rollout/list.js";
-import { statSync } from "node:fs";
-import { archiveThread, unarchiveThread } from "../rollout/archive.js";
-import { setThreadName, threadNames } from "../rollout/session-index.js";
+import { findThreadPath, iterateThreads, listThreads, summaryOf } from "../rollout/list.js";
 import { recordedEvents, type RecordedEvent, type RecordedEvents } from "../rollout/recorded-events.js";
 import { resolveTarget, ThreadNotFoundError } from "../core/open-thread.js";
 import { packageVersion } from "../util/version.js";
+import { archiveThreadFile, deleteThreadFile, findArchivedThreadPath, unarchiveThreadFile } from "../rollout/archive.js";
+import { isThreadId } from "../rollout/format.js";
+import { lookupThread, type FoundThread } from "../rollout/lookup.js";
+import { setThreadName, threadNameProblem, threadNames } from "../rollout/thread-names.js";
 
-export { ThreadNotFoundError, archiveThread, unarchiveThread, setThreadName, threadNames, recordedEvents };
-export type { RecordedEvent, RecordedEvents };
+export { isThreadId, threadNameProblem, threadNames, recordedEvents };
+export type { FoundThread, RecordedEvent, RecordedEvents };
+
+export { ThreadNotFoundError };
 
 export interface ThreadQuery {
   codexHome: string;
   /** Only threads recorded in this folder; absent: every folder's. */
   cwd?: string;
+  /** Only threads a person drove (the interactive UI, an IDE), not exec runs. */
+  interactiveOnly?: boolean;
   /** The archived threads instead of the others. */
   archived?: boolean;
   /** Newest first by last write (default) or by creation. */
@@ -36,30 +41,21 @@ export function sessionsFolder(codexHome: string): string {
 
 /** The newest `limit` threads (0: all), newest first. */
 export function recordedThreads(query: ThreadQuery, limit: number): ThreadSummary[] {
-  return listThreads(query.codexHome, { cwd: query.cwd, archived: query.archived, limit });
+  return listThreads(query.codexHome, { cwd: query.cwd, limit });
 }
 
 /** Every recorded thread, newest first, read one file head at a time as the caller asks for more. */
 export function threadReader(query: ThreadQuery): Iterator<ThreadSummary, void, undefined> {
-  return iterateThreads(query.codexHome, { cwd: query.cwd, archived: query.archived, order: query.order });
+  return iterateThreads(query.codexHome, { cwd: query.cwd, interactiveOnly: query.interactiveOnly === true, archived: query.archived, order: query.order });
 }
 
-/** What a recorded thread's head says (an archived one when `archived`); null when none is recorded under that id. */
+/** What a recorded thread's head says, with its name (an archived one when `archived`); null when none is recorded under that id. */
 export function recordedThreadSummary(codexHome: string, threadId: string, archived = false): ThreadSummary | null {
-  const path = findThreadPath(codexHome, threadId, archived);
+  const path = archived ? findArchivedThreadPath(codexHome, threadId) : findThreadPath(codexHome, threadId);
   if (path === null) return null;
-  let mtimeMs: number;
-  try {
-    mtimeMs = statSync(path).mtimeMs;
-  } catch {
-    return null;
-  }
-  return readSummary({ path, threadId: threadId.toLowerCase(), mtimeMs });
-}
-
-/** The file of a recorded thread (an archived one when `archived`), or null when none is recorded under that id. */
-export function recordedThreadPath(codexHome: string, threadId: string, archived = false): string | null {
-  return findThreadPath(codexHome, threadId, archived);
+  const summary = summaryOf(path, threadId.toLowerCase());
+  summary.name = threadNames(codexHome).get(summary.id.toLowerCase())?.name ?? null;
+  return summary;
 }
 
 export interface ForkedRecord {
@@ -78,4 +74,29 @@ export function forkRecordedThread(codexHome: string, cwd: string, target: Threa
   if (path === null) return null;
   const fork = forkThread({ codexHome, sourcePath: path, cwd, originator, cliVersion: packageVersion(), source: "cli" });
   return { parentId: fork.parentId, threadId: fork.threadId, path: fork.path, warnings: fork.warnings };
+}
+
+/**
+ * A recorded thread by id or name (names only find threads a person drove), active or archived;
+ * null when there is none.
+ */
+export function findRecordedThread(codexHome: string, session: string, where: "active" | "archived"): FoundThread | null {
+  return lookupThread(codexHome, session, { where, interactiveOnly: true });
+}
+
+/** Moves a found thread into `archived_sessions/`, back to `sessions/`, or removes it. */
+export function archiveRecordedThread(codexHome: string, found: FoundThread): void {
+  archiveThreadFile(codexHome, found.path);
+}
+export function unarchiveRecordedThread(codexHome: string, found: FoundThread): void {
+  unarchiveThreadFile(codexHome, found.path);
+}
+export function deleteRecordedThread(found: FoundThread): void {
+  deleteThreadFile(found.path);
+}
+
+/** Names a thread (`/rename`); the trimmed name, or why it cannot be one. */
+export function nameThread(codexHome: string, threadId: string, name: string): { name: string } | string {
+  const problem = threadNameProblem(name);
+  return problem ?? { name: setThreadName(codexHome, threadId, name).name };
 }

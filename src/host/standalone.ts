@@ -17,15 +17,27 @@ export async function commandEnvironment(config: Config): Promise<Record<string,
   return createCommandEnv(config.shellEnvironmentPolicy, process.env);
 }
 
-/** `argv` wrapped in the config's sandbox, or the reason no sandbox can be set up here. */
+/** `argv` wrapped in the config's sandbox (its denied paths hidden), or the reason no sandbox can be set up here. */
 export async function sandboxed(config: Config, cwd: string, argv: string[], env: Record<string, string>, tty: boolean): Promise<SandboxedCommand | { unavailable: string }> {
-  const { SandboxUnavailableError, sandboxCommand } = await import("../sandbox/launcher.js");
+  const [{ SandboxUnavailableError, sandboxCommand }, { FileSystemGuard }] = await Promise.all([import("../sandbox/launcher.js"), import("../sandbox/fs-guard.js")]);
   try {
-    return await sandboxCommand({ policy: config.sandboxPolicy, cwd, argv, env, tty });
+    return await sandboxCommand({ policy: config.sandboxPolicy, cwd, argv, env, tty, guard: new FileSystemGuard(config.fileSystemRules) });
   } catch (err) {
     if (err instanceof SandboxUnavailableError) return { unavailable: err.message };
     throw err;
   }
+}
+
+export { commandExists } from "../exec/command-exists.js";
+
+/**
+ * Whether the config's permission profile denies `path` by its name (no disk access: for long
+ * file lists such as the `@` popup's). One matcher per config, kept while the config is the same.
+ */
+export async function deniedPathFilter(config: Config): Promise<(path: string) => boolean> {
+  const { FileSystemGuard } = await import("../sandbox/fs-guard.js");
+  const guard = new FileSystemGuard(config.fileSystemRules);
+  return (path) => guard.deniedByName(path);
 }
 
 /** Applies a patch in `cwd` all or nothing, with the reference's standalone output. */

@@ -30,6 +30,7 @@ import { collectPages, type PageResult } from "./pages.js";
 import { McpStartupError, spawnErrorMessage } from "./startup-errors.js";
 import { skipOversizedMessages } from "./stdio-read-buffer.js";
 import { formatDuration, McpTimeoutError, sdkTimeoutMs, secondsToMs, withDeadline } from "./time.js";
+import { errorMessage } from "../util/errors.js";
 
 /** Variables a stdio server inherits from our environment (the reference's list, Unix). */
 export const DEFAULT_INHERITED_ENV_VARS = [
@@ -48,6 +49,9 @@ export const DEFAULT_INHERITED_ENV_VARS = [
 
 const SERVER_NAME_PATTERN = /^[a-zA-Z0-9_-]+$/;
 
+/** Rewrites a stdio server's command line and environment before it starts; may refuse by throwing. */
+export type StdioLauncher = (argv: string[], cwd: string, env: Record<string, string>) => Promise<{ argv: string[]; env: Record<string, string> }>;
+
 export interface ConnectOptions {
   /** The session's working directory: a stdio server's default cwd, and what a relative `cwd` is resolved against. */
   cwd: string;
@@ -56,6 +60,8 @@ export interface ConnectOptions {
   clientVersion: string;
   /** Aborted when the manager shuts down before the server finished starting. */
   signal: AbortSignal;
+  /** Wraps stdio servers' command lines (a sandbox hiding the permission profile's denied paths). */
+  launchStdio?: StdioLauncher;
   /** Answers the server's elicitation requests (the session asks the user); without it they are declined. */
   onElicitation?: (request: McpElicitation) => Promise<ElicitationAnswer>;
   /**
@@ -99,7 +105,7 @@ function isErrno(err: unknown): err is NodeJS.ErrnoException {
 }
 
 function message(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  return errorMessage(err);
 }
 
 export class McpServerConnection {
@@ -226,11 +232,22 @@ function toolsOf(page: Record<string, unknown>): Tool[] {
 
 async function createTransport(name: string, config: McpServerConfig, opts: ConnectOptions): Promise<Transport> {
   if (config.transport === "stdio") {
+    const cwd = resolve(opts.cwd, config.cwd ?? ".");
+    let argv = [config.command, ...config.args];
+    let env = stdioServerEnv(config, opts.env);
+    if (opts.launchStdio) {
+      try {
+        ({ argv, env } = await opts.launchStdio(argv, cwd, env));
+      } catch (err) {
+        throw new McpStartupError(`MCP server '${name}' was not started: ${message(err)}`);
+      }
+    }
+    const [command = config.command, ...args] = argv;
     const transport = new StdioClientTransport({
-      command: config.command,
-      args: config.args,
-      env: stdioServerEnv(config, opts.env),
-      cwd: resolve(opts.cwd, config.cwd ?? "."),
+      command,
+      args,
+      env,
+      cwd,
       stderr: "pipe",
     });
     transport.stderr?.on("data", () => undefined);

@@ -6,8 +6,10 @@ export function questionSummary(msg: EventMsg): string {
   switch (msg.type) {
     case "exec_approval_request":
       return msg.command.join(" ");
-    case "apply_patch_approval_request":
-      return `edit ${Object.keys(msg.changes).length} file(s)`;
+    case "apply_patch_approval_request": {
+      const files = Object.keys(msg.changes).length;
+      return `edit ${files} file${files === 1 ? "" : "s"}`;
+    }
     case "mcp_tool_call_approval_request":
       return `${msg.server}.${msg.tool}`;
     default:

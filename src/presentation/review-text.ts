@@ -25,14 +25,14 @@ export function reviewText(output: ReviewOutputEvent, readFile: (path: string) =
 
 function findingText(f: ReviewFinding, readFile: (path: string) => string): string {
   const lines = [`[P${f.priority}] ${f.title}`, `  ${findingLocation(f)}`];
-  const code = codeAt(f, readFile);
+  const code = findingCode(f, readFile);
   if (code.length > 0) lines.push(...code);
   if (f.body.trim()) lines.push(...f.body.trim().split("\n").map((l) => `  ${l}`));
   return lines.join("\n");
 }
 
 /** The finding's lines, numbered; nothing when the file cannot be read. */
-function codeAt(f: ReviewFinding, readFile: (path: string) => string): string[] {
+export function findingCode(f: ReviewFinding, readFile: (path: string) => string = readFilePrefix): string[] {
   const { start, end } = f.code_location.line_range;
   if (start < 1) return [];
   let text: string;

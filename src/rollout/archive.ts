@@ -1,34 +1,50 @@
 /**
- * Archiving a thread, as the reference does: its file moves from `sessions/YYYY/MM/DD/` to the
- * flat `archived_sessions/` folder (so listings and `--last` no longer see it), and back to the
- * dated folder its name gives when it is unarchived. Nothing in the file changes.
+ * Archiving a thread moves its rollout file, unchanged, to `$CODEX_HOME/archived_sessions/`
+ * (flat, as the reference does); unarchiving moves it back to the dated folder its name gives
+ * (`sessions/YYYY/MM/DD/`). Deleting removes the file from wherever it is. Listings and `--last`
+ * only walk `sessions/`, so an archived thread drops out of them until it comes back.
  */
-import { mkdirSync, renameSync } from "node:fs";
+import { mkdirSync, readdirSync, renameSync, unlinkSync } from "node:fs";
 import { basename, join } from "node:path";
-import { ARCHIVED_SUBDIR, SESSIONS_SUBDIR, parseRolloutFileName } from "./format.js";
-import { findThreadPath } from "./list.js";
+import { SESSIONS_SUBDIR, parseRolloutFileName } from "./format.js";
 
-/** Moves thread `id`'s file into the archive; returns its new path, or null when it is not recorded. */
-export function archiveThread(codexHome: string, id: string): string | null {
-  const path = findThreadPath(codexHome, id);
-  if (path === null) return null;
-  const folder = join(codexHome, ARCHIVED_SUBDIR);
-  mkdirSync(folder, { recursive: true, mode: 0o700 });
-  const target = join(folder, basename(path));
+export const ARCHIVED_SUBDIR = "archived_sessions";
+
+/** The archived file of thread `id`, or null. */
+export function findArchivedThreadPath(codexHome: string, id: string): string | null {
+  const wanted = id.toLowerCase();
+  const dir = join(codexHome, ARCHIVED_SUBDIR);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return null;
+  }
+  const name = names.find((n) => parseRolloutFileName(n)?.threadId === wanted);
+  return name === undefined ? null : join(dir, name);
+}
+
+/** Moves an active rollout file into the archive; returns its new path. */
+export function archiveThreadFile(codexHome: string, path: string): string {
+  const dir = join(codexHome, ARCHIVED_SUBDIR);
+  mkdirSync(dir, { recursive: true });
+  const target = join(dir, basename(path));
   renameSync(path, target);
   return target;
 }
 
-/** Moves an archived thread's file back under `sessions/`; returns its path, or null when it is not archived. */
-export function unarchiveThread(codexHome: string, id: string): string | null {
-  const path = findThreadPath(codexHome, id, true);
-  if (path === null) return null;
-  const name = basename(path);
-  const stamp = parseRolloutFileName(name)?.stamp ?? "";
-  const [y = "", m = "", d = ""] = stamp.slice(0, 10).split("-");
-  const folder = join(codexHome, SESSIONS_SUBDIR, y, m, d);
-  mkdirSync(folder, { recursive: true, mode: 0o700 });
-  const target = join(folder, name);
+/** Moves an archived rollout file back under `sessions/YYYY/MM/DD/`; returns its new path. */
+export function unarchiveThreadFile(codexHome: string, path: string): string {
+  const parsed = parseRolloutFileName(basename(path));
+  if (parsed === null) throw new Error(`${path} is not a rollout file name`);
+  const [y, m, d] = parsed.stamp.slice(0, 10).split("-") as [string, string, string];
+  const dir = join(codexHome, SESSIONS_SUBDIR, y, m, d);
+  mkdirSync(dir, { recursive: true });
+  const target = join(dir, basename(path));
   renameSync(path, target);
   return target;
+}
+
+export function deleteThreadFile(path: string): void {
+  unlinkSync(path);
 }

@@ -9,8 +9,6 @@ import { join } from "node:path";
 import type { AskForApproval, ReasoningEffort, ReasoningSummary, SandboxPolicy } from "../protocol/policy.js";
 
 export const SESSIONS_SUBDIR = "sessions";
-/** Where archived threads' files go (flat), as the reference keeps them. */
-export const ARCHIVED_SUBDIR = "archived_sessions";
 
 /** The `type` of every line kind we write; reading tolerates any other. */
 export type RolloutLineType = "session_meta" | "response_item" | "event_msg" | "turn_context" | "compacted";

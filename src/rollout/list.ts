@@ -7,9 +7,11 @@
 import type { ThreadSummary } from "../protocol/threads.js";
 import { readdirSync, realpathSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
-import { ARCHIVED_SUBDIR, SESSIONS_SUBDIR, isThreadId, parseRolloutFileName } from "./format.js";
+import { SESSIONS_SUBDIR, isThreadId, parseRolloutFileName } from "./format.js";
+import { ARCHIVED_SUBDIR } from "./archive.js";
 import { scanRollout, tailLines } from "./read.js";
 import { isContextText } from "./reconstruct.js";
+import { threadNames } from "./thread-names.js";
 
 export interface RolloutFile {
   path: string;
@@ -23,6 +25,8 @@ export type { ThreadSummary };
 export interface ListOptions {
   /** Only threads recorded in (or last resumed in) this directory. */
   cwd?: string;
+  /** Only threads a person drove (the interactive UI, an IDE), not `exec` or MCP runs. */
+  interactiveOnly?: boolean;
   /** Only threads recorded with this model provider (those that name none match any). */
   provider?: string;
   /** At most this many (all when absent or 0). */
@@ -79,20 +83,35 @@ export function rolloutFiles(codexHome: string, archived = false): RolloutFile[]
   return files.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.path < b.path ? 1 : -1));
 }
 
-/** The file of thread `id` (an archived one when `archived`), found by name; null when there is none (or `id` is not a thread id). */
-export function findThreadPath(codexHome: string, id: string, archived = false): string | null {
+/** The file of thread `id`, found by name; null when there is none (or `id` is not a thread id). */
+export function findThreadPath(codexHome: string, id: string): string | null {
   if (!isThreadId(id)) return null;
   const wanted = id.toLowerCase();
   let found: string | null = null;
-  walkRollouts(
-    codexHome,
-    (path, threadId) => {
-      if (threadId === wanted) found = path;
-      return found !== null;
-    },
-    archived ? ARCHIVED_SUBDIR : SESSIONS_SUBDIR,
-  );
+  walkRollouts(codexHome, (path, threadId) => {
+    if (threadId === wanted) found = path;
+    return found !== null;
+  });
   return found;
+}
+
+/**
+ * Whether session_meta's `source` is a person at a UI: `cli` (the interactive UI) or `vscode`
+ * (the reference's app-server, IDEs). Files too old to say count as interactive.
+ */
+export function isInteractiveSource(source: string | null): boolean {
+  return source === null || source === "cli" || source === "vscode";
+}
+
+/** The summary of the file at `path` (its thread id from the name). */
+export function summaryOf(path: string, threadId: string): ThreadSummary {
+  let mtimeMs = 0;
+  try {
+    mtimeMs = statSync(path).mtimeMs;
+  } catch {
+    // gone: summarised from its name
+  }
+  return readSummary({ path, threadId, mtimeMs });
 }
 
 /** What the head of a rollout file says about its thread. */
@@ -111,6 +130,7 @@ export function readSummary(file: RolloutFile): ThreadSummary {
     originator: null,
     cliVersion: null,
     model: null,
+    name: null,
   };
   let metaSeen = false;
   // Some writers log no prompt event; then the first typed user message stands in.
@@ -160,11 +180,14 @@ export function readSummary(file: RolloutFile): ThreadSummary {
  */
 export function* iterateThreads(codexHome: string, options: Omit<ListOptions, "limit"> = {}): Generator<ThreadSummary, void, undefined> {
   const cwd = options.cwd === undefined ? undefined : canonical(options.cwd);
+  const names = threadNames(codexHome);
   const files = rolloutFiles(codexHome, options.archived === true);
   if (options.order === "created") files.sort((a, b) => createdKey(b) - createdKey(a) || (a.path < b.path ? 1 : -1));
   for (const file of files) {
     const summary = readSummary(file);
+    summary.name = names.get(summary.id.toLowerCase())?.name ?? null;
     if (options.provider && summary.modelProvider && summary.modelProvider !== options.provider) continue;
+    if (options.interactiveOnly && !isInteractiveSource(summary.source)) continue;
     if (cwd !== undefined && !inDirectory(summary, cwd)) continue;
     yield summary;
   }

@@ -8,13 +8,17 @@
  * bwrap applies its mount options in the order given and a later mount covers an earlier one at
  * the same place, so the order of the argv built here is part of its meaning: the read-only root
  * first, then /dev, then the writable roots from the shallowest to the deepest, then every
- * protected folder, and /proc last.
+ * protected folder, then what a permission profile denies or keeps read-only (bwrap-deny.ts),
+ * and /proc last. Under full access a deny list still needs bwrap: then `/` is bound as it is,
+ * devices included, and only the denied paths are masked.
  */
 import { spawn } from "node:child_process";
 import { accessSync, constants, lstatSync, realpathSync, statSync } from "node:fs";
 import { readTextFile } from "../util/bounded-read.js";
 import { delimiter, dirname, isAbsolute, join, resolve, sep } from "node:path";
 import type { SandboxPolicy } from "../protocol/policy.js";
+import { bwrapDenyArgs } from "./bwrap-deny.js";
+import type { DenyView } from "./fs-guard.js";
 import { PROTECTED_SUBPATHS, isUnder, writableRoots } from "./writable-roots.js";
 
 export interface BwrapOptions {
@@ -26,18 +30,28 @@ export interface BwrapOptions {
   newSession: boolean;
   /** The command's environment, whose TMPDIR may be a writable root; defaults to process.env. */
   env?: NodeJS.ProcessEnv | Record<string, string>;
+  /** Paths a permission profile hides or keeps read-only (bwrap-deny.ts); none when absent. */
+  deny?: DenyView;
 }
 
 export function bwrapArgv(options: BwrapOptions): string[] {
   const { policy, cwd, argv, bwrapPath, newSession } = options;
   const args = [bwrapPath, "--die-with-parent"];
   if (newSession) args.push("--new-session");
-  args.push("--unshare-pid", "--ro-bind", "/", "/", "--dev", "/dev");
+  if (policy.type === "danger-full-access") {
+    // Only a deny list brings full access here: everything as it is, devices included, minus the denied paths.
+    args.push("--unshare-pid", "--dev-bind", "/", "/");
+  } else {
+    args.push("--unshare-pid", "--ro-bind", "/", "/", "--dev", "/dev");
+  }
 
-  if (policy.type === "workspace-write") {
-    const roots = existingRoots(writableRoots(policy, cwd, options.env ?? process.env));
-    for (const root of roots) args.push("--bind", root, root);
-    for (const path of protectedPaths(roots)) args.push("--ro-bind", path, path);
+  const roots = policy.type === "workspace-write" ? existingRoots(writableRoots(policy, cwd, options.env ?? process.env)) : [];
+  const protectedList = protectedPaths(roots);
+  for (const root of roots) args.push("--bind", root, root);
+  for (const path of protectedList) args.push("--ro-bind", path, path);
+  if (options.deny) {
+    const root = policy.type === "danger-full-access" ? "rw" : "ro";
+    args.push(...bwrapDenyArgs(options.deny, { root, writableRoots: roots, protectedPaths: protectedList }));
   }
 
   if (!networkAllowed(policy)) args.push("--unshare-net");

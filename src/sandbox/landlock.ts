@@ -9,7 +9,9 @@
  * 1. A Landlock ruleset that handles every write-type file-system right the running kernel
  *    knows (the set grows with the Landlock ABI version), with rules granting those rights
  *    beneath each writable root and on the few device nodes a shell writes to (/dev/null,
- *    /dev/tty, the PTYs, ...). Reads and execution are not restricted. On ABI 6 and later the
+ *    /dev/tty, the PTYs, ...). Reads and execution are not restricted, unless a permission
+ *    profile denies paths: then they are granted on everything but those (landlock-deny.ts),
+ *    and writes are granted beneath the roots but those. On ABI 6 and later the
  *    ruleset also stops signals to processes outside the sandbox and, when the network is off,
  *    connections to abstract Unix sockets outside it.
  * 2. PR_SET_NO_NEW_PRIVS, so no set-user-ID program can shed the restrictions.
@@ -35,9 +37,11 @@
  * - Only x86_64 and aarch64 are supported; elsewhere the probe fails and the launcher refuses.
  */
 import { spawn } from "node:child_process";
-import { accessSync, constants } from "node:fs";
+import { accessSync, constants, realpathSync } from "node:fs";
 import type { SandboxPolicy } from "../protocol/policy.js";
 import { findOnPath, networkAllowed } from "./bwrap.js";
+import type { DenyView } from "./fs-guard.js";
+import { LANDLOCK_DENY_PYTHON, landlockRootArgs } from "./landlock-deny.js";
 import { writableRoots } from "./writable-roots.js";
 
 /**
@@ -60,6 +64,10 @@ if "--" not in args or len(args) < 4:
 split = args.index("--")
 mode, network, lc = args[0], args[1] == "1", args[2]
 roots, command = args[3:split], args[split + 1:]
+# A deny list (landlock-deny.ts): "!PATH" is hidden, "=PATH" read-only, the rest writable roots.
+hidden = [root[1:] for root in roots if root.startswith("!")]
+read_only = [root[1:] for root in roots if root.startswith("=")]
+roots = [root for root in roots if root[:1] not in ("!", "=")]
 if mode == "run" and not command:
     fail("no command given", 2)
 
@@ -94,7 +102,10 @@ handled = (WRITE_FILE | REMOVE_DIR | REMOVE_FILE | MAKE_CHAR | MAKE_DIR | MAKE_R
 if abi >= 2: handled |= REFER
 if abi >= 3: handled |= TRUNCATE
 if abi >= 5: handled |= IOCTL_DEV
-FILE_RIGHTS = (WRITE_FILE | TRUNCATE | IOCTL_DEV) & handled
+WRITE_RIGHTS = handled
+READ_RIGHTS = (1 << 0) | (1 << 2)
+if hidden: handled |= READ_RIGHTS | (1 << 3)
+FILE_RIGHTS = (WRITE_FILE | TRUNCATE | IOCTL_DEV | READ_RIGHTS) & handled
 SCOPE_ABSTRACT_UNIX, SCOPE_SIGNAL = 1, 2
 scoped = 0
 if abi >= 6:
@@ -128,8 +139,12 @@ def allow(path, rights):
     finally:
         os.close(fd)
 
-for root in roots:
-    allow(root, handled)
+${LANDLOCK_DENY_PYTHON}
+if hidden or read_only:
+    grant_with_denials(roots, read_only, hidden, WRITE_RIGHTS, READ_RIGHTS)
+else:
+    for root in roots:
+        allow(root, WRITE_RIGHTS)
 for device in ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty", "/dev/ptmx", "/dev/pts"):
     allow(device, FILE_RIGHTS)
 
@@ -230,6 +245,8 @@ export interface LandlockOptions {
   env?: NodeJS.ProcessEnv | Record<string, string>;
   /** The interpreter; defaults to findPython3(). */
   python?: string;
+  /** Paths a permission profile hides or keeps read-only (landlock-deny.ts); none when absent. */
+  deny?: DenyView;
 }
 
 export function landlockArgv(options: LandlockOptions): string[] {
@@ -237,8 +254,20 @@ export function landlockArgv(options: LandlockOptions): string[] {
   const env = options.env ?? process.env;
   const python = options.python ?? findPython3(cwd) ?? "python3";
   const roots = policy.type === "workspace-write" ? writableRoots(policy, cwd, env) : policy.type === "danger-full-access" ? ["/"] : [];
+  const rootArgs = options.deny ? landlockRootArgs(existingRealPaths(roots), options.deny) : roots;
   const lc = env.LC_CTYPE === undefined ? "-" : `=${env.LC_CTYPE}`;
-  return [python, "-I", "-S", "-c", LANDLOCK_PROGRAM, "run", networkAllowed(policy) ? "1" : "0", lc, ...roots, "--", ...argv];
+  return [python, "-I", "-S", "-c", LANDLOCK_PROGRAM, "run", networkAllowed(policy) ? "1" : "0", lc, ...rootArgs, "--", ...argv];
+}
+
+/** The deny list is matched against real paths, so the roots must be real paths too. */
+function existingRealPaths(paths: readonly string[]): string[] {
+  return paths.flatMap((path) => {
+    try {
+      return [realpathSync(path)];
+    } catch {
+      return [];
+    }
+  });
 }
 
 export interface LandlockStatus {

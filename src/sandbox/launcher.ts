@@ -3,11 +3,12 @@
  * command line so that it runs under the platform's mechanism (bubblewrap or Landlock on Linux,
  * Seatbelt on macOS) and adds the environment markers commands look for. When no mechanism can
  * confine the command it throws SandboxUnavailableError; it never hands back an unconfined
- * command for a confining policy.
+ * command for a confining policy, nor one that could read a path the guard's rules deny.
  */
 import type { SandboxPolicy } from "../protocol/policy.js";
 import { NETWORK_DISABLED_ENV_VAR } from "../exec/env.js";
 import { bwrapArgv, bwrapStatus, networkAllowed } from "./bwrap.js";
+import type { DenyView, FileSystemGuard } from "./fs-guard.js";
 import { landlockArgv, landlockStatus } from "./landlock.js";
 import { seatbeltArgv } from "./seatbelt.js";
 
@@ -33,6 +34,11 @@ export interface SandboxRequest {
   platform?: NodeJS.Platform;
   /** Forces a Linux mechanism; defaults to $CODEX_TS_LINUX_SANDBOX of this process. */
   linuxSandbox?: string;
+  /**
+   * The permission profile's deny list and read-only paths, enforced under every policy: even
+   * under danger-full-access the command is wrapped when something is denied.
+   */
+  guard?: FileSystemGuard;
 }
 
 /** Set to `bwrap` or `landlock` to force one Linux mechanism. */
@@ -42,10 +48,14 @@ export const SANDBOX_ENV_VAR = "CODEX_SANDBOX";
 
 const ESCAPE_HATCH = "or, if you trust this task, run with --sandbox danger-full-access.";
 
-/** Wraps argv so it runs confined by `policy`. danger-full-access returns it unchanged (sandbox "none"). */
+/**
+ * Wraps argv so it runs confined by `policy` and the guard's rules. danger-full-access with
+ * nothing denied returns it unchanged (sandbox "none").
+ */
 export async function sandboxCommand(req: SandboxRequest): Promise<SandboxedCommand> {
   if (req.argv.length === 0) throw new Error("sandboxCommand: empty command line");
-  if (req.policy.type === "danger-full-access") return { argv: [...req.argv], env: { ...req.env }, sandbox: "none" };
+  const deny = req.guard === undefined ? undefined : nonEmpty(req.guard.view());
+  if (req.policy.type === "danger-full-access" && deny === undefined) return { argv: [...req.argv], env: { ...req.env }, sandbox: "none" };
 
   const env: Record<string, string> = { ...req.env };
   if (!networkAllowed(req.policy)) env[NETWORK_DISABLED_ENV_VAR] = "1";
@@ -53,7 +63,7 @@ export async function sandboxCommand(req: SandboxRequest): Promise<SandboxedComm
   const platform = req.platform ?? process.platform;
   if (platform === "darwin") {
     env[SANDBOX_ENV_VAR] = "seatbelt";
-    return { argv: seatbeltArgv(req.policy, req.cwd, req.argv, req.env), env, sandbox: "seatbelt" };
+    return { argv: seatbeltArgv(req.policy, req.cwd, req.argv, req.env, req.guard?.rules, deny), env, sandbox: "seatbelt" };
   }
   if (platform !== "linux") {
     throw new SandboxUnavailableError(
@@ -61,10 +71,14 @@ export async function sandboxCommand(req: SandboxRequest): Promise<SandboxedComm
         `Run with --sandbox danger-full-access if you trust this task.`,
     );
   }
-  return { ...(await linuxCommand(req, env)), env };
+  return { ...(await linuxCommand(req, env, deny)), env };
 }
 
-async function linuxCommand(req: SandboxRequest, env: Record<string, string>): Promise<Omit<SandboxedCommand, "env">> {
+function nonEmpty(view: DenyView): DenyView | undefined {
+  return view.hidden.length + view.readOnly.length + view.writable.length > 0 ? view : undefined;
+}
+
+async function linuxCommand(req: SandboxRequest, env: Record<string, string>, deny: DenyView | undefined): Promise<Omit<SandboxedCommand, "env">> {
   const forced = (req.linuxSandbox ?? process.env[LINUX_SANDBOX_ENV_VAR] ?? "").trim();
   if (forced !== "" && forced !== "bwrap" && forced !== "landlock") {
     throw new SandboxUnavailableError(`${LINUX_SANDBOX_ENV_VAR}=${forced} is not a sandbox codex-ts knows: use bwrap or landlock, or unset it.`);
@@ -74,7 +88,7 @@ async function linuxCommand(req: SandboxRequest, env: Record<string, string>): P
   if (forced !== "landlock") {
     const bwrap = await bwrapStatus(req.cwd, process.env.PATH);
     if (bwrap.path !== null) {
-      const argv = bwrapArgv({ policy: req.policy, cwd: req.cwd, argv: req.argv, bwrapPath: bwrap.path, newSession: req.tty !== true, env });
+      const argv = bwrapArgv({ policy: req.policy, cwd: req.cwd, argv: req.argv, bwrapPath: bwrap.path, newSession: req.tty !== true, env, deny });
       return { argv, sandbox: "bwrap" };
     }
     bwrapProblem = bwrap.reason ?? "bubblewrap cannot run";
@@ -89,7 +103,7 @@ async function linuxCommand(req: SandboxRequest, env: Record<string, string>): P
 
   const landlock = await landlockStatus();
   if (landlock.available && landlock.python !== undefined) {
-    const argv = landlockArgv({ policy: req.policy, cwd: req.cwd, argv: req.argv, env, python: landlock.python });
+    const argv = landlockArgv({ policy: req.policy, cwd: req.cwd, argv: req.argv, env, python: landlock.python, deny });
     return { argv, sandbox: "landlock" };
   }
   const landlockProblem = landlock.reason ?? "Landlock is unavailable";

@@ -13,6 +13,9 @@ import { lstatSync, realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { SandboxPolicy } from "../protocol/policy.js";
 import { networkAllowed, readGitdirFile } from "./bwrap.js";
+import type { DenyView } from "./fs-guard.js";
+import type { FileSystemRules } from "./fs-rules.js";
+import { seatbeltDenyClauses } from "./seatbelt-deny.js";
 import { PROTECTED_SUBPATHS, writableRoots } from "./writable-roots.js";
 
 export const SANDBOX_EXEC_PATH = "/usr/bin/sandbox-exec";
@@ -77,7 +80,13 @@ export interface SeatbeltProfile {
   params: Record<string, string>;
 }
 
-export function seatbeltProfile(policy: SandboxPolicy, cwd: string, env: NodeJS.ProcessEnv | Record<string, string> = process.env): SeatbeltProfile {
+export function seatbeltProfile(
+  policy: SandboxPolicy,
+  cwd: string,
+  env: NodeJS.ProcessEnv | Record<string, string> = process.env,
+  rules?: FileSystemRules,
+  deny?: DenyView,
+): SeatbeltProfile {
   const params: Record<string, string> = {};
   let writes = "";
   if (policy.type === "danger-full-access") {
@@ -98,11 +107,19 @@ export function seatbeltProfile(policy: SandboxPolicy, cwd: string, env: NodeJS.
     if (clauses.length > 0) writes = `\n; Writable roots, minus their protected folders.\n(allow file-write*\n${clauses.join("\n")})\n`;
   }
   const network = networkAllowed(policy) ? NETWORK_PROFILE : "";
-  return { profile: BASE_PROFILE + writes + network, params };
+  const denied = rules ? seatbeltDenyClauses(rules, deny, canonicalize) : { text: "", params: {} };
+  return { profile: BASE_PROFILE + writes + network + denied.text, params: { ...params, ...denied.params } };
 }
 
-export function seatbeltArgv(policy: SandboxPolicy, cwd: string, argv: string[], env?: NodeJS.ProcessEnv | Record<string, string>): string[] {
-  const { profile, params } = seatbeltProfile(policy, cwd, env);
+export function seatbeltArgv(
+  policy: SandboxPolicy,
+  cwd: string,
+  argv: string[],
+  env?: NodeJS.ProcessEnv | Record<string, string>,
+  rules?: FileSystemRules,
+  deny?: DenyView,
+): string[] {
+  const { profile, params } = seatbeltProfile(policy, cwd, env, rules, deny);
   const defines = Object.entries(params).map(([name, value]) => `-D${name}=${value}`);
   return [SANDBOX_EXEC_PATH, "-p", profile, ...defines, "--", ...argv];
 }

@@ -10,12 +10,17 @@
  *   refusals look is offered to the user for a rerun outside the sandbox.
  * - `never`: nobody is asked; whatever happened goes back to the model.
  * "Approved for the session" covers the same command in the same directory from then on.
+ *
+ * "Outside the sandbox" still hides what the permission profile denies: such a command runs with
+ * full access but with the denied paths masked (launcher.ts), and when that cannot be done on
+ * this machine it does not run. Denied paths are not the user's to approve one command at a time.
  */
 import type { ReviewDecision } from "../protocol/policy.js";
 import { commandApprovalKey } from "../approval/approval-store.js";
 import { askUser, isApproval } from "../approval/ask-user.js";
 import { ruleOn } from "../approval/exec-policy/command-ruling.js";
 import { looksLikeSandboxDenial } from "../approval/sandbox-denial.js";
+import type { FileSystemGuard } from "../sandbox/fs-guard.js";
 import { SandboxUnavailableError, sandboxCommand, type SandboxType } from "../sandbox/launcher.js";
 import { isKnownSafeCommand } from "../safety/known-safe.js";
 import { shellJoin } from "../util/shell-quote.js";
@@ -59,6 +64,7 @@ export const REJECTED_BY_USER = "exec command rejected by user";
 export const FORBIDDEN_BY_RULES = "command forbidden by an exec policy rule";
 export const PROMPT_RULE_UNDER_NEVER = "an exec policy rule requires approval for this command, and approval policy `never` cannot ask";
 export const RETRY_WITHOUT_SANDBOX = "command failed; retry without sandbox?";
+export const PLANNING_STAYS_READ_ONLY = "plan mode: commands run read-only and cannot leave the sandbox; read and explore now, and make changes once the user leaves plan mode";
 
 const POLICY_DEBUG_NAMES = { untrusted: "UnlessTrusted", "on-failure": "OnFailure", "on-request": "OnRequest", never: "Never" } as const;
 
@@ -72,6 +78,7 @@ export async function orchestrateCommand<R>(
   const { turn } = invocation;
   const policy = turn.approvalPolicy;
   const escalated = request.permissions === "require_escalated";
+  if (escalated && turn.planning === true) return refused(PLANNING_STAYS_READ_ONLY);
   if (escalated && policy !== "on-request") {
     const name = POLICY_DEBUG_NAMES[policy];
     return refused(`approval policy is ${name}; reject command — you ${toolWording} ask for escalated permissions if the approval policy is ${name}`);
@@ -102,32 +109,55 @@ export async function orchestrateCommand<R>(
   }
 
   const spawnArgv = request.spawnArgv ?? request.argv;
-  const unsandboxed: CommandLaunch = { argv: spawnArgv, env: request.env, sandbox: "none" };
+  const guard = turn.services.fileSystemGuard;
+  const runOutside = async (): Promise<Orchestrated<R>> => {
+    const outside = await outsideLaunch(request, spawnArgv, guard);
+    if (typeof outside === "string") return refused(outside);
+    return { kind: "ran", result: await attempt(outside), launch: outside };
+  };
   // An approved escalation runs outside the sandbox, as does everything under full access.
-  if (turn.sandboxPolicy.type === "danger-full-access" || (escalated && approved)) {
-    return { kind: "ran", result: await attempt(unsandboxed), launch: unsandboxed };
-  }
+  if (turn.sandboxPolicy.type === "danger-full-access" || (escalated && approved)) return runOutside();
 
   let launch: CommandLaunch;
   try {
-    launch = await sandboxCommand({ policy: turn.sandboxPolicy, cwd: request.cwd, argv: spawnArgv, env: request.env, tty: request.tty });
+    launch = await sandboxCommand({ policy: turn.sandboxPolicy, cwd: request.cwd, argv: spawnArgv, env: request.env, tty: request.tty, guard });
   } catch (err) {
     if (!(err instanceof SandboxUnavailableError)) throw err;
     // Never unconfined without the user's say-so: ask, or tell the model why nothing ran.
-    if (policy === "never") return refused(err.message);
-    if (!approved && !isApproval(await ask(invocation, request, `${err.message} Run it without a sandbox?`))) return refused(REJECTED_BY_USER);
-    return { kind: "ran", result: await attempt(unsandboxed), launch: unsandboxed };
+    if (policy === "never" || turn.planning === true) return refused(err.message);
+    if (!approved && !isApproval(await ask(invocation, request, `${err.message} Run it without a sandbox?${stillHidden(guard)}`))) return refused(REJECTED_BY_USER);
+    return runOutside();
   }
 
   const result = await attempt(launch);
   const outcome = view(result);
-  if (policy === "never" || outcome.exitCode === null || !looksDenied(outcome)) return { kind: "ran", result, launch };
+  if (policy === "never" || turn.planning === true || outcome.exitCode === null || !looksDenied(outcome)) return { kind: "ran", result, launch };
   if (!approved) {
-    const decision = await ask(invocation, request, RETRY_WITHOUT_SANDBOX);
+    const decision = await ask(invocation, request, `${RETRY_WITHOUT_SANDBOX}${stillHidden(guard)}`);
     if (!isApproval(decision)) return refused(REJECTED_BY_USER);
     if (decision === "approved_for_session") store.remember("exec", [key]);
   }
-  return { kind: "ran", result: await attempt(unsandboxed), launch: unsandboxed };
+  return runOutside();
+}
+
+/** Said in a question about running outside the sandbox when denied paths would stay hidden anyway. */
+function stillHidden(guard: FileSystemGuard | undefined): string {
+  return guard !== undefined && guard.view().hidden.length > 0 ? " (paths the permission profile denies stay hidden)" : "";
+}
+
+/**
+ * How a command runs outside the sandbox: as it is, or, when the permission profile denies
+ * something that exists, with full access minus the denied paths. A string says why it cannot run.
+ */
+async function outsideLaunch(request: CommandRequest, argv: string[], guard: FileSystemGuard | undefined): Promise<CommandLaunch | string> {
+  if (guard === undefined) return { argv, env: request.env, sandbox: "none" };
+  try {
+    const wrapped = await sandboxCommand({ policy: { type: "danger-full-access" }, cwd: request.cwd, argv, env: request.env, tty: request.tty, guard });
+    return { argv: wrapped.argv, env: wrapped.env, sandbox: wrapped.sandbox };
+  } catch (err) {
+    if (!(err instanceof SandboxUnavailableError)) throw err;
+    return `${err.message} The permission profile denies paths that a command outside the sandbox could read, so it was not run; choose a profile without denied paths to run it.`;
+  }
 }
 
 function looksDenied(outcome: AttemptView): boolean {

@@ -12,6 +12,8 @@ import type { UnifiedExecManager } from "../exec/unified-exec.js";
 import type { SessionShellSnapshot } from "../exec/shell-snapshot.js";
 import type { Questions } from "../approval/questions.js";
 import type { ApprovalStore } from "../approval/approval-store.js";
+import type { GoalStatus, ThreadGoal } from "../protocol/goals.js";
+import type { FileSystemGuard } from "../sandbox/fs-guard.js";
 
 export interface TurnServices {
   /** Command rules that decide before the approval policy does. */
@@ -27,6 +29,29 @@ export interface TurnServices {
   questions: Questions;
   /** Session-wide: what the user approved for the session, and folders granted to patches. */
   approvalStore: ApprovalStore;
+  /**
+   * Session-wide: the permission profile's denied and read-only paths, enforced on every command
+   * (sandboxed or not) and on the agent's own reads and writes; absent: none.
+   */
+  fileSystemGuard?: FileSystemGuard;
+  /** The thread's goal, for the goal tools; absent where goals are off (a review). */
+  goals?: GoalAccess;
+}
+
+/** What the goal tools report: the goal (null when none) and what its budget leaves. */
+export interface GoalToolView {
+  goal: ThreadGoal | null;
+  remainingTokens: number | null;
+  /** Set once a budgeted goal is complete: the tokens it took, for the model to report. */
+  completionBudgetReport: string | null;
+}
+
+/** The thread's goal as the goal tools see it (core/goals.ts keeps it). */
+export interface GoalAccess {
+  view(): GoalToolView;
+  /** The new goal, or why it cannot be created. */
+  create(objective: string, tokenBudget: number | null): ThreadGoal | string;
+  setStatus(status: GoalStatus, by: "model" | "user"): ThreadGoal | string;
 }
 
 export interface TurnContext {
@@ -45,6 +70,8 @@ export interface TurnContext {
   /** `show_raw_agent_reasoning`: emit the model's raw reasoning text too. */
   showRawAgentReasoning?: boolean;
   shellEnvironmentPolicy: ShellEnvironmentPolicy;
+  /** Plan mode: nothing may change (commands read-only, never escalated; no patches). */
+  planning?: boolean;
   services: TurnServices;
 }
 

@@ -20,7 +20,9 @@ void test("a web search is live first, then says what it searched, opened or fou
   assert.ok(long.slice(1, -1).every((l) => l.startsWith("  ")));
 });
 
-void test("a compaction says the conversation became a summary and how much it held", () => {
-  assert.match(plain(compactedCell(48_200, style, 100)).join("\n"), /^• Context compacted \(48K tokens before\): the conversation so far is now a summary$/m);
+void test("a compaction says the conversation became a summary, with what the status line showed before", () => {
+  const total = { input_tokens: 50_000, cached_input_tokens: 0, output_tokens: 2_000, reasoning_output_tokens: 0, total_tokens: 52_000 };
+  const before = { total_token_usage: total, last_token_usage: { ...total, total_tokens: 48_200 }, model_context_window: 100_000 };
+  assert.match(plain(compactedCell(before, style, 140)).join("\n"), /^• Context compacted \(before: 52% context left · 52K tokens used\): the conversation so far is now a summary$/m);
   assert.doesNotMatch(plain(compactedCell(null, style, 80)).join("\n"), /before/);
 });

@@ -7,7 +7,9 @@ import type { EventMsg } from "../protocol/events.js";
 import type { WebSearchAction } from "../protocol/web-search.js";
 import type { Theme } from "./parts/theme.js";
 import { webSearchActionDetail } from "../protocol/web-search.js";
-import { formatTokens, prefixed, printable, type CellStyle } from "./cells.js";
+import { prefixed, printable, type CellStyle } from "./cells.js";
+import type { TokenUsageInfo } from "../protocol/events.js";
+import { contextText } from "./status-line.js";
 
 /** A web search: `null` while it runs ("Searching the web…"), else what the finished call did. */
 export function webSearchCell(done: { query: string; action: WebSearchAction } | null, s: CellStyle, width: number): string[] {
@@ -21,11 +23,14 @@ export function webSearchCell(done: { query: string; action: WebSearchAction } |
   return [...prefixed(`${t.fg("success", "• ")}${t.bold(verb)} `, "  ", detail, width), ""];
 }
 
-/** The conversation was summarised: how much context it held before, when known. */
-export function compactedCell(tokensBefore: number | null, s: CellStyle, width: number): string[] {
+/**
+ * The conversation was summarised. `before` is the usage the status line showed when the
+ * compaction began: the cell repeats its figures, so the two can be compared.
+ */
+export function compactedCell(before: TokenUsageInfo | null, s: CellStyle, width: number): string[] {
   const t = s.theme;
-  const before = tokensBefore !== null && tokensBefore > 0 ? ` (${formatTokens(tokensBefore)} tokens before)` : "";
-  return [...prefixed(`${t.fg("success", "• ")}`, "  ", `${t.bold("Context compacted")}${t.dim(`${before}: the conversation so far is now a summary`)}`, width), ""];
+  const was = before !== null && before.total_token_usage.total_tokens > 0 ? ` (before: ${contextText(before)})` : "";
+  return [...prefixed(`${t.fg("success", "• ")}`, "  ", `${t.bold("Context compacted")}${t.dim(`${was}: the conversation so far is now a summary`)}`, width), ""];
 }
 
 /** `/skills`: each skill the session found (with its scope), then the files it could not read. */

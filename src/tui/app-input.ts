@@ -1,14 +1,15 @@
 /**
- * The app's keyboard: keys go to the open overlay, else Ctrl+C (clear, interrupt, quit twice),
- * Ctrl+D, Esc (interrupt; twice: backtrack to an earlier message), Ctrl+G (external editor) and
- * the composer, whose submitted text becomes a slash command, a `!cmd` or a user message.
+ * The app's keyboard: keys go to the open overlay or the transcript pager, else Ctrl+C (clear,
+ * interrupt, quit twice), Ctrl+D, Ctrl+T (transcript), `?` on an empty composer (the keys),
+ * Esc (interrupt; twice: backtrack to an earlier message), Ctrl+G (external editor) and the
+ * composer, whose submitted text becomes a slash command, a `!cmd` or a user message.
  */
 import type { Op, UserInput } from "../protocol/ops.js";
 import { matchesKey } from "./pi-tui.js";
 import type { Composer } from "./composer.js";
-import type { Overlay } from "./overlays.js";
-import type { NoticeKind } from "./cells.js";
+import { count, type NoticeKind } from "./cells.js";
 import { parseSlash, type SlashCommand, type SlashContext } from "./slash-commands.js";
+import { switchPlanMode } from "./plan-mode.js";
 
 /** What the keyboard handling reads and drives of the app. */
 export interface InputSurface extends SlashContext {
@@ -17,8 +18,11 @@ export interface InputSurface extends SlashContext {
   readonly running: boolean;
   /** The thread's user messages, oldest first. */
   readonly userMessages: readonly string[];
-  topOverlay(): Overlay | undefined;
+  /** What takes the keys instead of the composer (a question, the transcript pager), if anything. */
+  keyTarget(): { handleInput(data: string): void } | null;
   setHint(hint: string | null): void;
+  openTranscript(): void;
+  showHelp(): void;
   notice(kind: NoticeKind, message: string): void;
   requestRender(): void;
   commands(): SlashCommand[];
@@ -31,17 +35,20 @@ export class KeyInput {
   constructor(private readonly app: InputSurface) {}
 
   handleInput(data: string): void {
-    const overlay = this.app.topOverlay();
-    if (overlay) {
-      overlay.handleInput(data);
+    const target = this.app.keyTarget();
+    if (target) {
+      target.handleInput(data);
       this.app.requestRender();
       return;
     }
     this.app.setHint(null);
     if (matchesKey(data, "ctrl+c")) this.onCtrlC();
     else if (matchesKey(data, "ctrl+d") && this.app.composer.text === "") this.app.host.quit();
+    else if (matchesKey(data, "ctrl+t")) this.app.openTranscript();
+    else if (data === "?" && this.app.composer.text === "") this.app.showHelp();
     else if (matchesKey(data, "escape") && !this.app.composer.popupOpen) this.onEscape();
     else if (matchesKey(data, "ctrl+g")) void this.editExternally();
+    else if (matchesKey(data, "shift+tab") && !this.app.composer.popupOpen) this.togglePlanMode();
     else this.app.composer.handleInput(data);
     this.app.requestRender();
   }
@@ -87,7 +94,7 @@ export class KeyInput {
     const n = this.app.userMessages.length;
     if (n === 0) return;
     const items = this.app.userMessages
-      .map((m, i) => ({ value: String(i), label: m.split("\n")[0] ?? "", description: `${n - i} turn${n - i === 1 ? "" : "s"} back` }))
+      .map((m, i) => ({ value: String(i), label: m.split("\n")[0] ?? "", description: `${count(n - i, "turn")} back` }))
       .reverse();
     const picked = await this.app.pick("Edit an earlier message (later turns are dropped)", items);
     if (!picked) return;
@@ -96,6 +103,12 @@ export class KeyInput {
     this.app.host.submit({ type: "thread_rollback", num_turns: n - index });
     this.app.composer.setText(text);
     this.app.requestRender();
+  }
+
+  /** Shift+Tab: plan mode on or off, between turns (a running turn keeps the mode it started in). */
+  private togglePlanMode(): void {
+    if (this.app.running) return this.app.setHint("Plan mode switches between turns: wait, or press Esc first");
+    switchPlanMode(this.app);
   }
 
   private async editExternally(): Promise<void> {
@@ -112,7 +125,7 @@ export class KeyInput {
     const text = expanded.trim();
     if (text === "" && images.length === 0) return;
     const slash = parseSlash(text);
-    const command = slash ? this.app.commands().find((c) => c.name === slash.name) : undefined;
+    const command = slash ? this.app.commands().find((c) => c.name === slash.name || c.aliases?.includes(slash.name)) : undefined;
     if (slash && command) {
       if (this.app.running && !command.duringTask) {
         this.app.notice("warning", `/${command.name} cannot run while a turn is running; wait or press Esc first.`);
@@ -134,8 +147,8 @@ export class KeyInput {
 
   /** A message from the user: a new turn, or steering when a turn is running. */
   sendMessage(text: string, images: string[] = []): void {
-    this.app.composer.remember(text);
-    this.app.host.submit({ type: "add_to_history", text });
+    // The same prompt twice in a row is one history entry.
+    if (this.app.composer.remember(text)) this.app.host.submit({ type: "add_to_history", text });
     const items: UserInput[] = [...images.map((path): UserInput => ({ type: "local_image", path })), { type: "text", text }];
     this.app.host.submit(this.app.running ? { type: "user_input", items } : { type: "user_turn", items });
   }

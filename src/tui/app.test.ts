@@ -15,19 +15,24 @@ before(loadMarkdown);
 const theme = createTheme(0);
 
 /** An app on a recording screen, with a host that records the ops it submits. */
-function harness(opts: { mcpServers?: string[]; columns?: number } = {}): { app: App; ops: Op[]; written: () => string; quit: () => boolean } {
+function harness(opts: { mcpServers?: string[]; columns?: number } = {}): { app: App; ops: Op[]; written: () => string; raw: () => string; quit: () => boolean } {
   const ops: Op[] = [];
   let out = "";
   let quitted = false;
+  const copied: string[] = [];
   const host: AppHost = {
     submit: (op) => (ops.push(op), String(ops.length)),
     gitDiff: () => Promise.resolve([]),
     newThread: () => Promise.resolve(),
     resumePicker: () => Promise.resolve(),
     forkThread: () => Promise.resolve(),
+    renameThread: () => undefined,
     externalEdit: (t) => Promise.resolve(t),
     notify: () => undefined,
     quit: () => void (quitted = true),
+    copyToClipboard: (text) => void copied.push(text),
+    saveModel: () => Promise.resolve("/home/config.toml"),
+    statusFacts: () => ({ provider: "OpenAI (openai)", agentsFiles: ["/repo/AGENTS.md"] }),
   };
   const renderer = new InlineRenderer({ write: (d) => void (out += d), columns: opts.columns ?? 60, rows: 30 });
   const app = new App(host, {
@@ -39,7 +44,7 @@ function harness(opts: { mcpServers?: string[]; columns?: number } = {}): { app:
     hideReasoning: false,
     mcpServers: opts.mcpServers ?? [],
   });
-  return { app, ops, written: () => stripAnsi(out), quit: () => quitted };
+  return { app, ops, written: () => stripAnsi(out), raw: () => out, quit: () => quitted };
 }
 
 const configured: EventMsg = {
@@ -72,6 +77,9 @@ function type(app: App, text: string): void {
   for (const ch of text) app.handleInput(ch);
 }
 
+/** A chunk of command output as the event carries it. */
+const b64 = (text: string): string => Buffer.from(text, "utf8").toString("base64");
+
 const live = (app: App): string => app.liveLines().map((l) => stripAnsi(l)).join("\n");
 
 void test("events become cells: the user message, the streamed answer, a command and the turn's end", () => {
@@ -80,7 +88,7 @@ void test("events become cells: the user message, the streamed answer, a command
   feed(app, { type: "agent_message_delta", delta: "Hello" });
   assert.match(live(app), /• Hello/);
   assert.match(live(app), /Working/);
-  feed(app, { type: "exec_command_begin", call_id: "c", command: ["ls"], cwd: "/repo", parsed_cmd: [] }, { type: "exec_command_output_delta", call_id: "c", stream: "stdout", chunk: "file.txt\n" });
+  feed(app, { type: "exec_command_begin", call_id: "c", command: ["ls"], cwd: "/repo", parsed_cmd: [] }, { type: "exec_command_output_delta", call_id: "c", stream: "stdout", chunk: b64("file.txt\n") });
   assert.match(live(app), /Running ls\n {2}│ file\.txt/);
   feed(app, { type: "agent_message", message: "Hello there" }, { type: "task_complete", turn_id: "t", last_agent_message: "Hello there" });
   assert.match(written(), /› hi[\s\S]*• Hello there/);
@@ -158,7 +166,7 @@ void test("a command approval overlay answers with the key pressed, the proposed
   );
   const overlay = live(app);
   assert.match(overlay, /Run this command\?[\s\S]*\$ npm test[\s\S]*in \/repo[\s\S]*reason: run the tests/);
-  assert.match(overlay, /always allow commands that start with `npm test` \(p\)/);
+  assert.match(overlay, /always allow `npm test` commands \(p\)/);
   app.handleInput("p");
   assert.deepEqual(ops.at(-1), decided("c1", { approved_execpolicy_amendment: { proposed_execpolicy_amendment: ["npm", "test"] } }));
   feed(app, asked({ type: "exec_approval_request", call_id: "c2", turn_id: "t", command: ["rm", "x"], cwd: "/repo", parsed_cmd: [] }));
@@ -241,6 +249,9 @@ void test("/review picks a target and submits the review op; /model picks model 
   for (const ch of "high") app.handleInput(ch);
   app.handleInput("\r");
   await new Promise((r) => setImmediate(r));
+  assert.match(live(app), /Use gpt-5\.5 \(high\) from the next turn on[\s\S]*make it the default[\s\S]*for this session only \(s\)/);
+  app.handleInput("s");
+  await new Promise((r) => setImmediate(r));
   assert.deepEqual(ops.at(-1), { type: "override_turn_context", model: "gpt-5.5", effort: "high" });
   // The header follows what the core says it will run with, not what was asked.
   assert.doesNotMatch(app.statusLines().join("\n"), /effort high/);
@@ -272,7 +283,7 @@ void test("patch and MCP tool call questions show the diff and the arguments, an
       reason: "fix the typo",
     }),
   );
-  assert.match(live(app), /Apply these changes to 1 file\(s\)\?[\s\S]*\/repo\/a\.txt[\s\S]*reason: fix the typo/);
+  assert.match(live(app), /Apply these changes to 1 file\?\n {2}a\.txt\n[\s\S]*\/repo\/a\.txt[\s\S]*reason: fix the typo/);
   app.handleInput("a");
   assert.deepEqual(ops.at(-1), decided("p1", "approved_for_session"));
   feed(
@@ -288,8 +299,9 @@ void test("patch and MCP tool call questions show the diff and the arguments, an
     }),
   );
   assert.match(live(app), /Allow the docs MCP server[\s\S]*docs\.delete_page[\s\S]*"page": "intro"/);
+  // n does what its label says: stop, so the user can say what to do instead.
   app.handleInput("n");
-  assert.deepEqual(ops.at(-1), decided("m1", "denied"));
+  assert.deepEqual(ops.at(-1), decided("m1", "abort"));
 });
 
 void test("a web search is live until its end event, then a cell with what it searched; a resumed session redraws it", () => {
@@ -319,7 +331,9 @@ void test("/compact shows progress, then the compaction as a cell; /status has t
   feed(app, { type: "task_started", turn_id: "c", model_context_window: 10_000 });
   assert.match(live(app), /Compacting/);
   feed(app, { type: "context_compacted" }, { type: "task_complete", turn_id: "c", last_agent_message: null });
-  assert.match(written(), /• Context compacted \(1\.0K tokens before\): the conversation/);
+  // The figures the status line showed before.
+  assert.match(written(), /90% context left · 1\.0K tokens used\r?\n[\s\S]*• Context compacted \(before: 90% context left · 1\.0K tokens\s+used\): the conversation/);
+  assert.doesNotMatch(written(), /Worked for/, "a compaction is not a turn of work");
   assert.doesNotMatch(live(app), /Compacting/);
   type(app, "/status");
   app.handleInput("\r");
@@ -358,4 +372,36 @@ void test("an MCP server that needs a login: the failure comes with the offer; /
   });
   assert.match(written(), /remote: failed · auth: not logged in \(\/mcp login remote\)\r?\n\s+The remote MCP server is not logged in\./);
   assert.match(written(), /local: ready · auth: no auth\r?\n\s+tools: add, echo/);
+});
+
+void test("a message steered into a streaming answer joins the conversation after the answer, which is shown once", () => {
+  const { app, written } = harness();
+  feed(app, configured, { type: "task_started", turn_id: "t", model_context_window: null }, { type: "user_message", message: "start", images: null });
+  feed(app, { type: "agent_message_delta", delta: "First paragraph.\n\nSecond half-writ" });
+  feed(app, { type: "user_message", message: "also this", images: null });
+  assert.match(live(app), /Second half-writ[\s\S]*› also this\n\s+↳ the agent reads this when the answer above ends/);
+  feed(app, { type: "agent_message_delta", delta: "ten paragraph." }, { type: "agent_message", message: "First paragraph.\n\nSecond half-written paragraph." });
+  feed(app, { type: "task_complete", turn_id: "t", last_agent_message: null });
+  const out = written();
+  assert.equal(out.split("First paragraph.").length, 2);
+  assert.equal(out.split("Second half-written paragraph.").length, 2);
+  assert.match(out, /Second half-written paragraph\.[\s\S]*› also this[\s\S]*Worked for/);
+});
+
+void test("an answered question is kept as a decision cell; a question taller than the inline share goes full screen", () => {
+  const { app, ops, written, raw } = harness();
+  feed(app, configured, asked({ type: "exec_approval_request", call_id: "c1", turn_id: "t", command: ["make"], cwd: "/repo", parsed_cmd: [] }));
+  app.handleInput("y");
+  app.renderNow();
+  assert.deepEqual(ops.at(-1), decided("c1", "approved"));
+  assert.match(written(), /✔ You approved running `make` this time/);
+  // 60 lines of arguments do not fit the inline share of 30 rows: drawn on the alternate screen.
+  const before = raw().length;
+  feed(app, asked({ type: "mcp_tool_call_approval_request", call_id: "m", turn_id: "t", server: "s", tool: "t", arguments: Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`k${i}`, i])), question: "Call it?" }));
+  assert.ok(raw().slice(before).includes("\x1b[?1049h"), "not full screen");
+  assert.match(stripAnsi(raw().slice(before)), /Call it\?[\s\S]*lines 1–\d+ of \d+[\s\S]*1\. Yes, call it \(y\)/);
+  app.handleInput("n");
+  app.renderNow();
+  assert.ok(raw().slice(before).includes("\x1b[?1049l"), "the conversation did not come back");
+  assert.match(written(), /✗ You canceled the call to `s\.t`/);
 });

@@ -1,103 +1,53 @@
 /**
  * The interactive app: turns the session's events into history cells and the user's keys into
  * ops. It holds no agent logic; everything it knows comes from events, everything it does is an
- * op. Finished cells go to scrollback once through the inline renderer; the live region is the
- * streaming message, running commands, the status line and the composer (or an overlay).
+ * op. What is drawn where is app-view.ts's; the running turn's live parts are live-turn.ts's.
  */
 import type { Op } from "../protocol/ops.js";
-import type { Event, EventMsg, FileChange, RateLimitSnapshot, TokenUsage } from "../protocol/events.js";
-import type { McpInvocation } from "../protocol/mcp-events.js";
+import type { Event, EventMsg, FileChange, RateLimitSnapshot, TokenUsage, TokenUsageInfo } from "../protocol/events.js";
 import type { ReasoningEffort } from "../protocol/policy.js";
 import type { SelectItem } from "@mariozechner/pi-tui";
 import type { Theme } from "./parts/theme.js";
-import type { InlineRenderer } from "./inline-renderer.js";
-import {
-  agentCell,
-  commandCell,
-  headerCell,
-  mcpCallCell,
-  noticeCell,
-  patchCell,
-  planCell,
-  reasoningCell,
-  textCell,
-  userCell,
-  type CellStyle,
-  type CommandView,
-  type HeaderInfo,
-  type NoticeKind,
-} from "./cells.js";
+import { commandCell, headerCell, mcpCallCell, noticeCell, patchCell, planCell, reasoningCell, textCell, workedCell } from "./cells.js";
+import type { CellStyle, HeaderInfo, NoticeKind } from "./cells.js";
 import { StatusLine } from "./status-line.js";
 import { compactedCell, skillsLines, webSearchCell } from "./activity-cells.js";
 import { statusReport } from "./status-report.js";
-import { mcpListLines, serverNeedingLogin } from "./mcp-view.js";
-import { StreamingText } from "./streaming-text.js";
+import { mcpListLines, startupFailureNotices } from "./mcp-view.js";
+import { LiveTurn } from "./live-turn.js";
+import { decisionCell } from "./decision-cells.js";
+import { AppView } from "./app-view.js";
+import { helpLines } from "./help.js";
 import { Composer, SlashCompletions } from "./composer.js";
 import { fileIndexFor } from "./parts/file-search.js";
-import type { SearchableIndex } from "./parts/file-search-popup.js";
+import { join } from "node:path";
 import { BUILTIN_COMMANDS, promptCommand, type SlashCommand, type SlashContext } from "./slash-commands.js";
-import { KeyInput } from "./app-input.js";
 import { questionOverlay } from "./questions.js";
-import type { Overlay } from "./overlays.js";
-import { PickerOverlay, TextPromptOverlay } from "./overlays.js";
-import { reviewText } from "../presentation/review-text.js";
+import { KeyInput } from "./app-input.js";
+import type { ThreadGoal } from "../protocol/goals.js";
+import { goalNotice } from "./goal-command.js";
+import { PLAN_OFF, PLAN_ON } from "./plan-mode.js";
 import { questionSummary } from "../presentation/questions.js";
 import { addUsage } from "../presentation/usage.js";
+import { ChoiceOverlay, PickerOverlay, TextPromptOverlay, type Choice, type Overlay } from "./overlays.js";
+import { reviewCell } from "./review-cell.js";
+import type { AppHost, AppOptions } from "./app-host.js";
+import { firstLine } from "../presentation/text-lines.js";
 
-/** What the app needs from the process around it (the runner in run-tui.ts). */
-export interface AppHost {
-  submit(op: Op): string;
-  /** The lines /diff shows (the working tree's diff, or why there is none). */
-  gitDiff(): Promise<string[]>;
-  newThread(): Promise<void>;
-  resumePicker(): Promise<void>;
-  forkThread(): Promise<void>;
-  /** Ctrl+G: the text edited in $VISUAL / $EDITOR; throws with a sentence for the user when it cannot. */
-  externalEdit(text: string): Promise<string>;
-  /** A turn ended or needs the user: the host decides whether to notify (unfocused terminal). */
-  notify(event: "agent-turn-complete" | "approval-requested", text: string): void;
-  /** The user asked to leave. */
-  quit(): void;
-  /** The files `@` searches in `cwd`, when they are not this machine's (a remote session). */
-  fileIndex?(cwd: string): SearchableIndex | undefined;
-}
-
-export interface AppOptions {
-  theme: Theme;
-  style: CellStyle;
-  renderer: InlineRenderer;
-  rows: () => number;
-  version: string;
-  hideReasoning: boolean;
-  mcpServers: string[];
-  now?: () => number;
-  /** A turn began (the runner starts loading the code highlighter then). */
-  onTurnStart?: () => void;
-}
-
-interface LiveCommand extends CommandView {
-  callId: string;
-}
+export type { AppHost, AppOptions };
 
 export class App implements SlashContext {
   private readonly theme: Theme;
   private readonly style: CellStyle;
   private readonly status: StatusLine;
   readonly composer: Composer;
-  private readonly stream = new StreamingText();
-  /** Whether the streaming message already put a paragraph in scrollback (no bullet again). */
-  private streamContinues = false;
-  private reasoning = "";
-  private readonly liveCommands = new Map<string, LiveCommand>();
-  private readonly liveMcp = new Map<string, McpInvocation>();
+  private readonly turn: LiveTurn;
+  private readonly view: AppView;
   private readonly patches = new Map<string, Record<string, FileChange>>();
-  private readonly overlays: Overlay[] = [];
   /** Question overlays by the question's key, until it is resolved. */
   private readonly questions = new Map<string, Overlay>();
   /** `/model` pickers waiting for the session's list_models_response. */
   private modelListWaiters: Array<(models: Array<{ slug: string; is_default: boolean }>) => void> = [];
-  private pendingCommit: string[] = [];
-  private renderQueued = false;
   private spinner: NodeJS.Timeout | null = null;
   private customPrompts: SlashCommand[] = [];
   private readonly mcpStatus = new Map<string, string>();
@@ -105,10 +55,22 @@ export class App implements SlashContext {
   userMessages: string[] = [];
   private readonly input: KeyInput;
   private header: HeaderInfo | null = null;
+  /** The thread's goal, as the last thread_goal_updated said. */
+  private threadGoal: ThreadGoal | null = null;
+  /** Plan mode (plan-mode.ts), as the user last set it; carried over to every thread the app opens. */
+  private planning = false;
   private totals: TokenUsage | null = null;
   private rateLimits: RateLimitSnapshot | null = null;
-  /** Web searches the provider is running, by call id (drawn live until their end event). */
-  private readonly liveSearches = new Set<string>();
+  /** Notes about the thread being opened, shown under its header once it arrives. */
+  private headerNotes: string[] = [];
+  /** The latest complete answer (for /copy). */
+  private lastAnswer: string | null = null;
+  /** What the status line showed when a compaction began (the compaction cell reports it). */
+  private beforeCompaction: TokenUsageInfo | null = null;
+  /** When the running turn began, for "Worked for". */
+  private turnStartedAt: number | null = null;
+  /** The running task is a /compact (no "Worked for" under it). */
+  private compacting = false;
   rolloutPath: string | null = null;
   running = false;
   /** Cumulative usage of every thread this app showed, for the exit summary. */
@@ -121,11 +83,23 @@ export class App implements SlashContext {
     this.theme = options.theme;
     this.style = options.style;
     this.status = new StatusLine(options.theme, options.now);
+    this.view = new AppView(options.renderer, options.theme, options.rows, {
+      turn: (w) => this.turn.lines(w),
+      status: (w) => this.status.render(w),
+      composer: (w) => [...this.composer.render(w), this.footer()],
+    });
+    this.turn = new LiveTurn(options.style, options.hideReasoning, (render) => this.view.commit(render));
     for (const s of options.mcpServers) this.mcpStatus.set(s, "starting");
     const editorHost = { requestRender: () => this.requestRender(), terminal: { get rows() { return options.rows(); } } };
     this.composer = new Composer(editorHost, options.theme, new SlashCompletions(() => this.commands()), {
       cwd: () => this.cwd,
-      fileIndex: () => this.host.fileIndex?.(this.cwd) ?? fileIndexFor(this.cwd),
+      fileIndex: () => {
+        const root = this.cwd;
+        const remote = this.host.fileIndex?.(root);
+        if (remote) return remote;
+        const hidden = options.hiddenFile?.().then((denied) => (rel: string) => denied(join(root, rel)));
+        return fileIndexFor(root, hidden);
+      },
       fetchHistory: (offset) => this.host.submit({ type: "get_history_entry_request", offset, log_id: this.composer.logId }),
     });
     this.input = new KeyInput(this);
@@ -152,7 +126,7 @@ export class App implements SlashContext {
   }
 
   print(title: string, body: string[]): void {
-    this.commit(textCell(title, body, this.style, this.width()));
+    this.view.commit((w) => textCell(title, body, this.style, w));
   }
 
   error(message: string): void {
@@ -161,6 +135,10 @@ export class App implements SlashContext {
 
   pick(title: string, items: SelectItem[]): Promise<SelectItem | null> {
     return this.present((done) => new PickerOverlay(this.theme, title, items, done));
+  }
+
+  choose<T>(title: string, choices: Choice<T>[], escape: T): Promise<T> {
+    return this.present<T>((done) => new ChoiceOverlay(this.theme, title, {}, choices, escape, done));
   }
 
   ask(title: string): Promise<string | null> {
@@ -179,12 +157,25 @@ export class App implements SlashContext {
 
   statusLines(): string[] {
     const now = (this.options.now ?? Date.now)() / 1000;
-    return statusReport({ header: this.header, rolloutPath: this.rolloutPath, totals: this.totals, usage: this.status.usage, rateLimits: this.rateLimits, now });
+    const facts = { header: this.header, rolloutPath: this.rolloutPath, totals: this.totals, usage: this.status.usage, rateLimits: this.rateLimits, now };
+    return statusReport({ ...facts, ...this.host.statusFacts() });
   }
 
   compact(instructions: string): void {
     this.submit({ type: "compact", ...(instructions.trim() !== "" ? { instructions: instructions.trim() } : {}) });
     this.status.label = "Compacting";
+    this.compacting = true;
+    this.beforeCompaction = this.status.usage;
+  }
+
+  copyLastAnswer(): void {
+    if (this.lastAnswer === null) return this.notice("info", "Nothing to copy yet: no answer in this conversation.");
+    this.host.copyToClipboard(this.lastAnswer);
+    this.notice("info", `Copied the last answer (${this.lastAnswer.length.toLocaleString("en-US")} characters) to the clipboard.`);
+  }
+
+  saveModel(model: string, effort: ReasoningEffort | null): Promise<string> {
+    return this.host.saveModel(model, effort);
   }
 
   listMcp(): void {
@@ -209,13 +200,7 @@ export class App implements SlashContext {
 
   /** Shows a component that takes the keyboard until it calls `done`; resolves with its answer. */
   present<T>(make: (done: (value: T) => void) => Overlay): Promise<T> {
-    return new Promise((resolve) => {
-      const overlay = make((value) => {
-        this.closeOverlay(overlay);
-        resolve(value);
-      });
-      this.openOverlay(overlay);
-    });
+    return this.view.present(make);
   }
   newThread(): Promise<void> {
     return this.host.newThread();
@@ -226,26 +211,44 @@ export class App implements SlashContext {
   forkThread(): Promise<void> {
     return this.host.forkThread();
   }
+  renameThread(name: string): void {
+    this.host.renameThread(name);
+  }
+  goal(): ThreadGoal | null {
+    return this.threadGoal;
+  }
+  planMode(): boolean {
+    return this.planning;
+  }
+  setPlanMode(on: boolean): void {
+    this.planning = on;
+    this.notice("info", on ? PLAN_ON : PLAN_OFF);
+  }
   quit(): void {
     this.host.quit();
   }
+
 
 
   // ------------------------------------------------------------------ events
 
   /** A new thread is shown: forget the old one's live state (its cells stay in scrollback). */
   resetThread(): void {
-    this.stream.finish("");
-    this.reasoning = "";
-    this.liveCommands.clear();
-    this.liveMcp.clear();
-    this.liveSearches.clear();
-    this.overlays.length = 0;
+    this.turn.reset();
+    this.view.clearOverlays();
     this.questions.clear();
     this.userMessages = [];
+    this.threadGoal = null;
+    // A new thread starts in the default mode: the mode the user is in goes to it too.
+    if (this.planning) this.host.submit({ type: "override_turn_context", collaboration_mode: "plan" });
     this.setRunning(false);
     this.status.usage = null;
     this.totals = null;
+    this.lastAnswer = null;
+  }
+
+  noteUnderHeader(notes: string[]): void {
+    this.headerNotes.push(...notes);
   }
 
   onEvent(event: Event): void {
@@ -254,7 +257,6 @@ export class App implements SlashContext {
   }
 
   private handle(msg: EventMsg, replay: boolean): void {
-    const w = this.width();
     switch (msg.type) {
       case "session_configured":
         this.header = {
@@ -268,84 +270,84 @@ export class App implements SlashContext {
         };
         this.rolloutPath = msg.rollout_path;
         this.composer.setHistory(msg.history_log_id, msg.history_entry_count);
-        this.commit(headerCell(this.header, this.style, w));
+        this.commitHeader(this.header);
+        for (const note of this.headerNotes.splice(0)) this.notice("info", note);
         for (const m of msg.initial_messages ?? []) this.handle(m, true);
-        if (!replay) {
-          this.host.submit({ type: "list_custom_prompts" });
-        }
+        if (!replay) this.host.submit({ type: "list_custom_prompts" });
         break;
       case "task_started":
         this.setRunning(true);
+        this.turnStartedAt = this.now();
         this.options.onTurnStart?.();
         break;
-      case "task_complete":
-        this.flushStream();
-        // A search the provider never finished is not running any more.
-        this.liveSearches.clear();
+      case "task_complete": {
+        this.turn.turnComplete();
+        const started = this.turnStartedAt;
+        // The duration is taken now: the transcript draws the cell again later.
+        // A compaction is not work on the user's request: no "Worked for" under it.
+        const worked = started === null ? null : this.now() - started;
+        if (worked !== null && !replay && !this.compacting) this.view.commit((width) => workedCell(worked, this.style, width));
+        this.turnStartedAt = null;
+        this.compacting = false;
         this.setRunning(false);
         this.host.notify("agent-turn-complete", firstLine(msg.last_agent_message) ? `Turn complete: ${firstLine(msg.last_agent_message)}` : "Turn complete");
         break;
+      }
       case "turn_aborted":
-        this.flushStream();
-        this.endLiveCells();
+        this.turn.turnAborted();
+        this.turnStartedAt = null;
+        this.compacting = false;
         this.setRunning(false);
         if (msg.reason === "interrupted") this.notice("aborted", "Interrupted. Tell the agent what to do differently, or send a new request.");
         break;
       case "user_message":
-        this.flushStream();
         this.userMessages.push(msg.message);
-        this.commit(userCell(msg.message, this.style, w));
+        this.turn.userMessage(msg.message);
         break;
-      case "agent_message_delta": {
-        this.stream.append(msg.delta);
-        const stable = this.stream.takeStable();
-        if (stable !== null) this.commit(agentCell(stable, this.style, w, !this.streamContinues).slice(0, -1));
-        if (stable !== null) this.streamContinues = true;
+      case "agent_message_delta":
+        this.status.retry = null;
+        this.turn.delta(msg.delta);
         break;
-      }
-      case "agent_message": {
-        const continues = this.streamContinues;
-        const rest = this.stream.finish(msg.message);
-        this.streamContinues = false;
-        if (rest.trim() !== "" || !continues) this.commit(agentCell(rest, this.style, w, !continues));
-        else this.commit([""]);
+      case "agent_message":
+        this.lastAnswer = msg.message;
+        this.turn.message(msg.message);
         break;
-      }
       case "agent_reasoning_delta":
-        if (!this.options.hideReasoning) this.reasoning += msg.delta;
+        this.status.retry = null;
+        this.turn.reasoningDelta(msg.delta);
         break;
       case "agent_reasoning":
-        this.reasoning = "";
-        if (!this.options.hideReasoning) this.commit(reasoningCell(msg.text, this.style, w));
+        this.turn.reasoningDone();
+        if (!this.options.hideReasoning) this.view.commit((width) => reasoningCell(msg.text, this.style, width));
         break;
       case "agent_reasoning_section_break":
         break;
       case "exec_command_begin":
         // A replayed command is drawn from its end event alone.
-        if (!replay) this.liveCommands.set(msg.call_id, { callId: msg.call_id, command: msg.command, output: "", exitCode: null, duration: null, userShell: msg.source === "user_shell" });
+        if (!replay) this.turn.commandBegin(msg.call_id, msg.command, msg.source === "user_shell");
         break;
-      case "exec_command_output_delta": {
-        const c = this.liveCommands.get(msg.call_id);
-        // Only the tail is ever shown; keep a bounded amount of it.
-        if (c) c.output = (c.output + msg.chunk).slice(-16_384);
+      case "exec_command_output_delta":
+        this.turn.commandOutput(msg.call_id, msg.stream, msg.chunk);
+        break;
+      case "exec_command_end": {
+        this.turn.commandEnd(msg.call_id);
+        const view = { command: msg.command, output: msg.aggregated_output, exitCode: msg.exit_code, duration: msg.duration, userShell: msg.source === "user_shell" };
+        // The transcript (Ctrl+T) shows the whole output.
+        this.view.commit((width) => commandCell(view, this.style, width), (width) => commandCell(view, this.style, width, Number.POSITIVE_INFINITY));
         break;
       }
-      case "exec_command_end":
-        this.liveCommands.delete(msg.call_id);
-        this.commit(
-          commandCell(
-            { command: msg.command, output: msg.aggregated_output || msg.formatted_output, exitCode: msg.exit_code, duration: msg.duration, userShell: msg.source === "user_shell" },
-            this.style,
-            w,
-          ),
-        );
-        break;
       case "question_asked": {
         if (replay) break;
-        this.flushStream();
-        const overlay = questionOverlay(msg.key, msg.request, { theme: this.theme, style: this.style, submit: (op) => this.host.submit(op), close: (o) => this.closeOverlay(o) });
+        const overlay = questionOverlay(msg.key, msg.request, {
+          theme: this.theme,
+          style: this.style,
+          cwd: this.cwd,
+          submit: (op) => this.host.submit(op),
+          close: (o) => this.view.close(o),
+          decided: (subject, decision) => this.view.commit((width) => decisionCell(subject, decision, this.style, width)),
+        });
         this.questions.set(msg.key, overlay);
-        this.openOverlay(overlay);
+        this.view.open(overlay);
         this.host.notify("approval-requested", `Approval needed: ${questionSummary(msg.request)}`);
         break;
       }
@@ -353,22 +355,31 @@ export class App implements SlashContext {
         // Answered here, or closed by the core (an interrupt): nothing is left to answer.
         const overlay = this.questions.get(msg.key);
         this.questions.delete(msg.key);
-        if (overlay) this.closeOverlay(overlay);
+        if (overlay) this.view.close(overlay);
         break;
       }
       case "patch_apply_begin":
         this.patches.set(msg.call_id, msg.changes);
-        if (replay) this.commit(patchCell(msg.changes, "applied", this.style, w));
+        if (replay) this.view.commit((width) => patchCell(msg.changes, "applied", this.style, width));
         break;
       case "patch_apply_end": {
         const changes = this.patches.get(msg.call_id);
         this.patches.delete(msg.call_id);
-        if (changes) this.commit(patchCell(changes, msg.success ? "applied" : "failed", this.style, w));
+        if (changes) this.view.commit((width) => patchCell(changes, msg.success ? "applied" : "failed", this.style, width));
         if (!msg.success && msg.stderr.trim()) this.notice("error", msg.stderr.trim());
         break;
       }
       case "plan_update":
-        this.commit(planCell(msg.explanation, msg.plan, this.style, w));
+        this.view.commit((width) => planCell(msg.explanation, msg.plan, this.style, width));
+        break;
+      case "thread_goal_updated": {
+        const notice = goalNotice(this.threadGoal, msg.goal);
+        this.threadGoal = msg.goal;
+        if (notice !== null && !replay) this.notice("info", notice);
+        break;
+      }
+      case "goal_continuation_started":
+        this.notice("info", `Working on the goal on its own: ${msg.objective} (Esc stops, /goal pause holds it)`);
         break;
       case "token_count":
         if (msg.rate_limits) this.rateLimits = msg.rate_limits;
@@ -380,34 +391,33 @@ export class App implements SlashContext {
         }
         break;
       case "stream_error":
-        this.notice("warning", msg.message);
+        // One line, updated by each retry; the answer streams again from its start.
+        this.status.retry = msg.message;
+        this.turn.restart();
         break;
       case "warning":
         this.notice("warning", msg.message);
         break;
       case "error":
-        this.flushStream();
+        this.status.retry = null;
+        this.turn.endAnswer(true);
         this.notice("error", msg.message);
         break;
       case "mcp_startup_update":
         this.mcpStatus.set(msg.server, msg.status.state === "failed" ? `failed: ${msg.status.error}` : msg.status.state);
         break;
       case "mcp_startup_complete":
-        for (const f of msg.failed) {
-          this.notice("warning", `MCP server ${f.server} did not start: ${f.error}`);
-          const login = serverNeedingLogin(f.error);
-          if (login !== null) this.notice("info", `Type /mcp login ${login} to sign in from here; the server then starts again in this session.`);
-        }
+        for (const n of startupFailureNotices(msg.failed)) this.notice(n.kind, n.text);
         break;
       case "mcp_list_tools_response":
         this.print("MCP servers", mcpListLines(this.mcpStatus, msg));
         break;
       case "mcp_tool_call_begin":
-        if (!replay) this.liveMcp.set(msg.call_id, msg.invocation);
+        if (!replay) this.turn.mcpBegin(msg.call_id, msg.invocation);
         break;
       case "mcp_tool_call_end":
-        this.liveMcp.delete(msg.call_id);
-        this.commit(mcpCallCell(msg.invocation, msg.result, msg.duration, this.style, w));
+        this.turn.mcpEnd(msg.call_id);
+        this.view.commit((width) => mcpCallCell(msg.invocation, msg.result, msg.duration, this.style, width));
         break;
       case "entered_review_mode":
         this.status.label = "Reviewing";
@@ -415,19 +425,39 @@ export class App implements SlashContext {
         break;
       case "exited_review_mode":
         this.status.label = "Working";
-        if (msg.review_output) this.print("Review", reviewText(msg.review_output).split("\n"));
+        if (msg.review_output) {
+          const output = msg.review_output;
+          this.view.commit((width) => reviewCell(output, this.style, width));
+        }
         else this.notice("aborted", "The review was interrupted.");
         break;
-      case "context_compacted":
+      case "context_compacted": {
         this.status.label = "Working";
-        this.commit(compactedCell(this.status.usage?.last_token_usage.total_tokens ?? null, this.style, w));
+        // The status line's figures from before the compaction (its own request reports usage too).
+        const before = this.beforeCompaction ?? this.status.usage;
+        this.beforeCompaction = null;
+        this.view.commit((width) => compactedCell(before, this.style, width));
         break;
+      }
       case "web_search_begin":
-        if (!replay) this.liveSearches.add(msg.call_id);
+        if (!replay) this.turn.searchBegin(msg.call_id);
         break;
       case "web_search_end":
-        this.liveSearches.delete(msg.call_id);
-        this.commit(webSearchCell(msg, this.style, w));
+        this.turn.searchEnd(msg.call_id);
+        this.view.commit((width) => webSearchCell(msg, this.style, width));
+        break;
+      case "thread_rolled_back":
+        this.userMessages = this.userMessages.slice(0, Math.max(0, this.userMessages.length - msg.num_turns));
+        if (!replay) this.notice("info", `Rolled back ${msg.num_turns} turn${msg.num_turns === 1 ? "" : "s"}; the agent no longer sees them.`);
+        break;
+      case "get_history_entry_response":
+        this.composer.historyEntry(msg.log_id, msg.offset, msg.entry?.text ?? null);
+        break;
+      case "list_custom_prompts_response":
+        this.customPrompts = msg.custom_prompts.map(promptCommand);
+        break;
+      case "list_skills_response":
+        this.print("Skills", skillsLines(msg, this.theme));
         break;
       case "settings_changed":
         // What the core will run the next turn with: the header and /status show it.
@@ -443,19 +473,6 @@ export class App implements SlashContext {
         if (msg.success) this.print(`Signed in to ${msg.server}`, ["The tokens are saved; starting the server again in this session."]);
         else this.error(`Signing in to ${msg.server} failed: ${msg.error ?? "unknown error"}`);
         break;
-      case "thread_rolled_back":
-        this.userMessages = this.userMessages.slice(0, Math.max(0, this.userMessages.length - msg.num_turns));
-        if (!replay) this.notice("info", `Rolled back ${msg.num_turns} turn${msg.num_turns === 1 ? "" : "s"}; the agent no longer sees them.`);
-        break;
-      case "get_history_entry_response":
-        this.composer.historyEntry(msg.log_id, msg.offset, msg.entry?.text ?? null);
-        break;
-      case "list_custom_prompts_response":
-        this.customPrompts = msg.custom_prompts.map(promptCommand);
-        break;
-      case "list_skills_response":
-        this.print("Skills", skillsLines(msg, this.theme));
-        break;
       case "view_image_tool_call":
         this.notice("info", `Viewed image ${msg.path}`);
         break;
@@ -469,31 +486,26 @@ export class App implements SlashContext {
     }
   }
 
-  private flushStream(): void {
-    const rest = this.stream.pending();
-    if (this.stream.started && rest.trim() !== "") {
-      this.commit(agentCell(rest, this.style, this.width(), !this.streamContinues));
-    }
-    if (this.stream.started) this.stream.finish("");
-    this.streamContinues = false;
-  }
-
-  /** Commands still shown as running when the turn ended without them finishing. */
-  private endLiveCells(): void {
-    for (const c of this.liveCommands.values()) this.commit(commandCell({ ...c, exitCode: -1 }, this.style, this.width()));
-    this.liveCommands.clear();
-    this.liveMcp.clear();
-    this.liveSearches.clear();
+  private commitHeader(info: HeaderInfo): void {
+    const header = { ...info, trust: this.options.trustNote?.() ?? null };
+    this.view.commit((width) => headerCell(header, this.style, width));
   }
 
   notice(kind: NoticeKind, message: string): void {
-    this.commit(noticeCell(kind, message, this.style, this.width()));
+    this.view.commit((width) => noticeCell(kind, message, this.style, width));
+  }
+
+  private now(): number {
+    return (this.options.now ?? Date.now)();
   }
 
   private setRunning(running: boolean): void {
     this.running = running;
-    this.status.startedAt = running ? (this.options.now ?? Date.now)() : null;
-    if (!running) this.status.label = "Working";
+    this.status.startedAt = running ? this.now() : null;
+    if (!running) {
+      this.status.label = "Working";
+      this.status.retry = null;
+    }
     if (running && !this.spinner) {
       this.spinner = setInterval(() => this.requestRender(), 100);
       this.spinner.unref();
@@ -509,8 +521,8 @@ export class App implements SlashContext {
     this.input.handleInput(data);
   }
 
-  topOverlay(): Overlay | undefined {
-    return this.overlays[0];
+  keyTarget(): { handleInput(data: string): void } | null {
+    return this.view.keyTarget;
   }
 
   setHint(hint: string | null): void {
@@ -521,79 +533,35 @@ export class App implements SlashContext {
     return [...BUILTIN_COMMANDS, ...this.customPrompts];
   }
 
-  // ------------------------------------------------------------------ overlays and rendering
-
-  private openOverlay(overlay: Overlay): void {
-    this.overlays.push(overlay);
-    this.requestRender();
+  openTranscript(): void {
+    this.view.openTranscript();
   }
 
-  private closeOverlay(overlay: Overlay): void {
-    const i = this.overlays.indexOf(overlay);
-    if (i >= 0) this.overlays.splice(i, 1);
-    this.requestRender();
-  }
-
-  private commit(lines: string[]): void {
-    this.pendingCommit.push(...lines);
-    this.requestRender();
+  /** `?` on an empty composer: the keys and commands, until any key is pressed. */
+  showHelp(): void {
+    void this.present<null>((done) => ({ render: (width: number) => helpLines(this.theme, width), handleInput: () => done(null), invalidate: () => undefined }));
   }
 
   private width(): number {
-    return Math.max(20, this.renderer().columns);
-  }
-
-  private renderer(): InlineRenderer {
-    return this.options.renderer;
+    return this.view.width;
   }
 
   requestRender(): void {
-    if (this.renderQueued) return;
-    this.renderQueued = true;
-    setImmediate(() => {
-      this.renderQueued = false;
-      this.renderNow();
-    });
+    this.view.requestRender();
   }
 
-  /** Paints now: commits what finished, repaints the live region. */
+  /** Paints now: commits what finished, repaints the live region (or the full-screen view). */
   renderNow(): void {
-    const live = this.liveLines();
-    if (this.pendingCommit.length > 0) {
-      const lines = this.pendingCommit;
-      this.pendingCommit = [];
-      this.renderer().commit(lines, live);
-    } else {
-      this.renderer().paint(live);
-    }
+    this.view.renderNow();
   }
 
   /** The live region, top to bottom. */
   liveLines(): string[] {
-    const w = this.width();
-    const lines: string[] = [];
-    const pending = this.stream.pending();
-    if (pending.trim() !== "") lines.push(...agentCell(pending, this.style, w, !this.streamContinues));
-    if (this.reasoning.trim() !== "" && !this.stream.started) lines.push(this.theme.dim(this.theme.italic(`• ${lastLine(this.reasoning)}`)));
-    for (const c of this.liveCommands.values()) lines.push(...commandCell(c, this.style, w, 3));
-    for (const inv of this.liveMcp.values()) lines.push(...mcpCallCell(inv, null, null, this.style, w));
-    for (let i = 0; i < this.liveSearches.size; i++) lines.push(...webSearchCell(null, this.style, w));
-    lines.push(...this.status.render(w));
-    const overlay = this.overlays[0];
-    if (overlay) lines.push(...overlay.render(w));
-    else {
-      lines.push(...this.composer.render(w));
-      lines.push(this.theme.dim(this.running ? " Enter to steer · Esc to interrupt · Ctrl+C to clear" : " Enter to send · Shift+Enter newline · / commands · @ files · !cmd shell"));
-    }
-    return lines;
+    return this.view.liveLines();
   }
-}
 
-function firstLine(text: string | null): string {
-  return (text ?? "").split("\n").find((l) => l.trim() !== "")?.trim() ?? "";
-}
-
-function lastLine(text: string): string {
-  const lines = text.trim().split("\n");
-  return lines[lines.length - 1] ?? "";
+  private footer(): string {
+    const keys = this.running ? " Enter to steer · Esc to interrupt · Ctrl+T transcript" : " Enter to send · / commands · @ files · !cmd shell · ? keys";
+    return this.theme.dim(keys);
+  }
 }

@@ -1,11 +1,12 @@
 /**
  * History cells: what each part of the conversation looks like, as lines at a given width.
  * Pure functions of the event data and the theme, so they are tested as text and cost nothing
- * once committed to scrollback. The streaming variants (an agent message still arriving, a
- * command still running) live in live-cells.ts and end as one of these.
+ * once committed to scrollback. The same functions draw the live region (a command still
+ * running, the unfinished paragraph of an answer) and a resumed session's redraw.
  */
 import type { MarkdownTheme } from "@mariozechner/pi-tui";
-import { renderMarkdown, wrapTextWithAnsi, visibleWidth } from "./pi-tui.js";
+import { wrapTextWithAnsi, visibleWidth } from "./pi-tui.js";
+import { markdownLines, trimPadding } from "./markdown-lines.js";
 import { stripAnsi, type Theme } from "./parts/theme.js";
 import type { FileChange, PlanItem, TokenUsage } from "../protocol/events.js";
 import type { McpInvocation, McpToolCallOutcome, EventDuration } from "../protocol/mcp-events.js";
@@ -56,6 +57,8 @@ export interface HeaderInfo {
   approval: AskForApproval;
   sandbox: SandboxPolicy;
   sessionId: string;
+  /** What the project's trust means here (e.g. that edits inside it run without asking). */
+  trust?: string | null;
 }
 
 export function headerCell(h: HeaderInfo, s: CellStyle, width: number): string[] {
@@ -68,6 +71,7 @@ export function headerCell(h: HeaderInfo, s: CellStyle, width: number): string[]
     `${t.dim("model:    ")} ${h.model}${h.effort ? ` ${t.dim(h.effort)}` : ""}   ${t.dim("/model to change")}`,
     `${t.dim("directory:")} ${cwd}`,
     `${t.dim("approval: ")} ${h.approval}   ${t.dim("sandbox:")} ${h.sandbox.type}`,
+    ...(h.trust ? [t.dim(h.trust)] : []),
   ];
   const inner = Math.min(width - 4, Math.max(...rows.map((r) => visibleWidth(r))));
   const top = t.dim(`╭${"─".repeat(inner + 2)}╮`);
@@ -85,24 +89,27 @@ export function printable(text: string): string {
   return text.replace(/\t/g, "    ").replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "");
 }
 
+/** Erases the rest of the row in the current background: the tint reaches the edge without padding. */
+const ERASE_TO_END = "\x1b[K";
+
 export function userCell(message: string, s: CellStyle, width: number): string[] {
   const lines: string[] = [];
   printable(message).split("\n").forEach((para, i) => {
     lines.push(...prefixed(i === 0 ? s.theme.bold(s.theme.fg("accent", "› ")) : "  ", "  ", para, width));
   });
-  return [...lines.map((l) => s.theme.bg("userMessage", l + " ".repeat(Math.max(0, width - visibleWidth(l))))), ""];
+  return [...lines.map((l) => s.theme.bg("userMessage", l + ERASE_TO_END)), ""];
 }
 
 /** An agent message as markdown, with a bullet in the left margin. */
 export function agentCell(markdown: string, s: CellStyle, width: number, first = true): string[] {
-  const body = renderMarkdown(printable(markdown), s.markdown, Math.max(10, width - 2));
-  return [...body.map((l, i) => (i === 0 && first ? s.theme.fg("muted", "• ") : "  ") + l), ""];
+  const body = markdownLines(printable(markdown), s.markdown, Math.max(10, width - 2));
+  return [...body.map((l, i) => trimPadding((i === 0 && first ? s.theme.fg("muted", "• ") : "  ") + l)), ""];
 }
 
 export function reasoningCell(text: string, s: CellStyle, width: number): string[] {
   const t = s.theme;
-  const body = renderMarkdown(printable(text), s.markdown, Math.max(10, width - 2), { italic: true, color: (x) => t.dim(x) });
-  return [...body.map((l, i) => (i === 0 ? t.dim("• ") : "  ") + l), ""];
+  const body = markdownLines(printable(text), s.markdown, Math.max(10, width - 2), { italic: true, color: (x) => t.dim(x) });
+  return [...body.map((l, i) => trimPadding((i === 0 ? t.dim("• ") : "  ") + l)), ""];
 }
 
 export function formatDuration(d: EventDuration | number): string {
@@ -133,6 +140,8 @@ export interface CommandView {
   output: string;
   /** null while it runs. */
   exitCode: number | null;
+  /** The turn ended while it ran (its end never came). */
+  interrupted?: boolean;
   duration: EventDuration | null;
   userShell: boolean;
 }
@@ -146,10 +155,12 @@ export function commandCell(c: CommandView, s: CellStyle, width: number, tailLin
   const lines = prefixed(`${bullet}${t.bold(verb)} `, "  │ ", displayCommand(c.command), width);
   const tail = outputTail(c.output, tailLines);
   const all = c.output === "" ? 0 : c.output.replace(/\n+$/, "").split("\n").length;
-  if (all > tail.length) lines.push(t.dim(`  │ … ${all - tail.length} earlier lines`));
+  if (all > tail.length) lines.push(t.dim(`  │ … ${count(all - tail.length, "earlier line")}`));
   for (const l of tail) lines.push(t.dim(`  │ ${l}`).slice(0, width * 4));
+  // What the model was told about a silent command (chunk id, wall time…) is not for the user.
+  if (!running && tail.length === 0) lines.push(t.dim("  │ (no output)"));
   if (!running) {
-    const status = c.exitCode === 0 ? t.fg("success", "✓") : t.fg("error", `✗ exit ${c.exitCode}`);
+    const status = c.interrupted ? t.fg("error", "■ interrupted") : c.exitCode === 0 ? t.fg("success", "✓") : t.fg("error", `✗ exit ${c.exitCode}`);
     lines.push(`  └ ${status}${c.duration ? t.dim(` · ${formatDuration(c.duration)}`) : ""}`);
   }
   lines.push("");
@@ -166,7 +177,7 @@ export function patchCell(changes: Record<string, FileChange>, status: "applied"
   const t = s.theme;
   const files = Object.keys(changes);
   const title = status === "failed" ? t.fg("error", "Patch failed") : status === "pending" ? "Proposed edit" : "Edited";
-  const lines = [`${t.fg(status === "failed" ? "error" : "success", "• ")}${t.bold(title)} ${files.length} file${files.length === 1 ? "" : "s"}`];
+  const lines = [`${t.fg(status === "failed" ? "error" : "success", "• ")}${t.bold(title)} ${count(files.length, "file")}`];
   for (const path of files) {
     const change = changes[path];
     if (change) lines.push(...s.diff(path, change, width - 2).map((l) => `  ${l}`));
@@ -230,10 +241,23 @@ export function textCell(title: string, body: string[], s: CellStyle, width: num
   return lines;
 }
 
+/** "1 file", "3 files": a number and its noun, plural when it is not one. */
+export function count(n: number, noun: string): string {
+  return `${n.toLocaleString("en-US")} ${noun}${n === 1 ? "" : "s"}`;
+}
+
 export function formatTokens(n: number): string {
   if (n < 1000) return String(n);
   if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}K`;
   return `${(n / 1_000_000).toFixed(1)}M`;
+}
+
+/** "Worked for 12s" under a finished turn, with a short rule (a full-width one would re-wrap on a narrower terminal). */
+export function workedCell(ms: number, s: CellStyle, width: number): string[] {
+  const secs = Math.floor(ms / 1000);
+  const took = secs < 1 ? "<1s" : secs < 60 ? `${secs}s` : `${Math.floor(secs / 60)}m ${String(secs % 60).padStart(2, "0")}s`;
+  const text = `─ Worked for ${took} `;
+  return [s.theme.dim(text + "─".repeat(Math.max(0, Math.min(width, 40) - visibleWidth(text)))), ""];
 }
 
 export function usageLine(u: TokenUsage): string {

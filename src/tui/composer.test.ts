@@ -25,11 +25,13 @@ void test("Up walks this session's prompts first, then asks the core for older o
   const fetched: number[] = [];
   const c = composer(fetched);
   c.setHistory(7, 2);
+  // The newest entry is asked for at once (a prompt that repeats it is not stored again).
+  assert.deepEqual(fetched, [1]);
   c.remember("sent just now");
   c.handleInput(UP);
   assert.equal(c.text, "sent just now");
   c.handleInput(UP);
-  assert.deepEqual(fetched, [1]);
+  assert.deepEqual(fetched, [1, 1]);
   c.historyEntry(7, 1, "from the file");
   assert.equal(c.text, "from the file");
   c.historyEntry(8, 0, "another log"); // a different history file: ignored
@@ -47,6 +49,20 @@ void test("@ opens the file popup under the composer; Tab puts the path in place
   c.handleInput("\t");
   assert.equal(c.text, "see src/main.ts ");
   assert.equal(c.popupOpen, false);
+});
+
+void test("the same prompt twice in a row is kept once, also when it repeats the file's newest entry", () => {
+  const c = composer([]);
+  c.setHistory(3, 1);
+  c.historyEntry(3, 0, "run the tests");
+  assert.equal(c.remember("run the tests"), false);
+  assert.equal(c.remember("fix it"), true);
+  assert.equal(c.remember("fix it"), false);
+  assert.equal(c.remember("run the tests"), true);
+  c.handleInput(UP);
+  assert.equal(c.text, "run the tests");
+  c.handleInput(UP);
+  assert.equal(c.text, "fix it");
 });
 
 void test("a large recalled entry is a placeholder, the same one each time it comes back, and is sent whole", () => {

@@ -113,9 +113,12 @@ export class Composer {
     this.history.reset(logId, count);
   }
 
-  /** A prompt the user just sent, so Up finds it before the ones on disk. */
-  remember(text: string): void {
-    this.history.remember(text);
+  /**
+   * A prompt the user just sent, so Up finds it before the ones on disk. False when it repeats
+   * the newest entry: the same prompt twice in a row is kept once.
+   */
+  remember(text: string): boolean {
+    return this.history.remember(text);
   }
 
   historyEntry(logId: number, offset: number, text: string | null): void {
@@ -202,12 +205,17 @@ class HistoryWalk {
     this.persistent = count;
     this.fetched.clear();
     this.depth = 0;
+    // The newest entry, to tell whether the next prompt repeats it.
+    if (count > 0) this.fetch(count - 1);
   }
 
-  remember(text: string): void {
-    this.local.push(text);
+  remember(text: string): boolean {
     this.depth = 0;
     this.shown = null;
+    const newest = this.local.length > 0 ? this.local[this.local.length - 1] : this.fetched.get(this.persistent - 1);
+    if (newest === text) return false;
+    this.local.push(text);
+    return true;
   }
 
   shows(text: string): boolean {
@@ -267,7 +275,7 @@ export class SlashCompletions implements AutocompleteProvider {
     if (cursorLine === 0 && /^\/\S*$/.test(before)) {
       const query = before.slice(1).toLowerCase();
       const items: AutocompleteItem[] = this.commands()
-        .filter((c) => c.name.toLowerCase().includes(query))
+        .filter((c) => [c.name, ...(c.aliases ?? [])].some((n) => n.toLowerCase().includes(query)))
         .sort((a, b) => Number(!a.name.startsWith(query)) - Number(!b.name.startsWith(query)))
         .map((c) => ({ value: `/${c.name}`, label: `/${c.name}`, description: c.argumentHint ? `${c.description} ${c.argumentHint}` : c.description }));
       return items.length > 0 ? { items, prefix: before } : null;
@@ -277,8 +285,13 @@ export class SlashCompletions implements AutocompleteProvider {
 
   applyCompletion(lines: string[], cursorLine: number, cursorCol: number, item: AutocompleteItem, prefix: string): { lines: string[]; cursorLine: number; cursorCol: number } {
     const line = lines[cursorLine] ?? "";
-    const start = cursorCol - prefix.length;
-    const insert = `${item.value} `;
+    // The word typed so far, read from the line: suggestions computed for an earlier keystroke
+    // (they arrive asynchronously) carry a shorter prefix than what is there now.
+    // A command typed in full stays what it is, whatever an older list had highlighted.
+    const typed = /^\/\S*$/.exec(line.slice(0, cursorCol))?.[0];
+    const start = typed !== undefined ? 0 : cursorCol - prefix.length;
+    const exact = typed !== undefined && this.commands().some((c) => [c.name, ...(c.aliases ?? [])].some((n) => `/${n}` === typed));
+    const insert = `${exact ? typed : item.value} `;
     const next = [...lines];
     next[cursorLine] = line.slice(0, start) + insert + line.slice(cursorCol);
     return { lines: next, cursorLine, cursorCol: start + insert.length };

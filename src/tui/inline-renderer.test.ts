@@ -61,11 +61,12 @@ void test("a repaint rewrites only from the first changed row, inside synchroniz
   assert.deepEqual(await text(), ["a"]);
 });
 
-void test("rows wider than the terminal are cut, so the terminal never wraps them", async () => {
-  const { screen, text } = terminal(10, 5);
+void test("rows wider than the terminal are cut with …, so the terminal never wraps them; no row keeps trailing padding", async () => {
+  const { screen, writes, text } = terminal(10, 5);
   const r = new InlineRenderer(screen);
-  r.paint(["0123456789abcdef", "x"]);
-  assert.deepEqual(await text(), ["0123456789", "x"]);
+  r.paint(["0123456789abcdef", "x", "padded    "]);
+  assert.deepEqual(await text(), ["012345678…", "x", "padded"]);
+  assert.ok(!writes.join("").includes("padded "), "the padding was written");
 });
 
 void test("a live region taller than the screen keeps its bottom rows", async () => {

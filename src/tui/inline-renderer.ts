@@ -7,6 +7,11 @@
  *
  * The renderer tracks where the terminal's cursor is relative to the live region's first row; it
  * never moves above that row, so nothing already in scrollback is touched.
+ *
+ * No row ends in padding: a terminal made narrower re-wraps the rows it holds, and trailing
+ * spaces would come back as extra rows (blank ones, in the scrollback for good). A row wider than
+ * the terminal is cut with "…". A full-screen view (the transcript pager) is drawn on the
+ * alternate screen, so the inline conversation comes back untouched when it closes.
  */
 import { truncateToWidth, visibleWidth } from "./pi-tui.js";
 
@@ -26,6 +31,8 @@ const SYNC_ON = "\x1b[?2026h";
 const SYNC_OFF = "\x1b[?2026l";
 const CLEAR_LINE = "\x1b[2K";
 const CLEAR_BELOW = "\x1b[J";
+const ALT_SCREEN_ON = "\x1b[?1049h";
+const ALT_SCREEN_OFF = "\x1b[?1049l";
 /** Stands for a row that still shows old content; never equal to a rendered row. */
 const STALE_ROW = "\u0000stale";
 
@@ -37,8 +44,14 @@ export class InlineRenderer {
   private width: number;
   /** After close() nothing is drawn any more (a render queued before exit must not reappear). */
   private closed = false;
+  /** A full-screen view is shown on the alternate screen. */
+  private fullScreen = false;
 
-  constructor(private readonly screen: Screen) {
+  /** `alternateScreen`: the whole UI already runs on the alternate screen (`--alt-screen`). */
+  constructor(
+    private readonly screen: Screen,
+    private readonly alternateScreen = false,
+  ) {
     this.width = screen.columns;
   }
 
@@ -76,9 +89,11 @@ export class InlineRenderer {
    * old live region now spans above the cursor, clear from there and draw it afresh.
    */
   resize(live: readonly string[], cursor?: CursorSpot): void {
-    if (this.closed) return;
+    // A full-screen view is simply drawn again; the live region comes back when it closes.
+    if (this.closed || this.fullScreen) return;
     const columns = Math.max(1, this.screen.columns);
     let rowsAbove = 0;
+    // Rows carry no padding, so a row's text is what the terminal re-wraps.
     for (let i = 0; i < this.cursorRow && i < this.previous.length; i++) {
       rowsAbove += Math.max(1, Math.ceil(visibleWidth(this.previous[i] ?? "") / columns));
     }
@@ -91,9 +106,60 @@ export class InlineRenderer {
     this.screen.write(out + SYNC_OFF);
   }
 
+  /**
+   * Shows `lines` as the whole screen (at most the screen's height), on the alternate screen so
+   * the conversation stays as it was underneath.
+   */
+  showFullScreen(lines: readonly string[]): void {
+    if (this.closed) return;
+    let out = SYNC_ON;
+    if (!this.fullScreen) {
+      // The live region is cleared first, so the main screen holds only finished cells while the
+      // view is up: a resize meanwhile re-wraps nothing that must be found and cleared later, and
+      // coming back starts on the empty row where the live region began.
+      out += this.moveTo(0) + "\r" + CLEAR_BELOW + (this.alternateScreen ? "" : ALT_SCREEN_ON);
+      this.previous = [];
+      this.cursorRow = 0;
+      this.cursorCol = 0;
+    }
+    out += "\x1b[H";
+    this.fullScreen = true;
+    this.width = this.screen.columns;
+    lines.slice(0, this.screen.rows).forEach((line, i) => (out += (i > 0 ? "\r\n" : "") + CLEAR_LINE + this.fit(line)));
+    this.screen.write(out + CLEAR_BELOW + SYNC_OFF);
+  }
+
+  /**
+   * Leaves the full-screen view: the conversation is back as it was and the live region is
+   * drawn again. When the UI runs on the alternate screen itself there is nothing underneath to
+   * return to, so the caller gets `false` and redraws what it wants to show.
+   */
+  leaveFullScreen(live: readonly string[]): boolean {
+    if (!this.fullScreen) return true;
+    this.fullScreen = false;
+    if (this.alternateScreen) {
+      this.screen.write("\x1b[H\x1b[2J");
+      this.previous = [];
+      this.cursorRow = 0;
+      this.commit([], live);
+      return false;
+    }
+    // Back on the row where the live region began (it was cleared before leaving).
+    this.screen.write(ALT_SCREEN_OFF + "\r");
+    this.width = this.screen.columns;
+    this.screen.write(SYNC_ON + this.frame(live) + SYNC_OFF);
+    return true;
+  }
+
+  get showingFullScreen(): boolean {
+    return this.fullScreen;
+  }
+
   /** Clears the live region for good, leaving the cursor where it began (on exit). */
   close(): void {
     if (this.closed) return;
+    if (this.fullScreen) this.screen.write(this.alternateScreen ? "" : ALT_SCREEN_OFF);
+    this.fullScreen = false;
     this.screen.write(this.moveTo(0) + "\r" + CLEAR_BELOW);
     this.previous = [];
     this.cursorRow = 0;
@@ -154,8 +220,9 @@ export class InlineRenderer {
     return "";
   }
 
-  /** A row never wider than the terminal, so the terminal never wraps it behind our back. */
+  /** A row never wider than the terminal (so it never wraps it behind our back), without padding. */
   private fit(line: string): string {
-    return visibleWidth(line) > this.width ? truncateToWidth(line, this.width, "") : line;
+    const row = line.replace(/ +$/, "");
+    return visibleWidth(row) > this.width ? truncateToWidth(row, this.width, "…") : row;
   }
 }

@@ -42,6 +42,15 @@ export function mcpListLines(states: ReadonlyMap<string, string>, answer: McpLis
   return lines;
 }
 
+/** What a failed start-up tells the user: why, and the sign-in offer when a login is what is missing. */
+export function startupFailureNotices(failed: ReadonlyArray<{ server: string; error: string }>): Array<{ kind: "warning" | "info"; text: string }> {
+  return failed.flatMap((f) => {
+    const login = serverNeedingLogin(f.error);
+    const offer = login === null ? [] : [{ kind: "info" as const, text: `Type /mcp login ${login} to sign in from here; the server then starts again in this session.` }];
+    return [{ kind: "warning" as const, text: `MCP server ${f.server} did not start: ${f.error}` }, ...offer];
+  });
+}
+
 /** The server a start-up failure says needs a login (our `codex-ts mcp login NAME` hint), or null. */
 export function serverNeedingLogin(error: string): string | null {
   return /`codex-ts mcp login ([^\s`]+)/.exec(error)?.[1] ?? null;

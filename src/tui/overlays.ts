@@ -1,15 +1,21 @@
 /**
  * Overlays that take the keyboard until answered: a list of choices with shortcut keys (the
- * approval questions), a filterable picker (/model, /approvals, backtrack, /review targets, the
- * model's questions), and a one-line text prompt. Each replaces the composer in the live region.
+ * approval questions), a filterable picker (/model, /permissions, backtrack, /review targets, the
+ * model's questions), and a one-line text prompt. Each replaces the composer in the live region,
+ * and fits the height it is given.
  */
 import type { Component, SelectItem } from "@mariozechner/pi-tui";
-import { Input, SelectList, matchesKey } from "./pi-tui.js";
+import { Input, SelectList, matchesKey, truncateToWidth } from "./pi-tui.js";
 import type { Theme } from "./parts/theme.js";
 import { prefixed } from "./cells.js";
 
 export interface Overlay extends Component {
   handleInput(data: string): void;
+  /**
+   * `maxHeight`: the rows the overlay may take (the screen less the status line). An overlay
+   * that needs more keeps what it asks and its answers in view and scrolls the rest.
+   */
+  render(width: number, maxHeight?: number): string[];
 }
 
 export interface Choice<T> {
@@ -19,39 +25,74 @@ export interface Choice<T> {
   value: T;
 }
 
+/** What a question shows between its title and its answers, drawn at the overlay's inner width. */
+export interface QuestionDetail {
+  /** Always shown, under the title (the files a patch touches). */
+  top?: (width: number) => string[];
+  /** Scrolls inside the overlay when the screen is too short for it (a diff, a long command). */
+  body?: (width: number) => string[];
+  /** Always shown, under the body (the directory, the model's reason). */
+  bottom?: (width: number) => string[];
+}
+
 /**
- * A question with a fixed set of answers: detail lines above, the answers below, one highlighted.
- * `y`/`a`/`n`/… pick directly; Esc (or Ctrl+C) picks `escape` (deny and stop, for approvals).
+ * A question with a fixed set of answers: the title, its detail, the answers (one highlighted)
+ * and a key hint. `y`/`a`/`n`/… pick directly; Esc (or Ctrl+C) picks `escape`. On a short screen
+ * the title, the fixed detail and the answers stay; the body scrolls (PgUp/PgDn, Home/End).
  */
 export class ChoiceOverlay<T> implements Overlay {
   private selected = 0;
+  /** The body's first row shown. */
+  private scroll = 0;
+  /** How many body rows were shown last time (what PgUp/PgDn move by). */
+  private page = 0;
 
   constructor(
     private readonly theme: Theme,
     private readonly title: string,
-    private readonly detail: (width: number) => string[],
+    private readonly detail: QuestionDetail,
     private readonly choices: Choice<T>[],
     private readonly escape: T,
     private readonly onPick: (value: T) => void,
   ) {}
 
-  render(width: number): string[] {
+  render(width: number, maxHeight = Number.POSITIVE_INFINITY): string[] {
     const t = this.theme;
-    const lines = [t.dim("─".repeat(width)), ...prefixed(t.fg("warning", "▌ "), "  ", t.bold(this.title), width)];
-    for (const l of this.detail(width - 2)) lines.push(`  ${l}`);
-    lines.push("");
-    this.choices.forEach((c, i) => {
+    const inner = Math.max(10, width - 2);
+    const indent = (lines: string[]): string[] => lines.map((l) => `  ${l}`);
+    const head = [t.dim("─".repeat(width)), ...prefixed(t.fg("warning", "▌ "), "  ", t.bold(this.title), width), ...indent(this.detail.top?.(inner) ?? [])];
+    const bottom = indent(this.detail.bottom?.(inner) ?? []);
+    const answers = this.choices.map((c, i) => {
       const label = `${c.label} ${t.dim(`(${c.key})`)}`;
-      lines.push(i === this.selected ? t.fg("accent", `› ${i + 1}. `) + t.bold(label) : `  ${i + 1}. ${label}`);
+      const row = i === this.selected ? t.fg("accent", `› ${i + 1}. `) + t.bold(label) : `  ${i + 1}. ${label}`;
+      return truncateToWidth(row, width, "…");
     });
-    lines.push(t.dim("  ↑/↓ select · Enter confirm · Esc cancel"));
-    return lines;
+    const body = indent(this.detail.body?.(inner) ?? []);
+    const scrolls = head.length + body.length + bottom.length + answers.length + 2 > maxHeight;
+    const hint = t.dim(truncateToWidth(`  ↑/↓ select · Enter confirm · Esc stop${scrolls ? " · PgUp/PgDn scroll" : ""}`, width, "…"));
+    return [...head, ...this.window(body, maxHeight - head.length - bottom.length - answers.length - 2), ...bottom, "", ...answers, hint];
+  }
+
+  /** The body rows that fit in `room`, with a line saying where the view is when some are hidden. */
+  private window(body: string[], room: number): string[] {
+    // Everything fits (also when the caller only measures): the scroll position is kept for later.
+    if (body.length <= room) return body;
+    const rows = Math.max(0, room - 1);
+    this.page = Math.max(1, rows);
+    this.scroll = Math.max(0, Math.min(this.scroll, body.length - rows));
+    const shown = body.slice(this.scroll, this.scroll + rows);
+    const where = rows === 0 ? `${body.length} lines hidden` : `lines ${this.scroll + 1}–${this.scroll + shown.length} of ${body.length}`;
+    return [...shown, this.theme.dim(`  … ${where} (PgUp/PgDn)`)];
   }
 
   handleInput(data: string): void {
     if (matchesKey(data, "escape") || matchesKey(data, "ctrl+c")) return this.onPick(this.escape);
     if (matchesKey(data, "up")) this.selected = (this.selected + this.choices.length - 1) % this.choices.length;
     else if (matchesKey(data, "down")) this.selected = (this.selected + 1) % this.choices.length;
+    else if (matchesKey(data, "pageUp")) this.scroll = Math.max(0, this.scroll - this.page);
+    else if (matchesKey(data, "pageDown")) this.scroll += this.page;
+    else if (matchesKey(data, "home")) this.scroll = 0;
+    else if (matchesKey(data, "end")) this.scroll = Number.MAX_SAFE_INTEGER;
     else if (matchesKey(data, "enter")) {
       const c = this.choices[this.selected];
       if (c) this.onPick(c.value);

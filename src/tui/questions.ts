@@ -3,90 +3,106 @@
  * each answered by one `answer_question` op with the question's key: a command (with its cwd, the model's reason, and "always allow this prefix"
  * when the model proposed a rule), a patch (with its diff), an MCP tool call (with its
  * arguments), the model's multiple-choice questions, and an MCP server's elicitation.
- * Keys: y approve once, a approve for the session, p allow the prefix, n deny, Esc deny and stop.
+ * Keys: y approve once, a approve for the session, p allow the prefix; n and Esc stop the turn so
+ * the user can say what to do instead (the answer the labels promise). Each answer is also kept
+ * in the conversation as a decision cell.
  */
 import type { Op, QuestionAnswer } from "../protocol/ops.js";
 import type { QuestionRequest } from "../protocol/events.js";
 import type { ExecApprovalDecision, ReviewDecision } from "../protocol/policy.js";
 import type { UserQuestion, UserQuestionAnswer } from "../protocol/user-questions.js";
 import type { Theme } from "./parts/theme.js";
-import { ChoiceOverlay, PickerOverlay, TextPromptOverlay, type Choice, type Overlay } from "./overlays.js";
-import { displayCommand, prefixed, type CellStyle } from "./cells.js";
+import { ChoiceOverlay, PickerOverlay, TextPromptOverlay, type Choice, type Overlay, type QuestionDetail } from "./overlays.js";
+import { count, displayCommand, prefixed, type CellStyle } from "./cells.js";
+import type { Decision, DecisionSubject } from "./decision-cells.js";
+import { displayPath } from "./parts/diff-view.js";
 import { shellJoin } from "../util/shell-quote.js";
 
 export interface QuestionContext {
   theme: Theme;
   style: CellStyle;
+  /** The working directory (file names are shown relative to it). */
+  cwd: string;
   submit(op: Op): string;
   close(overlay: Overlay): void;
+  /** The user answered: the answer joins the conversation. */
+  decided(subject: DecisionSubject, decision: Decision): void;
 }
 
-/** At most this many detail lines (a diff, arguments) above the answers. */
-const MAX_DETAIL = 24;
+/** At most this many files are listed under a patch question (all of them are in its diff). */
+const MAX_FILES = 4;
 
 export function questionOverlay(key: string, msg: QuestionRequest, ctx: QuestionContext): Overlay {
   const t = ctx.theme;
   const reply = (answer: QuestionAnswer): Op => ({ type: "answer_question", key, answer });
   const decide = (decision: ExecApprovalDecision): Op => reply({ type: "decision", decision });
-  /** One question: its title, detail lines and answers; the pick is closed and sent as `answer(value)`. */
-  const ask = <T>(title: string, detail: (width: number) => string[], choices: Choice<T>[], escape: T, answer: (value: T) => Op): Overlay => {
+  /** One question: its title, detail and answers; the pick is closed, recorded and sent as `answer(value)`. */
+  const ask = <T extends Decision>(title: string, subject: DecisionSubject, detail: QuestionDetail, choices: Choice<T>[], escape: T, answer: (value: T) => Op): Overlay => {
     const overlay: ChoiceOverlay<T> = new ChoiceOverlay(t, title, detail, choices, escape, (value) => {
       ctx.close(overlay);
+      ctx.decided(subject, value);
       ctx.submit(answer(value));
     });
     return overlay;
   };
-  const deny = (label: string): Choice<ReviewDecision> => ({ key: "n", label, value: "denied" });
+  const stop: Choice<ReviewDecision> = { key: "n", label: "No, and tell the agent what to do differently", value: "abort" };
   switch (msg.type) {
     case "exec_approval_request": {
       const choices: Choice<ExecApprovalDecision>[] = [
         { key: "y", label: "Yes, run it", value: "approved" },
-        { key: "a", label: "Yes, and don't ask again for this command in this session", value: "approved_for_session" },
+        { key: "a", label: "Yes, and allow it for the rest of this session", value: "approved_for_session" },
       ];
       const prefix = msg.proposed_execpolicy_amendment;
       if (prefix && prefix.length > 0) {
         choices.push({
           key: "p",
-          label: `Yes, and always allow commands that start with \`${shellJoin(prefix)}\``,
+          label: `Yes, and always allow \`${shellJoin(prefix)}\` commands`,
           value: { approved_execpolicy_amendment: { proposed_execpolicy_amendment: prefix } },
         });
       }
-      choices.push(deny("No, and tell the agent what to do differently"));
-      const detail = (w: number): string[] => [
-        ...prefixed(t.fg("accent", "$ "), "  ", displayCommand(msg.command), w),
-        t.dim(`in ${msg.cwd}`),
-        ...(msg.reason ? prefixed(t.dim("reason: "), "        ", msg.reason, w) : []),
-      ];
-      return ask<ExecApprovalDecision>("Run this command?", detail, choices, "abort", decide);
+      choices.push(stop);
+      const detail: QuestionDetail = {
+        body: (w) => prefixed(t.fg("accent", "$ "), "  ", displayCommand(msg.command), w),
+        bottom: (w) => [t.dim(`in ${msg.cwd}`), ...(msg.reason ? prefixed(t.dim("reason: "), "        ", msg.reason, w) : [])],
+      };
+      const subject: DecisionSubject = { kind: "command", command: msg.command };
+      return ask<ExecApprovalDecision>("Run this command?", subject, detail, choices, "abort", decide);
     }
     case "apply_patch_approval_request": {
-      const detail = (w: number): string[] => {
-        const lines = Object.entries(msg.changes).flatMap(([path, change]) => ctx.style.diff(path, change, w));
-        const shown = lines.slice(0, MAX_DETAIL);
-        if (lines.length > shown.length) shown.push(t.dim(`… ${lines.length - shown.length} more lines`));
-        if (msg.reason) shown.push(...prefixed(t.dim("reason: "), "        ", msg.reason, w));
-        if (msg.grant_root) shown.push(t.dim(`and allow writing under ${msg.grant_root} for this session`));
-        return shown;
+      const files = Object.keys(msg.changes).map((p) => displayPath(p, ctx.cwd));
+      const detail: QuestionDetail = {
+        top: (w) => {
+          // Whole names, wrapped: the end of a path is the part that tells files apart.
+          const listed = files.slice(0, files.length > MAX_FILES ? MAX_FILES - 1 : MAX_FILES).flatMap((f) => prefixed("", "  ", t.fg("accent", f), w));
+          return files.length > MAX_FILES ? [...listed, t.dim(`… and ${count(files.length - MAX_FILES + 1, "more file")}`)] : listed;
+        },
+        body: (w) => Object.entries(msg.changes).flatMap(([path, change]) => ctx.style.diff(path, change, w)),
+        bottom: (w) => [
+          ...(msg.reason ? prefixed(t.dim("reason: "), "        ", msg.reason, w) : []),
+          // The reason usually names the folder already.
+          ...(msg.grant_root && !msg.reason?.includes(msg.grant_root) ? prefixed("", "", t.dim(`and allow writing under ${msg.grant_root} for this session`), w) : []),
+        ],
       };
       const choices: Choice<ReviewDecision>[] = [
         { key: "y", label: "Yes, apply them", value: "approved" },
-        { key: "a", label: "Yes, and don't ask again for these files in this session", value: "approved_for_session" },
-        deny("No, and tell the agent what to do differently"),
+        { key: "a", label: "Yes, and allow edits to these files this session", value: "approved_for_session" },
+        stop,
       ];
-      const title = `Apply these changes to ${Object.keys(msg.changes).length} file(s)?`;
-      return ask<ReviewDecision>(title, detail, choices, "abort", decide);
+      const title = `Apply these changes to ${count(files.length, "file")}?`;
+      return ask<ReviewDecision>(title, { kind: "patch", files }, detail, choices, "abort", decide);
     }
     case "mcp_tool_call_approval_request": {
-      const detail = (w: number): string[] => {
-        const args = JSON.stringify(msg.arguments ?? {}, null, 2).split("\n");
-        return [t.fg("accent", `${msg.server}.${msg.tool}`), ...args.slice(0, MAX_DETAIL).flatMap((l) => prefixed("  ", "  ", l, w))];
+      const detail: QuestionDetail = {
+        top: () => [t.fg("accent", `${msg.server}.${msg.tool}`)],
+        body: (w) => JSON.stringify(msg.arguments ?? {}, null, 2).split("\n").flatMap((l) => prefixed("  ", "  ", l, w)),
       };
       const choices: Choice<ReviewDecision>[] = [
         { key: "y", label: "Yes, call it", value: "approved" },
-        { key: "a", label: "Yes, and don't ask again for this tool in this session", value: "approved_for_session" },
-        deny("No"),
+        { key: "a", label: "Yes, and allow this tool this session", value: "approved_for_session" },
+        stop,
       ];
-      return ask<ReviewDecision>(msg.question, detail, choices, "abort", decide);
+      const subject: DecisionSubject = { kind: "mcp_tool", server: msg.server, tool: msg.tool };
+      return ask<ReviewDecision>(msg.question, subject, detail, choices, "abort", decide);
     }
     case "elicitation_request": {
       const choices: Choice<"accept" | "decline" | "cancel">[] = [
@@ -94,7 +110,7 @@ export function questionOverlay(key: string, msg: QuestionRequest, ctx: Question
         { key: "n", label: "Decline", value: "decline" },
       ];
       const answer = (action: "accept" | "decline" | "cancel"): Op => reply({ type: "elicitation", action });
-      return ask(`${msg.server_name} asks:`, (w) => prefixed("", "", msg.message, w), choices, "cancel", answer);
+      return ask(`${msg.server_name} asks:`, { kind: "elicitation", server: msg.server_name }, { body: (w) => prefixed("", "", msg.message, w) }, choices, "cancel", answer);
     }
     case "request_user_input":
       return new QuestionsOverlay(msg.questions, ctx, (answers) => reply({ type: "user_input", response: { answers } }));
@@ -117,8 +133,8 @@ class QuestionsOverlay implements Overlay {
     this.current = this.overlayFor(0);
   }
 
-  render(width: number): string[] {
-    return this.current.render(width);
+  render(width: number, maxHeight?: number): string[] {
+    return this.current.render(width, maxHeight);
   }
 
   handleInput(data: string): void {

@@ -6,7 +6,7 @@
  * Loaded only when the UI starts, so `--version` and `exec` never pay for it.
  */
 import { existsSync, statSync } from "node:fs";
-import { resolve } from "node:path";
+import { resolve, sep } from "node:path";
 import { loadConfig, type Config } from "../config/load-config.js";
 import { configInputFromFlags, type SessionFlags } from "../config/session-flags.js";
 import { ConfigError } from "../config/overrides.js";
@@ -15,6 +15,7 @@ import type { ThreadTarget } from "../protocol/threads.js";
 import type { Op } from "../protocol/ops.js";
 import type { Event } from "../protocol/events.js";
 import { packageVersion } from "../util/version.js";
+import { shellJoin } from "../util/shell-quote.js";
 import { theme as processTheme } from "./parts/theme.js";
 import { InlineRenderer } from "./inline-renderer.js";
 import { TerminalSession } from "./terminal-session.js";
@@ -23,12 +24,14 @@ import { markdownTheme, usageLine } from "./cells.js";
 import { tuiSettings, type TuiSettings } from "./settings.js";
 import { renderFileChange } from "./parts/diff-view.js";
 import { FocusNotifier, type NotificationEvent } from "./parts/notifications.js";
+import { agentsMdFiles } from "../config/agents-md.js";
 import { projectSettingsFolders } from "../config/project-config.js";
+import type { ReasoningEffort } from "../protocol/policy.js";
 import { highlightCode, preloadHighlighter } from "./parts/highlight.js";
 import { loadMarkdown } from "./pi-tui.js";
 import type { SignInOutcome } from "./parts/sign-in.js";
-import { StartFailure, type ThreadSource } from "./thread-source.js";
 import type { SearchableIndex } from "./parts/file-search-popup.js";
+import { StartFailure, type ThreadSource } from "./thread-source.js";
 
 export interface TuiOptions extends SessionFlags {
   cd?: string;
@@ -73,12 +76,31 @@ export async function runTui(opts: TuiOptions, start: TuiStart): Promise<number>
     }
     throw err;
   }
-  const runner = new TuiRunner(config, () => load(opts, cwd), tuiSettings(config.toml, opts), opts);
+  const runner = new TuiRunner(config, () => load(opts, cwd), tuiSettings(config.toml, opts), permissionsChosen(config), opts);
   return runner.run(start, opts.image.map((p) => resolve(cwd, p)));
 }
 
 function load(opts: TuiOptions, cwd: string): Config {
   return loadConfig(configInputFromFlags(cwd, opts));
+}
+
+/** Whether the approval policy or the sandbox was chosen (config, profile, `-c`, a flag) rather than left to trust. */
+function permissionsChosen(config: Config): boolean {
+  return config.toml.sandbox_mode !== undefined || config.toml.approval_policy !== undefined;
+}
+
+/** What the header says about the folder's trust, when the permissions follow from it. */
+function trustNote(c: Config): string | null {
+  if (c.projectTrustLevel === "trusted" && c.sandboxPolicy.type === "workspace-write" && c.approvalPolicy === "on-request") {
+    return "trusted folder: works inside it without asking";
+  }
+  if (c.projectTrustLevel === "untrusted" && c.approvalPolicy === "untrusted") return "untrusted folder: asks before anything not known to be safe";
+  return null;
+}
+
+/** OSC 52: the terminal puts `text` on the system clipboard (also through ssh and tmux). */
+function osc52(text: string): string {
+  return `\x1b]52;c;${Buffer.from(text, "utf8").toString("base64")}\x07`;
 }
 
 /** Owns the terminal, the app and the current thread; switches threads for /new, /resume, /fork. */
@@ -94,20 +116,29 @@ class TuiRunner implements AppHost {
   private quitting = false;
 
   private readonly notifier: FocusNotifier;
+  /** What the permission profile denies, for the `@` file list; made again when the config is reloaded. */
+  private deniedFilter: Promise<(path: string) => boolean>;
 
   constructor(
     private config: Config,
     private readonly reload: () => Config,
     private readonly settings: TuiSettings,
+    /** The user chose the approval policy or the sandbox (flags or config): no trust question for that. */
+    private readonly permissionsChosen: boolean,
     private readonly flags: TuiOptions,
   ) {
     this.notifier = new FocusNotifier(settings.notifications, process.env, settings.notificationMethod);
+    this.deniedFilter = deniedFilterFor(config);
     this.term = new TerminalSession({
       alternateScreen: settings.alternateScreen,
       onInput: (data) => this.onInput(data),
-      onResize: () => this.renderer.resize(this.app.liveLines()),
+      onResize: () => {
+        this.renderer.resize(this.app.liveLines());
+        // A full-screen view (a tall question, the transcript) is drawn again at the new size.
+        this.app.requestRender();
+      },
     });
-    this.renderer = new InlineRenderer(this.term);
+    this.renderer = new InlineRenderer(this.term, settings.alternateScreen);
     const theme = processTheme();
     this.app = new App(this, {
       theme,
@@ -121,7 +152,9 @@ class TuiRunner implements AppHost {
       version: packageVersion(),
       hideReasoning: config.hideAgentReasoning,
       mcpServers: Object.keys(config.mcpServers),
+      hiddenFile: () => this.deniedFilter,
       onTurnStart: () => preloadHighlighter(() => this.app.requestRender()),
+      trustNote: () => trustNote(this.config),
     });
   }
 
@@ -142,7 +175,7 @@ class TuiRunner implements AppHost {
     }
     let target = start.target;
     if (start.pick && target) {
-      const picked = await this.pickSession(target.kind, target.all);
+      const picked = await this.pickSession(target.kind, target.all, target.interactiveOnly === true);
       if (picked === null) {
         this.finish(0);
         return finished;
@@ -165,7 +198,7 @@ class TuiRunner implements AppHost {
   private async localSource(): Promise<ThreadSource | null> {
     // Agent messages are drawn with the Markdown component: loaded with the core, before a thread can send one.
     const [{ FrontEndHost, HostStartError }, { LocalThreads }] = await Promise.all([import("../host/front-end-host.js"), import("./thread-source.js"), loadMarkdown()]);
-    const host = new FrontEndHost("tui");
+    const host = new FrontEndHost("tui", process.env, { goalContinuation: true });
     try {
       host.checkCredentials(this.config);
     } catch (err) {
@@ -190,12 +223,7 @@ class TuiRunner implements AppHost {
     }
     try {
       const client = await RemoteClient.connect({ url, token, clientName: "codex_ts_tui", version: packageVersion() });
-      return new RemoteThreads(client, {
-        cwd: this.flags.cd,
-        model: this.flags.model,
-        approvalPolicy: this.flags.askForApproval,
-        sandbox: this.flags.sandbox,
-      });
+      return new RemoteThreads(client, url, { cwd: this.flags.cd, model: this.flags.model, approvalPolicy: this.flags.askForApproval, sandbox: this.flags.sandbox });
     } catch (err) {
       this.startError = (err as Error).message;
       return null;
@@ -217,6 +245,8 @@ class TuiRunner implements AppHost {
     const previous = this.thread;
     this.thread = thread;
     this.app.resetThread();
+    // Shown under the new thread's header (a fork's new id, "nothing to resume").
+    this.app.noteUnderHeader(thread.notices);
     void thread.listen((event) => this.show(thread, event));
     if (previous) void source.close(previous);
     for (const op of this.early.splice(0)) thread.submit(op);
@@ -265,14 +295,49 @@ class TuiRunner implements AppHost {
   }
 
   async resumePicker(): Promise<void> {
-    const id = await this.pickSession("resume", false);
+    const id = await this.pickSession("resume", false, true);
     if (id !== null) await this.open({ kind: "resume", sessionId: id, last: false, all: false });
   }
 
   async forkThread(): Promise<void> {
     const id = this.app.sessionId;
+    // The core's notice names the new id; it is shown under the new header.
     if (id) await this.open({ kind: "fork", sessionId: id, last: false, all: false });
   }
+
+  copyToClipboard(text: string): void {
+    this.term.write(osc52(text));
+  }
+
+  async saveModel(model: string, effort: ReasoningEffort | null): Promise<string> {
+    if (this.source && !this.source.local) return this.source.saveModel(model, effort);
+    const { saveModelChoice } = await import("./model-choice.js");
+    return saveModelChoice(this.config.codexHome, this.config.profile, model, effort);
+  }
+
+  statusFacts(): { provider: string; agentsFiles: string[] } {
+    if (this.source && !this.source.local) return { provider: this.source.describe(), agentsFiles: [] };
+    const c = this.config;
+    const agentsFiles = agentsMdFiles({ codexHome: c.codexHome, cwd: c.cwd, maxBytes: c.projectDocMaxBytes, fallbackFilenames: c.projectDocFallbackFilenames, rootMarkers: c.projectRootMarkers });
+    return { provider: `${c.provider.name} (${c.modelProviderId})`, agentsFiles };
+  }
+
+  renameThread(name: string): void {
+    const id = this.app.sessionId;
+    const source = this.source;
+    if (id === null || !source) return this.app.error("Cannot rename: there is no conversation to name yet");
+    void source.rename(id, name).then((named) => {
+      if (typeof named === "string") this.app.error(`Cannot rename: ${named}`);
+      else this.app.print("Conversation named", [`${named.name}: \`${this.resumeCommand(shellJoin([named.name]))}\` opens it again`]);
+      this.app.requestRender();
+    });
+  }
+
+  /** The command that opens a session again (through the same app-server for a remote one). */
+  private resumeCommand(session: string): string {
+    return `codex-ts ${this.flags.remote !== undefined ? `--remote ${this.flags.remote} ` : ""}resume ${session}`;
+  }
+
 
   async externalEdit(text: string): Promise<string> {
     const { editExternally } = await import("./parts/external-editor.js");
@@ -289,15 +354,18 @@ class TuiRunner implements AppHost {
   }
 
   /**
-   * A project with its own `.codex/` settings that the user never trusted or refused: ask once,
-   * save the answer, and load the project's settings when trusted.
+   * A folder the user never trusted or refused: ask once (as the reference does, unless the
+   * user chose the permissions explicitly and the project has no settings waiting for trust),
+   * save the answer, and load the config again, which now runs in the workspace and loads the
+   * project's settings when trusted.
    */
   private async askTrust(): Promise<void> {
-    const { cwd, codexHome, projectRootMarkers, projectTrustLevel } = this.config;
-    // Most projects have no settings of their own: the question's code loads only for those that do.
-    if (projectTrustLevel !== null || projectSettingsFolders(cwd, codexHome, projectRootMarkers).folders.length === 0) return;
+    if (this.config.projectTrustLevel !== null) return;
+    // Permissions chosen and no project settings waiting: nothing to ask, and the question's code stays unloaded.
+    const { cwd, codexHome, projectRootMarkers } = this.config;
+    if (this.permissionsChosen && projectSettingsFolders(cwd, codexHome, projectRootMarkers).folders.length === 0) return;
     const { TrustPrompt, saveTrustDecision, trustQuestionFor } = await import("./parts/trust.js");
-    const question = trustQuestionFor(this.config);
+    const question = trustQuestionFor(this.config, this.permissionsChosen);
     if (!question) return;
     // The question answers the loader's "not loaded because the project is not trusted".
     const answered = new Set(this.config.undecidedTrustWarnings);
@@ -306,7 +374,11 @@ class TuiRunner implements AppHost {
     if (level === null) return;
     try {
       await saveTrustDecision(this.config.codexHome, question.projectPath, level);
-      if (level === "trusted") this.config = this.reload();
+      const reloaded = this.reload();
+      // Refused: the question already said the project's settings stay off.
+      const skipped = (w: string): boolean => question.folders.some((folder) => w.startsWith(`${folder}${sep}`));
+      this.config = { ...reloaded, warnings: reloaded.warnings.filter((w) => !skipped(w)) };
+      this.deniedFilter = deniedFilterFor(this.config);
     } catch (err) {
       this.app.warn(`Could not save the answer: ${(err as Error).message}`);
     }
@@ -326,10 +398,10 @@ class TuiRunner implements AppHost {
   }
 
   /** The recorded session the user picks (newest first; this folder's unless `all`), or null. */
-  private async pickSession(kind: "resume" | "fork", all: boolean): Promise<string | null> {
+  private async pickSession(kind: "resume" | "fork", all: boolean, interactiveOnly: boolean): Promise<string | null> {
     const source = this.source;
     if (!source) return null;
-    const [{ SessionPicker }, threads] = await Promise.all([import("./parts/session-picker.js"), source.recorded(all)]);
+    const [{ SessionPicker }, threads] = await Promise.all([import("./parts/session-picker.js"), source.recorded(all, interactiveOnly)]);
     const cwd = this.flags.remote === undefined ? this.config.cwd : (this.flags.cd ?? this.app.cwd);
     return this.app.present<string | null>(
       (done) =>
@@ -365,9 +437,17 @@ class TuiRunner implements AppHost {
     if (this.startError) process.stderr.write(`${this.startError}\n`);
     const u = this.app.usage;
     if (u.total_tokens > 0) process.stdout.write(`${usageLine(u)}\n`);
+    // A session file appears with the first turn: without one there is nothing to resume.
     const id = this.app.sessionId;
-    if (id && this.app.rolloutPath) process.stdout.write(`To continue this session, run codex-ts ${this.flags.remote !== undefined ? `--remote ${this.flags.remote} ` : ""}resume ${id}\n`);
+    // A remote session's file is on the server: it exists once a turn ran.
+    const recorded = this.app.rolloutPath !== null && (this.flags.remote !== undefined ? u.total_tokens > 0 : existsSync(this.app.rolloutPath));
+    if (id && recorded) process.stdout.write(`To continue this session, run ${this.resumeCommand(id)}\n`);
     const flushed = this.source ? this.source.shutdown() : Promise.resolve([]);
     void flushed.then(() => done(this.startError ? 1 : code));
   }
+}
+
+/** The matcher for the `@` list, loaded in the background; the list waits for it (and offers nothing if it cannot load). */
+function deniedFilterFor(config: Config): Promise<(path: string) => boolean> {
+  return import("../host/standalone.js").then(({ deniedPathFilter }) => deniedPathFilter(config));
 }

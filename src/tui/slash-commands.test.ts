@@ -10,9 +10,10 @@ void test("parseSlash splits the name from its arguments", () => {
   assert.equal(parseSlash("not a command"), null);
 });
 
-void test("the table has every command the UI documents, /compact included", () => {
-  const names = BUILTIN_COMMANDS.map((c) => c.name);
-  for (const n of ["model", "approvals", "new", "resume", "fork", "diff", "status", "init", "mention", "mcp", "quit", "exit", "review", "skills", "compact"]) assert.ok(names.includes(n), n);
+void test("the table has every command the UI documents, /compact and /copy included; /approvals is /permissions", () => {
+  const names = BUILTIN_COMMANDS.flatMap((c) => [c.name, ...(c.aliases ?? [])]);
+  for (const n of ["model", "permissions", "approvals", "new", "resume", "fork", "diff", "status", "init", "mention", "mcp", "quit", "exit", "review", "skills", "compact", "copy"]) assert.ok(names.includes(n), n);
+  assert.equal(BUILTIN_COMMANDS.find((c) => c.aliases?.includes("approvals"))?.name, "permissions");
 });
 
 void test("the popup filters the table, prefix matches first", async () => {
@@ -59,4 +60,13 @@ void test("/prompts:NAME fills the placeholders from what follows", async () => 
   assert.equal(cmd.name, "prompts:fix");
   await cmd.run(ctx, "42 parser.ts");
   assert.equal(sent[0], "Fix issue 42 in parser.ts (42 parser.ts)");
+});
+
+void test("a completion picked after more was typed replaces what is typed, not an older prefix", () => {
+  const completions = new SlashCompletions(() => BUILTIN_COMMANDS);
+  // Suggestions computed for "/st" are applied once "/status" is on the line.
+  const applied = completions.applyCompletion(["/status"], 0, 7, { value: "/status", label: "/status" }, "/st");
+  assert.deepEqual(applied, { lines: ["/status "], cursorLine: 0, cursorCol: 8 });
+  // The list for "/co" had /compact highlighted; "/copy" was typed in full before Enter.
+  assert.deepEqual(completions.applyCompletion(["/copy"], 0, 5, { value: "/compact", label: "/compact" }, "/co").lines, ["/copy "]);
 });

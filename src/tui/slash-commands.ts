@@ -11,6 +11,11 @@ import type { AskForApproval, ReasoningEffort } from "../protocol/policy.js";
 import { REASONING_EFFORTS, sandboxPolicyFor } from "../protocol/policy.js";
 import type { ReviewTarget } from "../protocol/review.js";
 import { expandPrompt } from "../config/custom-prompts.js";
+import type { Choice } from "./overlays.js";
+import { RENAME_COMMAND } from "./thread-name-command.js";
+import { GOAL_COMMAND } from "./goal-command.js";
+import { PLAN_COMMAND } from "./plan-mode.js";
+import type { ThreadGoal } from "../protocol/goals.js";
 
 export interface SlashContext {
   readonly cwd: string;
@@ -21,6 +26,8 @@ export interface SlashContext {
   print(title: string, body: string[]): void;
   error(message: string): void;
   pick(title: string, items: SelectItem[]): Promise<SelectItem | null>;
+  /** A question with a few answers (keys and Enter), resolving with the value picked, `escape` on Esc. */
+  choose<T>(title: string, choices: Choice<T>[], escape: T): Promise<T>;
   ask(title: string): Promise<string | null>;
   /** Submits a user turn as if typed (the user message cell comes back as an event). */
   sendUserText(text: string): void;
@@ -32,15 +39,28 @@ export interface SlashContext {
   listModels(): Promise<Array<{ slug: string; is_default: boolean }>>;
   /** Summarises the conversation now (`instructions`: what the summary must keep), showing progress. */
   compact(instructions: string): void;
+  /** `/copy`: the latest answer to the clipboard. */
+  copyLastAnswer(): void;
+  /** Saves the model and effort as the defaults in config.toml; resolves with the file's path. */
+  saveModel(model: string, effort: ReasoningEffort | null): Promise<string>;
   gitDiff(): Promise<string[]>;
   newThread(): Promise<void>;
   resumePicker(): Promise<void>;
   forkThread(): Promise<void>;
+  /** `/rename`: names the current thread (or says why it cannot). */
+  renameThread(name: string): void;
+  /** The thread's goal as the last thread_goal_updated said (null: none). */
+  goal(): ThreadGoal | null;
+  /** Whether plan mode is on (plan-mode.ts). */
+  planMode(): boolean;
+  setPlanMode(on: boolean): void;
   quit(): void;
 }
 
 export interface SlashCommand {
   name: string;
+  /** Other names it answers to (typed in full; the popup lists the command under its name). */
+  aliases?: string[];
   description: string;
   /** May run while a turn is running. */
   duringTask: boolean;
@@ -57,7 +77,7 @@ export const INIT_PROMPT = [
   "newcomer would trip over. Keep it short (a page or so), use Markdown headings, and only write what you checked.",
 ].join(" ");
 
-/** Approval presets, as the reference offers them. */
+/** Permission presets, as the reference offers them. */
 const APPROVAL_PRESETS: Array<{ id: string; label: string; description: string; approval: AskForApproval; sandbox: "read-only" | "workspace-write" | "danger-full-access" }> = [
   { id: "read-only", label: "Read Only", description: "reads files; asks before editing or running anything else", approval: "on-request", sandbox: "read-only" },
   { id: "auto", label: "Auto", description: "edits and runs commands in the workspace; asks to go beyond it", approval: "on-request", sandbox: "workspace-write" },
@@ -80,22 +100,40 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
       );
       if (!effortItem) return;
       const effort = effortItem.value === "default" ? null : (effortItem.value as ReasoningEffort);
+      const chosen = `${model.value}${effort ? ` (${effort})` : ""}`;
+      const scope = await ctx.choose<"save" | "session" | null>(
+        `Use ${chosen} from the next turn on`,
+        [
+          { key: "d", label: "and make it the default (saved in config.toml)", value: "save" },
+          { key: "s", label: "for this session only", value: "session" },
+        ],
+        null,
+      );
+      if (scope === null) return;
       // The header follows the session's settings_changed answer.
       ctx.submit({ type: "override_turn_context", model: model.value, effort });
-      ctx.print("Model changed", [`${model.value}${effort ? ` (${effort})` : ""} from the next turn on`]);
+      if (scope === "session") return ctx.print("Model changed", [`${chosen} from the next turn on, for this session`]);
+      try {
+        const file = await ctx.saveModel(model.value, effort);
+        ctx.print("Model changed", [`${chosen} from the next turn on, and the default from now on (saved in ${file})`]);
+      } catch (err) {
+        ctx.print("Model changed", [`${chosen} from the next turn on, for this session`]);
+        ctx.error(`Could not save it as the default: ${(err as Error).message}`);
+      }
     },
   },
   {
-    name: "approvals",
-    description: "choose when the agent asks before acting",
+    name: "permissions",
+    aliases: ["approvals"],
+    description: "choose what the agent may do without asking",
     duringTask: false,
     async run(ctx) {
-      const picked = await ctx.pick("Approval mode", APPROVAL_PRESETS.map((p) => ({ value: p.id, label: p.label, description: p.description })));
+      const picked = await ctx.pick("Permissions", APPROVAL_PRESETS.map((p) => ({ value: p.id, label: p.label, description: p.description })));
       const preset = APPROVAL_PRESETS.find((p) => p.id === picked?.value);
       if (!preset) return;
       const sandbox = sandboxPolicyFor(preset.sandbox);
       ctx.submit({ type: "override_turn_context", approval_policy: preset.approval, sandbox_policy: sandbox });
-      ctx.print("Approval mode changed", [`${preset.label}: approval ${preset.approval}, sandbox ${preset.sandbox}`]);
+      ctx.print("Permissions changed", [`${preset.label}: approval ${preset.approval}, sandbox ${preset.sandbox}`]);
     },
   },
   { name: "new", description: "start a new conversation", duringTask: false, run: (ctx) => ctx.newThread() },
@@ -136,6 +174,7 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
     duringTask: false,
     run: (ctx, args) => ctx.compact(args),
   },
+  { name: "copy", description: "copy the latest answer to the clipboard", duringTask: true, run: (ctx) => ctx.copyLastAnswer() },
   { name: "skills", description: "list the skills the agent can use", duringTask: true, run: (ctx) => void ctx.submit({ type: "list_skills" }) },
   {
     name: "mcp",
@@ -149,6 +188,9 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
       ctx.error("Usage: /mcp, or /mcp login NAME");
     },
   },
+  RENAME_COMMAND,
+  GOAL_COMMAND,
+  PLAN_COMMAND,
   { name: "quit", description: "exit codex-ts", duringTask: true, run: (ctx) => ctx.quit() },
   { name: "exit", description: "exit codex-ts", duringTask: true, run: (ctx) => ctx.quit() },
 ];

@@ -17,6 +17,8 @@ export class StatusLine {
   usage: TokenUsageInfo | null = null;
   /** A one-off hint shown while idle (e.g. "Press Ctrl+C again to quit"). */
   hint: string | null = null;
+  /** The request is being retried ("Reconnecting... 2/5"): shown instead of the label, one line for every retry. */
+  retry: string | null = null;
 
   constructor(
     private readonly theme: Theme,
@@ -29,7 +31,8 @@ export class StatusLine {
     if (this.startedAt !== null) {
       const secs = Math.max(0, Math.floor((this.now() - this.startedAt) / 1000));
       const frame = SPINNER[Math.floor(this.now() / 80) % SPINNER.length] ?? "•";
-      left = `${t.fg("accent", frame)} ${t.bold(this.label)} ${t.dim(`(${elapsed(secs)} · Esc to interrupt)`)}`;
+      const label = this.retry !== null ? t.fg("warning", this.retry) : t.bold(this.label);
+      left = `${t.fg("accent", frame)} ${label} ${t.dim(`(${elapsed(secs)} · Esc to interrupt)`)}`;
     } else {
       left = this.hint !== null ? t.dim(this.hint) : "";
     }

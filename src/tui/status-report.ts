@@ -1,5 +1,6 @@
 /**
- * What `/status` prints: the session's settings (model and effort, policies, id, session file),
+ * What `/status` prints: the session's settings (model, provider and effort, policies, the
+ * AGENTS.md files the agent follows, id, session file),
  * the tokens used and the context left, and the account's rate-limit windows as the latest
  * `token_count` reported them (how much of each window is used and when it resets).
  */
@@ -15,6 +16,10 @@ export interface StatusFacts {
   rateLimits: RateLimitSnapshot | null;
   /** Unix seconds, for "resets in". */
   now: number;
+  /** The model provider's name. */
+  provider?: string;
+  /** The AGENTS.md files whose instructions the agent has, in the order it reads them. */
+  agentsFiles?: string[];
 }
 
 const n = (v: number): string => v.toLocaleString("en-US");
@@ -23,8 +28,10 @@ export function statusReport(f: StatusFacts): string[] {
   const h = f.header;
   if (!h) return ["the session has not started yet"];
   const lines = [
-    `model:      ${h.model}${h.effort ? ` (effort ${h.effort})` : ""}`,
+    `model:      ${h.model} (effort ${h.effort ?? "the model's default"})`,
+    ...(f.provider ? [`provider:   ${f.provider}`] : []),
     `directory:  ${h.cwd}`,
+    ...agentsLines(f.agentsFiles),
     `approval:   ${h.approval}`,
     `sandbox:    ${h.sandbox.type}`,
     `session:    ${h.sessionId}`,
@@ -34,6 +41,12 @@ export function statusReport(f: StatusFacts): string[] {
   if (f.usage) lines.push(`context:    ${contextText(f.usage)}`);
   lines.push(...rateLimitLines(f.rateLimits, f.now));
   return lines;
+}
+
+function agentsLines(files: string[] | undefined): string[] {
+  if (files === undefined) return [];
+  if (files.length === 0) return ["AGENTS.md:  none"];
+  return files.map((file, i) => `${i === 0 ? "AGENTS.md:" : "          "}  ${file}`);
 }
 
 /** One line per window ("5h limit: 25% used, resets in 3h 12m"), then credits and plan. */

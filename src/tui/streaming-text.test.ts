@@ -27,3 +27,38 @@ void test("a final message that differs from the stream is drawn whole", () => {
   s.takeStable();
   assert.equal(s.finish("something else"), "something else");
 });
+
+void test("cut keeps whole lines and whole words, marking the cut with …", () => {
+  const s = new StreamingText();
+  s.append("line one\nline two\nthe quick brown fox jum");
+  assert.equal(s.cut(), "line one\nline two\nthe quick brown fox …");
+  assert.equal(s.started, false);
+  s.append("half");
+  assert.equal(s.cut(), "");
+  s.append("done line\n");
+  assert.equal(s.cut(), "done line\n");
+});
+
+void test("a restarted stream does not show again what it already showed", () => {
+  const s = new StreamingText();
+  s.append("First paragraph.\n\nSecond hal");
+  assert.equal(s.takeStable(), "First paragraph.\n\n");
+  s.restart();
+  s.append("First para");
+  assert.equal(s.pending(), "");
+  assert.equal(s.takeStable(), null);
+  s.append("graph.\n\nSecond half.\n\nThird");
+  assert.equal(s.takeStable(), "Second half.\n\n");
+  assert.equal(s.pending(), "Third");
+  assert.equal(s.finish("First paragraph.\n\nSecond half.\n\nThird."), "Third.");
+});
+
+void test("a restarted stream that says something else goes on after what was shown", () => {
+  const s = new StreamingText();
+  s.append("Alpha.\n\n");
+  s.takeStable();
+  s.restart();
+  s.append("Beta");
+  assert.equal(s.pending(), "Beta");
+  assert.equal(s.finish("Beta."), "Beta.");
+});

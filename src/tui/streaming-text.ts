@@ -3,6 +3,10 @@
  * code fence) are handed out as soon as they are complete, so they can be committed to
  * scrollback while the rest streams; only the unfinished paragraph stays in the live region,
  * which keeps a long answer from making every token cost more than the last.
+ *
+ * A stream can also end early (an interrupt, an error: `cut()` keeps whole lines and whole
+ * words, marked with "…") or start over (a retried request streams the answer again from its
+ * beginning: `restart()`, after which the part already shown is not shown twice).
  */
 export class StreamingText {
   private text = "";
@@ -11,14 +15,52 @@ export class StreamingText {
   private fencesCommitted = 0;
   /** Whether any delta arrived (a message without deltas is drawn whole when it ends). */
   started = false;
+  /** After a restart: the text already shown, which the new attempt is expected to repeat. */
+  private replay: string | null = null;
 
   append(delta: string): void {
     this.text += delta;
     this.started = true;
+    if (this.replay === null) return;
+    if (this.replay.startsWith(this.text)) {
+      // Still repeating what is on screen: nothing new to show.
+      this.committed = this.text.length;
+    } else if (this.text.startsWith(this.replay)) {
+      this.committed = this.replay.length;
+      this.replay = null;
+    } else {
+      // The new attempt says something else: it goes on after what was shown.
+      this.committed = 0;
+      this.fencesCommitted = 0;
+      this.replay = null;
+    }
+  }
+
+  /** The request is being sent again and its answer will stream from the start. */
+  restart(): void {
+    if (!this.started) return;
+    this.replay = this.text.slice(0, this.committed);
+    this.text = "";
+    this.committed = 0;
+  }
+
+  /**
+   * The rest of a stream that ends here, cut at a clean point: whole lines, then the whole words
+   * of an unfinished line followed by "…" (a word still being written is dropped). The stream is
+   * reset.
+   */
+  cut(): string {
+    const rest = this.replay === null ? this.pending() : "";
+    this.finish("");
+    const end = rest.lastIndexOf("\n");
+    const lines = rest.slice(0, end + 1);
+    const words = rest.slice(end + 1).replace(/\S*$/, "").trimEnd();
+    return words === "" ? lines : `${lines}${words} …`;
   }
 
   /** The complete paragraphs not handed out yet, or null when none finished since last time. */
   takeStable(): string | null {
+    if (this.replay !== null) return null;
     let fences = this.fencesCommitted;
     let boundary = -1;
     let fencesAtBoundary = fences;
@@ -43,7 +85,7 @@ export class StreamingText {
 
   /** What has arrived but not been handed out. */
   pending(): string {
-    return this.text.slice(this.committed);
+    return this.replay === null ? this.text.slice(this.committed) : "";
   }
 
   /** Whether a paragraph was already handed out (later parts continue the same cell). */
@@ -53,11 +95,13 @@ export class StreamingText {
 
   /** The rest of the final message (`full` is the complete text the model sent). */
   finish(full: string): string {
-    const rest = full.startsWith(this.text.slice(0, this.committed)) ? full.slice(this.committed) : full;
+    const shown = this.replay ?? this.text.slice(0, this.committed);
+    const rest = full.startsWith(shown) ? full.slice(shown.length) : full;
     this.text = "";
     this.committed = 0;
     this.fencesCommitted = 0;
     this.started = false;
+    this.replay = null;
     return rest;
   }
 }

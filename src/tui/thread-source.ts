@@ -9,6 +9,7 @@ import type { Config } from "../config/load-config.js";
 import type { FrontEndHost } from "../host/front-end-host.js";
 import { HostedThread } from "../host/hosted-thread.js";
 import type { ThreadSummary, ThreadTarget } from "../protocol/threads.js";
+import type { ReasoningEffort } from "../protocol/policy.js";
 import type { RemoteClient, RemoteThread } from "../app-server-client/remote-client.js";
 import type { GitRunner } from "./parts/git-diff.js";
 import { FileIndex, STALE_AFTER_MS } from "./parts/file-search.js";
@@ -26,8 +27,14 @@ export interface ThreadSource {
   close(thread: HostedThread): Promise<void>;
   /** Ends every thread; returns what went wrong on the way. */
   shutdown(): Promise<string[]>;
-  /** Recorded threads for the picker, newest first (this folder's unless `all`). */
-  recorded(all: boolean): Promise<Iterator<ThreadSummary, void, undefined>>;
+  /** Recorded threads for the picker, newest first (this folder's unless `all`; those a person drove when `interactiveOnly`). */
+  recorded(all: boolean, interactiveOnly: boolean): Promise<Iterator<ThreadSummary, void, undefined>>;
+  /** `/rename`: the name given, or why it cannot be one. */
+  rename(threadId: string, name: string): Promise<{ name: string } | string>;
+  /** `/model` on a remote session: saved as the server's default; resolves with the file written. */
+  saveModel(model: string, effort: ReasoningEffort | null): Promise<string>;
+  /** Where the threads run, for `/status`. */
+  describe(): string;
   /** `/diff`'s lines for the thread's working folder. */
   gitDiff(cwd: string): Promise<string[]>;
   /** The files `@` searches, when they are not this machine's (null: the local index). */
@@ -69,10 +76,26 @@ export class LocalThreads implements ThreadSource {
     return this.host.shutdown();
   }
 
-  async recorded(all: boolean): Promise<Iterator<ThreadSummary, void, undefined>> {
+  async recorded(all: boolean, interactiveOnly: boolean): Promise<Iterator<ThreadSummary, void, undefined>> {
     const { threadReader } = await import("../host/recorded-threads.js");
     const { codexHome, cwd } = this.config();
-    return threadReader({ codexHome, cwd: all ? undefined : cwd });
+    return threadReader({ codexHome, cwd: all ? undefined : cwd, interactiveOnly });
+  }
+
+  async rename(threadId: string, name: string): Promise<{ name: string } | string> {
+    const { nameThread } = await import("../host/recorded-threads.js");
+    return nameThread(this.config().codexHome, threadId, name);
+  }
+
+  async saveModel(model: string, effort: ReasoningEffort | null): Promise<string> {
+    const config = this.config();
+    const { saveModelChoice } = await import("./model-choice.js");
+    return saveModelChoice(config.codexHome, config.profile, model, effort);
+  }
+
+  describe(): string {
+    const c = this.config();
+    return `${c.provider.name} (${c.modelProviderId})`;
   }
 
   async gitDiff(cwd: string): Promise<string[]> {
@@ -105,6 +128,7 @@ export class RemoteThreads implements ThreadSource {
 
   constructor(
     private readonly client: RemoteClient,
+    private readonly url: string,
     private readonly settings: RemoteSettings,
   ) {
     this.cwd = settings.cwd;
@@ -146,8 +170,9 @@ export class RemoteThreads implements ThreadSource {
     return [];
   }
 
-  async recorded(all: boolean): Promise<Iterator<ThreadSummary, void, undefined>> {
-    const listing = await this.client.listThreads({ limit: PICKER_PAGE, sortKey: "updated_at", ...(all || this.cwd === undefined ? {} : { cwd: this.cwd }) });
+  async recorded(all: boolean, interactiveOnly: boolean): Promise<Iterator<ThreadSummary, void, undefined>> {
+    const kinds = interactiveOnly ? {} : { sourceKinds: ["cli", "vscode", "appServer", "exec", "unknown"] };
+    const listing = await this.client.listThreads({ limit: PICKER_PAGE, sortKey: "updated_at", ...kinds, ...(all || this.cwd === undefined ? {} : { cwd: this.cwd }) });
     const summaries = listing.data.map(
       (t): ThreadSummary => ({
         id: t.id,
@@ -155,7 +180,7 @@ export class RemoteThreads implements ThreadSource {
         createdAt: new Date(t.createdAt * 1000).toISOString(),
         updatedAt: new Date(t.updatedAt * 1000).toISOString(),
         cwd: t.cwd,
-        firstPrompt: t.name ?? (t.preview || null),
+        firstPrompt: t.preview || null,
         modelProvider: t.modelProvider,
         forkedFromId: t.forkedFromId,
         source: typeof t.source === "string" ? t.source : null,
@@ -163,9 +188,29 @@ export class RemoteThreads implements ThreadSource {
         originator: t.originator,
         cliVersion: t.cliVersion,
         model: t.model,
+        name: t.name,
       }),
     );
     return summaries[Symbol.iterator]();
+  }
+
+  async rename(threadId: string, name: string): Promise<{ name: string } | string> {
+    try {
+      await this.client.call("thread/name/set", { threadId, name });
+      return { name: name.trim() };
+    } catch (err) {
+      return (err as Error).message;
+    }
+  }
+
+  async saveModel(model: string, effort: ReasoningEffort | null): Promise<string> {
+    const edits = [{ keyPath: "model", value: model, mergeStrategy: "replace" }, { keyPath: "model_reasoning_effort", value: effort, mergeStrategy: "replace" }];
+    const written = await this.client.call<{ filePath: string }>("config/batchWrite", { edits });
+    return `${written.filePath} on ${this.url}`;
+  }
+
+  describe(): string {
+    return `the app-server at ${this.url}`;
   }
 
   /** The diff of the server's folder, with git run there (under the server's sandbox). */

@@ -19,15 +19,19 @@ import type { Socket } from "node:net";
 import { readRequestText, sendJson } from "./http-util.js";
 
 export type ScriptedOutput =
-  | { type: "message"; text: string; id?: string }
+  /** `pieces`: how many deltas the text streams in (3 unless told; a long answer streamed slowly needs many). */
+  | { type: "message"; text: string; id?: string; pieces?: number }
   | { type: "reasoning"; summary: string[]; id?: string; encryptedContent?: string }
-  | { type: "function_call"; name: string; arguments: unknown; callId: string; id?: string }
+  /** `namespace`: a tool found by tool_search, called inside its namespace. */
+  | { type: "function_call"; name: string; arguments: unknown; callId: string; id?: string; namespace?: string }
   | { type: "custom_tool_call"; name: string; input: string; callId: string; id?: string }
   /**
    * A hosted web search the provider ran itself: announced in progress (no action yet, as the
    * Responses API does), then done with its action (search / open_page / find_in_page).
    */
-  | { type: "web_search_call"; action: JsonObject; id?: string; status?: string };
+  | { type: "web_search_call"; action: JsonObject; id?: string; status?: string }
+  /** The hosted `tool_search` tool run by the client (`execution: "client"`): the client answers with a `tool_search_output`. */
+  | { type: "tool_search_call"; arguments: JsonObject; callId: string; id?: string };
 
 export interface ScriptedTurn {
   outputs?: ScriptedOutput[];
@@ -193,9 +197,10 @@ export function inputTexts(input: JsonObject[] | undefined): string[] {
 }
 
 /** The output the model got back for `callId`, from the first request that carries it (undefined: none yet). */
+/** The output of a function or freeform tool call, from the first request that carries it. */
 export function callOutput(server: Pick<ModelServer, "requests">, callId: string): unknown {
   for (const request of server.requests) {
-    const item = (request.body.input ?? []).find((i) => i.type === "function_call_output" && i.call_id === callId);
+    const item = (request.body.input ?? []).find((i) => (i.type === "function_call_output" || i.type === "custom_tool_call_output") && i.call_id === callId);
     if (item) return item.output;
   }
   return undefined;
@@ -278,7 +283,7 @@ function responsesFrames(t: ScriptedTurn, ids: Ids, model: string): string[] {
         const id = out.id ?? ids.next("msg");
         const base = { type: "message", id, role: "assistant" };
         emit("response.output_item.added", { output_index, item: { ...base, status: "in_progress", content: [] } });
-        for (const delta of fragments(out.text)) {
+        for (const delta of fragments(out.text, out.pieces)) {
           emit("response.output_text.delta", { output_index, item_id: id, content_index: 0, delta });
         }
         const content = [{ type: "output_text", text: out.text, annotations: [] }];
@@ -302,7 +307,7 @@ function responsesFrames(t: ScriptedTurn, ids: Ids, model: string): string[] {
       case "function_call": {
         const id = out.id ?? ids.next("fc");
         const args = argumentsString(out.arguments);
-        const base = { type: "function_call", id, call_id: out.callId, name: out.name };
+        const base = { type: "function_call", id, call_id: out.callId, name: out.name, ...(out.namespace ? { namespace: out.namespace } : {}) };
         emit("response.output_item.added", { output_index, item: { ...base, arguments: "", status: "in_progress" } });
         for (const delta of fragments(args)) {
           emit("response.function_call_arguments.delta", { item_id: id, output_index, delta });
@@ -318,6 +323,13 @@ function responsesFrames(t: ScriptedTurn, ids: Ids, model: string): string[] {
           emit("response.custom_tool_call_input.delta", { item_id: id, output_index, delta });
         }
         done = { ...base, input: out.input, status: "completed" };
+        break;
+      }
+      case "tool_search_call": {
+        const id = out.id ?? ids.next("ts");
+        const base = { type: "tool_search_call", id, call_id: out.callId, execution: "client" };
+        emit("response.output_item.added", { output_index, item: { ...base, status: "in_progress", arguments: {} } });
+        done = { ...base, status: "completed", arguments: out.arguments };
         break;
       }
       case "web_search_call": {
@@ -368,7 +380,7 @@ function chatFrames(t: ScriptedTurn, ids: Ids, model: string, includeUsage: bool
   for (const out of t.outputs ?? []) {
     switch (out.type) {
       case "message":
-        for (const piece of fragments(out.text)) chunk({ content: piece });
+        for (const piece of fragments(out.text, out.pieces)) chunk({ content: piece });
         break;
       case "reasoning":
         for (const piece of fragments(out.summary.join("\n\n"))) chunk({ reasoning: piece });
@@ -380,6 +392,7 @@ function chatFrames(t: ScriptedTurn, ids: Ids, model: string, includeUsage: bool
         toolCall(out.callId, out.name, JSON.stringify({ input: out.input }));
         break;
       case "web_search_call":
+      case "tool_search_call":
         break; // Chat Completions has no hosted tools: nothing goes on that wire.
     }
   }
@@ -452,6 +465,7 @@ function checkBody(wire: "responses" | "chat", body: ModelRequestBody, label: st
   if (!Array.isArray(list)) return [...problems, `${label}: request has no ${wire === "responses" ? "input" : "messages"} array`];
   const fn: Seen = { calls: [], outputs: [] };
   const custom: Seen = { calls: [], outputs: [] };
+  const search: Seen = { calls: [], outputs: [] };
   list.forEach((entry, pos) => {
     if (!isObject(entry)) return;
     if (wire === "chat") {
@@ -462,6 +476,10 @@ function checkBody(wire: "responses" | "chat", body: ModelRequestBody, label: st
     else if (entry.type === "function_call_output") {
       fn.outputs.push([String(entry.call_id), pos]);
       if (!isFunctionOutput(entry.output)) problems.push(`${label}: function_call_output ${String(entry.call_id)} has a malformed output`);
+    } else if (entry.type === "tool_search_call") search.calls.push([String(entry.call_id), pos]);
+    else if (entry.type === "tool_search_output") {
+      search.outputs.push([String(entry.call_id), pos]);
+      if (!Array.isArray(entry.tools)) problems.push(`${label}: tool_search_output ${String(entry.call_id)} has no tools array`);
     } else if (entry.type === "custom_tool_call") custom.calls.push([String(entry.call_id), pos]);
     else if (entry.type === "custom_tool_call_output") {
       custom.outputs.push([String(entry.call_id), pos]);
@@ -473,6 +491,7 @@ function checkBody(wire: "responses" | "chat", body: ModelRequestBody, label: st
   } else {
     pairUp(label, "function_call", "function_call_output", fn, problems);
     pairUp(label, "custom_tool_call", "custom_tool_call_output", custom, problems);
+    pairUp(label, "tool_search_call", "tool_search_output", search, problems);
   }
   return problems;
 }

@@ -6,7 +6,7 @@
  */
 import { invalidRequest } from "../../app-server-protocol/jsonrpc.js";
 import type { ThreadSummary } from "../../protocol/threads.js";
-import { threadNames, threadReader } from "../../host/recorded-threads.js";
+import { threadReader } from "../../host/recorded-threads.js";
 import type { Method } from "../server.js";
 import { sourceKind, threadFromSummary } from "../thread-objects.js";
 
@@ -34,13 +34,12 @@ export const listThreads: Method = async ({ server }, params) => {
   const cwds = typeof cwdParam === "string" ? [cwdParam] : (params.optionalStrings("cwd") ?? null);
   const search = params.optionalString("searchTerm")?.toLowerCase();
   const archived = params.optionalBoolean("archived") === true;
-  const names = threadNames(server.codexHome);
 
   const matches = (s: ThreadSummary): boolean =>
     allowedKinds.has(sourceKind(s.source)) &&
     (!providers || providers.length === 0 || (s.modelProvider !== null && providers.includes(s.modelProvider))) &&
     (cwds === null || (s.cwd !== null && cwds.includes(s.cwd))) &&
-    (search === undefined || `${names.get(s.id) ?? ""}\n${s.firstPrompt ?? ""}`.toLowerCase().includes(search));
+    (search === undefined || `${s.name ?? ""}\n${s.firstPrompt ?? ""}`.toLowerCase().includes(search));
 
   const reader = threadReader({ codexHome: server.codexHome, archived, order: sortKey === "updated_at" ? "updated" : "created" });
   const found: ThreadSummary[] = [];
@@ -54,7 +53,7 @@ export const listThreads: Method = async ({ server }, params) => {
   const more = found.length > offset + limit;
   const data = page.map((summary) => {
     const live = server.thread(summary.id);
-    return threadFromSummary({ summary, name: names.get(summary.id) ?? null, status: live ? live.threadStatus : { type: "notLoaded" } });
+    return threadFromSummary(summary, live ? live.threadStatus : { type: "notLoaded" });
   });
   return { data, nextCursor: more ? `o:${offset + limit}` : null, backwardsCursor: page.length > 0 ? `o:${Math.max(0, offset - limit)}` : null };
 };

@@ -10,7 +10,7 @@ import type { CliConfigInput } from "../../config/load-config.js";
 import { tomlKey, tomlValue } from "../../util/toml-text.js";
 import { SANDBOX_MODES } from "../../protocol/policy.js";
 import type { TurnOverrides } from "../../protocol/ops.js";
-import { archiveThread, recordedEvents, recordedThreadSummary, setThreadName, threadNames, unarchiveThread } from "../../host/recorded-threads.js";
+import { archiveRecordedThread, findRecordedThread, isThreadId, nameThread, recordedEvents, recordedThreadSummary, unarchiveRecordedThread } from "../../host/recorded-threads.js";
 import { Reply } from "../connection.js";
 import type { LiveThread } from "../live-thread.js";
 import type { Params } from "../params.js";
@@ -142,7 +142,7 @@ const read: Method = async ({ server }, params) => {
   if (live) return { thread: includeTurns ? withTurns(server, live) : server.threadObject(live) };
   const summary = recordedThreadSummary(server.codexHome, threadId) ?? recordedThreadSummary(server.codexHome, threadId, true);
   if (!summary) throw invalidRequest(`thread not found: ${threadId}`);
-  const thread = threadFromSummary({ summary, name: threadNames(server.codexHome).get(summary.id) ?? null, status: { type: "notLoaded" } });
+  const thread = threadFromSummary(summary, { type: "notLoaded" });
   if (includeTurns) thread.turns = recordedTurns(thread.id, summary.path, null);
   return { thread };
 };
@@ -169,31 +169,40 @@ const listTurns: Method = async ({ server }, params) => {
   return { data: page, nextCursor: offset + limit < ordered.length ? `o:${offset + limit}` : null, backwardsCursor: page.length > 0 ? `o:${offset}` : null };
 };
 
+/** A thread by id (not by name: the protocol names threads by id), active or archived. */
+function recordedById(server: AppServer, threadId: string, where: "active" | "archived"): ReturnType<typeof findRecordedThread> {
+  return isThreadId(threadId) ? findRecordedThread(server.codexHome, threadId, where) : null;
+}
+
 const archive: Method = async ({ server }, params) => {
   const threadId = params.string("threadId");
   if (server.thread(threadId)?.activeTurnId) throw invalidRequest(`thread ${threadId} has a turn in progress; interrupt it before archiving`);
+  const found = recordedById(server, threadId, "active");
+  if (!found) throw invalidRequest(`thread not found: ${threadId}`);
   await server.closeThread(threadId);
-  if (archiveThread(server.codexHome, threadId) === null) throw invalidRequest(`thread not found: ${threadId}`);
+  archiveRecordedThread(server.codexHome, found);
   server.broadcast("thread/archived", { threadId });
   return {};
 };
 
 const unarchive: Method = async ({ server }, params) => {
   const threadId = params.string("threadId");
-  if (unarchiveThread(server.codexHome, threadId) === null) throw invalidRequest(`no archived thread ${threadId}`);
+  const found = recordedById(server, threadId, "archived");
+  if (!found) throw invalidRequest(`no archived thread ${threadId}`);
+  unarchiveRecordedThread(server.codexHome, found);
   const summary = recordedThreadSummary(server.codexHome, threadId);
   if (!summary) throw invalidRequest(`thread not found: ${threadId}`);
   server.broadcast("thread/unarchived", { threadId });
-  return { thread: threadFromSummary({ summary, name: threadNames(server.codexHome).get(threadId) ?? null, status: { type: "notLoaded" } }) };
+  return { thread: threadFromSummary(summary, { type: "notLoaded" }) };
 };
 
 const setName: Method = async ({ server }, params) => {
   const threadId = params.string("threadId");
-  const name = params.string("name").trim();
-  if (name === "") throw invalidRequest("Invalid request: `name` must not be empty");
+  const name = params.string("name");
   if (!server.thread(threadId) && !recordedThreadSummary(server.codexHome, threadId)) throw invalidRequest(`thread not found: ${threadId}`);
-  setThreadName(server.codexHome, threadId, name);
-  server.broadcast("thread/name/updated", { threadId, threadName: name });
+  const named = nameThread(server.codexHome, threadId, name);
+  if (typeof named === "string") throw invalidRequest(`Invalid request: ${named}`);
+  server.broadcast("thread/name/updated", { threadId, threadName: named.name });
   return {};
 };
 

@@ -11,6 +11,7 @@ import { mcpOps } from "./mcp.js";
 import { questionOps } from "./questions.js";
 import { reviewOps } from "./review.js";
 import { turnOps } from "./turns.js";
+import { goalOps } from "./goals.js";
 import type { OpFamily } from "./types.js";
 
 const HANDLERS: OpFamily<Op["type"]> = {
@@ -21,6 +22,7 @@ const HANDLERS: OpFamily<Op["type"]> = {
   ...reviewOps,
   ...mcpOps,
   ...lifecycleOps,
+  ...goalOps,
 };
 
 /** Runs the handler of `op`. */

@@ -68,7 +68,7 @@ async function userTurn(s: SessionState, id: string, items: UserInput[], overrid
     new RegularTask(),
     () => {
       s.recorder?.recordTurnContext(turnContextLine(turn.turnId, s.settings, turn.outputSchema));
-      s.history.append(...settingsUpdateItems(s.lastTurnSettings, s.settings));
+      s.history.append(...settingsUpdateItems(s.lastTurnSettings, s.settings, s.options.fileSystemRules));
       s.lastTurnSettings = s.settings;
       s.history.append(message);
       injectMentionedSkills(s, inputText(items), turn.subId);
@@ -125,5 +125,6 @@ function applyOverrides(settings: SessionSettings, o: TurnOverrides): SessionSet
     ...(o.sandbox_policy !== undefined ? { sandboxPolicy: o.sandbox_policy } : {}),
     ...(o.effort !== undefined ? { reasoningEffort: o.effort } : {}),
     ...(o.summary !== undefined ? { reasoningSummary: o.summary } : {}),
+    ...(o.collaboration_mode !== undefined ? { collaborationMode: o.collaboration_mode } : {}),
   };
 }

@@ -1,8 +1,10 @@
 /**
  * The apply_patch tool, and the same path for shell calls that run `apply_patch`:
  *
- *   parse ─▶ plan (reads files) ─▶ safety check ─▶ [ask the user] ─▶ begin event ─▶ commit ─▶ end event
+ *   parse ─▶ denied paths? ─▶ plan (reads files) ─▶ safety check ─▶ [ask the user] ─▶ begin event ─▶ commit ─▶ end event
  *
+ * A patch touching a path the permission profile denies (directly, through a symlink or as a
+ * hard link) is refused before any file is read, whatever the sandbox policy.
  * A patch that cannot be parsed or located is refused before any event or write ("verification
  * failed", so the model can resample); a patch that fails while writing is rolled back and
  * reported as failed, with its error, to both the user and the model.
@@ -17,11 +19,13 @@ import { commitPlan, summarizePlan } from "../../patch/commit.js";
 import { extractApplyPatchInvocation, shellScriptOf } from "../../patch/invocation.js";
 import { unifiedDiff } from "../../patch/unified-diff.js";
 import type { ParsedPatch, PatchPlan } from "../../patch/types.js";
+import type { FileSystemGuard } from "../../sandbox/fs-guard.js";
 import { assessPatchSafety, grantReason } from "../../approval/patch-safety.js";
 import { resolveWorkdir } from "../turn-context.js";
 import { formatFreeformOutput, formatShellJsonOutput, type ExecOutcome } from "../../exec/format.js";
 import type { TruncationPolicy } from "../../exec/truncate.js";
 import { ToolError, parseArguments, type ToolHandler, type ToolInvocation, type ToolOutput } from "../types.js";
+import { errorMessage } from "../../util/errors.js";
 
 /** How the calling tool lays out a finished command for the model. */
 export type PatchOutputFormat = (outcome: ExecOutcome, policy: TruncationPolicy) => string;
@@ -66,19 +70,23 @@ export async function interceptApplyPatch(
 }
 
 async function applyPatch(invocation: ToolInvocation, text: string, cwd: string, format: PatchOutputFormat): Promise<ToolOutput> {
+  if (invocation.turn.planning === true) return { text: "plan mode: no file is changed while planning; describe the edit in the plan instead", success: false };
   const started = performance.now();
+  const { turn } = invocation;
   let parsed: ParsedPatch;
   let plan: PatchPlan;
+  let written: string[];
   try {
     parsed = parsePatch(text);
+    written = pathsWrittenBy(parsed, cwd);
+    const denied = firstDenied(turn.services.fileSystemGuard, written);
+    if (denied !== null) return { text: `apply_patch refused: ${denied}`, success: false };
     plan = await planPatch(parsed, cwd);
   } catch (err) {
-    return verificationFailed(err instanceof Error ? err.message : String(err));
+    return verificationFailed(errorMessage(err));
   }
 
-  const { turn } = invocation;
   const changes = fileChanges(plan);
-  const written = pathsWrittenBy(parsed, cwd);
   const store = turn.services.approvalStore;
   const safety = assessPatchSafety(written, turn.approvalPolicy, turn.sandboxPolicy, turn.cwd, store.grantedRoots);
   if (safety.kind === "reject") {
@@ -114,7 +122,7 @@ async function applyPatch(invocation: ToolInvocation, text: string, cwd: string,
     stdout = summarizePlan(plan);
     invocation.turnDiff.track(plan.changes);
   } catch (err) {
-    stderr = `${err instanceof Error ? err.message : String(err)}\n`;
+    stderr = `${errorMessage(err)}\n`;
   }
   const success = stderr === "";
   invocation.emit({ type: "patch_apply_end", call_id: invocation.callId, stdout, stderr, success });
@@ -125,6 +133,15 @@ async function applyPatch(invocation: ToolInvocation, text: string, cwd: string,
     timedOut: false,
   };
   return { text: format(outcome, { kind: "tokens", limit: turn.model.truncationTokens }), success };
+}
+
+function firstDenied(guard: FileSystemGuard | undefined, paths: readonly string[]): string | null {
+  if (guard === undefined) return null;
+  for (const path of paths) {
+    const reason = guard.deniedReason(path);
+    if (reason !== null) return reason;
+  }
+  return null;
 }
 
 function verificationFailed(message: string): ToolOutput {

@@ -1,7 +1,7 @@
 /**
  * view_image: the model attaches a local image (a screenshot, a rendered chart) to the
- * conversation. The path is resolved against the turn's cwd; every sandbox policy we have lets
- * commands read anywhere, so nothing beyond the file itself is checked. As in the reference, the
+ * conversation. The path is resolved against the turn's cwd; a path the permission profile
+ * denies is refused (commands could not read it either), nothing else is checked. As in the reference, the
  * image comes back as the call's output (one input_image content item, full detail) and a
  * view_image_tool_call event tells front ends which file it was; a file that is missing, not a
  * file, not an image or too large gets the model a sentence saying which.
@@ -15,6 +15,8 @@ export const viewImageHandler: ToolHandler = {
   async handle(invocation: ToolInvocation): Promise<ToolOutput> {
     const { path } = parseArguments<{ path: string }>(invocation);
     const absolute = resolve(invocation.turn.cwd, path);
+    const denied = invocation.turn.services.fileSystemGuard?.deniedReason(absolute) ?? null;
+    if (denied !== null) throw new ToolError(denied);
     let dataUrl: string;
     try {
       ({ dataUrl } = await loadImageFile(absolute));

@@ -295,6 +295,8 @@ export function mentionText(path: string): string {
 export interface IndexOptions extends ListOptions {
   /** Lists the files; `listFiles` unless a test supplies its own. */
   lister?: (root: string, options: ListOptions) => Promise<{ files: string[]; source: "git" | "walk" }>;
+  /** Files never offered (relative to the root): the ones the permission profile denies. The list waits for it. */
+  hidden?: Promise<(relativePath: string) => boolean>;
 }
 
 export class FileIndex {
@@ -354,7 +356,9 @@ export class FileIndex {
     this.rebuilding = true;
     try {
       const lister = this.options.lister ?? listFiles;
-      const { files, source } = await lister(this.root, this.options);
+      const [listed, hidden] = await Promise.all([lister(this.root, this.options), this.options.hidden]);
+      const files = hidden === undefined ? listed.files : listed.files.filter((file) => !hidden(file));
+      const source = listed.source;
       const nameStarts = new Int32Array(files.length);
       const lowers = new Array<string>(files.length);
       for (let i = 0; i < files.length; i++) {
@@ -437,10 +441,10 @@ export const STALE_AFTER_MS = 30_000;
 const shared = new Map<string, FileIndex>();
 
 /** The index for `root`, built in the background on first use and kept for later searches. */
-export function fileIndexFor(root: string): FileIndex {
+export function fileIndexFor(root: string, hidden?: Promise<(relativePath: string) => boolean>): FileIndex {
   let index = shared.get(root);
   if (index === undefined) {
-    index = new FileIndex(root);
+    index = new FileIndex(root, hidden ? { hidden } : {});
     shared.set(root, index);
   } else if (index.state !== "building" && index.age() > STALE_AFTER_MS) {
     void index.refresh();

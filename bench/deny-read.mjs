@@ -1,0 +1,131 @@
+#!/usr/bin/env node
+// What a deny list costs each command (docs/sandbox.md, "Denied paths"):
+// 1. The guard's view (fs-guard.ts) of a project with the built-in denials: the first, cold walk
+//    and the warm ones that follow (one lstat per folder), on a small project and on this
+//    repository with its node_modules.
+// 2. Spawning `true` through sandboxCommand with the built-in denials and a .env to hide, next to
+//    the same command without a guard, under bubblewrap and Landlock (alternating).
+// 3. The CLI as a user runs it, `codex-ts sandbox -- true` against the reference's
+//    `codex sandbox -- true`, each with a profile denying `**/.env` (alternating, in the same run),
+//    when the reference is installed at /work/ref.
+// Prints medians and p90s and the load average; asserts nothing.
+// Usage: node bench/deny-read.mjs [--runs N]     (default 20; CODEX_TS_DIST=path picks another build)
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { median, parseRuns, percentile } from "./stats.mjs";
+import { requireBuilt } from "./built.mjs";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const DIST = process.env.CODEX_TS_DIST ? resolve(process.env.CODEX_TS_DIST) : join(ROOT, "dist");
+const REFERENCE = "/work/ref/node_modules/.bin/codex";
+
+const fmt = (ms) => `${ms.toFixed(1)} ms`;
+const summary = (label, values) => console.log(`  ${label.padEnd(44)} median ${fmt(median(values)).padStart(9)}   p90 ${fmt(percentile(values, 90)).padStart(9)}`);
+
+function time(fn) {
+  const start = performance.now();
+  fn();
+  return performance.now() - start;
+}
+
+function spawnTimed(argv, cwd, env) {
+  const start = performance.now();
+  const r = spawnSync(argv[0], argv.slice(1), { cwd, env, stdio: ["ignore", "ignore", "pipe"] });
+  const ms = performance.now() - start;
+  if (r.status !== 0) throw new Error(`${argv.join(" ").slice(0, 80)} exited with ${r.status}: ${r.stderr}`);
+  return ms;
+}
+
+async function main() {
+  const runs = parseRuns(process.argv.slice(2), 20);
+  requireBuilt(join(DIST, "src/sandbox/fs-guard.js"));
+  const { FileSystemGuard } = await import(pathToFileURL(join(DIST, "src/sandbox/fs-guard.js")).href);
+  const { sandboxCommand } = await import(pathToFileURL(join(DIST, "src/sandbox/launcher.js")).href);
+  const { loadConfig } = await import(pathToFileURL(join(DIST, "src/config/load-config.js")).href);
+  console.log(`load average: ${loadavg().map((l) => l.toFixed(2)).join(" ")}   runs: ${runs}`);
+
+  const scratch = mkdtempSync(join(tmpdir(), "codex-ts-bench-deny-"));
+  const home = join(scratch, "home");
+  const small = join(scratch, "small");
+  mkdirSync(home);
+  mkdirSync(join(small, ".git"), { recursive: true });
+  for (let i = 0; i < 20; i++) {
+    mkdirSync(join(small, `dir${i}`, "sub"), { recursive: true });
+    writeFileSync(join(small, `dir${i}`, "sub", "file.ts"), "x");
+  }
+  writeFileSync(join(small, ".env"), "TOKEN=x\n");
+  const rulesFor = (cwd) => loadConfig({ cwd, overrides: [], env: { CODEX_HOME: home, HOME: home } }).fileSystemRules;
+
+  console.log("\nThe guard's view with the built-in denials (.env files, SSH keys)");
+  for (const [label, cwd] of [["small project (41 folders)", small], ["this repository, node_modules included", ROOT]]) {
+    const guard = new FileSystemGuard(rulesFor(cwd));
+    const cold = time(() => guard.view());
+    const warm = Array.from({ length: runs }, () => time(() => guard.view()));
+    console.log(`  ${label}: cold ${fmt(cold)}`);
+    summary("  warm", warm);
+  }
+
+  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home };
+  const policy = { type: "workspace-write", writable_roots: [], network_access: false, exclude_slash_tmp: false, exclude_tmpdir_env_var: false };
+  console.log("\nSpawning `true` in the small project (workspace-write), with and without the denials");
+  const guard = new FileSystemGuard(rulesFor(small));
+  for (const mechanism of ["bwrap", "landlock"]) {
+    let plain;
+    try {
+      plain = await sandboxCommand({ policy, cwd: small, argv: ["true"], env, linuxSandbox: mechanism });
+    } catch (err) {
+      console.log(`  ${mechanism}: unavailable (${err.message})`);
+      continue;
+    }
+    const without = [];
+    const withDenials = [];
+    for (let i = 0; i < runs + 2; i++) {
+      const a = spawnTimed(plain.argv, small, plain.env);
+      const start = performance.now();
+      const denied = await sandboxCommand({ policy, cwd: small, argv: ["true"], env, linuxSandbox: mechanism, guard });
+      const b = performance.now() - start + spawnTimed(denied.argv, small, denied.env);
+      if (i >= 2) {
+        without.push(a);
+        withDenials.push(b);
+      }
+    }
+    summary(`${mechanism}: no deny list`, without);
+    summary(`${mechanism}: built-in denials, .env hidden (incl. view)`, withDenials);
+  }
+
+  console.log("\nThe CLI: `sandbox -- true` with a profile denying **/.env, alternating with the reference");
+  const profile = 'default_permissions = "p"\n[analytics]\nenabled = false\n[features]\nplugins = false\n[permissions.p.filesystem]\n":root" = "read"\n":project_roots" = { "." = "write", "**/.env" = "none" }\n';
+  const oursHome = join(scratch, "ours-home");
+  const refHome = join(ROOT, "..", `refhome-bench-deny-${process.pid}`);
+  mkdirSync(oursHome);
+  mkdirSync(refHome);
+  writeFileSync(join(oursHome, "config.toml"), profile);
+  writeFileSync(join(refHome, "config.toml"), profile);
+  const cli = [process.execPath, join(DIST, "src/cli/main.js"), "sandbox", "--", "true"];
+  const haveRef = existsSync(REFERENCE);
+  const ours = [];
+  const ref = [];
+  try {
+    for (let i = 0; i < runs + 2; i++) {
+      const a = spawnTimed(cli, small, { ...env, CODEX_HOME: oursHome });
+      const b = haveRef ? spawnTimed([REFERENCE, "sandbox", "--", "true"], small, { ...env, CODEX_HOME: refHome }) : 0;
+      if (i >= 2) {
+        ours.push(a);
+        ref.push(b);
+      }
+    }
+    summary("codex-ts sandbox -- true", ours);
+    if (haveRef) summary("reference codex sandbox -- true", ref);
+    else console.log("  (the reference is not installed; skipped)");
+  } finally {
+    rmSync(refHome, { recursive: true, force: true });
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  console.log(`load average: ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+}
+
+await main();
