@@ -44,7 +44,13 @@ class Client {
         if (!line.trim()) continue;
         const m = JSON.parse(line);
         if (m.id !== undefined && m.method === undefined) this.pending.get(m.id)?.(m);
-        else for (const w of [...this.waiters]) if (w.match(m)) (this.waiters.splice(this.waiters.indexOf(w), 1), w.resolve(m));
+        else {
+          const waiter = this.waiters.find((w) => w.match(m));
+          if (waiter) {
+            this.waiters.splice(this.waiters.indexOf(waiter), 1);
+            waiter.resolve(m);
+          }
+        }
       }
     });
   }

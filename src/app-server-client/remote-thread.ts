@@ -264,6 +264,11 @@ export class RemoteThread implements ThreadHandle {
       case "restart_mcp_server":
         this.emit(subId, { type: "warning", message: `MCP server ${op.server} runs on the app-server; restart it there.` });
         return;
+      case "set_thread_goal":
+      case "set_thread_goal_status":
+      case "clear_thread_goal":
+        this.emit(subId, { type: "error", message: "Thread goals are not available over a remote connection yet.", codex_error_info: null });
+        return;
       case "shutdown":
         this.shuttingDown = true;
         try {
