@@ -46,6 +46,8 @@ void test("settings: models, the config read and written in place (a value that 
     await assert.rejects(client.request("config/value/write", { keyPath: "sandbox_mode", value: "everything", mergeStrategy: "replace" }), /Invalid config/);
     assert.equal(readFileSync(join(home, "config.toml"), "utf8"), text, "the broken value was not kept");
     await assert.rejects(client.request("config/value/write", { keyPath: "model", value: "x", mergeStrategy: "replace", expectedVersion: "stale" }), /changed since version stale/);
+    await assert.rejects(client.request("config/value/write", { keyPath: "x", value: "y", mergeStrategy: "replace", filePath: join(dir, "elsewhere.toml") }), /is not a config file codex-ts writes/);
+    assert.equal(existsSync(join(dir, "elsewhere.toml")), false);
 
     const batch = await client.request("config/batchWrite", { edits: [{ keyPath: "model", value: "gpt-5.5", mergeStrategy: "replace" }, { keyPath: "model_reasoning_effort", value: "high", mergeStrategy: "replace" }], expectedVersion: written.version });
     assert.equal(batch.status, "ok");

@@ -4,7 +4,7 @@
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, dirname, join, resolve, sep } from "node:path";
 import { invalidRequest } from "../../app-server-protocol/jsonrpc.js";
 import { discoverSkills } from "../../config/skills.js";
 import { findProjectRoot } from "../../config/project-root.js";
@@ -84,9 +84,23 @@ function configEdit(params: Params): ConfigEdit {
   return { keyPath, value: params.raw("value") ?? null, merge: params.optionalEnum("mergeStrategy", ["replace", "upsert"] as const) ?? "replace" };
 }
 
+/**
+ * The config file a write may go to: the user's (the default), a profile's or another TOML file
+ * in CODEX_HOME, or a project's `.codex/config.toml`. A client names no other file: the server
+ * would otherwise write wherever a connected client asked.
+ */
+function configFilePath(server: AppServer, requested: string | undefined): string {
+  if (requested === undefined) return join(server.codexHome, "config.toml");
+  const path = resolve(requested);
+  const inHome = path.startsWith(`${resolve(server.codexHome)}${sep}`) && path.endsWith(".toml");
+  const project = basename(path) === "config.toml" && basename(dirname(path)) === ".codex";
+  if (!inHome && !project) throw invalidRequest(`${requested} is not a config file codex-ts writes (config.toml files in CODEX_HOME or a project's .codex folder)`);
+  return path;
+}
+
 /** Applies the edits to the config file in one write (all or none), after checking its version. */
 function writeEdits(server: AppServer, params: Params, edits: ConfigEdit[]): object {
-  const filePath = params.optionalString("filePath") ?? join(server.codexHome, "config.toml");
+  const filePath = configFilePath(server, params.optionalString("filePath"));
   const expected = params.optionalString("expectedVersion");
   if (expected !== undefined && expected !== fileVersion(filePath)) throw invalidRequest(`${filePath} changed since version ${expected}; read it again before writing`);
   const before = readText(filePath);
