@@ -296,6 +296,7 @@ export class RemoteThread implements ThreadHandle {
     if (overrides.sandbox_policy !== undefined) params.sandboxPolicy = sandboxToV2(overrides.sandbox_policy);
     if (overrides.effort !== undefined) params.effort = overrides.effort;
     if (overrides.summary !== undefined) params.summary = overrides.summary;
+    if (overrides.collaboration_mode !== undefined) params.collaborationMode = { mode: overrides.collaboration_mode, settings: null };
     if (outputSchema !== undefined && outputSchema !== null) params.outputSchema = outputSchema;
     const started = await this.request<{ turn: Turn }>("turn/start", params);
     this.overrides = {};

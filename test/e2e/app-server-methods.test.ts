@@ -142,7 +142,7 @@ void test("a compaction and a review run as turns, with their items", async () =
     overall_explanation: "One problem.",
     overall_confidence_score: 0.7,
   });
-  const server = await startModelServer([turn(text("Noted.")), turn(text("SUMMARY: nothing yet.")), turn(text(`\`\`\`json\n${findings}\n\`\`\``))]);
+  const server = await startModelServer([turn(text("Noted.")), turn(text("SUMMARY: nothing yet.")), turn(text(`\`\`\`json\n${findings}\n\`\`\``)), turn(text("Here is a plan."))]);
   // A provider of our own: compaction is the local summary (one model request).
   writeFileSync(join(ws.home, "config.toml"), `model_provider = "mock"\n[model_providers.mock]\nname = "mock"\nbase_url = "${server.url}"\nwire_api = "responses"\nenv_key = "OPENAI_API_KEY"\n`);
   const client = AppServerClient.spawn({ cwd: ws.dir, home: ws.home });
@@ -164,6 +164,14 @@ void test("a compaction and a review run as turns, with their items", async () =
     assert.match(String(((exited.params as Json).item as Json).review), /Check the input/);
     await client.nextMethod("turn/completed");
     await assert.rejects(client.request("review/start", { threadId, target: { type: "custom", instructions: "x" }, delivery: "detached" }), /only "inline"/);
+
+    // Plan mode (the reference's experimental collaborationMode): the agent is offered no way to change files.
+    await client.request("turn/start", { threadId, input: [{ type: "text", text: "plan only", text_elements: [] }], collaborationMode: { mode: "plan", settings: null } });
+    await client.nextMethod("turn/completed");
+    const toolsOf = (i: number): string[] => (server.requests.at(i)?.body.tools ?? []).map((t) => String((t as Json).name ?? (t as Json).type));
+    assert.equal(toolsOf(0).includes("apply_patch"), true, "a working turn has the patch tool");
+    assert.equal(toolsOf(-1).includes("apply_patch"), false, "no patch tool in plan mode");
+    await assert.rejects(client.request("turn/start", { threadId, input: [{ type: "text", text: "x", text_elements: [] }], collaborationMode: { mode: "yolo" } }), /unknown collaborationMode\.mode "yolo"/);
     assert.deepEqual(client.violations, [], client.violations.join("\n"));
   } finally {
     await client.close();

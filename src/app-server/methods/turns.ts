@@ -6,7 +6,7 @@
 import { invalidRequest } from "../../app-server-protocol/jsonrpc.js";
 import type { V2SandboxPolicy, V2UserInput } from "../../app-server-protocol/v2.js";
 import { approvalFromV2, effortFromV2, inputFromV2, sandboxFromV2 } from "../../app-server-protocol/convert.js";
-import type { TurnOverrides, UserInput } from "../../protocol/ops.js";
+import { COLLABORATION_MODES, type TurnOverrides, type UserInput } from "../../protocol/ops.js";
 import { REASONING_SUMMARIES } from "../../protocol/policy.js";
 import type { ReviewTarget } from "../../protocol/review.js";
 import type { Params } from "../params.js";
@@ -82,6 +82,13 @@ function turnOverrides(params: Params): TurnOverrides {
   }
   const summary = params.optionalEnum("summary", REASONING_SUMMARIES);
   if (summary !== undefined) overrides.summary = summary;
+  // The reference's experimental `collaborationMode` ({mode, settings}); plan mode is its `plan`.
+  const mode = params.optionalObject("collaborationMode")?.mode;
+  if (mode !== undefined) {
+    const known = COLLABORATION_MODES.find((m) => m === mode);
+    if (!known) throw invalidRequest(`Invalid request: unknown collaborationMode.mode ${JSON.stringify(mode)} (plan or default)`);
+    overrides.collaboration_mode = known;
+  }
   return overrides;
 }
 
