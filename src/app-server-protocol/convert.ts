@@ -114,7 +114,14 @@ export function inputToV2(items: UserInput[]): V2UserInput[] {
 
 // ------------------------------------------------------------------ items
 
-export function commandActions(parsed: ParsedCommand[]): CommandAction[] {
+/**
+ * What a command does, for display. A shell script the core could not read further
+ * (`bash -lc '…'` as one `unknown`) is named by the script itself, as the reference names it.
+ */
+export function commandActions(parsed: ParsedCommand[], argv: readonly string[] = []): CommandAction[] {
+  const script = argv.length === 3 && /^-l?c$/.test(argv[1] ?? "") ? argv[2] : undefined;
+  const only = parsed.length === 1 ? parsed[0] : undefined;
+  if (script !== undefined && only?.type === "unknown" && only.cmd !== script) return [{ type: "unknown", command: script }];
   return parsed.map((p): CommandAction => {
     switch (p.type) {
       case "read":

@@ -72,7 +72,7 @@ export function routeQuestion(threadId: string, turnId: string | null, request: 
           ...(request.reason !== undefined ? { reason: request.reason } : {}),
           command: shellJoin(request.command),
           cwd: request.cwd,
-          commandActions: commandActions(request.parsed_cmd),
+          commandActions: commandActions(request.parsed_cmd, request.command),
           ...(amendment ? { proposedExecpolicyAmendment: amendment } : {}),
           availableDecisions: ["accept", "acceptForSession", ...(amendment ? [{ acceptWithExecpolicyAmendment: { execpolicy_amendment: amendment } }] : []), "decline", "cancel"],
         },

@@ -153,7 +153,7 @@ export class TurnItems {
       processId: null,
       source: msg.source === "user_shell" ? "userShell" : "agent",
       status: "inProgress",
-      commandActions: commandActions(msg.parsed_cmd),
+      commandActions: commandActions(msg.parsed_cmd, msg.command),
       aggregatedOutput: null,
       exitCode: null,
       durationMs: null,

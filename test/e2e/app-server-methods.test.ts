@@ -8,7 +8,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { AppServerClient, RpcErrorResponse } from "../support/app-server-client.js";
+import { AppServerClient, RpcErrorResponse, assertNoViolations } from "../support/app-server-client.js";
 import { makeWorkspace } from "../support/cli.js";
 import { startModelServer, text, turn } from "../support/model-server.js";
 
@@ -22,7 +22,7 @@ async function withServer(turns: Parameters<typeof startModelServer>[0], body: (
   try {
     await client.initialize();
     await body(client, { ...ws, server });
-    assert.deepEqual(client.violations, [], client.violations.join("\n"));
+    assertNoViolations(client);
   } finally {
     await client.close();
     await server.close();
@@ -172,7 +172,7 @@ void test("a compaction and a review run as turns, with their items", async () =
     assert.equal(toolsOf(0).includes("apply_patch"), true, "a working turn has the patch tool");
     assert.equal(toolsOf(-1).includes("apply_patch"), false, "no patch tool in plan mode");
     await assert.rejects(client.request("turn/start", { threadId, input: [{ type: "text", text: "x", text_elements: [] }], collaborationMode: { mode: "yolo" } }), /unknown collaborationMode\.mode "yolo"/);
-    assert.deepEqual(client.violations, [], client.violations.join("\n"));
+    assertNoViolations(client);
   } finally {
     await client.close();
     await server.close();

@@ -11,7 +11,7 @@ import { createHmac } from "node:crypto";
 import { existsSync, writeFileSync } from "node:fs";
 import { get } from "node:http";
 import { join } from "node:path";
-import { AppServerClient } from "../support/app-server-client.js";
+import { AppServerClient, assertNoViolations } from "../support/app-server-client.js";
 import { CLI_PATH, makeWorkspace, testEnv, type Workspace } from "../support/cli.js";
 import { fnCall, startModelServer, text, turn } from "../support/model-server.js";
 
@@ -46,10 +46,6 @@ function httpStatus(url: string, headers: Record<string, string> = {}): Promise<
       resolve(res.statusCode ?? 0);
     }).on("error", reject);
   });
-}
-
-function assertNoViolations(...clients: AppServerClient[]): void {
-  for (const c of clients) assert.deepEqual(c.violations, [], c.violations.join("\n"));
 }
 
 void test("over a WebSocket: probes, subscriptions per thread, a client leaving mid-turn and another one answering its approval", async () => {

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { AppServerClient, RpcErrorResponse, protocolSchema } from "../support/app-server-client.js";
+import { AppServerClient, RpcErrorResponse, assertNoViolations, protocolSchema } from "../support/app-server-client.js";
 import { makeWorkspace, runCli } from "../support/cli.js";
 import { fnCall, startModelServer, text, turn } from "../support/model-server.js";
 
@@ -26,10 +26,6 @@ function configFor(url: string): string {
 function turnMethods(methods: string[]): string[] {
   const skip = new Set(["item/agentMessage/delta", "item/commandExecution/outputDelta", "thread/tokenUsage/updated", "account/rateLimits/updated", "remoteControl/status/changed", "thread/started", "warning"]);
   return methods.filter((m) => !skip.has(m));
-}
-
-function assertNoViolations(client: AppServerClient): void {
-  assert.deepEqual(client.violations, [], `messages outside the reference's schema:\n${client.violations.join("\n")}`);
 }
 
 void test("start, an approved command, list, read, resume in a new process, interrupt: every message fits the reference's schema", async () => {
@@ -66,6 +62,8 @@ void test("start, an approved command, list, read, resume in a new process, inte
     assert.equal(approval.params.turnId, turnId);
     assert.equal(approval.params.reason, "Create a file in the workspace?");
     assert.match(String(approval.params.command), /touch .*made\.txt/);
+    // What the command does is named by the script, as the reference names it.
+    assert.deepEqual(approval.params.commandActions, [{ type: "unknown", command: `touch ${made}` }]);
     assert.equal(existsSync(made), false, "nothing runs before the approval");
     first.respond(approval.id, { decision: "accept" });
 

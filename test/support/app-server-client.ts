@@ -4,6 +4,7 @@
  * message the server sends is checked against the schema as it arrives (`violations`), requests
  * are matched to their responses, and notifications and server requests can be waited for in order.
  */
+import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { WebSocket } from "ws";
 import { CLI_PATH, testEnv } from "./cli.js";
@@ -192,4 +193,9 @@ export class AppServerClient {
     this.wire?.close();
     await this.wire?.ended;
   }
+}
+
+/** Fails when any client received a message outside the reference's schema. */
+export function assertNoViolations(...clients: AppServerClient[]): void {
+  for (const client of clients) assert.deepEqual(client.violations, [], `messages outside the reference's schema:\n${client.violations.join("\n")}`);
 }
