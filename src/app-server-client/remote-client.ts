@@ -101,7 +101,7 @@ export class RemoteClient implements ConnectionListener {
 
   /** Runs a command on the server (under its sandbox), for what the UI shows from the workspace (/diff). */
   async commandExec(command: string[], cwd: string): Promise<{ exitCode: number; stdout: string; stderr: string }> {
-    return this.require().request("command/exec", { command, cwd, timeoutMs: 30_000 });
+    return this.require().request("command/exec", { command, cwd, timeoutMs: 30_000, outputBytesCap: 64 << 20 });
   }
 
   close(): void {

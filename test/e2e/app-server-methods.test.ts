@@ -81,6 +81,8 @@ void test("account: an API key signed in (the clients hear of it) and out; a com
     assert.notEqual(blocked.exitCode, 0);
     assert.equal(existsSync(join(dir, "nope.txt")), false);
     await assert.rejects(client.request("command/exec", { command: ["cat"], tty: true, processId: "p1" }), /`tty` is not supported/);
+    const slow = await client.request("command/exec", { command: ["sleep", "30"], cwd: dir, timeoutMs: 300 });
+    assert.equal(slow.exitCode, 124, "stopped at its timeout");
   });
 });
 
