@@ -11,7 +11,7 @@ export interface ItemNotification {
   item: ThreadItem;
   threadId: string;
   turnId: string;
-  startedAtMs?: number;
-  completedAtMs?: number;
+  startedAtMs?: number | null;
+  completedAtMs?: number | null;
   contentTokenCount?: null;
 }

@@ -6,7 +6,7 @@
 import type { JsonValue, Thread, ThreadStatus, Turn, TurnError } from "../app-server-protocol/v2.js";
 import { errorInfoToV2 } from "../app-server-protocol/convert.js";
 import type { ThreadSummary } from "../protocol/threads.js";
-import type { RecordedEvent } from "../host/recorded-threads.js";
+import type { EventMsg } from "../protocol/events.js";
 import { packageVersion } from "../util/version.js";
 import { TurnItems } from "./turn-items.js";
 
@@ -76,40 +76,39 @@ export function threadFromSummary(summary: ThreadSummary, status: ThreadStatus):
  * The recorded turns, oldest first. A turn with no recorded end is in progress when
  * `liveTurnId` names it, and was cut short (interrupted) otherwise.
  */
-export function turnsFromEvents(threadId: string, events: RecordedEvent[], liveTurnId: string | null): Turn[] {
+export function turnsFromEvents(threadId: string, events: EventMsg[], liveTurnId: string | null): Turn[] {
   const replay = new TurnReplay(threadId);
-  for (const event of events) replay.add(event);
+  for (const msg of events) replay.add(msg);
   return replay.finish(liveTurnId);
 }
 
+/** The recorded events carry no times: items and turns read back have none, a turn's duration when its end recorded one. */
 class TurnReplay {
   readonly turns: Turn[] = [];
-  private clock = 0;
   private turn: Turn | null = null;
   private items: TurnItems | null = null;
   private error: TurnError | null = null;
 
   constructor(private readonly threadId: string) {}
 
-  add({ msg, atMs }: RecordedEvent): void {
-    if (atMs !== null) this.clock = atMs;
+  add(msg: EventMsg): void {
     switch (msg.type) {
       case "task_started":
-        this.close("interrupted", atMs);
-        this.open(msg.turn_id, atMs);
+        this.close("interrupted", null);
+        this.open(msg.turn_id);
         return;
       case "task_complete":
-        this.close(this.error ? "failed" : "completed", atMs);
+        this.close(this.error ? "failed" : "completed", msg.duration_ms ?? null);
         return;
       case "turn_aborted":
-        this.close("interrupted", atMs);
+        this.close("interrupted", msg.duration_ms ?? null);
         return;
       case "error":
         this.error = { message: msg.message, codexErrorInfo: errorInfoToV2(msg.codex_error_info), additionalDetails: null };
         return;
       default:
         // Events before any recorded boundary (older writers) open a turn of their own.
-        if (!this.items && msg.type === "user_message") this.open(`${this.threadId}-turn-${this.turns.length + 1}`, atMs);
+        if (!this.items && msg.type === "user_message") this.open(`${this.threadId}-turn-${this.turns.length + 1}`);
         this.items?.map(msg);
     }
   }
@@ -124,23 +123,20 @@ class TurnReplay {
     return this.turns;
   }
 
-  private open(turnId: string, atMs: number | null): void {
-    this.turn = { id: turnId, rootTurnId: turnId, items: [], itemsView: "full", status: "inProgress", error: null, startedAt: atMs === null ? null : Math.floor(atMs / 1000), completedAt: null, durationMs: null };
-    this.items = new TurnItems(this.threadId, turnId, () => this.clock);
+  private open(turnId: string): void {
+    this.turn = { id: turnId, rootTurnId: turnId, items: [], itemsView: "full", status: "inProgress", error: null, startedAt: null, completedAt: null, durationMs: null };
+    this.items = new TurnItems(this.threadId, turnId, () => null);
     this.error = null;
   }
 
-  private close(status: Turn["status"], atMs: number | null): void {
+  private close(status: Turn["status"], durationMs: number | null): void {
     const { turn, items } = this;
     if (!turn || !items) return;
     items.closeAll();
     turn.items = items.items;
     turn.status = status;
     turn.error = status === "failed" ? this.error : null;
-    if (atMs !== null) {
-      turn.completedAt = Math.floor(atMs / 1000);
-      if (turn.startedAt !== null) turn.durationMs = atMs - turn.startedAt * 1000;
-    }
+    turn.durationMs = durationMs;
     this.turns.push(turn);
     this.turn = null;
     this.items = null;

@@ -39,8 +39,8 @@ export class TurnItems {
   constructor(
     private readonly threadId: string,
     readonly turnId: string,
-    /** The clock items are stamped with (a replay sets it to each recorded line's time). */
-    private readonly now: () => number = Date.now,
+    /** The clock items are stamped with (none for a turn read back from its record). */
+    private readonly now: () => number | null = Date.now,
   ) {}
 
   /** Whether an item with this id has started and not yet completed. */

@@ -1,15 +1,17 @@
 /**
  * Recorded threads as front ends list and copy them without opening one: a listing (the
  * `sessions` command), a lazy newest-first reader (the session picker reads one file head at a
- * time), a fork into a new thread file (the `fork` command), names, archiving, and a thread's
- * events turn by turn (the app-server's reads). Nothing here talks to a model.
+ * time), a fork into a new thread file (the `fork` command), names, archiving, and the events a
+ * thread's file redraws its conversation from (the UI's redraw after a backtrack, the
+ * app-server's turns). Nothing here talks to a model.
  */
 import { join } from "node:path";
+import type { EventMsg } from "../protocol/events.js";
 import type { ThreadSummary, ThreadTarget } from "../protocol/threads.js";
 import { SESSIONS_SUBDIR } from "../rollout/format.js";
 import { forkThread } from "../rollout/fork.js";
 import { findThreadPath, iterateThreads, listThreads, summaryOf } from "../rollout/list.js";
-import { recordedEvents, type RecordedEvent, type RecordedEvents } from "../rollout/recorded-events.js";
+import { loadThread } from "../rollout/reconstruct.js";
 import { resolveTarget, ThreadNotFoundError } from "../core/open-thread.js";
 import { packageVersion } from "../util/version.js";
 import { archiveThreadFile, deleteThreadFile, findArchivedThreadPath, unarchiveThreadFile } from "../rollout/archive.js";
@@ -17,8 +19,8 @@ import { isThreadId } from "../rollout/format.js";
 import { lookupThread, type FoundThread } from "../rollout/lookup.js";
 import { setThreadName, threadNameProblem, threadNames } from "../rollout/thread-names.js";
 
-export { isThreadId, threadNameProblem, threadNames, recordedEvents };
-export type { FoundThread, RecordedEvent, RecordedEvents };
+export { isThreadId, threadNameProblem, threadNames };
+export type { FoundThread };
 
 export { ThreadNotFoundError };
 
@@ -37,6 +39,14 @@ export interface ThreadQuery {
 /** Where a CODEX_HOME keeps its session files. */
 export function sessionsFolder(codexHome: string): string {
   return join(codexHome, SESSIONS_SUBDIR);
+}
+
+/**
+ * The events a front end redraws the thread recorded at `path` from, as a resume's
+ * `initial_messages` gives them (see rollout/initial-messages.ts); throws when it cannot be read.
+ */
+export function recordedConversation(path: string): EventMsg[] {
+  return loadThread(path).initialMessages;
 }
 
 /** The newest `limit` threads (0: all), newest first. */

@@ -10,7 +10,7 @@ import type { CliConfigInput } from "../../config/load-config.js";
 import { tomlKey, tomlValue } from "../../util/toml-text.js";
 import { SANDBOX_MODES } from "../../protocol/policy.js";
 import type { TurnOverrides } from "../../protocol/ops.js";
-import { archiveRecordedThread, findRecordedThread, isThreadId, nameThread, recordedEvents, recordedThreadSummary, unarchiveRecordedThread } from "../../host/recorded-threads.js";
+import { archiveRecordedThread, findRecordedThread, isThreadId, nameThread, recordedConversation, recordedThreadSummary, unarchiveRecordedThread } from "../../host/recorded-threads.js";
 import { Reply } from "../connection.js";
 import type { LiveThread } from "../live-thread.js";
 import type { Params } from "../params.js";
@@ -70,7 +70,7 @@ function withTurns(server: AppServer, live: LiveThread): Thread {
 function recordedTurns(threadId: string, path: string | null, liveTurnId: string | null): Turn[] {
   if (path === null) return [];
   try {
-    return turnsFromEvents(threadId, recordedEvents(path).events, liveTurnId);
+    return turnsFromEvents(threadId, recordedConversation(path), liveTurnId);
   } catch {
     // Not written yet (a new thread's file appears with its first turn).
     return [];
