@@ -23,7 +23,7 @@ import { AgentNotFoundError, type AgentControl, type SpawnRequest, type SpawnedA
 import type { MultiAgentOffer } from "../../tools/multi-agent-specs.js";
 import { uuidv7 } from "../../util/ids.js";
 import { modelInfoFor } from "../../model/catalog.js";
-import { availableModels } from "../model-list.js";
+import { availableModels } from "../model-listing.js";
 import type { AgentParent, QuestionUpstream } from "./agent-parent.js";
 import type { AgentTree } from "./agent-tree.js";
 import { ChildAgent } from "./child-agent.js";

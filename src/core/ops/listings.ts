@@ -4,7 +4,7 @@ import { discoverSkills } from "../../config/skills.js";
 import { discoverPrompts, promptsDir } from "../../config/custom-prompts.js";
 import { findProjectRoot } from "../../config/project-root.js";
 import type { SessionState } from "../session-state.js";
-import { availableModels } from "../model-list.js";
+import { availableModels } from "../model-listing.js";
 import type { OpFamily } from "./types.js";
 
 type SkillsSeen = Extract<EventMsg, { type: "list_skills_response" }>["skills"][number];
