@@ -129,6 +129,7 @@ export function readSummary(file: RolloutFile): ThreadSummary {
     forkedFromId: null,
     source: null,
     parentThreadId: null,
+    sessionId: null,
     gitBranch: null,
     originator: null,
     cliVersion: null,
@@ -162,6 +163,7 @@ export function readSummary(file: RolloutFile): ThreadSummary {
           summary.cliVersion = str(p.cli_version);
           summary.source = typeof p.source === "string" ? p.source : p.source === undefined ? null : JSON.stringify(p.source);
           summary.parentThreadId = str(p.parent_thread_id);
+          summary.sessionId = str(p.session_id);
         } else if (line.type === "event_msg") {
           summary.firstPrompt ??= promptFromEvent(p);
         } else if (line.type === "response_item") {

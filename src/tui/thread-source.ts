@@ -197,6 +197,7 @@ export class RemoteThreads implements ThreadSource {
         modelProvider: t.modelProvider,
         forkedFromId: t.forkedFromId,
         parentThreadId: t.parentThreadId,
+        sessionId: t.sessionId,
         source: typeof t.source === "string" ? t.source : null,
         gitBranch: t.gitInfo?.branch ?? null,
         originator: t.originator,
