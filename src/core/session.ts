@@ -116,16 +116,18 @@ export class Session implements ThreadHandle {
    * `/agent`) draws it from. Without a rollout the conversation starts empty.
    */
   redrawEvent(): EventMsg {
-    const path = this.state.recorder?.persisted ? this.state.recorder.path : null;
-    let messages: EventMsg[] = [];
-    if (path !== null) {
-      try {
-        messages = loadThread(path).initialMessages;
-      } catch {
-        // an unreadable file: the conversation shows from now on
-      }
-    }
-    return this.configuredEvent(messages);
+    return this.redrawLater()();
+  }
+
+  /**
+   * What redrawEvent gives, as a function that still works once the thread has shut down: its
+   * settings as of now and its file, without the rest of the session (a closed sub-agent keeps
+   * it, so its conversation can still be shown).
+   */
+  redrawLater(): () => EventMsg {
+    const path = this.state.recorder?.onDisk ? this.state.recorder.path : null;
+    const configured = this.configuredEvent(undefined);
+    return () => ({ ...configured, initial_messages: recordedMessages(path) });
   }
 
   private configuredEvent(initialMessages: EventMsg[] | undefined): EventMsg {
@@ -154,7 +156,14 @@ export class Session implements ThreadHandle {
 
   /** The sub-agents this thread started, open or closed, with their status (empty when sub-agents are off). */
   subAgents(): SubAgentView[] {
-    return (this.state.agents?.list() ?? []).map((child) => ({ ...child.ref, status: child.status, closed: child.closed, depth: child.depth, thread: child.session }));
+    return (this.state.agents?.list() ?? []).map((child) => ({
+      ...child.ref,
+      status: child.status,
+      closed: child.closed,
+      depth: child.depth,
+      thread: child.session,
+      redraw: () => child.redraw(),
+    }));
   }
 
   /** The settings the next turn would run with. */
@@ -175,6 +184,22 @@ export interface SubAgentView extends AgentStatusEntry {
   closed: boolean;
   depth: number;
   thread: ThreadHandle | null;
+  /**
+   * Its session_configured with its conversation so far, to start showing it late: live while
+   * open, as recorded once closed; null when nothing can be shown (a sub-agent of a resumed
+   * thread that was not reopened).
+   */
+  redraw(): EventMsg | null;
+}
+
+/** The conversation recorded at `path` as a front end redraws it; empty without a readable file (it then shows from now on). */
+function recordedMessages(path: string | null): EventMsg[] {
+  if (path === null) return [];
+  try {
+    return loadThread(path).initialMessages;
+  } catch {
+    return [];
+  }
 }
 
 /** What session_configured tells of a sub-agent's place (nothing for a user's thread). */

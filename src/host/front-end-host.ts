@@ -9,7 +9,6 @@ import { codexHome } from "../config/codex-home.js";
 import { loadConfig, type Config } from "../config/load-config.js";
 import { ThreadManager, ThreadStartError, type StartThreadRequest, type StartedThread, type ThreadManagerOptions } from "../core/thread-manager.js";
 import type { SubAgentView } from "../core/session.js";
-import type { EventMsg } from "../protocol/events.js";
 import { isThreadId } from "../rollout/format.js";
 import { findThreadPath } from "../rollout/list.js";
 import { loadThread } from "../rollout/reconstruct.js";
@@ -76,14 +75,6 @@ export class FrontEndHost {
    */
   subAgents(threadId: string): SubAgentView[] {
     return this.manager.getThread(threadId)?.subAgents() ?? [];
-  }
-
-  /**
-   * A live thread's session_configured as of now, with its conversation so far: for a front end
-   * that starts showing a thread late (a sub-agent); null when the thread is not live.
-   */
-  redraw(threadId: string): EventMsg | null {
-    return this.manager.getThread(threadId)?.redrawEvent() ?? null;
   }
 
   /**

@@ -34,6 +34,8 @@ export interface NewRolloutParams {
 
 export class RolloutRecorder {
   private fd: number | null = null;
+  /** The file was created (or opened to append to), so it can be read back, even after close. */
+  private created = false;
   private pending: string[] = [];
   private failed = false;
   /** Write failures not yet told to anyone (nobody listens before the session starts). */
@@ -112,11 +114,17 @@ export class RolloutRecorder {
       closeSync(fd);
     }
     recorder.fd = openSync(path, "a");
+    recorder.created = true;
     return recorder;
   }
 
   get persisted(): boolean {
     return this.fd !== null;
+  }
+
+  /** Whether the file exists to be read back (open now, or written and closed). */
+  get onDisk(): boolean {
+    return this.created;
   }
 
   /** Creates the file (session_meta, then whatever was recorded so far). Idempotent. */
@@ -128,6 +136,7 @@ export class RolloutRecorder {
       lines = this.meta ? [serializeLine("session_meta", this.meta()), ...this.pending] : this.pending;
       mkdirSync(dirname(this.path), { recursive: true, mode: PRIVATE_DIR_MODE });
       this.fd = openSync(this.path, "a", 0o600);
+      this.created = true;
     } catch (err) {
       return this.fail(err);
     }

@@ -91,7 +91,7 @@ void test("/agent: what the user types goes to the watched sub-agent; the main t
   const child = fakeThread(A);
   const ev = (msg: Event["msg"]): Event => ({ id: "1", msg });
   view.mainEvent(ev({ type: "task_started", turn_id: "t", model_context_window: null }));
-  view.switchTo({ thread_id: A, agent_nickname: "Ada", agent_role: null, status: "running", closed: false, depth: 1, thread: child }, null);
+  view.switchTo({ thread_id: A, agent_nickname: "Ada", agent_role: null, status: "running", closed: false, depth: 1, thread: child, redraw: () => null }, null);
   assert.equal(view.watching, A);
   child.push(ev({ type: "agent_message", message: "from the child" }));
   await new Promise((resolve) => setImmediate(resolve));
@@ -117,4 +117,34 @@ void test("/agent: what the user types goes to the watched sub-agent; the main t
   assert.deepEqual(shown.map((e) => e.msg.type), ["task_started", "agent_message"]);
   assert.equal(resets, 2);
   assert.equal(view.route({ type: "user_input", items: [] }, main), main);
+});
+
+void test("/agent on a closed sub-agent: its recorded conversation is drawn to read; work is refused, the UI's own requests go to the main thread", () => {
+  const shown: Event[] = [];
+  const view = new AgentView({ show: (e) => shown.push(e), reset: () => undefined, watchedEnded: () => undefined });
+  const main = fakeThread(P);
+  const recorded: Event["msg"] = {
+    type: "session_configured",
+    session_id: A,
+    model: "gpt-5.4",
+    model_provider_id: "openai",
+    approval_policy: "on-request",
+    sandbox_policy: { type: "read-only" },
+    cwd: "/w",
+    reasoning_effort: null,
+    history_log_id: 0,
+    history_entry_count: 0,
+    rollout_path: null,
+    initial_messages: [{ type: "agent_message", message: "what the child said" }],
+  };
+  view.switchTo({ thread_id: A, agent_nickname: "Ada", agent_role: null, status: "shutdown", closed: true, depth: 1, thread: null, redraw: () => recorded }, recorded);
+  assert.equal(view.watching, A);
+  assert.deepEqual(shown.map((e) => e.msg.type), ["session_configured"], "drawn as recorded, not as running");
+  assert.equal(view.route({ type: "user_input", items: [] }, main), null);
+  assert.equal(view.route({ type: "interrupt" }, main), null);
+  assert.equal(view.route({ type: "list_custom_prompts" }, main), main);
+  assert.equal(view.route({ type: "shutdown" }, main), main);
+  // A closed sub-agent with nothing to draw is not shown: the main thread stays.
+  view.switchTo({ thread_id: A, agent_nickname: "Ada", agent_role: null, status: "shutdown", closed: true, depth: 1, thread: null, redraw: () => null }, null);
+  assert.equal(view.watching, null);
 });

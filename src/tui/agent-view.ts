@@ -1,7 +1,8 @@
 /**
  * `/agent`: which thread the UI shows, the user's own or one of its sub-agents'. Watching a
  * sub-agent, its conversation so far is drawn and its events follow live; what the user types
- * (a message, an interrupt, a setting) goes to it. The user's own thread goes on meanwhile: its
+ * (a message, an interrupt, a setting) goes to it. A closed sub-agent's conversation is drawn as
+ * recorded, to read: nothing typed goes to it. The user's own thread goes on meanwhile: its
  * questions still come up at once (a sub-agent's relayed question is shown from the sub-agent
  * itself while it is watched), and its other events wait and are drawn on the way back.
  */
@@ -10,13 +11,28 @@ import type { Op } from "../protocol/ops.js";
 import type { EventStream, ThreadHandle } from "../protocol/thread-handle.js";
 import type { SubAgentView } from "../host/front-end-host.js";
 
+/** Ops that set a thread working or change its course: nothing takes them while a closed sub-agent is shown. */
+const WORK_OPS: ReadonlySet<Op["type"]> = new Set<Op["type"]>([
+  "user_input",
+  "user_turn",
+  "override_turn_context",
+  "interrupt",
+  "review",
+  "compact",
+  "thread_rollback",
+  "run_user_shell_command",
+  "set_thread_goal",
+  "set_thread_goal_status",
+  "clear_thread_goal",
+]);
+
 /** Events whose content a later event repeats whole: not kept while the main thread waits. */
 const DELTAS = new Set(["agent_message_delta", "agent_reasoning_delta", "agent_reasoning_raw_content_delta", "exec_command_output_delta"]);
 
 interface Watched {
   threadId: string;
-  thread: ThreadHandle;
-  stream: EventStream;
+  /** Null for a closed sub-agent, shown as recorded. */
+  live: { thread: ThreadHandle; stream: EventStream } | null;
 }
 
 export interface AgentViewTarget {
@@ -69,19 +85,27 @@ export class AgentView {
     if (!DELTAS.has(msg.type)) this.held.push(event);
   }
 
-  /** Where an op typed by the user goes: the watched sub-agent, but answers to the main thread's questions go there. */
-  route(op: Op, main: ThreadHandle): ThreadHandle {
+  /**
+   * Where an op typed by the user goes: the watched sub-agent, but answers to the main thread's
+   * questions go there. While a closed sub-agent is shown, what would make a thread work is
+   * refused (null) and the UI's own requests (listings, history) go to the main thread.
+   */
+  route(op: Op, main: ThreadHandle): ThreadHandle | null {
     const watched = this.watched;
     if (!watched || op.type === "shutdown") return main;
     if (op.type === "answer_question" && this.mainQuestions.has(op.key)) return main;
-    return watched.thread;
+    if (watched.live) return watched.live.thread;
+    return WORK_OPS.has(op.type) ? null : main;
   }
 
-  /** Shows a sub-agent (its conversation so far from `redraw`, then live), or the main thread again (null). */
+  /**
+   * Shows a sub-agent (its conversation so far from `redraw`, then live while its thread is
+   * open), or the main thread again (null).
+   */
   switchTo(agent: SubAgentView | null, redraw: EventMsg | null): void {
     this.stopWatching();
     this.target.reset();
-    if (agent === null || agent.thread === null) {
+    if (agent === null || (agent.thread === null && redraw === null)) {
       if (this.mainConfigured) this.target.show({ id: "", msg: this.mainConfigured });
       const held = this.held.splice(0);
       if (this.mainRunning && !held.some((e) => e.msg.type === "task_started")) this.target.show(startedEvent());
@@ -89,11 +113,13 @@ export class AgentView {
       this.mainQuestions.clear();
       return;
     }
-    const watched: Watched = { threadId: agent.thread_id, thread: agent.thread, stream: agent.thread.subscribe() };
+    const live = agent.thread ? { thread: agent.thread, stream: agent.thread.subscribe() } : null;
+    const watched: Watched = { threadId: agent.thread_id, live };
     this.watched = watched;
     if (redraw) this.target.show({ id: "", msg: redraw });
+    if (!live) return;
     if (agent.status === "running") this.target.show(startedEvent());
-    void this.pump(watched);
+    void this.pump(watched, live.stream);
   }
 
   /** The main thread is replaced (/new, /resume, /fork): nothing of the old one is kept. */
@@ -106,14 +132,14 @@ export class AgentView {
   }
 
   private stopWatching(): void {
-    this.watched?.stream.unsubscribe();
+    this.watched?.live?.stream.unsubscribe();
     this.watched = null;
     this.relayed.clear();
   }
 
-  private async pump(watched: Watched): Promise<void> {
+  private async pump(watched: Watched, stream: EventStream): Promise<void> {
     for (;;) {
-      const event = await watched.stream.next();
+      const event = await stream.next();
       if (this.watched !== watched) return;
       if (!event) {
         this.switchTo(null, null);

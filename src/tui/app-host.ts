@@ -46,8 +46,6 @@ export interface AgentChoice {
   name: string;
   /** Where it stands, in words ("is working", "is done", "is closed"). */
   status: string;
-  /** Its thread is open (a closed one has nothing live to watch). */
-  open: boolean;
 }
 
 export interface AppOptions {

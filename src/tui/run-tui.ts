@@ -290,23 +290,36 @@ class TuiRunner implements AppHost {
   // ------------------------------------------------------------------ AppHost
 
   submit(op: Op): string {
-    if (this.thread) return this.agentView.route(op, this.thread).submit(op);
-    this.early.push(op);
+    if (!this.thread) {
+      this.early.push(op);
+      return "";
+    }
+    const target = this.agentView.route(op, this.thread);
+    if (target) return target.submit(op);
+    this.app.error("This sub-agent is closed: its conversation is here to read; the agent can reopen it with resume_agent. /agent to go back.");
     return "";
   }
 
   subAgents(): { agents: AgentChoice[]; watching: string | null } {
     const views = this.source && this.thread ? this.source.subAgents(this.thread.threadId) : [];
-    const agents = views.map((v) => ({ threadId: v.thread_id, name: agentName(v), status: v.closed ? "is closed" : statusPhrase(v.status), open: v.thread !== null }));
+    const agents = views.map((v) => ({ threadId: v.thread_id, name: agentName(v), status: v.closed ? "is closed" : statusPhrase(v.status) }));
     return { agents, watching: this.agentView.watching };
   }
 
   watchAgent(threadId: string | null): void {
     const view = threadId === null || !this.source || !this.thread ? null : (this.source.subAgents(this.thread.threadId).find((v) => v.thread_id === threadId) ?? null);
-    this.app.noteUnderHeader([
-      view ? `Watching ${agentName(view)}, a sub-agent: what you type goes to it. /agent to go back.` : "Back to your conversation; what happened in it meanwhile follows.",
-    ]);
-    this.agentView.switchTo(view, view ? (this.source?.redraw(view.thread_id) ?? null) : null);
+    const redraw = view ? view.redraw() : null;
+    if (view && !view.thread && !redraw) {
+      this.app.error(`${agentName(view)} is closed and its conversation was not kept; the agent can reopen it with resume_agent.`);
+      return;
+    }
+    const note = !view
+      ? "Back to your conversation; what happened in it meanwhile follows."
+      : view.thread
+        ? `Watching ${agentName(view)}, a sub-agent: what you type goes to it. /agent to go back.`
+        : `${agentName(view)}, a closed sub-agent, as recorded: nothing you type goes to it. /agent to go back.`;
+    this.app.noteUnderHeader([note]);
+    this.agentView.switchTo(view, redraw);
     this.app.requestRender();
   }
 

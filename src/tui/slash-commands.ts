@@ -219,12 +219,7 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
       ];
       const picked = await ctx.pick("Sub-agents", items);
       if (!picked) return;
-      const agent = agents.find((a) => a.threadId === picked.value);
-      if (agent && !agent.open) {
-        ctx.error(`${agent.name} is closed; the agent can reopen it with resume_agent.`);
-        return;
-      }
-      ctx.watchAgent(agent ? agent.threadId : null);
+      ctx.watchAgent(agents.some((a) => a.threadId === picked.value) ? picked.value : null);
     },
   },
   RENAME_COMMAND,

@@ -7,7 +7,6 @@
  */
 import type { Config } from "../config/load-config.js";
 import type { FrontEndHost, SubAgentView } from "../host/front-end-host.js";
-import type { EventMsg } from "../protocol/events.js";
 import { HostedThread } from "../host/hosted-thread.js";
 import type { ThreadSummary, ThreadTarget } from "../protocol/threads.js";
 import type { ReasoningEffort } from "../protocol/policy.js";
@@ -42,8 +41,6 @@ export interface ThreadSource {
   fileIndex(cwd: string): SearchableIndex | null;
   /** The sub-agents a live thread started, to list and watch (`/agent`); empty where they cannot be watched. */
   subAgents(threadId: string): SubAgentView[];
-  /** A live sub-agent's session_configured with its conversation so far, to start showing it late; null when it is not live. */
-  redraw(threadId: string): EventMsg | null;
   /** Whether the session files are on this machine (the exit line says how to resume). */
   readonly local: boolean;
 }
@@ -114,10 +111,6 @@ export class LocalThreads implements ThreadSource {
 
   subAgents(threadId: string): SubAgentView[] {
     return this.host.subAgents(threadId);
-  }
-
-  redraw(threadId: string): EventMsg | null {
-    return this.host.redraw(threadId);
   }
 }
 
@@ -259,10 +252,6 @@ export class RemoteThreads implements ThreadSource {
   /** Sub-agents run on the server; `/agent` cannot watch them from here (their activity still shows in the parent's cells). */
   subAgents(): SubAgentView[] {
     return [];
-  }
-
-  redraw(): null {
-    return null;
   }
 
   private async latest(all: boolean): Promise<string | null> {

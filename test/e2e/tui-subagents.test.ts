@@ -1,7 +1,8 @@
 /**
  * Sub-agents in the interactive UI, driven in a pseudo-terminal as a user drives it: the
  * activity cells and the live line name the sub-agent, its approval question comes up titled with
- * its name and is answered there, and `/agent` shows its conversation and goes back.
+ * its name and is answered there, and `/agent` shows its conversation and goes back; once the
+ * sub-agent is closed, `/agent` still shows its conversation as recorded, and refuses input.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -16,6 +17,8 @@ const SCRIPT: AgentScript = {
     turn(collabCall("spawn_agent", { message: "fetch the dependency list" }, "s")),
     (r) => turn(collabCall("wait_agent", { targets: spawnedIn(r), timeout_ms: 60_000 }, "w")),
     turn(text("The helper fetched it.")),
+    (r) => turn(collabCall("close_agent", { target: spawnedIn(r)[0] }, "c")),
+    turn(text("Closed the helper.")),
   ],
   child: (_task, request) =>
     outputsIn(request).size === 0
@@ -60,6 +63,25 @@ for (const [cols, rows] of [
       await ui.waitFor("main thread");
       ui.write(KEY.enter);
       await ui.waitFor("Back to your conversation", { inTranscript: true });
+
+      // Closed: its conversation is still there to read, but nothing typed goes to it.
+      await send(ui, "close the helper");
+      await ui.waitFor("Closed the helper.", { inTranscript: true });
+      await ui.type("/agent");
+      ui.write(KEY.enter);
+      await ui.waitFor("is closed");
+      ui.write(KEY.down);
+      ui.write(KEY.enter);
+      // Its header, the note, then its conversation drawn again (its command included).
+      await ui.waitFor(new RegExp(`${nickname}.*a closed sub-agent, as recorded[\\s\\S]*echo fetched-by-child`), { inTranscript: true });
+      await send(ui, "are you there?");
+      await ui.waitFor("This sub-agent is closed", { inTranscript: true });
+      await ui.type("/agent");
+      ui.write(KEY.enter);
+      await ui.waitFor("main thread");
+      ui.write(KEY.enter);
+      await ui.waitFor(/Back to your conversation[\s\S]*Back to your conversation/, { inTranscript: true });
+      assert.equal(server.requests.filter((r) => JSON.stringify(r.body).includes("are you there?")).length, 0, "nothing went to the model");
       assert.equal(await quit(ui), 0);
       assert.deepEqual(server.violations, []);
     } finally {

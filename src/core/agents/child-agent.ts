@@ -6,6 +6,7 @@
  * error it reported, one interrupted is `interrupted`, and a thread that ends is `shutdown`.
  */
 import type { AgentRef, AgentStatus } from "../../protocol/collab.js";
+import type { EventMsg } from "../../protocol/events.js";
 import type { Session } from "../session.js";
 
 export interface ChildIdentity {
@@ -25,6 +26,8 @@ export class ChildAgent {
   session: Session | null = null;
   /** Closed by close_agent (or with its parent): only resume_agent reaches it then. */
   closed = false;
+  /** How the last thread it had is redrawn once it has ended (see Session.redrawLater). */
+  private redrawEnded: (() => EventMsg) | null = null;
   private current: AgentStatus;
   /** Input went in that will start a turn which has not started yet. */
   private startQueued = false;
@@ -90,6 +93,11 @@ export class ChildAgent {
     });
   }
 
+  /** Its thread's session_configured with the conversation so far (see SubAgentView.redraw). */
+  redraw(): EventMsg | null {
+    return this.session ? this.session.redrawEvent() : (this.redrawEnded?.() ?? null);
+  }
+
   /** Shuts the thread down and waits until it has; the agent is then closed. */
   async shutdown(): Promise<void> {
     const session = this.session;
@@ -129,6 +137,7 @@ export class ChildAgent {
       }
     }
     this.startQueued = false;
+    this.redrawEnded = session.redrawLater();
     if (this.session === session) this.set("shutdown");
   }
 
