@@ -20,7 +20,7 @@ import {
   webSearchActionToV2,
 } from "../app-server-protocol/convert.js";
 import { reviewText } from "../presentation/review-text.js";
-import { collabBeginItem, collabEndItem, isCollabBegin } from "./collab-items.js";
+import { collabBeginItem, collabEndItem, isCollabBegin } from "../app-server-protocol/collab-convert.js";
 import { shellJoin } from "../util/shell-quote.js";
 
 type ItemOf<T extends ThreadItem["type"]> = Extract<ThreadItem, { type: T }>;

@@ -38,13 +38,13 @@ export class AgentActivity {
     this.agents.clear();
   }
 
-  /** While sub-agents work: one line naming them (and those just starting). */
-  liveLines(style: CellStyle, width: number): string[] {
+  /** While sub-agents work: one line naming them (and those just starting), with the way to watch them when there is one. */
+  liveLines(style: CellStyle, width: number, watchable = true): string[] {
     const busy = this.list().filter((a) => !a.closed && (a.status === "running" || a.status === "pending_init"));
     if (busy.length === 0) return [];
     const t = style.theme;
     const names = busy.map((a) => `${agentName({ thread_id: a.threadId, agent_nickname: a.nickname, agent_role: a.role })} ${statusPhrase(a.status)}`);
-    return [...prefixed(t.fg("accent", "◦ "), "  ", t.dim(`${names.join(" · ")} (/agent to watch)`), width), ""];
+    return [...prefixed(t.fg("accent", "◦ "), "  ", t.dim(`${names.join(" · ")}${watchable ? " (/agent to watch)" : ""}`), width), ""];
   }
 
   private track(msg: CollabEventMsg): void {

@@ -63,5 +63,7 @@ export interface AppOptions {
   onTurnStart?: () => void;
   /** What the header says about the project's trust (e.g. "trusted project"), null when nothing. */
   trustNote?: () => string | null;
+  /** Sub-agents run elsewhere (a remote session): `/agent` cannot open their conversations. */
+  subAgentsElsewhere?: boolean;
 }
 

@@ -95,7 +95,7 @@ export class App implements SlashContext {
     this.style = options.style;
     this.status = new StatusLine(options.theme, options.now);
     this.view = new AppView(options.renderer, options.theme, options.rows, {
-      turn: (w) => [...this.turn.lines(w), ...this.agents.liveLines(this.style, w)],
+      turn: (w) => [...this.turn.lines(w), ...this.agents.liveLines(this.style, w, this.options.subAgentsElsewhere !== true)],
       status: (w) => this.status.render(w),
       composer: (w) => [...this.composer.render(w), this.footer()],
     });
@@ -534,8 +534,8 @@ export class App implements SlashContext {
     }
   }
 
-  subAgents(): { agents: AgentChoice[]; watching: string | null } {
-    return this.host.subAgents();
+  subAgents(): { agents: AgentChoice[]; watching: string | null; elsewhere: boolean } {
+    return { ...this.host.subAgents(), elsewhere: this.options.subAgentsElsewhere === true };
   }
 
   watchAgent(threadId: string | null): void {

@@ -167,6 +167,7 @@ class TuiRunner implements AppHost {
       hiddenFile: () => this.deniedFilter,
       onTurnStart: () => preloadHighlighter(() => this.app.requestRender()),
       trustNote: () => trustNote(this.config),
+      subAgentsElsewhere: flags.remote !== undefined,
     });
   }
 

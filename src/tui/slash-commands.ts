@@ -50,8 +50,8 @@ export interface SlashContext {
   newThread(): Promise<void>;
   resumePicker(): Promise<void>;
   forkThread(): Promise<void>;
-  /** `/agent`: the main thread's sub-agents, and the one watched now (null: the main thread). */
-  subAgents(): { agents: AgentChoice[]; watching: string | null };
+  /** `/agent`: the main thread's sub-agents, the one watched now (null: the main thread), and whether they run elsewhere (not to be opened here). */
+  subAgents(): { agents: AgentChoice[]; watching: string | null; elsewhere: boolean };
   watchAgent(threadId: string | null): void;
   /** `/rename`: names the current thread (or says why it cannot). */
   renameThread(name: string): void;
@@ -208,7 +208,11 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
     description: "watch a sub-agent's conversation, or go back to yours",
     duringTask: true,
     async run(ctx) {
-      const { agents, watching } = ctx.subAgents();
+      const { agents, watching, elsewhere } = ctx.subAgents();
+      if (elsewhere) {
+        ctx.print("Sub-agents", ["Sub-agents run on the app-server: their activity shows in your conversation, but their own conversations cannot be opened from a remote session."]);
+        return;
+      }
       if (agents.length === 0 && watching === null) {
         ctx.print("Sub-agents", ["This conversation has no sub-agents yet. The agent starts them when you ask it to delegate work."]);
         return;
