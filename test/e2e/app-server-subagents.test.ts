@@ -3,16 +3,17 @@
  * closes it; the client sees each call as a `collabAgentToolCall` item (started, then completed
  * with the agents' states), every message checked against the reference's schema. The child's
  * thread is left out of listings unless its source kind is asked for, and then names its parent,
- * its nickname and the tree's session; reading the parent back gives the same items.
+ * its nickname and the tree's session; reading the parent back gives the same items. A child's
+ * approval question comes to the client on the parent's thread, and is answered there.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { AppServerClient, assertNoViolations } from "../support/app-server-client.js";
 import { makeWorkspace } from "../support/cli.js";
 import { collabCall, spawnedIn, startAgentServer, type AgentScript } from "../support/agent-script.js";
-import { text, turn } from "../support/model-server.js";
+import { fnCall, text, turn } from "../support/model-server.js";
 
 type Json = Record<string, unknown>;
 
@@ -90,6 +91,39 @@ void test("a turn's spawn, wait and close are collabAgentToolCall items; the chi
         ["closeAgent", "completed", [childId]],
       ],
     );
+    assertNoViolations(client);
+  } finally {
+    await client.close();
+    await server.close();
+  }
+});
+
+void test("a sub-agent's approval question is asked on the parent's thread; its command is not an item of the parent's turn", async () => {
+  const ws = makeWorkspace();
+  const made = join(ws.dir, "made-by-child.txt");
+  const server = await startAgentServer({
+    parent: [turn(collabCall("spawn_agent", { message: "make the file" }, "call_spawn")), (r) => turn(collabCall("wait_agent", { targets: [spawnedIn(r)[0]] }, "call_wait")), turn(text("Made."))],
+    child: (_task, request) =>
+      request.body.input?.some((i) => i.type === "function_call_output")
+        ? turn(text("made it"))
+        : turn(fnCall("exec_command", { cmd: `touch ${made}`, sandbox_permissions: "require_escalated", justification: "Create the file?" }, "child_call")),
+  });
+  writeFileSync(join(ws.home, "config.toml"), `openai_base_url = "${server.url}"\n`);
+  const client = AppServerClient.spawn({ cwd: ws.dir, home: ws.home });
+  try {
+    await client.initialize();
+    const threadId = String(((await client.request("thread/start", { cwd: ws.dir, model: "gpt-5.4", approvalPolicy: "on-request", sandbox: "workspace-write" })).thread as Json).id);
+    await client.request("turn/start", { threadId, input: [{ type: "text", text: "go", text_elements: [] }] });
+    const approval = await client.nextMethod("item/commandExecution/requestApproval");
+    assert.equal(approval.params.threadId, threadId);
+    assert.equal(approval.params.reason, "Create the file?");
+    assert.equal(existsSync(made), false, "nothing runs before the answer");
+    client.respond(approval.id, { decision: "accept" });
+    assert.equal(((await client.nextMethod("turn/completed")).params.turn as Json).status, "completed");
+    assert.equal(existsSync(made), true, "the approved command ran in the sub-agent");
+    const parentItems = client.received.filter((m) => m.method === "item/started").map((m) => ((m.params as Json).item as Json).type);
+    assert.equal(parentItems.includes("commandExecution"), false, "the child's command is not shown as the parent's");
+    assert.deepEqual(server.violations, []);
     assertNoViolations(client);
   } finally {
     await client.close();
