@@ -52,7 +52,8 @@ export class App implements SlashContext {
   /** Question overlays by the question's key, until it is resolved. */
   private readonly questions = new Map<string, Overlay>();
   /** What each open question asks, by key, for its decision cell (replayed ones too). */
-  private readonly asked = new Map<string, QuestionRequest>();
+  /** Open questions, with the sub-agent that asked when it was not this thread. */
+  private readonly asked = new Map<string, { request: QuestionRequest; asker: string | null }>();
   /** `/model` pickers waiting for the session's list_models_response. */
   private modelListWaiters: Array<(models: Array<{ slug: string; is_default: boolean }>) => void> = [];
   private spinner: NodeJS.Timeout | null = null;
@@ -376,7 +377,7 @@ export class App implements SlashContext {
         break;
       }
       case "question_asked": {
-        this.asked.set(msg.key, msg.request);
+        this.asked.set(msg.key, { request: msg.request, asker: msg.agent ? agentName(msg.agent) : null });
         if (replay) break;
         const overlay = questionOverlay(msg.key, msg.request, {
           theme: this.theme,
@@ -397,10 +398,10 @@ export class App implements SlashContext {
         this.questions.delete(msg.key);
         if (overlay) this.view.close(overlay);
         // The user's answer joins the conversation (recorded, so a resume shows it too).
-        const request = this.asked.get(msg.key);
+        const asked = this.asked.get(msg.key);
         this.asked.delete(msg.key);
-        const decision = request && msg.answer ? decisionOf(request, msg.answer, this.cwd) : null;
-        if (decision) this.view.commit((width) => decisionCell(decision.subject, decision.decision, this.style, width));
+        const decision = asked && msg.answer ? decisionOf(asked.request, msg.answer, this.cwd) : null;
+        if (decision) this.view.commit((width) => decisionCell(decision.subject, decision.decision, this.style, width, asked?.asker ?? null));
         break;
       }
       case "patch_apply_begin":
