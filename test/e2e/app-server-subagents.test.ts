@@ -12,26 +12,17 @@ import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { AppServerClient, assertNoViolations } from "../support/app-server-client.js";
 import { makeWorkspace } from "../support/cli.js";
-import { collabCall, spawnedIn, startAgentServer, type AgentScript } from "../support/agent-script.js";
+import { SPAWN_WAIT_CLOSE, collabCall, spawnedIn, startAgentServer } from "../support/agent-script.js";
 import { fnCall, text, turn } from "../support/model-server.js";
 
 type Json = Record<string, unknown>;
 
-const SCRIPT: AgentScript = {
-  parent: [
-    turn(collabCall("spawn_agent", { message: "list the test files" }, "call_spawn")),
-    (r) => turn(collabCall("wait_agent", { targets: [spawnedIn(r)[0]] }, "call_wait")),
-    (r) => turn(collabCall("close_agent", { target: spawnedIn(r)[0] }, "call_close")),
-    turn(text("The helper found the tests.")),
-  ],
-  child: () => turn(text("tests/a.test.ts and tests/b.test.ts")),
-};
 
 const isCollab = (m: Json): boolean => ((m.params as Json | undefined)?.item as Json | undefined)?.type === "collabAgentToolCall";
 
 void test("a turn's spawn, wait and close are collabAgentToolCall items; the child's thread is listed when asked for", async () => {
   const ws = makeWorkspace();
-  const server = await startAgentServer(SCRIPT);
+  const server = await startAgentServer(SPAWN_WAIT_CLOSE);
   writeFileSync(join(ws.home, "config.toml"), `openai_base_url = "${server.url}"\n`);
   const client = AppServerClient.spawn({ cwd: ws.dir, home: ws.home });
   try {
@@ -57,7 +48,7 @@ void test("a turn's spawn, wait and close are collabAgentToolCall items; the chi
       ],
     );
     const [spawnStarted, spawned, , waited, , closed] = items.map(({ item }) => item) as Json[];
-    assert.equal(spawnStarted?.id, "call_spawn", "the item's id is the call's");
+    assert.equal(spawnStarted?.id, "call_0002", "the item's id is the call's");
     assert.deepEqual(spawnStarted?.receiverThreadIds, [], "the child is not known before it starts");
     assert.equal(spawnStarted?.prompt, "list the test files");
     assert.equal(spawnStarted?.model, "gpt-5.4");
@@ -66,7 +57,7 @@ void test("a turn's spawn, wait and close are collabAgentToolCall items; the chi
     assert.equal(spawned?.senderThreadId, threadId);
     assert.deepEqual(waited?.receiverThreadIds, [childId]);
     assert.deepEqual(waited?.agentsStates, { [childId]: { status: "completed", message: "tests/a.test.ts and tests/b.test.ts" } });
-    assert.equal(closed?.id, "call_close");
+    assert.equal(closed?.id, "call_0010");
     assert.deepEqual(closed?.agentsStates, { [childId]: { status: "completed", message: "tests/a.test.ts and tests/b.test.ts" } }, "close reports the status the child had");
     // Listings: the interactive default leaves the child out; asking for sub-agents finds it.
     const byDefault = (await client.request("thread/list", {})).data as Json[];

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { exec, jsonLines, makeWorkspace, type CliResult, type Workspace } from "../support/cli.js";
-import { collabCall, isSubAgentRequest, outputsIn, spawnedIn, startAgentServer, userTextsIn, type AgentScript } from "../support/agent-script.js";
+import { SPAWN_WAIT_CLOSE, collabCall, isSubAgentRequest, outputsIn, spawnedIn, startAgentServer, userTextsIn, type AgentScript } from "../support/agent-script.js";
 import { readLines, rolloutFileOf, rolloutFiles } from "../support/rollout.js";
 import type { JsonObject, ModelServer, RecordedRequest } from "../support/model-server.js";
 import { text, turn } from "../support/model-server.js";
@@ -63,16 +63,6 @@ function withoutDescriptions(value: unknown): unknown {
   if (value === null || typeof value !== "object") return value;
   return Object.fromEntries(Object.entries(value).filter(([k]) => k !== "description").map(([k, v]) => [k, withoutDescriptions(v)]));
 }
-
-const SPAWN_WAIT_CLOSE: AgentScript = {
-  parent: [
-    turn(collabCall("spawn_agent", { message: "list the test files" }, "call_0002")),
-    (r) => turn(collabCall("wait_agent", { targets: [spawnedIn(r)[0]] }, "call_0005")),
-    (r) => turn(collabCall("close_agent", { target: spawnedIn(r)[0] }, "call_0010")),
-    turn(text("The helper found the tests.")),
-  ],
-  child: () => turn(text("tests/a.test.ts and tests/b.test.ts")),
-};
 
 void test("a parent spawns a child, waits for its answer, closes it and finishes, as the reference does", async () => {
   const { server, result, events, ws } = await runScript(SPAWN_WAIT_CLOSE, "go");

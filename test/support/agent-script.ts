@@ -5,7 +5,7 @@
  * the parent may be functions of the request too, to use ids only known at run time (the agent
  * ids spawn_agent answered with). Works on both wires.
  */
-import { startModelServer, type JsonObject, type ModelServer, type ModelServerOptions, type RecordedRequest, type ScriptedOutput, type ScriptedTurn } from "./model-server.js";
+import { startModelServer, text, turn, type JsonObject, type ModelServer, type ModelServerOptions, type RecordedRequest, type ScriptedOutput, type ScriptedTurn } from "./model-server.js";
 
 export const COLLAB_NAMESPACE = "multi_agent_v1";
 
@@ -29,6 +29,17 @@ export function startAgentServer(script: AgentScript, options: Omit<ModelServerO
     },
   });
 }
+
+/** The reference's capture: spawn a child, wait for its answer, close it, finish (call ids as captured). */
+export const SPAWN_WAIT_CLOSE: AgentScript = {
+  parent: [
+    turn(collabCall("spawn_agent", { message: "list the test files" }, "call_0002")),
+    (r) => turn(collabCall("wait_agent", { targets: [spawnedIn(r)[0]] }, "call_0005")),
+    (r) => turn(collabCall("close_agent", { target: spawnedIn(r)[0] }, "call_0010")),
+    turn(text("The helper found the tests.")),
+  ],
+  child: () => turn(text("tests/a.test.ts and tests/b.test.ts")),
+};
 
 /** A call of one of the collab tools, inside their namespace as the Responses API sends it. */
 export function collabCall(name: string, args: unknown, callId: string): ScriptedOutput {
