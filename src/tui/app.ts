@@ -4,7 +4,7 @@
  * op. What is drawn where is app-view.ts's; the running turn's live parts are live-turn.ts's.
  */
 import type { Op } from "../protocol/ops.js";
-import type { Event, EventMsg, FileChange, QuestionRequest, RateLimitSnapshot, TokenUsage, TokenUsageInfo } from "../protocol/events.js";
+import type { Event, EventMsg, FileChange, RateLimitSnapshot, TokenUsage, TokenUsageInfo } from "../protocol/events.js";
 import type { ReasoningEffort } from "../protocol/policy.js";
 import type { SelectItem } from "@mariozechner/pi-tui";
 import type { Theme } from "./parts/theme.js";
@@ -15,26 +15,24 @@ import { compactedCell, skillsLines, webSearchCell } from "./activity-cells.js";
 import { statusReport } from "./status-report.js";
 import { mcpListLines, startupFailureNotices } from "./mcp-view.js";
 import { LiveTurn } from "./live-turn.js";
-import { decisionCell } from "./decision-cells.js";
 import { AppView } from "./app-view.js";
 import { helpLines } from "./help.js";
 import { Composer, SlashCompletions } from "./composer.js";
 import { fileIndexFor } from "./parts/file-search.js";
 import { join } from "node:path";
 import { BUILTIN_COMMANDS, promptCommand, type SlashCommand, type SlashContext } from "./slash-commands.js";
-import { decisionOf, questionOverlay } from "./questions.js";
+import { OpenQuestions } from "./open-questions.js";
 import { redrawKeptTurns } from "./backtrack-redraw.js";
 import { KeyInput } from "./app-input.js";
 import type { ThreadGoal } from "../protocol/goals.js";
 import { goalNotice } from "./goal-command.js";
 import { PLAN_OFF, PLAN_ON } from "./plan-mode.js";
-import { questionSummary } from "../presentation/questions.js";
 import { addUsage } from "../presentation/usage.js";
 import { ChoiceOverlay, PickerOverlay, TextPromptOverlay, type Choice, type Overlay } from "./overlays.js";
 import { reviewCell } from "./review-cell.js";
 import type { AgentChoice, AppHost, AppOptions } from "./app-host.js";
 import { AgentActivity, agentActivityCell } from "./agent-activity.js";
-import { agentName, isCollabEvent } from "../presentation/collab-text.js";
+import { isCollabEvent } from "../presentation/collab-text.js";
 import { firstLine } from "../presentation/text-lines.js";
 
 export type { AppHost, AppOptions };
@@ -49,11 +47,7 @@ export class App implements SlashContext {
   /** The thread's sub-agents: their cells, their live line, the list /agent picks from. */
   private readonly agents = new AgentActivity();
   private readonly patches = new Map<string, Record<string, FileChange>>();
-  /** Question overlays by the question's key, until it is resolved. */
-  private readonly questions = new Map<string, Overlay>();
-  /** What each open question asks, by key, for its decision cell (replayed ones too). */
-  /** Open questions, with the sub-agent that asked when it was not this thread. */
-  private readonly asked = new Map<string, { request: QuestionRequest; asker: string | null }>();
+  private readonly questions: OpenQuestions;
   /** `/model` pickers waiting for the session's list_models_response. */
   private modelListWaiters: Array<(models: Array<{ slug: string; is_default: boolean }>) => void> = [];
   private spinner: NodeJS.Timeout | null = null;
@@ -101,6 +95,12 @@ export class App implements SlashContext {
       composer: (w) => [...this.composer.render(w), this.footer()],
     });
     this.turn = new LiveTurn(options.style, options.hideReasoning, (render) => this.view.commit(render));
+    this.questions = new OpenQuestions({
+      context: () => ({ theme: this.theme, style: this.style, cwd: this.cwd, submit: (op) => this.host.submit(op), close: (o) => this.view.close(o) }),
+      open: (overlay) => this.view.open(overlay),
+      commit: (render) => this.view.commit(render),
+      waiting: (summary) => this.host.notify("approval-requested", `Approval needed: ${summary}`),
+    });
     for (const s of options.mcpServers) this.mcpStatus.set(s, "starting");
     const editorHost = { requestRender: () => this.requestRender(), terminal: { get rows() { return options.rows(); } } };
     this.composer = new Composer(editorHost, options.theme, new SlashCompletions(() => this.commands()), {
@@ -255,7 +255,6 @@ export class App implements SlashContext {
     this.agents.reset();
     this.view.clearOverlays();
     this.questions.clear();
-    this.asked.clear();
     this.userMessages = [];
     this.threadGoal = null;
     // A new thread starts in the default mode: the mode the user is in goes to it too.
@@ -376,34 +375,13 @@ export class App implements SlashContext {
         this.view.commit((width) => commandCell(view, this.style, width), (width) => commandCell(view, this.style, width, Number.POSITIVE_INFINITY));
         break;
       }
-      case "question_asked": {
-        this.asked.set(msg.key, { request: msg.request, asker: msg.agent ? agentName(msg.agent) : null });
-        if (replay) break;
-        const overlay = questionOverlay(msg.key, msg.request, {
-          theme: this.theme,
-          style: this.style,
-          cwd: this.cwd,
-          submit: (op) => this.host.submit(op),
-          close: (o) => this.view.close(o),
-          ...(msg.agent ? { asker: agentName(msg.agent) } : {}),
-        });
-        this.questions.set(msg.key, overlay);
-        this.view.open(overlay);
-        this.host.notify("approval-requested", `Approval needed: ${questionSummary(msg.request)}`);
+      case "question_asked":
+        this.questions.ask(msg, replay);
         break;
-      }
-      case "question_resolved": {
+      case "question_resolved":
         // Answered here, or closed by the core (an interrupt): nothing is left to answer.
-        const overlay = this.questions.get(msg.key);
-        this.questions.delete(msg.key);
-        if (overlay) this.view.close(overlay);
-        // The user's answer joins the conversation (recorded, so a resume shows it too).
-        const asked = this.asked.get(msg.key);
-        this.asked.delete(msg.key);
-        const decision = asked && msg.answer ? decisionOf(asked.request, msg.answer, this.cwd) : null;
-        if (decision) this.view.commit((width) => decisionCell(decision.subject, decision.decision, this.style, width, asked?.asker ?? null));
+        this.questions.resolve(msg);
         break;
-      }
       case "patch_apply_begin":
         this.patches.set(msg.call_id, msg.changes);
         break;
@@ -597,10 +575,6 @@ export class App implements SlashContext {
   /** `?` on an empty composer: the keys and commands, until any key is pressed. */
   showHelp(): void {
     void this.present<null>((done) => ({ render: (width: number) => helpLines(this.theme, width), handleInput: () => done(null), invalidate: () => undefined }));
-  }
-
-  private width(): number {
-    return this.view.width;
   }
 
   requestRender(): void {
