@@ -239,6 +239,14 @@ export class ThreadManager {
         if (path === null) return null;
         return childSession(build(loadThread(path)), record ? RolloutRecorder.append(path) : null);
       },
+      recorded: (threadId) => {
+        const path = findThreadPath(config.codexHome, threadId);
+        try {
+          return path === null ? null : loadThread(path);
+        } catch {
+          return null;
+        }
+      },
       closed: (threadId) => {
         this.subAgentThreads.delete(threadId);
       },

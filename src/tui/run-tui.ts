@@ -297,7 +297,7 @@ class TuiRunner implements AppHost {
     }
     const target = this.agentView.route(op, this.thread);
     if (target) return target.submit(op);
-    this.app.error("This sub-agent is closed: its conversation is here to read; the agent can reopen it with resume_agent. /agent to go back.");
+    this.app.error("This sub-agent is not open: its conversation is here to read (the agent reopens it to give it more work). /agent to go back.");
     return "";
   }
 
@@ -311,14 +311,14 @@ class TuiRunner implements AppHost {
     const view = threadId === null || !this.source || !this.thread ? null : (this.source.subAgents(this.thread.threadId).find((v) => v.thread_id === threadId) ?? null);
     const redraw = view ? view.redraw() : null;
     if (view && !view.thread && !redraw) {
-      this.app.error(`${agentName(view)} is closed and its conversation was not kept; the agent can reopen it with resume_agent.`);
+      this.app.error(`${agentName(view)}'s conversation cannot be shown: it was not recorded, or its session file is gone.`);
       return;
     }
     const note = !view
       ? "Back to your conversation; what happened in it meanwhile follows."
       : view.thread
         ? `Watching ${agentName(view)}, a sub-agent: what you type goes to it. /agent to go back.`
-        : `${agentName(view)}, a closed sub-agent, as recorded: nothing you type goes to it. /agent to go back.`;
+        : `${agentName(view)}, ${view.closed ? "a closed sub-agent" : "a sub-agent not open since the resume"}, as recorded: nothing you type goes to it. /agent to go back.`;
     this.app.noteUnderHeader([note]);
     this.agentView.switchTo(view, redraw);
     this.app.requestRender();

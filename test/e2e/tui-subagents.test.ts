@@ -2,7 +2,8 @@
  * Sub-agents in the interactive UI, driven in a pseudo-terminal as a user drives it: the
  * activity cells and the live line name the sub-agent, its approval question comes up titled with
  * its name and is answered there, and `/agent` shows its conversation and goes back; once the
- * sub-agent is closed, `/agent` still shows its conversation as recorded, and refuses input.
+ * sub-agent is closed, `/agent` still shows its conversation as recorded, and refuses input; after
+ * a resume, the sub-agent's conversation is read back from its own file.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -75,7 +76,7 @@ for (const [cols, rows] of [
       // Its header, the note, then its conversation drawn again (its command included).
       await ui.waitFor(new RegExp(`${nickname}.*a closed sub-agent, as recorded[\\s\\S]*echo fetched-by-child`), { inTranscript: true });
       await send(ui, "are you there?");
-      await ui.waitFor("This sub-agent is closed", { inTranscript: true });
+      await ui.waitFor("This sub-agent is not open", { inTranscript: true });
       await ui.type("/agent");
       ui.write(KEY.enter);
       await ui.waitFor("main thread");
@@ -83,6 +84,22 @@ for (const [cols, rows] of [
       await ui.waitFor(/Back to your conversation[\s\S]*Back to your conversation/, { inTranscript: true });
       assert.equal(server.requests.filter((r) => JSON.stringify(r.body).includes("are you there?")).length, 0, "nothing went to the model");
       assert.equal(await quit(ui), 0);
+
+      // Resumed: the sub-agent is known again, and its conversation is read from its own file.
+      const resumed = new PtySession([...baseUrlArgs(server.url), "-s", "workspace-write", "-a", "on-request", "resume", "--last"], { cwd: ws.dir, home: ws.home, cols, rows });
+      try {
+        await resumed.waitFor(READY);
+        await resumed.waitFor("Closed the helper.", { inTranscript: true });
+        await resumed.type("/agent");
+        resumed.write(KEY.enter);
+        await resumed.waitFor("is closed");
+        resumed.write(KEY.down);
+        resumed.write(KEY.enter);
+        await resumed.waitFor(new RegExp(`${nickname}.*a closed sub-agent, as recorded[\\s\\S]*echo fetched-by-child[\\s\\S]*Fetched: fetched-by-child`), { inTranscript: true });
+        assert.equal(await quit(resumed), 0);
+      } finally {
+        resumed.kill();
+      }
       assert.deepEqual(server.violations, []);
     } finally {
       ui.kill();

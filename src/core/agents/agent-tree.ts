@@ -17,6 +17,8 @@ export interface ChildThreadOpener {
   open(options: SessionOptions, lineage: ThreadLineage): Promise<Session>;
   /** A child recorded earlier, continued from its rollout file; null when that file is gone. */
   reopen(threadId: string, options: (recorded: RecordedThread) => SessionOptions): Promise<Session | null>;
+  /** A child recorded earlier, read from its rollout file without opening it; null when that file is gone or unreadable. */
+  recorded(threadId: string): RecordedThread | null;
   /** A child's thread ended: it is no longer a live thread of the process. */
   closed(threadId: string): void;
 }

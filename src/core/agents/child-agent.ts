@@ -26,8 +26,8 @@ export class ChildAgent {
   session: Session | null = null;
   /** Closed by close_agent (or with its parent): only resume_agent reaches it then. */
   closed = false;
-  /** How the last thread it had is redrawn once it has ended (see Session.redrawLater). */
-  private redrawEnded: (() => EventMsg) | null = null;
+  /** How it is redrawn while it has no open thread: the last one it had (see Session.redrawLater), or its recorded file. */
+  private redrawEnded: (() => EventMsg | null) | null = null;
   private current: AgentStatus;
   /** Input went in that will start a turn which has not started yet. */
   private startQueued = false;
@@ -96,6 +96,11 @@ export class ChildAgent {
   /** Its thread's session_configured with the conversation so far (see SubAgentView.redraw). */
   redraw(): EventMsg | null {
     return this.session ? this.session.redrawEvent() : (this.redrawEnded?.() ?? null);
+  }
+
+  /** How a child known only from its parent's record (a resumed parent's) is redrawn until its thread is open. */
+  redrawFromRecord(redraw: () => EventMsg | null): void {
+    this.redrawEnded = redraw;
   }
 
   /** Shuts the thread down and waits until it has; the agent is then closed. */

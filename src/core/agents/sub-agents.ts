@@ -15,6 +15,7 @@ import {
   type AgentStatus,
   type ThreadLineage,
 } from "../../protocol/collab.js";
+import type { EventMsg } from "../../protocol/events.js";
 import { userText } from "../../protocol/items.js";
 import type { UserInput } from "../../protocol/ops.js";
 import { REASONING_EFFORTS, type ReasoningEffort } from "../../protocol/policy.js";
@@ -85,10 +86,38 @@ export class SubAgents implements AgentControl {
     for (const r of recorded) {
       const child = new ChildAgent({ threadId: r.threadId, nickname: r.nickname, role: r.role, depth: this.depth + 1 }, r.status, (c, s) => this.onStatus(c, s));
       child.closed = r.closed;
+      child.redrawFromRecord(() => this.recordedRedraw(child));
       this.children.set(r.threadId, child);
       this.tree.nicknames.claim(r.nickname);
       if (!r.closed) this.tree.restoreOpen();
     }
+  }
+
+  /**
+   * A child's session_configured built from its rollout: its conversation under its last
+   * recorded turn's settings (the parent's where none is recorded); null without a readable file.
+   */
+  private recordedRedraw(child: ChildAgent): EventMsg | null {
+    const recorded = this.tree.opener.recorded(child.threadId);
+    if (!recorded) return null;
+    const settings = this.parent.settings;
+    return {
+      type: "session_configured",
+      session_id: child.threadId,
+      model: recorded.lastModel ?? settings.model,
+      model_provider_id: settings.modelProviderId,
+      approval_policy: recorded.lastTurn?.approvalPolicy ?? settings.approvalPolicy,
+      sandbox_policy: recorded.lastTurn?.sandboxPolicy ?? settings.sandboxPolicy,
+      cwd: recorded.lastTurn?.cwd ?? settings.cwd,
+      reasoning_effort: null,
+      history_log_id: 0,
+      history_entry_count: 0,
+      rollout_path: recorded.path,
+      initial_messages: recorded.initialMessages,
+      parent_thread_id: this.parent.threadId,
+      agent_nickname: child.nickname,
+      agent_role: child.role,
+    };
   }
 
   spawnSettings(request: SpawnRequest): { model: string; reasoningEffort: string } {
