@@ -59,6 +59,8 @@ export class Session implements ThreadHandle {
     if (resumed) restoreThread(state, resumed, options.resume?.warnOnModelChange === true);
     else state.history.append(...initialContext(settings, options));
     state.startMcp();
+    // The deny patterns' first walk, off the first command's path.
+    void state.fileSystemGuard.prewarm();
   }
 
   /** The `codex.*` OpenTelemetry events of this thread (records nothing without an exporter). */

@@ -13,7 +13,14 @@
  * - folder listings stay readable everywhere (names are not contents);
  * - /dev is readable only for the usual devices (null, zero, random, tty, pts, shm, …), so a
  *   command run as root cannot read a disk device to get around the rules.
+ *
+ * The first cost is why a built-in denial (one the user did not write, fs-rules.ts) is left out
+ * here wherever a folder above it is writable (`landlockEnforceable`): out of the box, a project
+ * with a `.env` at its root would otherwise lose the right to create files in its root. The
+ * user's own denials are enforced whatever they cost.
  */
+import { dirname } from "node:path";
+import type { DenyView } from "./fs-guard.js";
 
 /** Python for the helper (landlock.ts): `grant_tree`, used once per kind of right. */
 export const LANDLOCK_DENY_PYTHON = String.raw`
@@ -110,4 +117,37 @@ export function landlockRootArgs(legacyRoots: readonly string[], view: { hidden:
     view.readOnly.map((path) => `=${path}`),
     hidden.map((path) => `!${path}`),
   );
+}
+
+/**
+ * The part of `view` Landlock enforces with the writable roots `roots` (real paths), and the
+ * built-in denials it leaves out because a folder above them is writable: hiding them would
+ * take the right to create, rename and delete entries in that folder away. A built-in denial
+ * inside a path hidden anyway is dropped without a word.
+ */
+export function landlockEnforceable(view: DenyView, roots: readonly string[]): { view: DenyView; unenforced: string[] } {
+  const strict = view.hidden.filter((entry) => entry.byDefault !== true);
+  const levels = new Map<string, "write" | "read" | "none">();
+  for (const root of [...roots, ...view.writable]) levels.set(root, "write");
+  for (const path of view.readOnly) levels.set(path, "read");
+  for (const { path } of strict) levels.set(path, "none");
+  const levelAt = (path: string): "write" | "read" | "none" | undefined => {
+    for (let at = path; ; at = dirname(at)) {
+      const level = levels.get(at);
+      if (level !== undefined || at === dirname(at)) return level;
+    }
+  };
+  const kept = [...strict];
+  const unenforced: string[] = [];
+  for (const entry of view.hidden) {
+    if (entry.byDefault !== true || levelAt(entry.path) === "none") continue;
+    let costsWrites = false;
+    for (let above = dirname(entry.path); !costsWrites; above = dirname(above)) {
+      costsWrites = levelAt(above) === "write";
+      if (above === dirname(above)) break;
+    }
+    if (costsWrites) unenforced.push(entry.path);
+    else kept.push(entry);
+  }
+  return { view: { ...view, hidden: kept }, unenforced };
 }

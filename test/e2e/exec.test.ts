@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync, existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { text, fnCall, reasoning, turn, errorTurn } from "../support/model-server.js";
-import { exec, jsonLines, makeWorkspace, runCli, withServer } from "../support/cli.js";
+import { assertNoRepositoryAbove, exec, jsonLines, makeWorkspace, runCli, withServer } from "../support/cli.js";
 
 const FULL = ["-s", "danger-full-access"];
 
@@ -224,6 +224,7 @@ void test("CODEX_API_KEY wins over OPENAI_API_KEY", async () => {
 
 void test("outside a git repository exec refuses unless --skip-git-repo-check", async () => {
   const ws = makeWorkspace({ git: false });
+  assertNoRepositoryAbove(ws.dir);
   await withServer([turn(text("ran anyway"))], async (server) => {
     const refused = await exec(server, ["hi"], { cwd: ws.dir, home: ws.home });
     assert.equal(refused.code, 1);
