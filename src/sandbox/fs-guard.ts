@@ -57,8 +57,11 @@ interface GlobGroup {
 
 /** What one folder's entries match, for one group (memoized in its listing while it is unchanged). */
 interface FolderMatches {
-  /** The folder's path relative to the group's base, which the matches depend on. */
-  relDir: string;
+  /**
+   * The real base the folder was reached from: with no link followed on the way, the folder's
+   * path relative to it, which the matches depend on, follows (a symlinked base may move).
+   */
+  base: string;
   matched: Array<{ name: string; byDefault: boolean }>;
   walk: string[];
 }
@@ -201,35 +204,36 @@ export class FileSystemGuard {
     const base = realOrNull(group.base);
     if (base === null) return;
     const maxDepth = this.rules.globScanMaxDepth;
-    const walk = (dir: string, relDir: string, depth: number): void => {
+    const walk = (dir: string, depth: number): void => {
       const listing = this.listings.get(dir);
       if (listing === null) return;
-      const found = this.matchesIn(index, group, listing, relDir);
+      const found = this.matchesIn(index, group, listing, base, dir);
       for (const { name, byDefault } of found.matched) hide(childPath(dir, name), byDefault);
       if (maxDepth !== null && depth >= maxDepth) return;
-      for (const name of found.walk) walk(childPath(dir, name), childRel(relDir, name), depth + 1);
+      for (const name of found.walk) walk(childPath(dir, name), depth + 1);
     };
-    walk(base, "", 1);
+    walk(base, 1);
   }
 
   /** The same walk as collectMatches, without blocking and without hiding anything. */
   private async prewarmTree(index: number, group: GlobGroup, base: string): Promise<void> {
     const maxDepth = this.rules.globScanMaxDepth;
-    const pending: Array<{ dir: string; relDir: string; depth: number }> = [{ dir: base, relDir: "", depth: 1 }];
+    const pending: Array<{ dir: string; depth: number }> = [{ dir: base, depth: 1 }];
     for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
       const listing = await this.listings.load(next.dir);
       if (listing === null || (maxDepth !== null && next.depth >= maxDepth)) continue;
-      for (const name of this.matchesIn(index, group, listing, next.relDir).walk) pending.push({ dir: childPath(next.dir, name), relDir: childRel(next.relDir, name), depth: next.depth + 1 });
+      for (const name of this.matchesIn(index, group, listing, base, next.dir).walk) pending.push({ dir: childPath(next.dir, name), depth: next.depth + 1 });
     }
   }
 
   /** What a folder's entries match; an unchanged folder matches as it did last time, without testing a pattern. */
-  private matchesIn(index: number, group: GlobGroup, listing: Listing<FolderMatches>, relDir: string): FolderMatches {
+  private matchesIn(index: number, group: GlobGroup, listing: Listing<FolderMatches>, base: string, dir: string): FolderMatches {
     const memo = listing.memo.get(index);
-    if (memo !== undefined && memo.relDir === relDir) return memo;
-    const found: FolderMatches = { relDir, matched: [], walk: [] };
+    if (memo !== undefined && memo.base === base) return memo;
+    const found: FolderMatches = { base, matched: [], walk: [] };
+    const relDir = dir === base ? "" : dir.slice(base.length + (base.endsWith("/") ? 0 : 1));
     for (const entry of listing.entries) {
-      const rel = childRel(relDir, entry.name);
+      const rel = relDir === "" ? entry.name : `${relDir}/${entry.name}`;
       let strict = false;
       let byDefault = false;
       for (const { glob, test } of group.globs) {
@@ -308,11 +312,6 @@ export class FileSystemGuard {
 /** `name` inside the folder `dir` (both already normal, real paths: no join() needed). */
 function childPath(dir: string, name: string): string {
   return dir.endsWith("/") ? `${dir}${name}` : `${dir}/${name}`;
-}
-
-/** A child's path relative to a glob's base. */
-function childRel(relDir: string, name: string): string {
-  return relDir === "" ? name : `${relDir}/${name}`;
 }
 
 /** "", "a", "a/b", … up to `rel` itself: a path is inside a match when any of these matches. */
