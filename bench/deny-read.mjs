@@ -55,7 +55,9 @@ async function main() {
   const scratch = mkdtempSync(join(process.env.CODEX_TS_BENCH_DIR ? resolve(process.env.CODEX_TS_BENCH_DIR) : tmpdir(), "codex-ts-bench-deny-"));
   const home = join(scratch, "home");
   const small = join(scratch, "small");
-  mkdirSync(home);
+  mkdirSync(join(home, ".ssh"), { recursive: true });
+  // A home with an SSH key, as most have: the built-in denials hide it too.
+  writeFileSync(join(home, ".ssh", "id_ed25519"), "key\n");
   mkdirSync(join(small, ".git"), { recursive: true });
   for (let i = 0; i < 20; i++) {
     mkdirSync(join(small, `dir${i}`, "sub"), { recursive: true });

@@ -31,6 +31,7 @@ import {
   resolveProfile,
   type ProfileToml,
 } from "./permissions-toml.js";
+import { errorMessage } from "../util/errors.js";
 
 export interface PermissionsInput {
   /** The merged config. */
@@ -117,7 +118,7 @@ function fromProfile(input: PermissionsInput, permissions: TomlTable, name: stri
   try {
     profile = resolveProfile(permissions, name);
   } catch (err) {
-    throw new ConfigError(`${where}: ${(err as Error).message}`);
+    throw new ConfigError(`${where}: ${errorMessage(err)}`);
   }
   const warnings: string[] = [];
   if (name === BUILTIN_WORKSPACE) {

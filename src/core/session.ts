@@ -22,6 +22,7 @@ import { handleOp } from "./ops/index.js";
 import { restoreThread } from "./restore.js";
 import type { SessionOptions, SessionSettings } from "./session-options.js";
 import { SessionState } from "./session-state.js";
+import { errorMessage } from "../util/errors.js";
 
 export class Session implements ThreadHandle {
   readonly threadId: string;
@@ -85,7 +86,7 @@ export class Session implements ThreadHandle {
         if (!this.state.closed) return handleOp(this.state, id, op);
       })
       .catch((err: unknown) => {
-        this.state.send(id, { type: "error", message: `internal error: ${(err as Error).message}`, codex_error_info: "other" });
+        this.state.send(id, { type: "error", message: `internal error: ${errorMessage(err)}`, codex_error_info: "other" });
       });
     return id;
   }

@@ -13,6 +13,7 @@ import { landlockArgv, landlockRealRoots, landlockStatus } from "./landlock.js";
 import { landlockEnforceable } from "./landlock-deny.js";
 import { seatbeltArgv } from "./seatbelt.js";
 import { seccompArch, seccompProgramPath } from "./seccomp.js";
+import { errorMessage } from "../util/errors.js";
 
 /** The descriptor bwrap reads the seccomp filter from. */
 const SECCOMP_FD = 3;
@@ -114,7 +115,7 @@ function filterFor(network: boolean): { path: string } | { problem: string } {
   try {
     return { path: seccompProgramPath(arch, network) };
   } catch (err) {
-    return { problem: err instanceof Error ? err.message : String(err) };
+    return { problem: errorMessage(err) };
   }
 }
 

@@ -31,6 +31,7 @@ import type { ReasoningEffort } from "../protocol/policy.js";
 import { highlightCode, preloadHighlighter } from "./parts/highlight.js";
 import { loadMarkdown } from "./pi-tui.js";
 import type { SignInOutcome } from "./parts/sign-in.js";
+import { errorMessage } from "../util/errors.js";
 
 export interface TuiOptions extends SessionFlags {
   cd?: string;
@@ -338,7 +339,7 @@ class TuiRunner implements AppHost {
       this.config = { ...reloaded, warnings: reloaded.warnings.filter((w) => !skipped(w)) };
       this.deniedFilter = deniedFilterFor(this.config);
     } catch (err) {
-      this.app.warn(`Could not save the answer: ${(err as Error).message}`);
+      this.app.warn(`Could not save the answer: ${errorMessage(err)}`);
     }
   }
 
