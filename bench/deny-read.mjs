@@ -125,13 +125,17 @@ async function main() {
   writeFileSync(join(oursHome, "config.toml"), profile);
   writeFileSync(join(refHome, "config.toml"), profile);
   const cli = [process.execPath, join(DIST, "src/cli/main.js"), "sandbox", "--", "true"];
+  // The reference keeps folders of its own in the temporary folder (and, while a command runs,
+  // empty .git, .codex, .agents and .aws mount points in writable roots): a scratch one for both.
+  const cliTmp = join(scratch, "tmp");
+  mkdirSync(cliTmp);
   const haveRef = existsSync(REFERENCE);
   const ours = [];
   const ref = [];
   try {
     for (let i = 0; i < runs + 2; i++) {
-      const a = spawnTimed(cli, small, { ...env, CODEX_HOME: oursHome });
-      const b = haveRef ? spawnTimed([REFERENCE, "sandbox", "--", "true"], small, { ...env, CODEX_HOME: refHome }) : 0;
+      const a = spawnTimed(cli, small, { ...env, TMPDIR: cliTmp, CODEX_HOME: oursHome });
+      const b = haveRef ? spawnTimed([REFERENCE, "sandbox", "--", "true"], small, { ...env, TMPDIR: cliTmp, CODEX_HOME: refHome }) : 0;
       if (i >= 2) {
         ours.push(a);
         ref.push(b);
