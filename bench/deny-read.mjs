@@ -13,7 +13,8 @@
 //    when the reference is installed at /work/ref.
 // Prints medians and p90s and the load average; asserts nothing.
 // Usage: node bench/deny-read.mjs [--runs N]     (default 20; CODEX_TS_DIST=path picks another build;
-//        CODEX_TS_BENCH_DIR=folder puts the projects there instead of the temporary folder)
+//        CODEX_TS_BENCH_DIR=folder puts the projects there instead of the temporary folder; the
+//        CLI rows run codex-ts with NODE_EXTRA_CA_CERTS only when the bench itself has it)
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -129,12 +130,15 @@ async function main() {
   // empty .git, .codex, .agents and .aws mount points in writable roots): a scratch one for both.
   const cliTmp = join(scratch, "tmp");
   mkdirSync(cliTmp);
+  // Node reads NODE_EXTRA_CA_CERTS before any script runs: passed on only when the bench has it.
+  const caEnv = process.env.NODE_EXTRA_CA_CERTS ? { NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS } : {};
+  console.log(`  (codex-ts ${caEnv.NODE_EXTRA_CA_CERTS ? `with NODE_EXTRA_CA_CERTS=${caEnv.NODE_EXTRA_CA_CERTS}` : "without NODE_EXTRA_CA_CERTS"})`);
   const haveRef = existsSync(REFERENCE);
   const ours = [];
   const ref = [];
   try {
     for (let i = 0; i < runs + 2; i++) {
-      const a = spawnTimed(cli, small, { ...env, TMPDIR: cliTmp, CODEX_HOME: oursHome });
+      const a = spawnTimed(cli, small, { ...env, ...caEnv, TMPDIR: cliTmp, CODEX_HOME: oursHome });
       const b = haveRef ? spawnTimed([REFERENCE, "sandbox", "--", "true"], small, { ...env, TMPDIR: cliTmp, CODEX_HOME: refHome }) : 0;
       if (i >= 2) {
         ours.push(a);
