@@ -120,12 +120,13 @@ export function landlockRootArgs(legacyRoots: readonly string[], view: { hidden:
 }
 
 /**
- * The part of `view` Landlock enforces with the writable roots `roots` (real paths), and the
- * built-in denials it leaves out because a folder above them is writable: hiding them would
- * take the right to create, rename and delete entries in that folder away. A built-in denial
- * inside a path hidden anyway is dropped without a word.
+ * The part of `view` Landlock enforces with the writable roots `roots` (real paths), the
+ * built-in denials it leaves out because a folder above them is writable (hiding them would take
+ * the right to create, rename and delete entries in that folder away), and the user's own
+ * denials that cost a writable folder those rights (`costly`: they are enforced whatever they
+ * cost). A denial inside a path hidden anyway is dropped (built-in) or costs nothing more.
  */
-export function landlockEnforceable(view: DenyView, roots: readonly string[]): { view: DenyView; unenforced: string[] } {
+export function landlockEnforceable(view: DenyView, roots: readonly string[]): { view: DenyView; unenforced: string[]; costly: string[] } {
   const strict = view.hidden.filter((entry) => entry.byDefault !== true);
   const levels = new Map<string, "write" | "read" | "none">();
   for (const root of [...roots, ...view.writable]) levels.set(root, "write");
@@ -137,17 +138,20 @@ export function landlockEnforceable(view: DenyView, roots: readonly string[]): {
       if (level !== undefined || at === dirname(at)) return level;
     }
   };
+  /** Whether hiding `path` costs a writable folder above it its entries' rights. */
+  const costsWrites = (path: string): boolean => {
+    for (let above = dirname(path); ; above = dirname(above)) {
+      if (levelAt(above) === "write") return true;
+      if (above === dirname(above)) return false;
+    }
+  };
   const kept = [...strict];
   const unenforced: string[] = [];
   for (const entry of view.hidden) {
     if (entry.byDefault !== true || levelAt(entry.path) === "none") continue;
-    let costsWrites = false;
-    for (let above = dirname(entry.path); !costsWrites; above = dirname(above)) {
-      costsWrites = levelAt(above) === "write";
-      if (above === dirname(above)) break;
-    }
-    if (costsWrites) unenforced.push(entry.path);
+    if (costsWrites(entry.path)) unenforced.push(entry.path);
     else kept.push(entry);
   }
-  return { view: { ...view, hidden: kept }, unenforced };
+  const costly = strict.filter((entry) => levelAt(dirname(entry.path)) !== "none" && costsWrites(entry.path)).map((entry) => entry.path);
+  return { view: { ...view, hidden: kept }, unenforced, costly };
 }

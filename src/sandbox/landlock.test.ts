@@ -64,11 +64,14 @@ void test("Landlock leaves out a built-in denial wherever a folder above it is w
     readOnly: ["/w/proj/docs"],
     writable: [],
   };
-  const { view: kept, unenforced } = landlockEnforceable(view, ["/w/proj", "/tmp"]);
+  const { view: kept, unenforced, costly } = landlockEnforceable(view, ["/w/proj", "/tmp"]);
   // docs/.env: its folder is read-only, but the project root above it is writable.
   assert.deepEqual(unenforced, ["/w/proj/.env", "/w/proj/a/.env", "/w/proj/docs/.env"]);
   // The key in a folder nothing writes is enforced; one inside a hidden folder needs nothing of its own.
   assert.deepEqual(kept.hidden.map((h) => h.path), ["/w/proj/secrets", "/w/proj/keys/server.pem", "/home/u/.ssh/id_rsa"]);
+  // The user's own denials are kept, and both cost the project root (and keys/) their entries' rights.
+  assert.deepEqual(costly, ["/w/proj/secrets", "/w/proj/keys/server.pem"]);
+  assert.deepEqual(landlockEnforceable(view, []).costly, [], "nothing writable, nothing lost");
   // Read-only: nothing is writable, so every denial is enforced. Full access: no built-in one is.
   assert.deepEqual(landlockEnforceable(view, []).unenforced, []);
   assert.deepEqual(landlockEnforceable(view, ["/"]).view.hidden.map((h) => h.path), ["/w/proj/secrets", "/w/proj/keys/server.pem"]);

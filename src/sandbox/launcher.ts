@@ -99,13 +99,17 @@ function onlyBuiltIn(view: DenyView): boolean {
  * how to have them enforced.
  */
 function unenforcedWarning(why: string, paths: readonly string[]): string {
-  const shown = paths.slice(0, 5).join(", ") + (paths.length > 5 ? ` and ${paths.length - 5} more` : "");
   return (
-    `${why}, so codex-ts's built-in denials (.env files, SSH private keys) are not enforced there: commands can read ${shown}, ` +
+    `${why}, so codex-ts's built-in denials (.env files, SSH private keys) are not enforced there: commands can read ${listed(paths)}, ` +
     `and later matches in the same places (apply_patch and view_image still refuse them). To enforce them, make bubblewrap usable ` +
     `(install it, or allow unprivileged user namespaces), or deny them in a permission profile of your own ` +
     `(for example \`":project_roots" = { "**/.env" = "none" }\`; see docs/sandbox.md), which is enforced whatever it costs.`
   );
+}
+
+/** Up to five paths, and how many more. */
+function listed(paths: readonly string[]): string {
+  return paths.slice(0, 5).join(", ") + (paths.length > 5 ? ` and ${paths.length - 5} more` : "");
 }
 
 /** The seccomp program's path for bwrap, or why there is none. */
@@ -154,10 +158,15 @@ async function linuxCommand(req: SandboxRequest, env: Record<string, string>, de
     let enforced = deny;
     if (deny !== undefined) {
       const split = landlockEnforceable(deny, landlockRealRoots(req.policy, req.cwd, env));
-      if (split.unenforced.length > 0) {
-        const chosen = forced === "landlock" ? `${LINUX_SANDBOX_ENV_VAR}=landlock chose it` : `bubblewrap cannot run: ${bwrapProblem}`;
-        const why = `Commands are confined with Landlock here (${chosen}), which can hide a file only by also stopping commands from creating, renaming or deleting entries in the writable folders above it`;
-        req.guard?.warnOnce("landlock", unenforcedWarning(why, split.unenforced));
+      const chosen = forced === "landlock" ? `${LINUX_SANDBOX_ENV_VAR}=landlock chose it` : `bubblewrap cannot run: ${bwrapProblem}`;
+      const why = `Commands are confined with Landlock here (${chosen}), which can hide a file only by also stopping commands from creating, renaming or deleting entries in the writable folders above it`;
+      if (split.unenforced.length > 0) req.guard?.warnOnce("landlock", unenforcedWarning(why, split.unenforced));
+      if (split.costly.length > 0) {
+        req.guard?.warnOnce(
+          "landlock-cost",
+          `${why}. Your permission profile denies ${listed(split.costly)}: commands cannot create, rename or delete entries directly in the writable folders ` +
+            `on the way there (writing existing files still works). bubblewrap has no such cost.`,
+        );
       }
       enforced = nonEmpty(split.view);
     }

@@ -39,7 +39,9 @@ interface Scene {
   policy: ReturnType<typeof loadConfig>["sandboxPolicy"];
 }
 
-function scene(mode: "workspace-write" | "read-only"): Scene {
+const OWN_ENV_DENIAL = 'default_permissions = "own"\n[permissions.own]\nextends = ":workspace"\n[permissions.own.filesystem]\n":project_roots" = { "**/.env" = "none" }\n';
+
+function scene(mode: "workspace-write" | "read-only", config = `sandbox_mode = "${mode}"\n[sandbox_workspace_write]\nexclude_slash_tmp = true\nexclude_tmpdir_env_var = true\n`): Scene {
   const root = join(base, `scene-${count++}`);
   const work = join(root, "work");
   const home = join(root, "home");
@@ -48,12 +50,12 @@ function scene(mode: "workspace-write" | "read-only"): Scene {
   writeFileSync(join(work, ".env"), "ROOT-ENV-MARKER\n");
   writeFileSync(join(work, "a", ".env"), "DEEP-ENV-MARKER\n");
   writeFileSync(join(home, ".ssh", "id_ed25519"), "SSH-KEY-MARKER\n");
-  writeFileSync(join(codexHome, "config.toml"), `sandbox_mode = "${mode}"\n[sandbox_workspace_write]\nexclude_slash_tmp = true\nexclude_tmpdir_env_var = true\n`);
-  const config = loadConfig({ cwd: work, overrides: [], env: { CODEX_HOME: codexHome, HOME: home, TMPDIR: join(root, "tmp") } });
+  writeFileSync(join(codexHome, "config.toml"), config);
+  const loaded = loadConfig({ cwd: work, overrides: [], env: { CODEX_HOME: codexHome, HOME: home, TMPDIR: join(root, "tmp") } });
   const warnings: string[] = [];
-  const guard = new FileSystemGuard(config.fileSystemRules, { warn: (message) => warnings.push(message) });
+  const guard = new FileSystemGuard(loaded.fileSystemRules, { warn: (message) => warnings.push(message) });
   const env = createCommandEnv({}, { ...process.env, HOME: home, TMPDIR: join(root, "tmp") });
-  return { work, env, guard, warnings, policy: config.sandboxPolicy };
+  return { work, env, guard, warnings, policy: loaded.sandboxPolicy };
 }
 
 async function run(mechanism: "bwrap" | "landlock", s: Scene, script: string, policy = s.policy): Promise<{ sandbox: string; status: number | null; output: string }> {
@@ -104,6 +106,22 @@ void test("Landlock: built-in denials under a writable folder stay readable, wit
   assert.doesNotMatch(ro.output, /MARKER/);
   assert.match(ro.output, /listed\n$/);
   assert.deepEqual(readOnly.warnings, []);
+});
+
+void test("Landlock: a .env denial the user wrote is enforced at its cost, and one warning names the cost", { skip: linuxOnly }, async (t) => {
+  const status = await landlockStatus();
+  if (!status.available) return t.skip(`Landlock is unavailable: ${status.reason ?? ""}`);
+  const s = scene("workspace-write", OWN_ENV_DENIAL);
+  const r = await run("landlock", s, "cat .env; cat a/.env; echo made > made.txt; echo end");
+  assert.equal(r.sandbox, "landlock");
+  assert.doesNotMatch(r.output, /ENV-MARKER/);
+  assert.match(r.output, /made\.txt: Permission denied/, "no new entry in the project root: the price of hiding its .env");
+  const costs = s.warnings.filter((w) => w.includes("Your permission profile denies"));
+  assert.equal(costs.length, 1, s.warnings.join("\n"));
+  assert.ok((costs[0] ?? "").includes(join(s.work, ".env")), costs[0]);
+  assert.match(costs[0] ?? "", /cannot create, rename or delete entries/);
+  await run("landlock", s, "true");
+  assert.equal(s.warnings.filter((w) => w.includes("Your permission profile denies")).length, 1, "said once");
 });
 
 void test("Landlock: a command the user let run outside the sandbox is not confined for built-in denials alone", { skip: linuxOnly }, async (t) => {
