@@ -10,6 +10,7 @@ import type { RequestId } from "../app-server-protocol/jsonrpc.js";
 import type { Thread, ThreadSettingsResponse } from "../app-server-protocol/v2.js";
 import { RpcConnection, type ConnectionListener } from "./rpc-connection.js";
 import { RemoteThread } from "./remote-thread.js";
+import { errorMessage } from "../util/errors.js";
 
 export { ConnectionLost, RemoteError } from "./rpc-connection.js";
 export type { RemoteThread };
@@ -53,7 +54,7 @@ export class RemoteClient implements ConnectionListener {
     try {
       connection = await RpcConnection.open(this.options.url, this.options.token, this);
     } catch (err) {
-      throw new Error(`could not connect to ${this.options.url}: ${(err as Error).message}`);
+      throw new Error(`could not connect to ${this.options.url}: ${errorMessage(err)}`);
     }
     await connection.request("initialize", { clientInfo: { name: this.options.clientName, title: "codex-ts", version: this.options.version }, capabilities: { experimentalApi: false } });
     connection.notify("initialized");
@@ -139,7 +140,7 @@ export class RemoteClient implements ConnectionListener {
       try {
         await this.open();
       } catch (err) {
-        lastError = (err as Error).message;
+        lastError = errorMessage(err);
         continue;
       }
       for (const thread of [...this.threads.values()]) {
@@ -147,7 +148,7 @@ export class RemoteClient implements ConnectionListener {
           thread.reconnected(await this.require().request<ThreadSettingsResponse>("thread/resume", { threadId: thread.threadId }));
         } catch (err) {
           this.threads.delete(thread.threadId);
-          thread.ended(`the thread could not be resumed: ${(err as Error).message}`);
+          thread.ended(`the thread could not be resumed: ${errorMessage(err)}`);
         }
       }
       return;

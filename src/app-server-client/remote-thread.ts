@@ -27,6 +27,7 @@ import {
 import { EventLog } from "./event-log.js";
 import type { RpcConnection } from "./rpc-connection.js";
 import { commandArgv, V2Events } from "./v2-events.js";
+import { errorMessage } from "../util/errors.js";
 
 type Json = Record<string, unknown>;
 
@@ -174,7 +175,7 @@ export class RemoteThread implements ThreadHandle {
     try {
       await this.run(subId, op);
     } catch (err) {
-      this.emit(subId, { type: "error", message: (err as Error).message, codex_error_info: op.type === "thread_rollback" ? "thread_rollback_failed" : null });
+      this.emit(subId, { type: "error", message: errorMessage(err), codex_error_info: op.type === "thread_rollback" ? "thread_rollback_failed" : null });
     }
   }
 

@@ -45,6 +45,7 @@ import { loadProjectConfig, type TrustLevel } from "./project-config.js";
 import { DEFAULT_MODEL, defaultsTable, isTable, validateTable } from "./schema.js";
 import { resolveWebSearch } from "./web-search.js";
 import type { WebSearchSettings } from "../protocol/web-search.js";
+import { errorMessage } from "../util/errors.js";
 
 export { DEFAULT_MODEL };
 
@@ -371,7 +372,7 @@ function readText(path: string, what: string): string {
   try {
     return readTextFile(path);
   } catch (err) {
-    throw new ConfigError(`${what}: cannot read ${path}: ${(err as Error).message}`);
+    throw new ConfigError(`${what}: cannot read ${path}: ${errorMessage(err)}`);
   }
 }
 

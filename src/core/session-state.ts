@@ -74,7 +74,7 @@ export class SessionState {
   ) {
     this.threadId = threadId;
     this.telemetry = options.telemetry ?? noTelemetry();
-    this.fileSystemGuard = new FileSystemGuard(options.fileSystemRules ?? NO_FILESYSTEM_RULES);
+    this.fileSystemGuard = new FileSystemGuard(options.fileSystemRules ?? NO_FILESYSTEM_RULES, { warn: (message) => this.reportWarning(message) });
     this.recorder = options.recorder ?? null;
     this.history = new ConversationHistory((items) => this.recorder?.recordItems(items));
     this.settings = { ...options.settings };

@@ -10,6 +10,7 @@ import { stat } from "node:fs/promises";
 import { OutputCapture } from "./output-capture.js";
 import { leaderExited, watchProcessGroup } from "./group-watchdog.js";
 import { beforeCommandSpawn } from "./before-spawn.js";
+import { errorCode } from "../util/errors.js";
 
 export interface RunCommandRequest {
   argv: string[];
@@ -98,7 +99,7 @@ async function checkCwd(cwd: string): Promise<string | null> {
     const info = await stat(cwd);
     return info.isDirectory() ? null : `codex-ts: working directory is not a directory: ${cwd}`;
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? "error";
+    const code = errorCode(err) ?? "error";
     return `codex-ts: working directory is not accessible: ${cwd} (${code})`;
   }
 }

@@ -29,6 +29,7 @@ import { toolParameters } from "./schema.js";
 import { mcpArgumentProblem } from "./argument-schema.js";
 import { listResourceTemplatesTool, listResourcesTool, readResourceTool, RESOURCE_TOOL_NAMES } from "./resource-tools.js";
 import type { McpToolset } from "./toolset.js";
+import { errorMessage } from "../util/errors.js";
 
 export { withMcpToolSpecs, type McpToolset } from "./toolset.js";
 
@@ -147,7 +148,7 @@ export class McpToolHandler implements ToolHandler {
         args = JSON.parse(raw) as unknown;
       } catch (err) {
         // As in the reference: an error result, and no begin/end events.
-        return toolOutputFromResult(errorResult(`err: ${(err as Error).message}`));
+        return toolOutputFromResult(errorResult(`err: ${errorMessage(err)}`));
       }
     }
     const invocation: McpInvocation = { server: info.server, tool: info.tool, arguments: args };

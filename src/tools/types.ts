@@ -8,6 +8,7 @@ import type { EventMsg } from "../protocol/events.js";
 import type { FunctionCallOutputContentItem } from "../protocol/items.js";
 import type { TurnContext } from "./turn-context.js";
 import type { TurnDiffTracker } from "../patch/turn-diff.js";
+import { errorMessage } from "../util/errors.js";
 
 export type ToolPayload = { kind: "function"; arguments: string } | { kind: "custom"; input: string };
 
@@ -59,6 +60,6 @@ export function parseArguments<T>(invocation: ToolInvocation): T {
   try {
     return JSON.parse(invocation.payload.arguments || "{}") as T;
   } catch (err) {
-    throw new ToolError(`failed to parse function arguments: ${(err as Error).message}`);
+    throw new ToolError(`failed to parse function arguments: ${errorMessage(err)}`);
   }
 }

@@ -16,6 +16,7 @@ import { RENAME_COMMAND } from "./thread-name-command.js";
 import { GOAL_COMMAND } from "./goal-command.js";
 import { PLAN_COMMAND } from "./plan-mode.js";
 import type { ThreadGoal } from "../protocol/goals.js";
+import { errorMessage } from "../util/errors.js";
 
 export interface SlashContext {
   readonly cwd: string;
@@ -120,7 +121,7 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
         ctx.print("Model changed", [`${chosen} from the next turn on, and the default from now on (saved in ${file})`]);
       } catch (err) {
         ctx.print("Model changed", [`${chosen} from the next turn on, for this session`]);
-        ctx.error(`Could not save it as the default: ${(err as Error).message}`);
+        ctx.error(`Could not save it as the default: ${errorMessage(err)}`);
       }
     },
   },

@@ -16,6 +16,7 @@ import { UserShellTask } from "../tasks/user-shell-task.js";
 import type { SessionSettings } from "../session-options.js";
 import type { SessionState } from "../session-state.js";
 import type { OpFamily } from "./types.js";
+import { errorMessage } from "../../util/errors.js";
 
 export const turnOps: OpFamily<"user_input" | "user_turn" | "override_turn_context" | "interrupt" | "run_user_shell_command"> = {
   user_input: (s, id, op) => userTurn(s, id, op.items, {}, op.final_output_json_schema),
@@ -85,7 +86,7 @@ function injectMentionedSkills(s: SessionState, text: string, subId: string): vo
       const { body } = parseFrontMatter(readSkillFile(skill.path));
       s.history.append(userText(skillInjection(skill, body)));
     } catch (err) {
-      s.send(subId, { type: "warning", message: `skill ${skill.name} could not be read: ${(err as Error).message}` });
+      s.send(subId, { type: "warning", message: `skill ${skill.name} could not be read: ${errorMessage(err)}` });
     }
   }
 }
