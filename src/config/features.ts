@@ -27,6 +27,7 @@ export const FEATURES: readonly FeatureSpec[] = [
   { key: "skill_mcp_dependency_install", stage: "stable", default: true, description: "offer to install MCP servers a skill needs" },
   { key: "personality", stage: "stable", default: true, description: "personality selection" },
   { key: "fast_mode", stage: "stable", default: true, description: "Fast mode (service tier) selection" },
+  { key: "hooks", stage: "stable", default: true, description: "lifecycle hooks from hooks.json and `[hooks]` (see docs/hooks.md)" },
   { key: "remote_compaction", stage: "stable", default: true, description: "compact history with the Responses API's compaction endpoint (built-in OpenAI provider)" },
   { key: "js_repl", stage: "experimental", default: false, description: "a persistent Node-backed JavaScript REPL tool" },
   { key: "apps", stage: "experimental", default: false, description: "ChatGPT apps (connectors) through `$` mentions" },
@@ -45,7 +46,6 @@ export const FEATURES: readonly FeatureSpec[] = [
   { key: "image_detail_original", stage: "under-development", default: false, description: "allow `detail: \"original\"` image outputs" },
   { key: "apply_patch_freeform", stage: "under-development", default: false, description: "the freeform (grammar) apply_patch tool" },
   { key: "exec_permission_approvals", stage: "under-development", default: false, description: "let exec tools ask for more permissions" },
-  { key: "codex_hooks", stage: "under-development", default: false, description: "lifecycle hooks from hooks.json" },
   { key: "request_permissions_tool", stage: "under-development", default: false, description: "the request_permissions tool" },
   { key: "powershell_utf8", stage: "under-development", default: false, description: "force UTF-8 output in PowerShell" },
   { key: "enable_fanout", stage: "under-development", default: false, description: "CSV-backed agent job tools" },
@@ -81,6 +81,7 @@ export const FEATURES: readonly FeatureSpec[] = [
 /** Older names the reference still accepts, and the feature each one sets. */
 export const FEATURE_ALIASES: Readonly<Record<string, string>> = {
   connectors: "apps",
+  codex_hooks: "hooks",
   collab: "multi_agent",
   memory_tool: "memories",
   ghost_commit: "undo",
@@ -103,6 +104,7 @@ export const HONOURED_FEATURES: ReadonlySet<string> = new Set([
   "apply_patch_freeform",
   "remote_compaction",
   "shell_snapshot",
+  "hooks",
   // Deprecated, but still read (with a note) when no top-level `web_search` is set: see web-search.ts.
   "web_search_request",
   "web_search_cached",

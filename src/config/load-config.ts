@@ -36,6 +36,7 @@ import { codexHome } from "./codex-home.js";
 import { featureWarnings, resolveFeatures } from "./features.js";
 import { checkLayer, fixedLayer, mergeLayers, overrideLayer, readFileLayer, whereSet, type Layer } from "./layers.js";
 import { mcpServersFromToml, type McpServerConfig } from "./mcp.js";
+import { hookSources, stateOverrides, type HookSettings } from "./hook-sources.js";
 import { DEFAULT_OSS_MODELS, DEFAULT_OSS_PROVIDER, OSS_PROVIDERS, isOssProvider, ossBaseUrl } from "./oss.js";
 import { ConfigError, type TomlTable } from "./overrides.js";
 import { bothFormsWarning, chooseProfile, missingProfile, profileTableLayer, readProfileFile } from "./profiles.js";
@@ -68,6 +69,8 @@ export interface CliConfigInput {
   disable?: string[];
   /** `--search`: `web_search = "live"`. */
   search?: boolean;
+  /** `--dangerously-bypass-hook-trust`: enabled hooks run without being trusted first. */
+  bypassHookTrust?: boolean;
 }
 
 
@@ -112,6 +115,8 @@ export interface Config {
   otel: OtelSettings;
   /** `[mcp_servers.<name>]`, checked and with defaults filled in. */
   mcpServers: Record<string, McpServerConfig>;
+  /** Where lifecycle hooks are configured (hooks.json and `[hooks]` of each active layer) and how trust applies. */
+  hooks: HookSettings;
   projectDocMaxBytes: number;
   projectDocFallbackFilenames: string[];
   projectRootMarkers: string[];
@@ -270,6 +275,21 @@ export function loadConfig(input: CliConfigInput): Config {
       ...(maxBytes !== undefined ? { max_bytes: maxBytes } : {}),
     },
     mcpServers: mcpServersFromToml(t.mcp_servers, t),
+    hooks: {
+      enabled: features.hooks !== false,
+      sources: hookSources({
+        codexHome: home,
+        user,
+        userConfigFile: userFile,
+        profileFile,
+        trustedDotCodex: project.trustedDotCodex,
+        projectLayers: project.layers,
+        overrides,
+      }),
+      userConfigFile: userFile,
+      stateOverrides: stateOverrides(overrides),
+      bypassTrust: input.bypassHookTrust === true,
+    },
     webSearch: webSearch.settings,
     otel: otelSettingsFrom(table(t.otel), env),
     projectDocMaxBytes,

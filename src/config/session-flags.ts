@@ -23,6 +23,8 @@ export interface SessionFlags {
   disable?: string[];
   /** `--search`: live web search for this run. */
   search?: boolean;
+  /** `--dangerously-bypass-hook-trust`: enabled hooks run without being trusted. */
+  dangerouslyBypassHookTrust?: boolean;
 }
 
 /** `--full-auto` and the bypass flag stand for a sandbox mode and an approval policy. */
@@ -42,5 +44,6 @@ export function configInputFromFlags(cwd: string, flags: SessionFlags): CliConfi
     enable: flags.enable,
     disable: flags.disable,
     search: flags.search,
+    bypassHookTrust: flags.dangerouslyBypassHookTrust === true,
   };
 }

@@ -5,6 +5,7 @@
 import type { ReviewRequest } from "./review.js";
 import type { AskForApproval, ExecApprovalDecision, ReasoningEffort, ReasoningSummary, ReviewDecision, SandboxPolicy } from "./policy.js";
 import type { UserInputResponse } from "./user-questions.js";
+import type { HookOp } from "./hook-events.js";
 
 export type UserInput =
   | { type: "text"; text: string }
@@ -80,7 +81,9 @@ export type Op =
   | { type: "add_to_history"; text: string }
   /** Asks for one prompt-history entry (Up-arrow recall); answered by get_history_entry_response. */
   | { type: "get_history_entry_request"; offset: number; log_id: number }
-  | { type: "shutdown" };
+  | { type: "shutdown" }
+  /** Listing, trusting and turning lifecycle hooks on or off (see hook-events.ts). */
+  | HookOp;
 
 export interface Submission {
   id: string;

@@ -9,6 +9,8 @@
  * - `on-failure`, `on-request`, `untrusted`: a sandboxed command that fails the way sandbox
  *   refusals look is offered to the user for a rerun outside the sandbox.
  * - `never`: nobody is asked; whatever happened goes back to the model.
+ * Each question goes to the PermissionRequest hooks first (tool-hooks.ts): a hook that allows or
+ * denies answers it, and the user is asked only when none decided.
  * "Approved for the session" covers the same command in the same directory from then on.
  *
  * "Outside the sandbox" still hides what the permission profile denies: such a command runs with
@@ -17,7 +19,7 @@
  */
 import type { ReviewDecision } from "../protocol/policy.js";
 import { commandApprovalKey } from "../approval/approval-store.js";
-import { askUser, isApproval } from "../approval/ask-user.js";
+import { isApproval } from "../approval/ask-user.js";
 import { ruleOn } from "../approval/exec-policy/command-ruling.js";
 import { looksLikeSandboxDenial } from "../approval/sandbox-denial.js";
 import type { FileSystemGuard } from "../sandbox/fs-guard.js";
@@ -25,6 +27,7 @@ import { SandboxUnavailableError, sandboxCommand, type SandboxType } from "../sa
 import { isKnownSafeCommand } from "../safety/known-safe.js";
 import { shellJoin } from "../util/shell-quote.js";
 import type { ToolInvocation } from "./types.js";
+import { askApproval, type ApprovalAnswer } from "./tool-hooks.js";
 
 export type SandboxPermissions = "use_default" | "require_escalated";
 
@@ -97,9 +100,9 @@ export async function orchestrateCommand<R>(
     ruling?.decision === "prompt" ||
     (policy === "untrusted" ? !(await isKnownSafeCommand(request.argv, { sandboxed })) : policy === "on-request" && escalated);
   if (needsApproval && !approved) {
-    const decision = await ask(invocation, request, escalated ? request.justification : undefined);
-    if (!isApproval(decision)) return refused(REJECTED_BY_USER);
-    if (decision === "approved_for_session") store.remember("exec", [key]);
+    const answer = await ask(invocation, request, escalated ? request.justification : undefined);
+    if (!isApproval(answer.decision)) return refused(answer.message ?? REJECTED_BY_USER);
+    if (answer.decision === "approved_for_session") store.remember("exec", [key]);
     approved = true;
   } else {
     // Nobody was asked: the policy (or an earlier "for the session") decided.
@@ -123,7 +126,10 @@ export async function orchestrateCommand<R>(
     if (!(err instanceof SandboxUnavailableError)) throw err;
     // Never unconfined without the user's say-so: ask, or tell the model why nothing ran.
     if (policy === "never") return refused(err.message);
-    if (!approved && !isApproval(await ask(invocation, request, `${err.message} Run it without a sandbox?${stillHidden(guard)}`))) return refused(REJECTED_BY_USER);
+    if (!approved) {
+      const answer = await ask(invocation, request, `${err.message} Run it without a sandbox?${stillHidden(guard)}`);
+      if (!isApproval(answer.decision)) return refused(answer.message ?? REJECTED_BY_USER);
+    }
     return runOutside();
   }
 
@@ -131,9 +137,9 @@ export async function orchestrateCommand<R>(
   const outcome = view(result);
   if (policy === "never" || outcome.exitCode === null || !looksDenied(outcome)) return { kind: "ran", result, launch };
   if (!approved) {
-    const decision = await ask(invocation, request, `${RETRY_WITHOUT_SANDBOX}${stillHidden(guard)}`);
-    if (!isApproval(decision)) return refused(REJECTED_BY_USER);
-    if (decision === "approved_for_session") store.remember("exec", [key]);
+    const answer = await ask(invocation, request, `${RETRY_WITHOUT_SANDBOX}${stillHidden(guard)}`);
+    if (!isApproval(answer.decision)) return refused(answer.message ?? REJECTED_BY_USER);
+    if (answer.decision === "approved_for_session") store.remember("exec", [key]);
   }
   return runOutside();
 }
@@ -162,9 +168,12 @@ function looksDenied(outcome: AttemptView): boolean {
   return looksLikeSandboxDenial({ exitCode: outcome.exitCode ?? 0, timedOut: outcome.timedOut, output: outcome.output });
 }
 
-async function ask(invocation: ToolInvocation, request: CommandRequest, reason: string | undefined): Promise<ReviewDecision> {
+/** Asks about the command: PermissionRequest hooks first (their denial's message refuses it), then the user. */
+async function ask(invocation: ToolInvocation, request: CommandRequest, reason: string | undefined): Promise<ApprovalAnswer> {
   const { turn } = invocation;
-  const decision = await askUser(turn.services.questions, { emit: invocation.emit, approvalPolicy: turn.approvalPolicy }, {
+  const command = commandLine(request.argv);
+  const identity = { toolName: "Bash", toolInput: { command, ...(request.justification ? { description: request.justification } : {}) } };
+  const answer = await askApproval(invocation, {
     type: "exec_approval_request",
     call_id: invocation.callId,
     turn_id: turn.turnId,
@@ -173,9 +182,14 @@ async function ask(invocation: ToolInvocation, request: CommandRequest, reason: 
     ...(reason ? { reason } : {}),
     ...(request.prefixRule && request.prefixRule.length > 0 ? { proposed_execpolicy_amendment: request.prefixRule } : {}),
     parsed_cmd: [{ type: "unknown", cmd: shellJoin(request.argv) }],
-  });
-  reportDecision(invocation, decision, "user");
-  return decision;
+  }, identity);
+  reportDecision(invocation, answer.decision, answer.decidedBy === "hook" ? "config" : "user");
+  return answer;
+}
+
+/** The command as hooks read it: a shell's `-c` / `-lc` script, or the argv as one line. */
+function commandLine(argv: readonly string[]): string {
+  return argv.length === 3 && (argv[1] === "-lc" || argv[1] === "-c") ? (argv[2] ?? "") : shellJoin(argv);
 }
 
 function reportDecision(invocation: ToolInvocation, decision: ReviewDecision, source: "config" | "user"): void {

@@ -13,6 +13,8 @@ import type { SessionShellSnapshot } from "../exec/shell-snapshot.js";
 import type { Questions } from "../approval/questions.js";
 import type { ApprovalStore } from "../approval/approval-store.js";
 import type { FileSystemGuard } from "../sandbox/fs-guard.js";
+import type { SessionHooks } from "../hooks/engine.js";
+import type { SubagentContext } from "../hooks/payloads.js";
 
 export interface TurnServices {
   /** Command rules that decide before the approval policy does. */
@@ -33,6 +35,8 @@ export interface TurnServices {
    * (sandboxed or not) and on the agent's own reads and writes; absent: none.
    */
   fileSystemGuard?: FileSystemGuard;
+  /** The session's lifecycle hooks (PreToolUse, PostToolUse, PermissionRequest run from the tools); absent: none. */
+  hooks?: SessionHooks;
 }
 
 export interface TurnContext {
@@ -52,6 +56,8 @@ export interface TurnContext {
   showRawAgentReasoning?: boolean;
   shellEnvironmentPolicy: ShellEnvironmentPolicy;
   services: TurnServices;
+  /** Set when the turn is a sub-agent's: hooks add who it is to what they read, and run SubagentStop for Stop. */
+  subagent?: SubagentContext;
 }
 
 /** Resolves a tool's `workdir` against the turn's cwd (an absolute path replaces it). */

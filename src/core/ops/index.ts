@@ -5,6 +5,7 @@
 import type { Op } from "../../protocol/ops.js";
 import type { SessionState } from "../session-state.js";
 import { historyOps } from "./history.js";
+import { hookOps } from "./hooks.js";
 import { lifecycleOps } from "./lifecycle.js";
 import { listingOps } from "./listings.js";
 import { mcpOps } from "./mcp.js";
@@ -21,6 +22,7 @@ const HANDLERS: OpFamily<Op["type"]> = {
   ...reviewOps,
   ...mcpOps,
   ...lifecycleOps,
+  ...hookOps,
 };
 
 /** Runs the handler of `op`. */

@@ -20,6 +20,7 @@ import type { SessionTask, TaskContext, TaskKind, TurnCompaction } from "./task.
 
 export interface ActiveTask {
   subId: string;
+  turn: TurnContext;
   kind: TaskKind;
   task: SessionTask;
   /** Unique across processes (submission ids restart at "0"): names the turn in its events and the rollout. */
@@ -69,6 +70,7 @@ export class TaskRunner {
     const controller = new AbortController();
     const active: ActiveTask = {
       subId,
+      turn,
       kind: task.kind,
       task,
       turnId,
