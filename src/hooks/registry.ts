@@ -46,7 +46,7 @@ export class HookRegistry {
     const waiting = this.needingReview().length;
     if (waiting > 0) {
       const what = waiting === 1 ? "1 hook is" : `${waiting} hooks are`;
-      warnings.push(`${what} new or changed and will not run until trusted: review ${waiting === 1 ? "it" : "them"} with /hooks in the interactive UI, or pass --dangerously-bypass-hook-trust`);
+      warnings.push(`${what} new or changed and will not run until trusted: /hooks (in the interactive UI) reviews and trusts ${waiting === 1 ? "it" : "them"}; --dangerously-bypass-hook-trust runs hooks without review`);
     }
     return warnings;
   }

@@ -29,6 +29,8 @@ import { addUsage } from "../presentation/usage.js";
 import { ChoiceOverlay, PickerOverlay, TextPromptOverlay, type Choice, type Overlay } from "./overlays.js";
 import { reviewCell } from "./review-cell.js";
 import type { AppHost, AppOptions } from "./app-host.js";
+import { HookReportFilter } from "../presentation/hook-runs.js";
+import { HooksBrowser, hookCell, type HooksList } from "./hooks-view.js";
 
 export type { AppHost, AppOptions };
 
@@ -44,6 +46,9 @@ export class App implements SlashContext {
   private readonly questions = new Map<string, Overlay>();
   /** `/model` pickers waiting for the session's list_models_response. */
   private modelListWaiters: Array<(models: Array<{ slug: string; is_default: boolean }>) => void> = [];
+  /** `/hooks` waiting for the session's list_hooks_response. */
+  private hookListWaiters: Array<(list: HooksList) => void> = [];
+  private readonly hookReports = new HookReportFilter();
   private spinner: NodeJS.Timeout | null = null;
   private customPrompts: SlashCommand[] = [];
   private readonly mcpStatus = new Map<string, string>();
@@ -182,6 +187,21 @@ export class App implements SlashContext {
 
   gitDiff(): Promise<string[]> {
     return this.host.gitDiff();
+  }
+
+  /** `/hooks`: the configured hooks, to review, trust and turn on or off. */
+  async openHooks(): Promise<void> {
+    const list = await this.askHooks({ type: "list_hooks" });
+    await this.present<null>(
+      (done) => new HooksBrowser(this.theme, list, (updates) => this.askHooks({ type: "update_hook_state", updates }), () => this.requestRender(), () => done(null)),
+    );
+  }
+
+  private askHooks(op: Extract<Op, { type: "list_hooks" | "update_hook_state" }>): Promise<HooksList> {
+    return new Promise((resolve) => {
+      this.hookListWaiters.push(resolve);
+      this.submit(op);
+    });
   }
 
   warn(message: string): void {
@@ -440,6 +460,19 @@ export class App implements SlashContext {
         break;
       case "view_image_tool_call":
         this.notice("info", `Viewed image ${msg.path}`);
+        break;
+      case "hook_started":
+        // A hook's statusMessage says what it is doing while the turn waits for it.
+        if (msg.run.status_message) this.status.label = msg.run.status_message;
+        break;
+      case "hook_completed": {
+        if (msg.run.status_message && this.status.label === msg.run.status_message) this.status.label = "Working";
+        const report = this.hookReports.report(msg.run);
+        if (report && !replay) this.view.commit((width) => hookCell(report, this.style, width));
+        break;
+      }
+      case "list_hooks_response":
+        for (const resolve of this.hookListWaiters.splice(0)) resolve({ hooks: msg.hooks, warnings: msg.warnings, bypassTrust: msg.bypass_trust });
         break;
       case "turn_diff":
       case "agent_reasoning_raw_content_delta":

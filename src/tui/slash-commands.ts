@@ -37,6 +37,8 @@ export interface SlashContext {
   compact(instructions: string): void;
   /** `/copy`: the latest answer to the clipboard. */
   copyLastAnswer(): void;
+  /** `/hooks`: the configured lifecycle hooks, to review, trust and turn on or off. */
+  openHooks(): Promise<void>;
   /** Saves the model and effort as the defaults in config.toml; resolves with the file's path. */
   saveModel(model: string, effort: ReasoningEffort | null): Promise<string>;
   gitDiff(): Promise<string[]>;
@@ -177,6 +179,7 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
       ctx.error("Usage: /mcp, or /mcp login NAME");
     },
   },
+  { name: "hooks", description: "review, trust and turn lifecycle hooks on or off", duringTask: true, run: (ctx) => ctx.openHooks() },
   { name: "quit", description: "exit codex-ts", duringTask: true, run: (ctx) => ctx.quit() },
   { name: "exit", description: "exit codex-ts", duringTask: true, run: (ctx) => ctx.quit() },
 ];
