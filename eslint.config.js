@@ -2,6 +2,8 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import boundaries from "eslint-plugin-boundaries";
+import { importX } from "eslint-plugin-import-x";
+import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
 import { readdirSync } from "node:fs";
 
 /**
@@ -87,6 +89,15 @@ export default tseslint.config(
     },
   },
   {
+    // No file imports itself back through others (type-only imports too: they tie files as
+    // tightly for a reader). Folders are kept acyclic by the layers above; this covers files.
+    files: ["src/**/*.ts"],
+    ignores: ["src/**/*.test.ts"],
+    plugins: { "import-x": importX },
+    settings: { "import-x/resolver-next": [createTypeScriptImportResolver({ project: "tsconfig.json" })], "import-x/extensions": [".ts", ".js"] },
+    rules: { "import-x/no-cycle": ["error", { ignoreExternal: true }] },
+  },
+  {
     // pi-tui's index loads every component it has before the UI's first frame; the UI takes
     // its values from src/tui/pi-tui.ts, which imports only the files it needs.
     files: ["src/**/*.ts"],
@@ -107,7 +118,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["bench/**/*.mjs", "*.js"],
+    files: ["bench/**/*.mjs", "scripts/**/*.mjs", "*.js"],
     languageOptions: {
       globals: Object.fromEntries(
         ["process", "console", "URL", "Buffer", "setTimeout", "clearTimeout", "performance"].map((g) => [g, "readonly"]),

@@ -2,31 +2,34 @@
 // apply_patch on large patches, codex-ts beside the reference's native applier, in one run on the
 // same generated inputs: a 2,000-chunk patch on one 200,000-line file, and one patch that touches
 // 500 files. Both tools run as whole processes (start-up included) with the patch on stdin, in
-// the same scratch folder, alternating run by run so machine load affects both alike. codex-ts is
-// also timed in-process (`applyPatchInDirectory`, no process start), which is the engine's share,
-// and, when NODE_EXTRA_CA_CERTS is set, as a process without it (Node loads those at start-up).
+// the same scratch folder, taking turns run by run so machine load affects all alike. codex-ts is
+// the bundle's binary without NODE_EXTRA_CA_CERTS, the same with it (Node parses those before any
+// script runs), and the tsc build (before the bundle); it is also timed in-process
+// (`applyPatchInDirectory`, no process start), which is the engine's share.
 // Nothing here asserts on timings; it only reports them.
 //
 // Usage: node bench/apply-patch.mjs [--runs N]          (default 7)
-//   CODEX_TS_DIST=path       another codex-ts build (default: ./dist)
 //   CODEX_TS_BENCH_DIR=dir   where the files are written (default: the system temp folder);
 //                            use a folder on a real disk, tmpfs hides the cost of metadata
-//   CODEX_REF_BIN=path       the reference: its npm launcher (node_modules/.bin/codex) or native
-//                            binary (default: `codex` on PATH); its column is skipped when absent
+//   CODEX_REF_BIN=path       the reference: its npm launcher or native binary (default:
+//                            /work/ref/node_modules/.bin/codex, else `codex` on PATH)
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, closeSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, dirname, join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { gnuTimePath } from "./gnu-time.mjs";
+import { requireBuilt } from "./built.mjs";
+import { loadAverage } from "./machine.mjs";
+import { readRusage, rusageAvailable, withRusage } from "./rusage.mjs";
 import { median, parseRuns } from "./stats.mjs";
+import { benchNodeVersion, BUNDLE_BIN, childEnv, codexTsVariants, referenceBinary, reportRow } from "./subjects.mjs";
+import { printTable } from "./table.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const DIST = process.env.CODEX_TS_DIST ? resolve(process.env.CODEX_TS_DIST) : join(ROOT, "dist");
+const DIST = join(ROOT, "dist");
 const WARMUP = 1;
-const GNU_TIME = gnuTimePath();
+const TARGET = 1.05;
 
 // ---------------------------------------------------------------------------------------------
 // Scenarios: each builds its files (relative path -> content) and a patch.
@@ -96,61 +99,16 @@ function patchText(sections) {
 // ---------------------------------------------------------------------------------------------
 // The two appliers
 
-/**
- * The reference's native binary, from CODEX_REF_BIN or `codex` on PATH, or null. The npm
- * launcher is a Node script that spawns the native binary from its platform package; the
- * binary applies a patch when started under the name `apply_patch`, so the bench links to it.
- */
-function findReference() {
-  const given = process.env.CODEX_REF_BIN;
-  const launcher = given ? resolve(given) : onPath("codex");
-  if (!launcher || !existsSync(launcher)) return null;
-  const real = realpathSync(launcher);
-  if (isElfOrMachO(real)) return real;
-  const triple = { "linux-x64": "x86_64-unknown-linux-musl", "linux-arm64": "aarch64-unknown-linux-musl", "darwin-x64": "x86_64-apple-darwin", "darwin-arm64": "aarch64-apple-darwin" }[`${process.platform}-${process.arch}`];
-  if (!triple) return null;
-  const candidates = [join(dirname(real), "..", "vendor", triple, "bin", "codex")];
-  try {
-    const pkg = createRequire(real).resolve(`@openai/codex-${process.platform}-${process.arch}/package.json`);
-    candidates.unshift(join(dirname(pkg), "vendor", triple, "bin", "codex"));
-  } catch {
-    // Older releases ship the binary inside the main package: the fallback candidate.
-  }
-  return candidates.find((c) => existsSync(c)) ?? null;
-}
-
-function onPath(name) {
-  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
-    if (dir && existsSync(join(dir, name))) return join(dir, name);
-  }
-  return null;
-}
-
-function isElfOrMachO(path) {
-  const fd = openSync(path, "r");
-  const head = Buffer.alloc(4);
-  readSync(fd, head, 0, 4, 0);
-  closeSync(fd);
-  return head.toString("latin1") === "\x7fELF" || [0xfeedfacf, 0xcffaedfe].includes(head.readUInt32BE(0));
-}
-
 /** Each applier as a command that reads the patch on stdin in its working directory. */
 function appliers(scratch) {
-  const codexTs = [process.execPath, join(DIST, "src/cli/main.js"), "apply_patch"];
-  const list = [{ name: "codex-ts", argv: codexTs }];
-  // Node reads every certificate in NODE_EXTRA_CA_CERTS before it runs any code (tens of ms);
-  // machines that set it pay that on every start, so codex-ts is also timed without it.
-  if (process.env.NODE_EXTRA_CA_CERTS) {
-    const env = { ...process.env };
-    delete env.NODE_EXTRA_CA_CERTS;
-    list.push({ name: "codex-ts, no NODE_EXTRA_CA_CERTS", argv: codexTs, env });
-  }
-  const reference = findReference();
+  const list = codexTsVariants().map((v) => ({ name: v.label, key: v.key, argv: [...v.argv, "apply_patch"], env: childEnv(v.env) }));
+  const reference = referenceBinary();
   if (reference) {
+    // The native binary applies a patch when started under the name apply_patch.
     const link = join(scratch, "bin", "apply_patch");
     mkdirSync(dirname(link), { recursive: true });
     symlinkSync(reference, link);
-    list.push({ name: "reference", argv: [link], binary: reference });
+    list.push({ name: "reference", key: "ref", argv: [link], env: childEnv(), binary: reference });
   }
   return list;
 }
@@ -171,20 +129,17 @@ function resetDir(dir, files) {
   spawnSync("sync");
 }
 
-/**
- * Wall time from spawn to exit, and with GNU time the CPU time (user + system) the process used:
- * on a busy machine the wall time also counts waiting for a core, the CPU time does not.
- */
+/** Wall time from fork to exit, CPU time and peak RSS (bench/rusage.py) of one whole process. */
 function runProcess(applier, scenario, dir, timeFile) {
-  const argv = GNU_TIME ? [GNU_TIME, "-f", "%U %S", "-o", timeFile, ...applier.argv] : applier.argv;
+  const argv = withRusage(applier.argv, timeFile);
   const start = performance.now();
-  const child = spawnSync(argv[0], argv.slice(1), { cwd: dir, env: applier.env ?? process.env, input: scenario.patch, encoding: "utf8", maxBuffer: 64 << 20 });
+  const child = spawnSync(argv[0], argv.slice(1), { cwd: dir, env: applier.env, input: scenario.patch, encoding: "utf8", maxBuffer: 64 << 20 });
   const ms = performance.now() - start;
   if (child.status !== 0 || !scenario.check(dir)) {
     throw new Error(`${applier.name} failed on ${scenario.label} (status ${child.status}): ${child.stderr || child.error?.message}`);
   }
-  const cpu = GNU_TIME ? readFileSync(timeFile, "utf8").trim().split(/\s+/).slice(-2).reduce((sum, s) => sum + Number(s) * 1000, 0) : undefined;
-  return { ms, cpu };
+  const usage = readRusage(timeFile, ms);
+  return { ms: usage.wallMs, cpu: usage.cpuMs };
 }
 
 async function runInProcess(engine, scenario, dir) {
@@ -226,17 +181,13 @@ function fsTypeOf(path) {
 
 async function main() {
   const runs = parseRuns(process.argv.slice(2), 7);
-  let engine;
-  try {
-    engine = await import(pathToFileURL(join(DIST, "src/patch/apply-patch.js")).href);
-  } catch (err) {
-    console.error(`Cannot load codex-ts from ${DIST}: run \`npm run build\` first.\n${err.message}`);
-    process.exit(2);
-  }
+  requireBuilt(BUNDLE_BIN, join(DIST, "src/patch/apply-patch.js"));
+  const engine = await import(pathToFileURL(join(DIST, "src/patch/apply-patch.js")).href);
   const base = process.env.CODEX_TS_BENCH_DIR ? resolve(process.env.CODEX_TS_BENCH_DIR) : tmpdir();
   mkdirSync(base, { recursive: true });
   const scratch = mkdtempSync(join(base, "codex-ts-bench-patch-"));
   const fsType = fsTypeOf(scratch);
+  const loads = [loadAverage()];
   const rows = [];
   let tools;
   try {
@@ -247,17 +198,19 @@ async function main() {
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
+  loads.push(loadAverage());
 
-  const reference = tools.find((t) => t.name === "reference");
-  console.log(`apply_patch, whole process with the patch on stdin: median (min-max) of ${runs} runs after ${WARMUP} warm-up, ms`);
-  console.log(`codex-ts:  node ${process.version} ${join(DIST, "src/cli/main.js")} apply_patch`);
+  const reference = tools.find((t) => t.key === "ref");
+  const measured = rusageAvailable();
+  console.log(`apply_patch, whole process with the patch on stdin: median (min-max) of ${runs} runs after ${WARMUP} warm-up, ms; load average ${loads.join(" before, ")} after`);
+  console.log(`codex-ts:  node ${benchNodeVersion()} ${BUNDLE_BIN} apply_patch (and the tsc build, before the bundle)`);
   console.log(`reference: ${reference ? `${reference.binary} started as apply_patch` : "not found (set CODEX_REF_BIN to its launcher or binary); its rows and the ratios are left out"}`);
   console.log(`files on:  ${scratch.replace(/[^/]+$/, "")} ${fsType}${fsType.startsWith("tmpfs") ? "  (tmpfs: set CODEX_TS_BENCH_DIR to a folder on disk)" : ""}\n`);
   const wall = (list) => list.map((s) => s.ms);
   const cpuOf = (list) => list.map((s) => s.cpu);
   const stat = (values) => `${median(values).toFixed(1)} (${Math.min(...values).toFixed(0)}-${Math.max(...values).toFixed(0)})`;
   const ratio = (ours, theirs) => (theirs ? `${(median(ours) / median(theirs)).toFixed(2)}x` : "");
-  const header = ["scenario", "size", "applier", "wall", ...(reference ? ["ratio"] : []), ...(GNU_TIME ? ["cpu", ...(reference ? ["ratio"] : [])] : [])];
+  const header = ["scenario", "size", "applier", "wall", ...(reference ? ["ratio"] : []), ...(measured ? ["cpu", ...(reference ? ["ratio"] : [])] : [])];
   const table = [header];
   for (const { scenario, samples } of rows) {
     const theirs = samples.get("reference");
@@ -270,14 +223,22 @@ async function main() {
         timed ? name : "codex-ts in-process",
         stat(wall(list)),
         ...(reference ? [compared ? ratio(wall(list), theirs && wall(theirs)) : ""] : []),
-        ...(GNU_TIME ? [timed ? median(cpuOf(list)).toFixed(0) : "", ...(reference ? [compared ? ratio(cpuOf(list), theirs && cpuOf(theirs)) : ""] : [])] : []),
+        ...(measured ? [timed ? median(cpuOf(list)).toFixed(1) : "", ...(reference ? [compared ? ratio(cpuOf(list), theirs && cpuOf(theirs)) : ""] : [])] : []),
       ]);
     }
+    if (theirs) {
+      for (const key of ["bundle", "bundle-ca"]) {
+        const ours = samples.get(tools.find((t) => t.key === key)?.name);
+        if (!ours) continue;
+        const r = median(wall(ours)) / median(wall(theirs));
+        const work = `apply_patch, ${scenario.label}${key === "bundle-ca" ? ", NODE_EXTRA_CA_CERTS set" : ""}`;
+        reportRow({ work, ours: `${median(wall(ours)).toFixed(0)} ms`, reference: `${median(wall(theirs)).toFixed(0)} ms`, ratio: r, cpuRatio: measured ? median(cpuOf(ours)) / median(cpuOf(theirs)) : undefined, target: `≤ ${TARGET}`, met: r <= TARGET });
+      }
+    }
   }
-  const widths = header.map((_, col) => Math.max(...table.map((row) => row[col].length)));
-  for (const row of table) console.log(row.map((cell, col) => (col < 3 ? cell.padEnd(widths[col]) : cell.padStart(widths[col]))).join("   "));
-  console.log("\nwall = spawn to exit; cpu = user + system time of the process (GNU time, 10 ms steps; left out without it);");
-  console.log("ratio = this applier's median / the reference's (target: 1.00x or less); codex-ts in-process = one");
+  printTable(table, 3);
+  console.log("\nwall = fork to exit; cpu = user + system time of the process (bench/rusage.py; left out without python3);");
+  console.log(`ratio = this applier's median / the reference's (target: ${TARGET.toFixed(2)}x or less); codex-ts in-process = one`);
   console.log("applyPatchInDirectory call in this process: the engine alone, warm, without a process start.");
 }
 

@@ -1,87 +1,104 @@
 #!/usr/bin/env node
-// Startup cost of the codex-ts binary: `node dist/src/cli/main.js --version` compared with a bare
-// `node -e 0`, which is the floor any Node CLI pays. Prints median and p90 wall time, the median
-// peak RSS (via GNU time, when installed), and codex-ts / node ratios. Nothing here asserts on
-// timings; it only reports them. Usage: node bench/startup.mjs [--runs N]
+// Startup cost of the codex-ts binary: `codex-ts --version` (the bundle, as installed) next to a
+// bare `node -e 0`, the floor any Node CLI pays, without and with NODE_EXTRA_CA_CERTS; the tsc
+// build (what shipped before the bundle) and the reference's native binary in the same rounds.
+// Prints median and p90 wall time, median CPU time and peak RSS (bench/rusage.py), and the ratios
+// to `node -e 0`. Nothing here asserts on timings; it only reports them.
+// Usage: node bench/startup.mjs [--runs N]   (default 20)
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
-import { gnuTimePath } from "./gnu-time.mjs";
+import { loadAverage } from "./machine.mjs";
 import { parseRuns, percentile } from "./stats.mjs";
 import { requireBuilt } from "./built.mjs";
+import { readRusage, rusageAvailable, withRusage } from "./rusage.mjs";
+import { printTable } from "./table.mjs";
+import { BENCH_NODE, benchNodeVersion, BUNDLE_BIN, caCertsFile, childEnv, referenceBinary, reportRow, TSC_CLI } from "./subjects.mjs";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const CLI = join(ROOT, "dist/src/cli/main.js");
 const WARMUP = 2;
+const TARGET = 1.15;
 
-function runOnce(argv) {
+/** One run: wall, CPU and peak RSS from bench/rusage.py, and its stdout. */
+function runOnce(c, scratch) {
+  const out = join(scratch, "rusage.json");
+  const argv = withRusage(c.argv, out);
   const start = performance.now();
-  const r = spawnSync(argv[0], argv.slice(1), { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  const r = spawnSync(argv[0], argv.slice(1), { encoding: "utf8", env: c.env, stdio: ["ignore", "pipe", "pipe"] });
   const ms = performance.now() - start;
-  if (r.status !== 0) throw new Error(`${argv.join(" ")} exited with ${r.status}: ${r.stderr}`);
-  return { ms, stdout: r.stdout };
+  if (r.status !== 0) throw new Error(`${c.label} exited with ${r.status}: ${r.stderr}`);
+  return { ...readRusage(out, ms), stdout: r.stdout };
 }
 
-/** Peak RSS in MiB of one run, measured by GNU time writing to a scratch file. */
-function rssOnce(timePath, argv, scratch) {
-  const out = join(scratch, "rss.txt");
-  const r = spawnSync(timePath, ["-o", out, "-f", "%M", ...argv], { stdio: "ignore" });
-  if (r.status !== 0) throw new Error(`${argv.join(" ")} under ${timePath} exited with ${r.status}`);
-  const kib = Number(readFileSync(out, "utf8").trim().split("\n").at(-1));
-  return kib / 1024;
+function cases() {
+  const plain = childEnv();
+  const list = [
+    { key: "node", label: "node -e 0", argv: [BENCH_NODE, "-e", "0"], env: plain },
+    { key: "ours", label: "codex-ts --version", argv: [BENCH_NODE, BUNDLE_BIN, "--version"], env: plain },
+    { key: "tsc", label: "codex-ts --version, tsc build (before)", argv: [BENCH_NODE, TSC_CLI, "--version"], env: plain },
+  ];
+  const ca = caCertsFile();
+  if (ca) {
+    const withCa = childEnv({ NODE_EXTRA_CA_CERTS: ca });
+    list.push(
+      { key: "node-ca", label: "node -e 0, NODE_EXTRA_CA_CERTS", argv: [BENCH_NODE, "-e", "0"], env: withCa },
+      { key: "ours-ca", label: "codex-ts --version, NODE_EXTRA_CA_CERTS", argv: [BENCH_NODE, BUNDLE_BIN, "--version"], env: withCa },
+    );
+  }
+  const ref = referenceBinary();
+  if (ref) list.push({ key: "ref", label: "reference --version (native)", argv: [ref, "--version"], env: plain });
+  return { list, ca };
 }
 
 function main() {
   const runs = parseRuns(process.argv.slice(2), 20);
-  requireBuilt(CLI);
-  const cases = [
-    { label: "node -e 0", argv: [process.execPath, "-e", "0"] },
-    { label: "codex-ts --version", argv: [process.execPath, CLI, "--version"] },
-  ];
-  const version = runOnce(cases[1].argv).stdout.trim();
-  if (!version.startsWith("codex-ts ")) throw new Error(`unexpected --version output: ${JSON.stringify(version)}`);
-
-  // Warm the page cache, then alternate the two commands so drift affects both alike.
-  for (let i = 0; i < WARMUP; i++) for (const c of cases) runOnce(c.argv);
-  const wall = cases.map(() => []);
-  for (let i = 0; i < runs; i++) cases.forEach((c, k) => wall[k].push(runOnce(c.argv).ms));
-
-  const timePath = gnuTimePath();
-  const rss = cases.map(() => []);
-  if (timePath) {
-    const scratch = mkdtempSync(join(tmpdir(), "codex-ts-bench-"));
-    try {
-      for (let i = 0; i < runs; i++) cases.forEach((c, k) => rss[k].push(rssOnce(timePath, c.argv, scratch)));
-    } finally {
-      rmSync(scratch, { recursive: true, force: true });
-    }
+  requireBuilt(BUNDLE_BIN, TSC_CLI);
+  const { list, ca } = cases();
+  const scratch = mkdtempSync(join(tmpdir(), "codex-ts-bench-"));
+  const samples = new Map(list.map((c) => [c.key, []]));
+  const loads = [loadAverage()];
+  try {
+    const version = runOnce(list[1], scratch).stdout.trim();
+    if (!version.startsWith("codex-ts ")) throw new Error(`unexpected --version output: ${JSON.stringify(version)}`);
+    // Warm the page cache, then alternate the commands so drift affects all alike.
+    for (let i = 0; i < WARMUP; i++) for (const c of list) runOnce(c, scratch);
+    for (let i = 0; i < runs; i++) for (const c of list) samples.get(c.key).push(runOnce(c, scratch));
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
   }
+  loads.push(loadAverage());
 
-  const rows = cases.map((c, k) => ({
-    label: c.label,
-    median: percentile(wall[k], 50),
-    p90: percentile(wall[k], 90),
-    rss: timePath ? percentile(rss[k], 50) : undefined,
-  }));
-  const [base, cli] = rows;
+  const med = (key, field) => percentile(samples.get(key).map((s) => s[field]), 50);
+  const floorOf = (key) => (key.endsWith("-ca") ? "node-ca" : key === "ref" ? null : "node");
+  const measured = rusageAvailable();
   const fmtMs = (v) => `${v.toFixed(1)} ms`;
-  const fmtMiB = (v) => (v === undefined ? "n/a" : `${v.toFixed(1)} MiB`);
-  const ratio = (a, b) => (a === undefined || b === undefined ? "n/a" : `${(a / b).toFixed(2)}x`);
-  const table = [
-    ["", "median wall", "p90 wall", "peak RSS (median)"],
-    ...rows.map((r) => [r.label, fmtMs(r.median), fmtMs(r.p90), fmtMiB(r.rss)]),
-    ["ratio codex-ts / node", ratio(cli.median, base.median), ratio(cli.p90, base.p90), ratio(cli.rss, base.rss)],
-    ["codex-ts minus node", fmtMs(cli.median - base.median), fmtMs(cli.p90 - base.p90),
-      cli.rss === undefined ? "n/a" : fmtMiB(cli.rss - base.rss)],
-  ];
-  const widths = table[0].map((_, col) => Math.max(...table.map((row) => row[col].length)));
-  console.log(`Startup: ${version}, Node ${process.version}, ${runs} runs each after ${WARMUP} warm-up runs`);
-  for (const row of table) console.log(row.map((cell, col) => (col === 0 ? cell.padEnd(widths[col]) : cell.padStart(widths[col]))).join("   "));
-  if (!timePath) console.log("Peak RSS unavailable: GNU time (/usr/bin/time, Debian package `time`) is not installed.");
-  console.log("Reference (native Codex CLI 0.169 --version): 9 ms / 16 MiB; via its npm launcher: 73 ms / 43 MiB.");
+  const ratio = (key, field) => {
+    const floor = floorOf(key);
+    return floor && floor !== key ? `${(med(key, field) / med(floor, field)).toFixed(2)}x` : "";
+  };
+  const table = [["", "median wall", "p90 wall", "÷ node", ...(measured ? ["median CPU", "÷ node", "peak RSS"] : [])]];
+  for (const c of list) {
+    table.push([
+      c.label,
+      fmtMs(med(c.key, "wallMs")),
+      fmtMs(percentile(samples.get(c.key).map((s) => s.wallMs), 90)),
+      ratio(c.key, "wallMs"),
+      ...(measured ? [fmtMs(med(c.key, "cpuMs")), ratio(c.key, "cpuMs"), `${med(c.key, "rssMiB").toFixed(1)} MiB`] : []),
+    ]);
+  }
+  console.log(`Startup: Node ${benchNodeVersion()}, ${runs} runs each after ${WARMUP} warm-up rounds, in turns; load average ${loads.join(" before, ")} after`);
+  printTable(table);
+  if (ca) console.log(`NODE_EXTRA_CA_CERTS rows: ${ca} (Node 20 parses it before running any script; Node 22 only when a TLS connection first needs it)`);
+  if (!measured) console.log("CPU time and peak RSS unavailable: they need python3 (bench/rusage.py).");
+  console.log(`Target: codex-ts --version within ${TARGET}x node -e 0 (wall, on a quiet machine; CPU time is what load does not move).`);
+
+  const row = (work, key, floor) => {
+    const r = med(key, "wallMs") / med(floor, "wallMs");
+    reportRow({ work, ours: fmtMs(med(key, "wallMs")), reference: `node ${fmtMs(med(floor, "wallMs"))}`, ratio: r, cpuRatio: measured ? med(key, "cpuMs") / med(floor, "cpuMs") : undefined, target: `≤ ${TARGET}× node`, met: r <= TARGET });
+  };
+  row("--version vs bare node -e 0", "ours", "node");
+  if (ca) row("--version vs node -e 0, NODE_EXTRA_CA_CERTS set", "ours-ca", "node-ca");
 }
 
 main();

@@ -12,6 +12,7 @@ import { CLIENT_ID, issuerUrl } from "./endpoints.js";
 import type { ChatgptLogin } from "./auth-file.js";
 import { checkIssuedWorkspace, exchangeCode, generatePkce, saveChatgptLogin } from "./sign-in.js";
 import { failurePage, successPage } from "./login-pages.js";
+import { sleep } from "../util/sleep.js";
 
 export const DEFAULT_LOGIN_PORT = 1455;
 /** The second redirect port the issuer accepts for the reference's client. */
@@ -164,7 +165,7 @@ async function listen(server: Server, preferred: number): Promise<number> {
     if (bound !== null) return bound;
     if (preferred === 0) break;
     if (attempt === 0) await cancelOldServer(preferred);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await sleep(200);
   }
   const fallback = preferred === DEFAULT_LOGIN_PORT ? FALLBACK_LOGIN_PORT : 0;
   const bound = await tryListen(server, fallback);

@@ -9,6 +9,7 @@ import type { ChatgptLogin } from "./auth-file.js";
 import { errorDetail, postJson } from "./auth-http.js";
 import { CLIENT_ID, issuerUrl } from "./endpoints.js";
 import { checkIssuedWorkspace, exchangeCode, saveChatgptLogin } from "./sign-in.js";
+import { sleep } from "../util/sleep.js";
 
 export const DEVICE_CODE_MAX_WAIT_MS = 15 * 60_000;
 
@@ -73,6 +74,6 @@ export async function completeDeviceLogin(
     const elapsed = Date.now() - started;
     if (elapsed >= maxWaitMs) throw new Error(`device sign-in timed out after ${Math.round(maxWaitMs / 60_000)} minutes`);
     // At least a tenth of a second between polls, whatever the issuer says.
-    await new Promise((resolve) => setTimeout(resolve, Math.min(Math.max(device.intervalMs, 100), maxWaitMs - elapsed)));
+    await sleep(Math.min(Math.max(device.intervalMs, 100), maxWaitMs - elapsed));
   }
 }

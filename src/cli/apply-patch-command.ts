@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { isatty } from "node:tty";
 import { applyPatchIn } from "../host/standalone.js";
+import { writeToFd } from "./write-fd.js";
 
 const USAGE = "Usage: codex-ts apply_patch 'PATCH'\n       echo 'PATCH' | codex-ts apply_patch\n";
 
@@ -20,8 +21,8 @@ export async function runApplyPatchCommand(args: readonly string[]): Promise<num
     return 2;
   }
   const result = await applyPatchIn(patch, process.cwd());
-  process.stdout.write(result.stdout);
-  process.stderr.write(result.stderr);
+  if (result.stdout) writeToFd(1, result.stdout);
+  if (result.stderr) writeToFd(2, result.stderr);
   return result.ok ? 0 : 1;
 }
 

@@ -1,5 +1,6 @@
 /** The command tree and its --help text. Each action loads its implementation on demand. */
-import { Command, Option } from "commander";
+import { Argument, Command, Option } from "commander";
+import { COMPLETION_SHELLS, type CompletionShell } from "./completion/scripts.js";
 import { SANDBOX_MODES, type SandboxMode } from "../protocol/policy.js";
 import type { ExecOptions } from "./exec/run-exec.js";
 import type { ThreadTarget } from "../protocol/threads.js";
@@ -53,6 +54,9 @@ export async function runCli(argv: string[]): Promise<number> {
     .option("--enable <feature>", "turn a feature flag on for this run, like -c features.<feature>=true (repeatable)", collect, [])
     .option("--disable <feature>", "turn a feature flag off for this run, like -c features.<feature>=false (repeatable)", collect, [])
     .addOption(searchOption())
+    .option("--strict-config", "refuse config keys this version does not know (otherwise a warning)")
+    .option("--ignore-user-config", "do not read $CODEX_HOME/config.toml (the login there is still used)")
+    .option("--ignore-rules", "load no .rules command-rule files, the user's or the project's")
     .addOption(new Option("--thread-source <source>", "who started the thread (set by the Codex SDK)").hideHelp())
     .addOption(new Option("--cyber-access-program <program>").hideHelp())
     .addHelpText(
@@ -105,12 +109,39 @@ export async function runCli(argv: string[]): Promise<number> {
       exitCode = runSessionsCommand(opts);
     });
 
+  const sessionArgument = "the session's id, or its name (/rename); an id wins when the text is one";
+  program
+    .command("archive")
+    .description("Archive a recorded session: its file moves to $CODEX_HOME/archived_sessions/, out of listings and --last.")
+    .argument("<session>", sessionArgument)
+    .action(async (session: string) => {
+      const { runArchive } = await import("./archive-command.js");
+      exitCode = runArchive(session);
+    });
+  program
+    .command("unarchive")
+    .description("Bring an archived session back among the recorded ones.")
+    .argument("<session>", sessionArgument)
+    .action(async (session: string) => {
+      const { runUnarchive } = await import("./archive-command.js");
+      exitCode = runUnarchive(session);
+    });
+  program
+    .command("delete")
+    .description("Delete a recorded or archived session for good (asks first).")
+    .argument("<session>", sessionArgument)
+    .option("--force", "do not ask; SESSION must then be an id")
+    .action(async (session: string, opts: { force?: boolean }) => {
+      const { runDelete } = await import("./archive-command.js");
+      exitCode = await runDelete(session, opts);
+    });
+
   tuiThreadCommand(program, "resume", (opts, start) => runInteractive(opts, start));
   tuiThreadCommand(program, "fork", async (opts, start) => {
     // Scripts capture `codex-ts fork ID` to get the new id: without a terminal, keep doing that.
     if (!process.stdout.isTTY) {
       const { runForkCommand } = await import("./sessions-command.js");
-      exitCode = runForkCommand(start.target?.sessionId, { last: start.target?.last, all: start.target?.all });
+      exitCode = runForkCommand(start.target?.sessionId, { last: start.target?.last, all: start.target?.all, prompt: start.prompt });
       return;
     }
     await runInteractive(opts, start);
@@ -250,12 +281,13 @@ export async function runCli(argv: string[]): Promise<number> {
     .argument("<name>", "the server's name")
     .option("--scopes <scope,scope>", "OAuth scopes to ask for besides those the server names (comma-separated)")
     .option("--oauth-client-registration <auto|cimd|dcr>", "how this login obtains a client when none is configured")
+    .option("--no-browser", "only print the URL (e.g. over SSH); the address the browser ends on may be pasted back")
     .option("-c, --config <key=value>", "override a config.toml value; value parsed as TOML (repeatable)", collect, [])
     .addHelpText(
       "after",
       "\nThe authorization URL is printed and opened with $BROWSER (given the URL as its argument) or the system's opener;\nthe browser comes back to http://127.0.0.1:<port>/callback/<id> (port: mcp_oauth_callback_port, else a free one;\nid: derived from the server's URL; mcp_oauth_callback_url replaces the address).",
     )
-    .action(async (name: string, opts: { scopes?: string; oauthClientRegistration?: string; config: string[] }) => {
+    .action(async (name: string, opts: { scopes?: string; oauthClientRegistration?: string; browser?: boolean; config: string[] }) => {
       const { runMcpLogin } = await import("./mcp/auth-commands.js");
       exitCode = await runMcpLogin(name, opts);
     });
@@ -267,6 +299,56 @@ export async function runCli(argv: string[]): Promise<number> {
     .action(async (name: string, opts: { config: string[] }) => {
       const { runMcpLogout } = await import("./mcp/auth-commands.js");
       exitCode = await runMcpLogout(name, opts);
+    });
+
+  const features = program.command("features").description("Inspect feature flags, and turn them on or off in config.toml.");
+  features
+    .command("list")
+    .description("List every feature flag with its stage and its effective value (config, profile, -c and the flags applied).")
+    .option("-c, --config <key=value>", "override a config.toml value; value parsed as TOML (repeatable)", collect, [])
+    .option("-p, --profile <name>", PROFILE_HELP)
+    .option("--enable <feature>", "turn a feature flag on for this listing (repeatable)", collect, [])
+    .option("--disable <feature>", "turn a feature flag off for this listing (repeatable)", collect, [])
+    .action(async (opts: import("./features-command.js").FeaturesListOptions) => {
+      const { runFeaturesList } = await import("./features-command.js");
+      exitCode = runFeaturesList(opts);
+    });
+  for (const [verb, enabled] of [["enable", true], ["disable", false]] as const) {
+    features
+      .command(verb)
+      .description(`${enabled ? "Enable" : "Disable"} a feature in $CODEX_HOME/config.toml ([features], or [profiles.NAME.features] with -p).`)
+      .argument("<feature>", "the feature's name, e.g. goals (see `codex-ts features list`)")
+      .option("-p, --profile <name>", "write into this profile's [profiles.NAME.features] table")
+      .action(async (name: string, opts: { profile?: string }) => {
+        const { runFeaturesSet } = await import("./features-command.js");
+        exitCode = runFeaturesSet(name, enabled, opts);
+      });
+  }
+
+  program
+    .command("doctor")
+    .description("Check this installation: sandbox, config and rules, credentials, MCP servers, the provider, the shell snapshot, disk space.")
+    .option("--json", "print the report as JSON (the reference's shape: checks by id with status, summary, details, remediation)")
+    .option("--ascii", "plain ok/warn/FAIL marks instead of symbols")
+    .option("-c, --config <key=value>", "override a config.toml value; value parsed as TOML (repeatable)", collect, [])
+    .option("-p, --profile <name>", PROFILE_HELP)
+    .addHelpText("after", "\nEach check is ok, warning or fail, and says how to fix what is not ok. Exit status 1 when a check failed.")
+    .action(async (opts: import("./doctor/run-doctor.js").DoctorOptions) => {
+      const { runDoctor } = await import("./doctor/run-doctor.js");
+      exitCode = await runDoctor(opts);
+    });
+
+  program
+    .command("completion")
+    .description("Print a shell completion script for codex-ts (bash by default).")
+    .addArgument(new Argument("[shell]", "the shell to complete in").choices(COMPLETION_SHELLS).default("bash"))
+    .addHelpText(
+      "after",
+      '\nExamples:\n  eval "$(codex-ts completion bash)"                                   # in ~/.bashrc\n  codex-ts completion zsh > "${fpath[1]}/_codex-ts"\n  codex-ts completion fish > ~/.config/fish/completions/codex-ts.fish',
+    )
+    .action(async (shell: CompletionShell) => {
+      const [{ completionTree }, { completionScript }] = await Promise.all([import("./completion/command-tree.js"), import("./completion/scripts.js")]);
+      process.stdout.write(completionScript(shell, completionTree(program)));
     });
 
   program
@@ -335,6 +417,8 @@ function reviewCommand(command: Command, run: (instructions: string | undefined,
     .option("--title <title>", "with --commit: the commit's title, for the reviewer")
     .option("--fail-on-priority <n>", "exit 1 when a finding has priority N or more urgent (0 is the most urgent)")
     .option("--json", "print events to stdout as JSON Lines (findings as review_finding items)")
+    .option("-o, --output-last-message <file>", "also write the review (as printed) to this file")
+    .option("--output-schema <file>", "accepted for the Codex SDK's sake; a review's findings keep their own format")
     .option("-m, --model <model>", "model to use (default: review_model, else model)")
     .option("-c, --config <key=value>", "override a config.toml value (repeatable)", collect, [])
     .option("--skip-git-repo-check", "allow running outside a Git repository")
@@ -413,26 +497,35 @@ function interactiveOptions(command: Command): Command {
     .addOption(new Option("--local-provider <provider>", "the local server --oss uses").choices(["ollama", "lmstudio"]))
     .option("--enable <feature>", "turn a feature flag on for this run (repeatable)", collect, [])
     .option("--disable <feature>", "turn a feature flag off for this run (repeatable)", collect, [])
+    .option("--strict-config", "refuse config keys this version does not know (otherwise a warning)")
     .addOption(searchOption());
 }
 
-/** `codex-ts resume [ID] [--last] [--all]` and `codex-ts fork [ID] [--last] [--all]`: the UI on a recorded thread. */
+/**
+ * `codex-ts resume [ID|NAME] [PROMPT]` and `codex-ts fork [ID|NAME] [PROMPT]` (or `--last
+ * [PROMPT]`): the UI on a recorded thread, with a first message when a prompt is given.
+ */
 function tuiThreadCommand(program: Command, kind: ThreadTarget["kind"], run: (opts: TuiOptions, start: TuiStart) => Promise<void>): void {
   const description =
     kind === "resume"
-      ? "Open the interactive UI on a recorded session (a picker when no id is given)."
+      ? "Open the interactive UI on a recorded session (a picker when no id or name is given)."
       : "Open the interactive UI on a copy of a recorded session; without a terminal, print the new id.";
-  interactiveOptions(program.command(kind))
+  const command = interactiveOptions(program.command(kind))
     .description(description)
-    .argument("[session_id]", "the session's id (see `codex-ts sessions`)")
-    .option("--last", "the most recently active session of the current directory")
-    .option("--all", "consider the sessions of every directory")
-    .action(async (sessionId: string | undefined, opts: TuiOptions & { last?: boolean; all?: boolean }, cmd: Command) => {
-      const { last, all, ...rest } = opts;
-      // Options given before the subcommand's name (`codex-ts -c k=v resume`) still apply.
-      const parent = cmd.parent?.opts<TuiOptions>();
-      const merged: TuiOptions = { ...parent, ...definedOnly(rest), config: [...(parent?.config ?? []), ...rest.config], addDir: [...(parent?.addDir ?? []), ...rest.addDir], image: [...(parent?.image ?? []), ...rest.image] };
-      const pick = sessionId === undefined && !last;
-      await run(merged, { target: { kind, sessionId, last: last === true, all: all === true }, pick });
-    });
+    .argument("[session]", "the session's id (see `codex-ts sessions`) or its name (/rename); an id wins when the text is one")
+    .argument("[prompt]", "a first message to send once it is open; with --last, the only argument")
+    .option("--last", `${kind === "resume" ? "continue" : "fork"} the most recent session of the current directory`)
+    .option("--all", "consider the sessions of every directory");
+  if (kind === "resume") command.option("--include-non-interactive", "also consider sessions of codex-ts exec and other non-interactive runs");
+  command.action(async (first: string | undefined, second: string | undefined, opts: TuiOptions & { last?: boolean; all?: boolean; includeNonInteractive?: boolean }, cmd: Command) => {
+    const { last, all, includeNonInteractive, ...rest } = opts;
+    if (last && second !== undefined) cmd.error("error: give either a session or --last, not both", { exitCode: 2 });
+    const [sessionId, prompt] = last ? [undefined, first] : [first, second];
+    // Options given before the subcommand's name (`codex-ts -c k=v resume`) still apply.
+    const parent = cmd.parent?.opts<TuiOptions>();
+    const merged: TuiOptions = { ...parent, ...definedOnly(rest), config: [...(parent?.config ?? []), ...rest.config], addDir: [...(parent?.addDir ?? []), ...rest.addDir], image: [...(parent?.image ?? []), ...rest.image] };
+    const pick = sessionId === undefined && !last;
+    const target: ThreadTarget = { kind, sessionId, last: last === true, all: all === true, interactiveOnly: includeNonInteractive !== true };
+    await run(merged, { target, pick, ...(prompt !== undefined ? { prompt } : {}) });
+  });
 }

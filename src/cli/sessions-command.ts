@@ -30,8 +30,9 @@ export function runSessionsCommand(opts: SessionsOptions): number {
     process.stderr.write(`No recorded sessions ${where}.\n`);
     return 0;
   }
-  const rows = threads.map((t) => [t.id, localTime(t.updatedAt), ...(opts.all ? [t.cwd ?? "?"] : []), oneLine(t.firstPrompt)]);
-  const header = ["SESSION ID", "UPDATED", ...(opts.all ? ["DIRECTORY"] : []), "FIRST PROMPT"];
+  const named = threads.some((t) => t.name !== null);
+  const rows = threads.map((t) => [t.id, localTime(t.updatedAt), ...(opts.all ? [t.cwd ?? "?"] : []), ...(named ? [t.name ?? ""] : []), oneLine(t.firstPrompt)]);
+  const header = ["SESSION ID", "UPDATED", ...(opts.all ? ["DIRECTORY"] : []), ...(named ? ["NAME"] : []), "FIRST PROMPT"];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (i === header.length - 1 ? 0 : (r[i] ?? "").length))));
   const line = (cells: string[]): string => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join("  ");
   process.stdout.write(`${[line(header), ...rows.map(line)].join("\n")}\n`);
@@ -41,6 +42,8 @@ export function runSessionsCommand(opts: SessionsOptions): number {
 export interface ForkOptions {
   last?: boolean;
   all?: boolean;
+  /** A first message: it needs the interactive UI, so the way to send it is printed. */
+  prompt?: string;
 }
 
 /** Forks a recorded thread; prints the new thread's id on stdout (for `exec resume`). */
@@ -55,7 +58,8 @@ export function runForkCommand(sessionId: string | undefined, opts: ForkOptions)
       return 1;
     }
     for (const warning of fork.warnings) process.stderr.write(`warning: ${warning}\n`);
-    process.stderr.write(`Forked session ${fork.parentId} into ${fork.threadId} (${fork.path}).\nContinue it with: codex-ts exec resume ${fork.threadId} "<prompt>"\n`);
+    const next = opts.prompt === undefined ? '"<prompt>"' : JSON.stringify(opts.prompt);
+    process.stderr.write(`Forked session ${fork.parentId} into ${fork.threadId} (${fork.path}).\nContinue it with: codex-ts exec resume ${fork.threadId} ${next}\n`);
     process.stdout.write(`${fork.threadId}\n`);
     return 0;
   } catch (err) {
@@ -73,6 +77,7 @@ function jsonSummary(t: ThreadSummary): Record<string, unknown> {
     updated_at: t.updatedAt,
     cwd: t.cwd,
     first_user_message: t.firstPrompt,
+    thread_name: t.name,
     model_provider: t.modelProvider,
     forked_from_id: t.forkedFromId,
     source: t.source,

@@ -3,7 +3,7 @@
  * drift from what the loader accepts. `node dist/src/config/write-docs.js` rewrites the file; a
  * test fails when the committed file differs from this output.
  */
-import { FEATURE_ALIASES, FEATURES, isHonoured } from "./features.js";
+import { FEATURE_ALIASES, FEATURES, HONOURED_FEATURES } from "./features.js";
 import { CONFIG_SCHEMA, type Group, type KeySpec, type TomlLiteral, type ValueKind } from "./schema.js";
 import { DEFAULT_OSS_MODELS } from "./oss.js";
 
@@ -173,11 +173,19 @@ export function renderConfigDocs(): string {
 }
 
 function featureTable(): string {
-  const rows = ["Feature flags (`[features]`, `--enable`, `--disable`):", "", "| Feature | Stage | Default | What it does |", "|---|---|---|---|"];
-  for (const f of FEATURES) {
-    const what = isHonoured(f.key) ? cell(f.description) : `*not used yet*: ${cell(f.description)}`;
-    rows.push(`| \`${f.key}\` | ${f.stage} | ${f.default} | ${what} |`);
-  }
+  const rows = [
+    "Feature flags (`[features]`, `--enable`, `--disable`) that codex-ts acts on (`codex-ts features list` prints every flag with its stage and effective value):",
+    "",
+    "| Feature | Stage | Default | What it does |",
+    "|---|---|---|---|",
+  ];
+  const honoured = FEATURES.filter((f) => HONOURED_FEATURES.has(f.key));
+  for (const f of honoured) rows.push(`| \`${f.key}\` | ${f.stage} | ${f.default} | ${cell(f.description ?? "")} |`);
+  const others = FEATURES.filter((f) => !HONOURED_FEATURES.has(f.key)).map((f) => `\`${f.key}\``);
+  rows.push(
+    "",
+    `The reference's other flags are accepted so its config files load, and change nothing here (setting one draws a warning): ${others.join(", ")}.`,
+  );
   const aliases = Object.entries(FEATURE_ALIASES).map(([old, key]) => `\`${old}\` → \`${key}\``);
   rows.push("", `Older names still accepted: ${aliases.join(", ")}.`);
   return rows.join("\n");

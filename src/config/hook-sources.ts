@@ -34,7 +34,8 @@ export interface HookSettings {
 export const SESSION_FLAGS_CONFIG = "/<session-flags>/config.toml";
 
 export interface HookLayers {
-  codexHome: string;
+  /** null: the user's layer is not read (`--ignore-user-config`). */
+  codexHome: string | null;
   user: Layer | null;
   userConfigFile: string;
   profileFile: Layer | null;
@@ -45,9 +46,8 @@ export interface HookLayers {
 }
 
 export function hookSources(layers: HookLayers): HookConfigSource[] {
-  const sources: HookConfigSource[] = [
-    { kind: "user", folder: layers.codexHome, configFile: layers.userConfigFile, table: hooksOf(layers.user) },
-  ];
+  const sources: HookConfigSource[] =
+    layers.codexHome === null ? [] : [{ kind: "user", folder: layers.codexHome, configFile: layers.userConfigFile, table: hooksOf(layers.user) }];
   if (layers.profileFile) sources.push({ kind: "user", folder: null, configFile: layers.profileFile.name, table: hooksOf(layers.profileFile) });
   for (const dotCodex of layers.trustedDotCodex) {
     const configFile = join(dotCodex, "config.toml");

@@ -267,23 +267,26 @@ void test("an unknown model provider is an error at the line that chose it", () 
 });
 
 void test("features: [features], profile features, legacy names and --enable/--disable, last one winning", () => {
-  const h = home('[features]\nundo = true\nshell_tool = false\nunknown_thing = true\n[profiles.p.features]\nundo = false\n');
+  const h = home('[features]\nmemories = true\nshell_tool = false\nunknown_thing = true\n[profiles.p.features]\nmemories = false\n');
   const c = load(h);
-  assert.equal(c.features.undo, true);
+  assert.equal(c.features.memories, true);
   assert.equal(c.features.shell_tool, false);
   assert.equal(c.features.unknown_thing, undefined);
   assert.deepEqual(c.warnings, [
     `${h.file}:4: unknown feature 'unknown_thing' (features.unknown_thing) is ignored`,
     // Accepted so the file loads, but nothing silently: codex-ts says it does not act on it.
-    "features.undo is accepted, but codex-ts does not act on it yet",
+    "features.memories is accepted, but codex-ts does not act on it",
   ]);
-  assert.equal(load(h, { profile: "p" }).features.undo, false);
-  const flags = load(h, { profile: "p", enable: ["undo", "collab"], disable: ["shell_snapshot"], overrides: ["features.undo=false"] });
-  assert.equal(flags.features.undo, true, "--enable beats -c and the profile");
+  assert.equal(load(h, { profile: "p" }).features.memories, false);
+  const flags = load(h, { profile: "p", enable: ["memories", "collab"], disable: ["shell_snapshot"], overrides: ["features.memories=false"] });
+  assert.equal(flags.features.memories, true, "--enable beats -c and the profile");
   assert.equal(flags.features.multi_agent, true);
   assert.equal(flags.features.shell_snapshot, false);
-  const typo = load(h, { enable: ["udno"] });
-  assert.ok(typo.warnings.includes("--enable udno: unknown feature 'udno' (features.udno) is ignored (did you mean undo?)"), typo.warnings.join("\n"));
+  // A removed feature the reference pins keeps its value.
+  assert.equal(load(h, { enable: ["undo"] }).features.undo, false);
+  // On the command line an unknown name is an error, as in the reference.
+  assert.equal(failure(h, { enable: ["memoires"] }), "--enable memoires: unknown feature flag 'memoires' (did you mean memories?) (`codex-ts features list` names them all)");
+  assert.match(failure(h, { disable: ["nosuch"] }), /^--disable nosuch: unknown feature flag 'nosuch'/);
 });
 
 void test("notify, history, mcp_servers and project doc settings are exposed typed", () => {

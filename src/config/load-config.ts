@@ -33,7 +33,8 @@ import {
 } from "../model/provider.js";
 import { loadAgentsMd } from "./agents-md.js";
 import { codexHome } from "./codex-home.js";
-import { featureWarnings, resolveFeatures } from "./features.js";
+import { FEATURE_NAMES, featureWarnings, resolveFeatures, unknownFeatureFlags } from "./features.js";
+import { didYouMean } from "../util/nearest.js";
 import { checkLayer, fixedLayer, mergeLayers, overrideLayer, readFileLayer, whereSet, type Layer } from "./layers.js";
 import { mcpServersFromToml, type McpServerConfig } from "./mcp.js";
 import { hookSources, stateOverrides, type HookSettings } from "./hook-sources.js";
@@ -42,7 +43,7 @@ import { ConfigError, type TomlTable } from "./overrides.js";
 import { bothFormsWarning, chooseProfile, missingProfile, profileTableLayer, readProfileFile } from "./profiles.js";
 import { selectPermissions } from "./permissions.js";
 import { loadProjectConfig, type TrustLevel } from "./project-config.js";
-import { DEFAULT_MODEL, defaultsTable, isTable } from "./schema.js";
+import { DEFAULT_MODEL, defaultsTable, isTable, validateTable } from "./schema.js";
 import { resolveWebSearch } from "./web-search.js";
 import type { WebSearchSettings } from "../protocol/web-search.js";
 
@@ -71,6 +72,12 @@ export interface CliConfigInput {
   search?: boolean;
   /** `--dangerously-bypass-hook-trust`: enabled hooks run without being trusted first. */
   bypassHookTrust?: boolean;
+  /** `--strict-config`: unknown keys (warnings otherwise) are errors. */
+  strict?: boolean;
+  /** `--ignore-user-config`: `$CODEX_HOME/config.toml` is not read (credentials still live in CODEX_HOME). */
+  ignoreUserConfig?: boolean;
+  /** `--ignore-rules`: no `.rules` file is loaded, the user's or a project's. */
+  ignoreRules?: boolean;
 }
 
 
@@ -90,6 +97,8 @@ export interface Config {
   /** The permission profile in effect (`default_permissions`, `-P`); null when `sandbox_mode` decided. */
   permissionProfile: string | null;
   reasoningEffort: ReasoningEffort | null;
+  /** `plan_mode_reasoning_effort`: the effort while planning; null: `reasoningEffort`. */
+  planModeReasoningEffort: ReasoningEffort | null;
   /** null: not configured, so the request leaves the choice to the model (as the reference does). */
   reasoningSummary: ReasoningSummary | null;
   verbosity: "low" | "medium" | "high" | null;
@@ -149,7 +158,7 @@ export function loadConfig(input: CliConfigInput): Config {
   const warnings: string[] = [];
 
   const defaults = fixedLayer("built-in defaults", defaultsTable());
-  const user = readFileLayer(userFile);
+  const user = input.ignoreUserConfig ? null : readFileLayer(userFile);
   if (user) checkLayer(user, warnings, home);
   const overrides = input.overrides.map((raw) => {
     const layer = overrideLayer(raw);
@@ -233,6 +242,7 @@ export function loadConfig(input: CliConfigInput): Config {
   const notify = strings(t.notify);
   const maxBytes = num(history, "max_bytes");
 
+  if (input.strict) refuseUnknownKeys(layers);
   const features = resolveFeatures(t);
   warnings.push(...featureWarnings(t, features));
   const webSearch = resolveWebSearch(t, provider.wireApi);
@@ -260,6 +270,7 @@ export function loadConfig(input: CliConfigInput): Config {
     fileSystemRules: permissions.fileSystem,
     permissionProfile: permissions.profile,
     reasoningEffort: oneOf(t, "model_reasoning_effort", REASONING_EFFORTS) ?? null,
+    planModeReasoningEffort: oneOf(t, "plan_mode_reasoning_effort", REASONING_EFFORTS) ?? null,
     reasoningSummary: oneOf(t, "model_reasoning_summary", REASONING_SUMMARIES) ?? null,
     verbosity: oneOf(t, "model_verbosity", ["low", "medium", "high"] as const) ?? null,
     developerInstructions: str(t, "developer_instructions") ?? null,
@@ -278,7 +289,8 @@ export function loadConfig(input: CliConfigInput): Config {
     hooks: {
       enabled: features.hooks !== false,
       sources: hookSources({
-        codexHome: home,
+        // --ignore-user-config leaves out the user's layer, its hooks.json with it.
+        codexHome: input.ignoreUserConfig ? null : home,
         user,
         userConfigFile: userFile,
         profileFile,
@@ -298,7 +310,7 @@ export function loadConfig(input: CliConfigInput): Config {
     projectTrustLevel: project.trustLevel,
     undecidedTrustWarnings: project.undecidedTrustWarnings,
     configFiles: [...(user ? [user.name] : []), ...(profileFile ? [profileFile.name] : []), ...project.layers.map((l) => l.name)],
-    rulesFolders: [join(home, "rules"), ...project.trustedDotCodex.map((dir) => join(dir, "rules"))],
+    rulesFolders: input.ignoreRules ? [] : [join(home, "rules"), ...project.trustedDotCodex.map((dir) => join(dir, "rules"))],
     reviewModel: str(t, "review_model") ?? null,
     modelContextWindow: num(t, "model_context_window") ?? null,
     modelAutoCompactTokenLimit: num(t, "model_auto_compact_token_limit") ?? null,
@@ -313,6 +325,15 @@ export function loadConfig(input: CliConfigInput): Config {
     ossProvider: str(t, "oss_provider") ?? null,
     toml: t,
   };
+}
+
+/** `--strict-config`: what would have been unknown-key warnings, as one error naming each. */
+function refuseUnknownKeys(layers: readonly Layer[]): void {
+  const problems = new Set<string>();
+  for (const layer of layers) {
+    for (const problem of validateTable(layer.table).unknown) problems.add(`${layer.where(problem.path)}: ${problem.message.replace(" is ignored", "")}`);
+  }
+  if (problems.size > 0) throw new ConfigError(`${[...problems].join("\n")}\n(--strict-config refuses keys this version does not know)`);
 }
 
 /** `--model`, `--sandbox`, `--enable`, `--oss`, … as the top layer. */
@@ -338,6 +359,11 @@ function flagsLayer(input: CliConfigInput, below: TomlTable, belowLayers: Layer[
   if (input.model !== undefined) set(["model"], input.model, `--model ${input.model}`);
   if (input.sandboxMode !== undefined) set(["sandbox_mode"], input.sandboxMode, `--sandbox ${input.sandboxMode}`);
   if (input.approvalPolicy !== undefined) set(["approval_policy"], input.approvalPolicy, "the approval policy option");
+  for (const [flag, names] of [["--enable", input.enable], ["--disable", input.disable]] as const) {
+    // As in the reference, a flag typed on the command line must name a feature.
+    const unknown = unknownFeatureFlags(names ?? [])[0];
+    if (unknown !== undefined) throw new ConfigError(`${flag} ${unknown}: unknown feature flag '${unknown}'${didYouMean(unknown, FEATURE_NAMES)} (\`codex-ts features list\` names them all)`);
+  }
   for (const name of input.enable ?? []) set(["features", name], true, `--enable ${name}`);
   for (const name of input.disable ?? []) set(["features", name], false, `--disable ${name}`);
   if (input.search) set(["web_search"], "live", "--search");

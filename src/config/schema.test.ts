@@ -115,8 +115,9 @@ void test("features resolve from defaults, legacy toggles, aliases and [features
   assert.equal(Object.keys(base).length, FEATURES.length);
   assert.equal(base.undo, false);
   assert.equal(base.shell_tool, true);
-  const set = resolveFeatures({ experimental_use_unified_exec_tool: false, features: { undo: true, collab: false, nope: true } });
-  assert.equal(set.undo, true);
+  const set = resolveFeatures({ experimental_use_unified_exec_tool: false, features: { memories: true, undo: true, collab: false, nope: true } });
+  assert.equal(set.memories, true);
+  assert.equal(set.undo, false, "undo is removed and pinned off in the reference");
   assert.equal(set.unified_exec, false);
   assert.equal(set.multi_agent, false, "collab is the older name of multi_agent");
   assert.equal(set.nope, undefined);

@@ -108,6 +108,7 @@ const BASE_SCHEMA: readonly KeySpec[] = [
   { key: "model_auto_compact_token_limit", type: "integer", min: 1, group: "Model", description: "Token count at which the conversation is compacted automatically (at most 90% of the context window)." },
   { key: "tool_output_token_limit", type: "integer", min: 0, group: "Model", description: "Token budget for each tool output kept in the conversation." },
   { key: "model_reasoning_effort", type: "string", values: effort, profile: true, defaultText: "the model's default", group: "Model", description: "Reasoning effort sent to reasoning models.", example: 'model_reasoning_effort = "high"' },
+  { key: "plan_mode_reasoning_effort", type: "string", values: effort, profile: true, defaultText: "`model_reasoning_effort`", group: "Model", description: "Reasoning effort while in plan mode (`/plan`, Shift+Tab in the interactive UI)." },
   { key: "model_reasoning_summary", type: "string", values: REASONING_SUMMARIES, profile: true, defaultText: "left to the model", group: "Model", description: "Reasoning summary requested from reasoning models." },
   { key: "model_reasoning_summary_format", type: "string", values: ["none", "experimental"], unused: true, group: "Model", description: "Format of reasoning summaries." },
   { key: "model_verbosity", type: "string", values: ["low", "medium", "high"], profile: true, defaultText: "the model's default", group: "Model", description: "Output verbosity of GPT-5 models (Responses `text.verbosity`)." },
@@ -182,8 +183,8 @@ const BASE_SCHEMA: readonly KeySpec[] = [
   { key: "features", type: "map", names: FEATURE_NAMES, profile: true, group: "Features", description: "Feature flags (see the list below); `--enable NAME` / `--disable NAME` set them for one run.", example: "[features]\nshell_snapshot = false" },
   { key: "features.<feature>", type: "boolean", group: "Features", description: "Turns one feature on or off." },
   { key: "experimental_use_unified_exec_tool", type: "boolean", profile: true, group: "Features", description: "Older spelling of `features.unified_exec`." },
-  { key: "experimental_use_freeform_apply_patch", type: "boolean", profile: true, group: "Features", description: "Older spelling of `features.apply_patch_freeform`." },
-  { key: "include_apply_patch_tool", type: "boolean", profile: true, group: "Features", description: "Older spelling of `features.apply_patch_freeform`." },
+  { key: "experimental_use_freeform_apply_patch", type: "boolean", profile: true, unused: true, group: "Features", description: "Older switch for the freeform apply_patch tool, which each model family now decides." },
+  { key: "include_apply_patch_tool", type: "boolean", profile: true, unused: true, group: "Features", description: "Older switch for the apply_patch tool, which each model family now decides." },
   { key: "web_search", type: "string", values: WEB_SEARCH_MODES, profile: true, defaultText: '"cached"', group: "Features", description: "The hosted web search tool (Responses wire only): `disabled`, `cached` (the provider's index, no live fetches), `indexed`, or `live`. `--search` sets `live` for one run.", example: 'web_search = "live"' },
   { key: "tools", type: "table", group: "Features", description: "Tool settings." },
   { key: "tools.web_search", type: ["table", "boolean"], group: "Features", description: "What the web search tool may search (the mode is `web_search`); the older `true` / `false` form is accepted and changes nothing.", example: '[tools.web_search]\nallowed_domains = ["docs.python.org"]' },
@@ -286,7 +287,6 @@ const BASE_SCHEMA: readonly KeySpec[] = [
   { key: "memories", type: "any", unused: true, group: "Other", description: "Memory settings." },
   { key: "allow_login_shell", type: "boolean", default: true, unused: true, group: "Other", description: "Whether the model may ask for a login shell." },
   { key: "background_terminal_max_timeout", type: "integer", min: 0, unused: true, group: "Other", description: "Longest `write_stdin` poll, in milliseconds." },
-  { key: "plan_mode_reasoning_effort", type: "string", values: effort, unused: true, group: "Other", description: "Reasoning effort in Plan mode." },
 ];
 
 /** Every key, with each profile-capable key repeated under `profiles.<name>`. */

@@ -25,6 +25,12 @@ export interface SessionFlags {
   search?: boolean;
   /** `--dangerously-bypass-hook-trust`: enabled hooks run without being trusted. */
   dangerouslyBypassHookTrust?: boolean;
+  /** `--strict-config`: an unknown key in any config layer is an error. */
+  strictConfig?: boolean;
+  /** `--ignore-user-config`: leave `$CODEX_HOME/config.toml` unread. */
+  ignoreUserConfig?: boolean;
+  /** `--ignore-rules`: load no `.rules` files. */
+  ignoreRules?: boolean;
 }
 
 /** `--full-auto` and the bypass flag stand for a sandbox mode and an approval policy. */
@@ -45,5 +51,8 @@ export function configInputFromFlags(cwd: string, flags: SessionFlags): CliConfi
     disable: flags.disable,
     search: flags.search,
     bypassHookTrust: flags.dangerouslyBypassHookTrust === true,
+    strict: flags.strictConfig,
+    ignoreUserConfig: flags.ignoreUserConfig,
+    ignoreRules: flags.ignoreRules,
   };
 }

@@ -5,8 +5,9 @@
  * told with fresh copies of the affected items rather than by rewriting history.
  */
 import type { ContentItem, ResponseItem } from "../protocol/items.js";
-import { userText } from "../protocol/items.js";
+import { developerText, userText } from "../protocol/items.js";
 import { agentsMdMessage, environmentContext, permissionsInstructions } from "./prompts.js";
+import { collaborationModeText } from "./collaboration-mode.js";
 import type { SessionOptions, SessionSettings } from "./session-options.js";
 import type { FileSystemRules } from "../sandbox/fs-rules.js";
 import { basename } from "node:path";
@@ -24,6 +25,8 @@ export function initialContext(settings: SessionSettings, options: SessionOption
 
 export function settingsUpdateItems(previous: SessionSettings, next: SessionSettings, fileSystemRules?: FileSystemRules): ResponseItem[] {
   const items: ResponseItem[] = [];
+  const mode = next.collaborationMode ?? "default";
+  if ((previous.collaborationMode ?? "default") !== mode) items.push(developerText(collaborationModeText(mode)));
   if (previous.sandboxPolicy !== next.sandboxPolicy || previous.approvalPolicy !== next.approvalPolicy) {
     items.push({
       type: "message",

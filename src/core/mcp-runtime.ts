@@ -59,7 +59,7 @@ export class McpRuntime {
       this.loaded.then((runtime) => runtime?.toolset(approve) ?? null),
       signal,
     );
-    return tools && { place: (builtin) => withMcpToolSpecs(builtin, tools), handlers: tools.handlers };
+    return tools && { place: (builtin, deferTo) => withMcpToolSpecs(builtin, tools, deferTo), handlers: tools.handlers };
   }
 
   /** Names of the servers the session runs (empty until loaded, or when loading failed). */

@@ -90,9 +90,26 @@ function chatgptModelBaseUrl(config: Config): string {
 }
 
 /** The provider as a ChatGPT login uses it. */
-function providerForChatgpt(config: Config): ModelProvider {
+export function providerForChatgpt(config: Config): ModelProvider {
   const provider = config.provider;
   // An explicit openai_base_url (or OPENAI_BASE_URL) wins, as the reference's provider base_url does.
   const baseUrl = provider.baseUrl === OPENAI_DEFAULT_BASE_URL ? chatgptModelBaseUrl(config) : provider.baseUrl;
   return { ...provider, baseUrl, wireApi: "responses" };
+}
+
+/**
+ * The request that lists the provider's models with the credentials a session would send (for
+ * `codex-ts doctor`): the base URL, the list's URL, the headers, and whether a ChatGPT login
+ * goes to the Codex backend.
+ */
+export function modelListRequest(config: Config, env: NodeJS.ProcessEnv): { base: string; url: string; headers: Record<string, string>; chatgpt: boolean } {
+  const auth = resolveRunAuth(config, env, true);
+  const base = auth.mode === "chatgpt" ? providerForChatgpt(config).baseUrl : config.provider.baseUrl;
+  const headers: Record<string, string> = { ...providerHeaders(config.provider, env) };
+  if (auth.mode === "api-key") headers.authorization = `Bearer ${auth.apiKey}`;
+  if (auth.mode === "chatgpt") {
+    headers.authorization = `Bearer ${auth.login.tokens.access_token}`;
+    if (auth.login.tokens.account_id) headers["chatgpt-account-id"] = auth.login.tokens.account_id;
+  }
+  return { base, url: `${base.replace(/\/+$/, "")}/models`, headers, chatgpt: auth.mode === "chatgpt" };
 }

@@ -15,8 +15,9 @@ void test("config settings change the model's window, output budget, reasoning a
   const unknown = modelInfoFor("some-local-model");
   const reasoning = effectiveModelInfo(unknown, { ...none, supportsReasoningSummaries: true });
   assert.deepEqual([reasoning.supportsReasoning, reasoning.supportsReasoningSummaries], [true, true]);
+  // apply_patch_freeform was removed from the reference's registry: each family decides alone.
   const fnPatch = modelInfoFor("gpt-4.1");
-  assert.equal(effectiveModelInfo(fnPatch, { ...none, features: { apply_patch_freeform: true } }).applyPatchTool, "freeform");
+  assert.equal(effectiveModelInfo(fnPatch, { ...none, features: { apply_patch_freeform: true } }).applyPatchTool, "function");
 });
 
 void test("the auto-compact limit: the catalog's, 90% of a configured window, and a configured limit never above that", () => {

@@ -19,6 +19,8 @@ export interface ModelSettings {
   features: Readonly<Record<string, boolean>>;
   /** The hosted web search to offer (config/web-search.ts); absent or null: none. */
   webSearch?: WebSearchSettings | null;
+  /** False on the Chat Completions wire, which has no hosted tools: tool_search is never offered. */
+  hostedTools?: boolean;
 }
 
 /** The highest share of the window at which compaction may start, whatever config says. */
@@ -44,7 +46,8 @@ export function effectiveModelInfo(model: ModelInfo, settings: ModelSettings | u
   // unified_exec off: the model gets the one-shot shell_command instead of long-lived sessions.
   if (f.unified_exec === false && out.shellTool === "exec_command") out.shellTool = "shell_command";
   if (f.shell_tool === false) out.shellTool = null;
-  if (f.apply_patch_freeform === true && out.applyPatchTool === "function") out.applyPatchTool = "freeform";
+  if (f.goals === false) out.goalTools = false;
+  if (settings.hostedTools === false) out.toolSearch = false;
   out.webSearch = settings.webSearch ?? null;
   return out;
 }

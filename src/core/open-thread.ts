@@ -9,7 +9,9 @@ import { uuidv7 } from "../util/ids.js";
 import type { ResumeOptions } from "./session-options.js";
 import { SESSIONS_SUBDIR, isThreadId } from "../rollout/format.js";
 import { forkThread } from "../rollout/fork.js";
-import { findThreadPath, latestThread } from "../rollout/list.js";
+import { findArchivedThreadPath } from "../rollout/archive.js";
+import { latestThread } from "../rollout/list.js";
+import { lookupThread } from "../rollout/lookup.js";
 import { loadThread } from "../rollout/reconstruct.js";
 import { RolloutRecorder } from "../rollout/recorder.js";
 
@@ -101,14 +103,21 @@ export function resolveTarget(
   target: ThreadTarget,
 ): string | null {
   const sessions = join(req.codexHome, SESSIONS_SUBDIR);
+  const interactiveOnly = target.interactiveOnly === true;
   if (target.sessionId !== undefined) {
-    if (!isThreadId(target.sessionId)) {
-      throw new ThreadNotFoundError(`'${target.sessionId}' is not a session id (a UUID such as those \`codex-ts sessions\` lists).`);
+    const found = lookupThread(req.codexHome, target.sessionId, { where: "active", interactiveOnly });
+    if (found !== null) return found.path;
+    if (isThreadId(target.sessionId)) {
+      const archived = findArchivedThreadPath(req.codexHome, target.sessionId) !== null;
+      throw new ThreadNotFoundError(
+        archived
+          ? `Session ${target.sessionId} is archived; \`codex-ts unarchive ${target.sessionId}\` brings it back.`
+          : `No recorded session ${target.sessionId} in ${sessions}. \`codex-ts sessions --all\` lists them.`,
+      );
     }
-    const path = findThreadPath(req.codexHome, target.sessionId);
-    if (path === null) throw new ThreadNotFoundError(`No recorded session ${target.sessionId} in ${sessions}. \`codex-ts sessions --all\` lists them.`);
-    return path;
+    const scope = interactiveOnly ? " among interactive sessions (--include-non-interactive widens the search)" : "";
+    throw new ThreadNotFoundError(`No session named '${target.sessionId}'${scope}. Give its id (\`codex-ts sessions --all\` lists them) or a name set with /rename.`);
   }
-  if (!target.last) throw new ThreadNotFoundError(`Name the session to ${target.kind} (its id), or pass --last for the most recent one.`);
-  return latestThread(req.codexHome, { cwd: target.all ? undefined : req.cwd, provider: req.modelProvider })?.path ?? null;
+  if (!target.last) throw new ThreadNotFoundError(`Name the session to ${target.kind} (its id or name), or pass --last for the most recent one.`);
+  return latestThread(req.codexHome, { cwd: target.all ? undefined : req.cwd, provider: req.modelProvider, interactiveOnly })?.path ?? null;
 }

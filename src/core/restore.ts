@@ -25,6 +25,9 @@ export function restoreThread(s: SessionState, thread: RecordedThread, warnOnMod
   // recorded like any other output so the file and the next request agree.
   s.history.append(...thread.unanswered.map((call) => outputItem(call, ABORTED_OUTPUT)));
   s.tokens = new TokenAccounting(thread.tokenInfo);
+  s.goals.restore(thread.goal);
+  // Front ends learn the goal the thread came back with as they learn any change of it.
+  if (thread.goal !== null) s.send("", { type: "thread_goal_updated", goal: s.goals.current() });
   const last = thread.lastTurn;
   if (last === null) {
     // No readable baseline: the model gets the whole initial context again.

@@ -10,7 +10,7 @@
  */
 import { ModelError, backoffMs, errorInfo } from "../model/errors.js";
 import type { ModelClient, Prompt, RetryListener } from "../model/prompt.js";
-import { sleep } from "../model/http.js";
+import { sleep } from "../util/sleep.js";
 import type { EventMsg, RateLimitSnapshot, TokenUsage } from "../protocol/events.js";
 import { assistantText, type ResponseItem } from "../protocol/items.js";
 import { WebSearchCalls } from "./web-search-calls.js";

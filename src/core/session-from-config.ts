@@ -25,6 +25,7 @@ export function sessionOptionsFromConfig(config: Config, client: ModelClient): S
       reasoningEffort: config.reasoningEffort,
       reasoningSummary: config.reasoningSummary,
       verbosity: config.verbosity,
+      planModeReasoningEffort: config.planModeReasoningEffort,
     },
     client,
     streamMaxRetries: config.provider.streamMaxRetries,
@@ -42,6 +43,7 @@ export function sessionOptionsFromConfig(config: Config, client: ModelClient): S
       supportsReasoningSummaries: config.modelSupportsReasoningSummaries,
       features: config.features,
       webSearch: config.webSearch,
+      hostedTools: config.provider.wireApi === "responses",
     },
     // The reference compacts server-side for OpenAI's own provider; others get a local summary.
     remoteCompaction: config.features.remote_compaction !== false && config.provider.id === "openai" && config.provider.wireApi === "responses",

@@ -7,6 +7,7 @@ import type { ModelClient } from "../model/prompt.js";
 import type { ShellEnvironmentPolicy } from "../exec/env.js";
 import type { AskForApproval, ReasoningEffort, ReasoningSummary, SandboxPolicy } from "../protocol/policy.js";
 import type { HistorySettings } from "../history/prompt-history.js";
+import type { CollaborationMode } from "../protocol/ops.js";
 import type { RolloutRecorder } from "../rollout/recorder.js";
 import type { RecordedThread } from "../rollout/reconstruct.js";
 import type { McpSignInHandler } from "../mcp/sign-in.js";
@@ -28,6 +29,10 @@ export interface SessionSettings {
   /** null: let the model decide (the field is left out of requests). */
   reasoningSummary: ReasoningSummary | null;
   verbosity: "low" | "medium" | "high" | null;
+  /** Plan mode (`plan`) or working (`default`, when absent). */
+  collaborationMode?: CollaborationMode;
+  /** `plan_mode_reasoning_effort`: the effort while planning; null or absent: the session's. */
+  planModeReasoningEffort?: ReasoningEffort | null;
 }
 
 export interface SessionOptions {
@@ -103,6 +108,11 @@ export interface SessionOptions {
   subagent?: SubagentContext;
   /** The session id hooks read; absent: the thread's own id (a sub-agent passes its root thread's). */
   hookSessionId?: string;
+  /**
+   * After a user turn, keep going on an active goal in turns of its own while its budget allows
+   * (the interactive UI); exec and the MCP server end with the turn they were asked for.
+   */
+  goalContinuation?: boolean;
 }
 
 export interface ResumeOptions {

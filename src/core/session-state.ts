@@ -34,6 +34,11 @@ import { SessionHooks } from "../hooks/engine.js";
 import { compactWithHooks } from "./turn-hooks.js";
 import type { SessionStartSource, SubagentContext } from "../hooks/payloads.js";
 import { createCommandEnv } from "../exec/env.js";
+import { GoalTracker } from "./goals.js";
+import { startGoalContinuation } from "./goal-continuation.js";
+
+/** Whether this session's turns get the goal tools' state (the model's catalog entry decides whether they are offered). */
+const turn_goals = (s: SessionState): boolean => s.options.modelSettings?.features.goals !== false;
 
 export class SessionState {
   readonly threadId: string;
@@ -63,8 +68,10 @@ export class SessionState {
   shellSnapshot: SessionShellSnapshot | null = null;
   /** The thread's lifecycle hooks; null when none were configured. */
   readonly hooks: SessionHooks | null;
-  /** What SessionStart hooks are told at the next turn (then null): the session's start, or a compaction. */
+  /** What SessionStart hooks are told at the next turn (then null): the session's start. */
   pendingSessionStart: SessionStartSource | null;
+  /** The thread's goal (goals.ts); each change is published as thread_goal_updated. */
+  readonly goals: GoalTracker;
 
   constructor(
     readonly options: SessionOptions,
@@ -80,6 +87,7 @@ export class SessionState {
     this.settings = { ...options.settings };
     this.lastTurnSettings = this.settings;
     this.tasks = new TaskRunner(this);
+    this.goals = new GoalTracker(threadId, (goal, eventId) => this.send(eventId ?? this.activeSubId, { type: "thread_goal_updated", goal }));
     this.hooks = options.hooks
       ? new SessionHooks(
           options.hooks,
@@ -146,15 +154,19 @@ export class SessionState {
   /** A new turn's fixed context: the current settings, a fresh turn id, the session's services. */
   turnContext(subId: string, outputSchema: unknown): TurnContext {
     const s = this.settings;
+    const planning = s.collaborationMode === "plan";
+    const model = this.modelInfo(s.model);
     return {
       subId,
       turnId: uuidv7(),
       cwd: s.cwd,
-      model: this.modelInfo(s.model),
+      // Planning changes nothing: no patch tool, and commands confined read-only.
+      model: planning ? { ...model, applyPatchTool: null } : model,
       showRawAgentReasoning: this.options.showRawAgentReasoning === true,
       approvalPolicy: s.approvalPolicy,
-      sandboxPolicy: s.sandboxPolicy,
-      reasoningEffort: s.reasoningEffort,
+      sandboxPolicy: planning && s.sandboxPolicy.type !== "read-only" ? { type: "read-only" } : s.sandboxPolicy,
+      ...(planning ? { planning: true } : {}),
+      reasoningEffort: planning && s.planModeReasoningEffort != null ? s.planModeReasoningEffort : s.reasoningEffort,
       reasoningSummary: s.reasoningSummary,
       verbosity: s.verbosity,
       outputSchema: outputSchema ?? null,
@@ -170,8 +182,14 @@ export class SessionState {
         approvalStore: this.approvalStore,
         fileSystemGuard: this.fileSystemGuard,
         ...(this.hooks ? { hooks: this.hooks } : {}),
+        ...(turn_goals(this) ? { goals: this.goals } : {}),
       },
     };
+  }
+
+  /** A regular turn ended well: an active goal may go on in a turn of its own (goal-continuation.ts). */
+  afterTurn(subId: string): void {
+    if (this.options.goalContinuation === true && !this.closed) startGoalContinuation(this, subId);
   }
 
   tokenCount(): EventMsg {
@@ -183,6 +201,7 @@ export class SessionState {
     return (usage) => {
       this.tokens.addUsage(usage, turn.model.contextWindow);
       emit(this.tokenCount());
+      if (usage) this.goals.charge(usage.total_tokens);
     };
   }
 

@@ -21,6 +21,7 @@ import { openThread, ThreadNotFoundError, type OpenedThread, type ThreadTarget }
 import type { RecordedThread } from "../rollout/reconstruct.js";
 import { historyMetadataAsync } from "../history/prompt-history.js";
 import type { SessionOptions } from "./session-options.js";
+import type { McpSignInHandler } from "../mcp/sign-in.js";
 import { noTelemetry, TelemetryRecorder } from "../telemetry/recorder.js";
 import type { OtelHandle } from "../telemetry/otel.js";
 import { uuidv7 } from "../util/ids.js";
@@ -37,6 +38,10 @@ export interface ThreadManagerOptions {
   userAgentProduct: string;
   /** Whether CODEX_API_KEY is read (the reference reads it in exec only). */
   readCodexApiKey: boolean;
+  /** How an MCP server's OAuth sign-in (or step-up) reaches the user; without it, such a server fails with the `mcp login` hint. */
+  mcpSignIn?: McpSignInHandler;
+  /** Threads go on with an active goal in turns of their own (the interactive UI; see goal-continuation.ts). */
+  goalContinuation?: boolean;
 }
 
 export interface StartThreadRequest {
@@ -188,6 +193,8 @@ export class ThreadManager {
   /** The options config gives a session, with the prompt-history count read without blocking. */
   private async sessionOptions(config: Config, client: ModelClient): Promise<SessionOptions> {
     const options = sessionOptionsFromConfig(config, client);
+    if (this.options.mcpSignIn) options.mcpSignIn = this.options.mcpSignIn;
+    if (this.options.goalContinuation) options.goalContinuation = true;
     const history = options.promptHistory;
     if (history) options.promptHistory = { ...history, metadata: await historyMetadataAsync(history.codexHome) };
     return options;

@@ -7,7 +7,8 @@
  *        └───────────────────────────────────┴──▶ done (unless input arrived meanwhile,  ◀──┘
  *                                                   or a Stop hook sends it back)
  */
-import { developerText, type ResponseItem, type ToolCallItem } from "../protocol/items.js";
+import { developerText, type ResponseItem, type ToolCallItem, type ToolSearchCallItem } from "../protocol/items.js";
+import type { ConversationHistory } from "./history.js";
 import type { DispatchContext, ToolRouter } from "../tools/router.js";
 import { outputItem } from "../tools/router.js";
 import { sampleWithRetries } from "./sampling.js";
@@ -28,7 +29,8 @@ export const ABORTED_OUTPUT = "aborted";
  */
 export async function runTurn(ctx: TaskContext): Promise<string | null> {
   const { turn, signal, emit, history } = ctx;
-  const { specs, router } = await ctx.tools();
+  const { specs, router, deferred } = await ctx.tools();
+  announceDeferredTools(history, deferred?.announcement() ?? null);
   let lastAgentMessage: string | null = null;
   const turnDiff = new TurnDiffTracker(turn.cwd);
   let lastDiff: string | null = null;
@@ -94,7 +96,10 @@ export async function runTurn(ctx: TaskContext): Promise<string | null> {
       (i): i is ToolCallItem => i.type === "function_call" || i.type === "custom_tool_call",
     );
     await webSearchHooks(result.items, turn, emit, (text) => history.append(developerText(text)));
-    if (calls.length === 0) {
+    // tool_search is answered here at once: a search of the deferred tools, no process, no approval.
+    const searches = result.items.filter((i): i is ToolSearchCallItem => i.type === "tool_search_call").map((call) => router.search(call));
+    history.append(...searches);
+    if (calls.length === 0 && searches.length === 0) {
       // The model is done, unless the user said more while it was answering, or a Stop hook sends it back.
       if (signal.aborted) break;
       const pending = await admitSteeredInput(turn, emit, ctx.takePendingInput());
@@ -108,6 +113,7 @@ export async function runTurn(ctx: TaskContext): Promise<string | null> {
       stopHookActive = true;
       continue;
     }
+    if (calls.length === 0) continue;
     const notes: string[] = [];
     const outputs = await runToolCalls(calls, { turn, signal, emit, turnDiff, noteForModel: (text) => notes.push(text) }, router, turn.model.supportsParallelToolCalls);
     history.append(...limitToolOutputs(outputs, turn.model.truncationTokens), ...notes.map(developerText));
@@ -117,6 +123,22 @@ export async function runTurn(ctx: TaskContext): Promise<string | null> {
     lastDiff = diff;
   }
   return lastAgentMessage;
+}
+
+const DEFERRED_ANNOUNCEMENT = "<tools>\nDeferred tool namespaces:";
+
+/**
+ * Tells the model which namespaces tool_search can find, once, and again only when they change
+ * (an MCP server added or gone): the latest such note in history is compared, never rewritten.
+ */
+function announceDeferredTools(history: ConversationHistory, announcement: string | null): void {
+  let latest: string | null = null;
+  for (const item of history.snapshot()) {
+    if (item.type !== "message" || item.role !== "developer") continue;
+    const part = item.content[0];
+    if (part?.type === "input_text" && part.text.startsWith(DEFERRED_ANNOUNCEMENT)) latest = part.text;
+  }
+  if (announcement !== null && announcement !== latest) history.append(developerText(announcement));
 }
 
 /**

@@ -14,6 +14,7 @@ import path from "node:path";
 import type { IPty, IPtyForkOptions } from "@lydell/node-pty";
 import type { ExecProcess, ExecProcessSpawner, ExecProcessSpec } from "./pipe-process.js";
 import { EXIT_CODE_SIGNAL_BASE, killProcessGroup, PIPE_DRAIN_GRACE_MS } from "./run-command.js";
+import { errorMessage } from "../util/errors.js";
 
 /** Terminal size for every session; the reference's default as well. */
 export const PTY_COLS = 80;
@@ -175,7 +176,7 @@ export function createPtySpawner(load: PtyModuleLoader = importNodePty): ExecPro
       return await loading;
     } catch (err) {
       loading = undefined;
-      const reason = err instanceof Error ? err.message : String(err);
+      const reason = errorMessage(err);
       throw new Error(`pseudo-terminal support is unavailable (could not load node-pty: ${reason})`);
     }
   };
@@ -190,7 +191,7 @@ export function createPtySpawner(load: PtyModuleLoader = importNodePty): ExecPro
     try {
       term = pty.spawn(program, args, { cols: PTY_COLS, rows: PTY_ROWS, cwd: spec.cwd, env: spec.env });
     } catch (err) {
-      throw new Error(`${program}: ${err instanceof Error ? err.message : String(err)}`);
+      throw new Error(`${program}: ${errorMessage(err)}`);
     }
     return new PtyProcess(term, spec);
   };

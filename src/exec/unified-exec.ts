@@ -12,6 +12,7 @@ import { spawnPipeProcess, type ExecProcess, type ExecProcessSpawner, type Outpu
 import { spawnPtyProcess } from "./pty-process.js";
 import { approxTokenCount, formattedTruncateText } from "./truncate.js";
 import type { UnifiedExecResponseFields } from "./format.js";
+import { sleep } from "../util/sleep.js";
 
 export const MIN_YIELD_TIME_MS = 250;
 export const MAX_YIELD_TIME_MS = 30_000;
@@ -151,7 +152,6 @@ function waitForChange(session: Session, ms: number, signal?: AbortSignal): Prom
   });
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class UnifiedExecManager {
   private readonly sessions = new Map<number, Session>();

@@ -16,16 +16,11 @@
  * (try-lock, 10 tries 100 ms apart). Node has no flock, and relying on O_APPEND alone is not
  * enough: a single `write(2)` is only promised to be atomic up to PIPE_BUF (4 KiB on Linux) for
  * pipes, prompts are often longer, and trimming rewrites the file, which an unlocked appender
- * racing with it would lose its line to. So every append (and its trim) runs under a lock file,
- * `history.jsonl.lock`, created with O_CREAT|O_EXCL (`wx`), which is atomic on local
- * filesystems: whoever creates it holds the lock, and it holds `{"pid","host","acquired_at"}`.
- * A busy lock is retried, without blocking the event loop, after short randomised pauses (0.5–24 ms, growing) until a deadline
- * (2 s by default); past it the prompt is not saved and a warning is returned. A lock is stale,
- * and is broken, when its owner is on this host and its pid is no longer alive, or when it is
- * older than 10 s (a holder keeps it for well under a millisecond for a normal line). Breaking
- * renames the lock aside and checks that what was moved is the inode judged stale; if a live
- * lock took its place in between, it is linked back. A lock whose pid cannot be read yet (its
- * creator is still writing it) is only ever judged by age.
+ * racing with it would lose its line to. So every append (and its trim) runs under the
+ * process-wide lock file of util/lock-file.ts, `history.jsonl.lock`: waited for, without
+ * blocking the event loop, until a deadline (2 s by default), past which the prompt is not saved
+ * and a warning is returned; taken over when its holder is gone or it went untouched for 10 s (a
+ * holder keeps it for well under a millisecond for a normal line).
  *
  * Appends write the whole line with one `writeSync` loop on an O_APPEND descriptor while the
  * lock is held; trimming copies the kept tail to a temporary file (mode 0600, fsynced) and
@@ -54,19 +49,17 @@ import {
   fchmodSync,
   fstatSync,
   fsyncSync,
-  linkSync,
   mkdirSync,
   openSync,
   readSync,
   renameSync,
-  statSync,
   unlinkSync,
   writeSync,
 } from "node:fs";
-import { hostname } from "node:os";
 import { join } from "node:path";
 import { openRegularFile } from "../util/bounded-read.js";
-import { processAlive } from "../util/process-alive.js";
+import { LockBusyError, withLockFile } from "../util/lock-file.js";
+import { errorMessage } from "../util/errors.js";
 import { PRIVATE_DIR_MODE } from "../util/atomic-write.js";
 
 
@@ -136,21 +129,27 @@ export async function appendPromptHistory(
   const lockPath = path + LOCK_SUFFIX;
   const timeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
   const line = Buffer.from(historyLine(sessionId, Math.floor(Date.now() / 1000), text), "utf8");
-  let lock: LockHandle | null;
   try {
     mkdirSync(codexHome, { recursive: true, mode: PRIVATE_DIR_MODE });
-    lock = await acquireLock(lockPath, timeoutMs);
   } catch (err) {
-    return failed(`could not lock ${lockPath}: ${message(err)}`);
+    return failed(`could not lock ${lockPath}: ${errorMessage(err)}`);
   }
-  if (!lock) return failed(`${lockPath} stayed locked by another process for ${timeoutMs} ms`);
   try {
-    appendLine(path, line);
-    return { kind: "appended", trimmed: enforceLimit(path, settings.max_bytes) };
+    return await withLockFile(
+      lockPath,
+      async (): Promise<AppendOutcome> => {
+        try {
+          appendLine(path, line);
+          return { kind: "appended", trimmed: enforceLimit(path, settings.max_bytes) };
+        } catch (err) {
+          return failed(`could not append to ${path}: ${errorMessage(err)}`);
+        }
+      },
+      { waitLimitMs: timeoutMs, staleAfterMs: STALE_LOCK_AGE_MS, emptyStaleAfterMs: STALE_LOCK_AGE_MS, heartbeatMs: 2_000, pollMs: 10 },
+    );
   } catch (err) {
-    return failed(`could not append to ${path}: ${message(err)}`);
-  } finally {
-    releaseLock(lock);
+    if (err instanceof LockBusyError) return failed(`${lockPath} stayed locked by another process for ${timeoutMs} ms`);
+    return failed(`could not lock ${lockPath}: ${errorMessage(err)}`);
   }
 }
 
@@ -375,129 +374,6 @@ function forEachChunk(fd: number, from: number, visit: (chunk: Buffer, at: numbe
 }
 
 // ---------------------------------------------------------------------------------------------
-// The lock file
-
-interface LockHandle {
-  path: string;
-  ino: number;
-}
-
-interface LockOwner {
-  pid: number;
-  host: string;
-}
-
-/** A pause that lets the event loop run meanwhile (the lock's owner may be this very process). */
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** Creates the lock file, waiting out (or breaking, when stale) another's; null on timeout. */
-async function acquireLock(lockPath: string, timeoutMs: number): Promise<LockHandle | null> {
-  const deadline = Date.now() + timeoutMs;
-  for (let attempt = 0; ; attempt++) {
-    const handle = tryCreateLock(lockPath);
-    if (handle) return handle;
-    const state = inspectLock(lockPath);
-    if (state.kind === "stale") breakLock(lockPath, state.ino);
-    if (Date.now() >= deadline) return null;
-    if (state.kind === "held") await sleep(Math.min(2 ** Math.min(attempt, 4), 16) * (0.5 + Math.random()));
-  }
-}
-
-function tryCreateLock(lockPath: string): LockHandle | null {
-  let fd: number;
-  try {
-    fd = openSync(lockPath, "wx", OWNER_ONLY);
-  } catch (err) {
-    const code = errorCode(err);
-    // Windows answers EPERM while a just-deleted lock is still being removed.
-    if (code === "EEXIST" || (!POSIX && code === "EPERM")) return null;
-    throw err;
-  }
-  let ino: number;
-  try {
-    writeAll(fd, Buffer.from(`${JSON.stringify({ pid: process.pid, host: hostname(), acquired_at: Date.now() })}\n`));
-    ino = fstatSync(fd).ino;
-  } catch (err) {
-    closeQuietly(fd);
-    unlinkQuietly(lockPath);
-    throw err;
-  }
-  closeQuietly(fd);
-  return { path: lockPath, ino };
-}
-
-type LockState = { kind: "gone" } | { kind: "held" } | { kind: "stale"; ino: number };
-
-function inspectLock(lockPath: string): LockState {
-  let fd: number;
-  try {
-    fd = openSync(lockPath, "r");
-  } catch {
-    return { kind: "gone" };
-  }
-  try {
-    const st = fstatSync(fd);
-    if (Math.abs(Date.now() - st.mtimeMs) > STALE_LOCK_AGE_MS) return { kind: "stale", ino: st.ino };
-    const buf = Buffer.alloc(512);
-    const owner = parseOwner(buf.toString("utf8", 0, readSync(fd, buf, 0, buf.length, 0)));
-    if (owner && owner.host === hostname() && !processAlive(owner.pid)) return { kind: "stale", ino: st.ino };
-    return { kind: "held" };
-  } catch {
-    return { kind: "held" };
-  } finally {
-    closeQuietly(fd);
-  }
-}
-
-/**
- * Removes a stale lock without removing a live one that replaced it since it was judged: the
- * lock is renamed aside, and if what was moved is not the stale inode it is linked back.
- */
-function breakLock(lockPath: string, staleIno: number): void {
-  const aside = `${lockPath}.${process.pid}.${randomBytes(4).toString("hex")}.stale`;
-  try {
-    renameSync(lockPath, aside);
-  } catch {
-    return; // someone else already removed it
-  }
-  try {
-    if (statSync(aside).ino !== staleIno) {
-      try {
-        linkSync(aside, lockPath);
-      } catch {
-        // A newer lock already took the name; it stays.
-      }
-    }
-  } catch {
-    // cannot stat what was moved: leave the name free
-  } finally {
-    unlinkQuietly(aside);
-  }
-}
-
-function releaseLock(lock: LockHandle): void {
-  try {
-    if (statSync(lock.path).ino === lock.ino) unlinkSync(lock.path);
-  } catch {
-    // already gone (broken as stale by another process)
-  }
-}
-
-function parseOwner(text: string): LockOwner | null {
-  try {
-    const value: unknown = JSON.parse(text);
-    if (typeof value !== "object" || value === null) return null;
-    const { pid, host } = value as Record<string, unknown>;
-    if (typeof pid !== "number" || !Number.isSafeInteger(pid) || pid <= 0 || typeof host !== "string") return null;
-    return { pid, host };
-  } catch {
-    return null; // not written yet, or not ours
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
 // Helpers
 
 function parseEntry(line: string): HistoryEntry | null {
@@ -524,13 +400,6 @@ function failed(warning: string): AppendOutcome {
   return { kind: "failed", warning: `prompt history: ${warning}` };
 }
 
-function errorCode(err: unknown): string | undefined {
-  return typeof err === "object" && err !== null && "code" in err && typeof err.code === "string" ? err.code : undefined;
-}
-
-function message(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
 
 function closeQuietly(fd: number): void {
   try {

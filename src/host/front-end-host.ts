@@ -7,7 +7,7 @@
 import { statSync } from "node:fs";
 import { codexHome } from "../config/codex-home.js";
 import { loadConfig, type Config } from "../config/load-config.js";
-import { ThreadManager, ThreadStartError, type StartThreadRequest, type StartedThread } from "../core/thread-manager.js";
+import { ThreadManager, ThreadStartError, type StartThreadRequest, type StartedThread, type ThreadManagerOptions } from "../core/thread-manager.js";
 import { isThreadId } from "../rollout/format.js";
 import { findThreadPath } from "../rollout/list.js";
 import { loadThread } from "../rollout/reconstruct.js";
@@ -28,8 +28,10 @@ export class FrontEndHost {
   constructor(
     identity: FrontEndName | FrontEndIdentity,
     private readonly env: NodeJS.ProcessEnv = process.env,
+    /** What the front end can do beyond the preset: answer MCP sign-ins, let goals go on in turns of their own. */
+    abilities: Pick<ThreadManagerOptions, "mcpSignIn" | "goalContinuation"> = {},
   ) {
-    this.manager = new ThreadManager({ env, ...(typeof identity === "string" ? IDENTITIES[identity] : identity) });
+    this.manager = new ThreadManager({ env, ...(typeof identity === "string" ? IDENTITIES[identity] : identity), ...abilities });
   }
 
   /**

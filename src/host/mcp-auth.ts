@@ -39,3 +39,10 @@ export async function isLoginRequired(err: unknown): Promise<boolean> {
 export async function logoutMcpServer(name: string, server: McpHttpServer, env: NodeJS.ProcessEnv): Promise<boolean> {
   return (await import("../mcp/oauth/login.js")).logoutMcpServer(name, server, env);
 }
+
+export type { McpSignInRequest } from "../mcp/sign-in.js";
+
+/** Opens a URL in $BROWSER, else the system's opener; false when nothing could be started. */
+export async function openInBrowser(url: string, env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
+  return (await import("../mcp/oauth/browser.js")).openInBrowser(url, env);
+}

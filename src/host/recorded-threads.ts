@@ -10,6 +10,13 @@ import { forkThread } from "../rollout/fork.js";
 import { iterateThreads, listThreads } from "../rollout/list.js";
 import { resolveTarget, ThreadNotFoundError } from "../core/open-thread.js";
 import { packageVersion } from "../util/version.js";
+import { archiveThreadFile, deleteThreadFile, unarchiveThreadFile } from "../rollout/archive.js";
+import { isThreadId } from "../rollout/format.js";
+import { lookupThread, type FoundThread } from "../rollout/lookup.js";
+import { setThreadName, threadNameProblem } from "../rollout/thread-names.js";
+
+export { isThreadId, threadNameProblem };
+export type { FoundThread };
 
 export { ThreadNotFoundError };
 
@@ -17,6 +24,8 @@ export interface ThreadQuery {
   codexHome: string;
   /** Only threads recorded in this folder; absent: every folder's. */
   cwd?: string;
+  /** Only threads a person drove (the interactive UI, an IDE), not exec runs. */
+  interactiveOnly?: boolean;
 }
 
 /** Where a CODEX_HOME keeps its session files. */
@@ -31,7 +40,7 @@ export function recordedThreads(query: ThreadQuery, limit: number): ThreadSummar
 
 /** Every recorded thread, newest first, read one file head at a time as the caller asks for more. */
 export function threadReader(query: ThreadQuery): Iterator<ThreadSummary, void, undefined> {
-  return iterateThreads(query.codexHome, { cwd: query.cwd });
+  return iterateThreads(query.codexHome, { cwd: query.cwd, interactiveOnly: query.interactiveOnly === true });
 }
 
 export interface ForkedRecord {
@@ -50,4 +59,29 @@ export function forkRecordedThread(codexHome: string, cwd: string, target: Threa
   if (path === null) return null;
   const fork = forkThread({ codexHome, sourcePath: path, cwd, originator, cliVersion: packageVersion(), source: "cli" });
   return { parentId: fork.parentId, threadId: fork.threadId, path: fork.path, warnings: fork.warnings };
+}
+
+/**
+ * A recorded thread by id or name (names only find threads a person drove), active or archived;
+ * null when there is none.
+ */
+export function findRecordedThread(codexHome: string, session: string, where: "active" | "archived"): FoundThread | null {
+  return lookupThread(codexHome, session, { where, interactiveOnly: true });
+}
+
+/** Moves a found thread into `archived_sessions/`, back to `sessions/`, or removes it. */
+export function archiveRecordedThread(codexHome: string, found: FoundThread): void {
+  archiveThreadFile(codexHome, found.path);
+}
+export function unarchiveRecordedThread(codexHome: string, found: FoundThread): void {
+  unarchiveThreadFile(codexHome, found.path);
+}
+export function deleteRecordedThread(found: FoundThread): void {
+  deleteThreadFile(found.path);
+}
+
+/** Names a thread (`/rename`); the trimmed name, or why it cannot be one. */
+export function nameThread(codexHome: string, threadId: string, name: string): { name: string } | string {
+  const problem = threadNameProblem(name);
+  return problem ?? { name: setThreadName(codexHome, threadId, name).name };
 }

@@ -21,11 +21,13 @@ let compilers: Promise<Compilers> | null = null;
 const compiled = new WeakMap<object, Validator>();
 
 function loadCompilers(): Promise<Compilers> {
+  // Ajv is CommonJS: the classes are taken from its module.exports (the namespace's default), the
+  // one shape Node's loader and the bundle's split chunks both give a dynamic import of it.
   compilers ??= Promise.all([import("ajv"), import("ajv/dist/2020.js")]).then(([draft7, draft2020]) => {
     // Unknown keywords and formats are a server's business, never a reason to refuse a call; and
     // the core must not write to the console, which Ajv does for warnings unless told otherwise.
     const options = { strict: false, validateFormats: false, allErrors: false, logger: false } as const;
-    return { draft7: new draft7.Ajv(options), draft2020: new draft2020.Ajv2020(options) };
+    return { draft7: new draft7.default.Ajv(options), draft2020: new draft2020.default.Ajv2020(options) };
   });
   return compilers;
 }

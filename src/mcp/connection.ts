@@ -30,6 +30,7 @@ import { collectPages, type PageResult } from "./pages.js";
 import { McpStartupError, spawnErrorMessage } from "./startup-errors.js";
 import { skipOversizedMessages } from "./stdio-read-buffer.js";
 import { formatDuration, McpTimeoutError, sdkTimeoutMs, secondsToMs, withDeadline } from "./time.js";
+import { errorMessage } from "../util/errors.js";
 
 /** Variables a stdio server inherits from our environment (the reference's list, Unix). */
 export const DEFAULT_INHERITED_ENV_VARS = [
@@ -104,7 +105,7 @@ function isErrno(err: unknown): err is NodeJS.ErrnoException {
 }
 
 function message(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  return errorMessage(err);
 }
 
 export class McpServerConnection {

@@ -12,7 +12,7 @@
  *          └─ server c: … (slow) ─────────────────────────▶ ready ───┘
  */
 import type { McpElicitation, McpElicitationHandler } from "./elicitation.js";
-import { readFileSync } from "node:fs";
+import { packageVersion } from "../util/version.js";
 import type { ReadResourceResult, Resource, ResourceTemplate, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServerConfig } from "../config/mcp.js";
 // Only the type: connection.ts (and with it the MCP SDK) is loaded when a server is started.
@@ -23,6 +23,7 @@ import { withContext } from "./errors.js";
 import { qualifyTools } from "./names.js";
 import { loginRequired, type McpSignInHandler, McpSignIns } from "./sign-in.js";
 import { McpStartupError, startupFailureDisplay, startupFailureRaw } from "./startup-errors.js";
+import { errorMessage } from "../util/errors.js";
 
 export interface McpManagerOptions {
   /** The session's working directory (a stdio server's default cwd). */
@@ -81,7 +82,7 @@ class ManagedServer {
       (connection): Outcome => ({ ok: true, connection }),
       (err: unknown): Outcome => ({
         ok: false,
-        error: err instanceof McpStartupError ? err : new McpStartupError(err instanceof Error ? err.message : String(err)),
+        error: err instanceof McpStartupError ? err : new McpStartupError(errorMessage(err)),
       }),
     );
   }
@@ -91,16 +92,6 @@ class ManagedServer {
     const outcome = await this.settled;
     if (outcome.ok) return outcome.connection;
     throw withContext("failed to get client", new Error(`MCP startup failed: ${startupFailureRaw(outcome.error)}`));
-  }
-}
-
-/** The package version (dist/src/mcp → the package root), as the reference sends its crate version. */
-function defaultClientVersion(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { version?: unknown };
-    return typeof pkg.version === "string" ? pkg.version : "0.0.0";
-  } catch {
-    return "0.0.0";
   }
 }
 
@@ -118,7 +109,7 @@ export class McpConnectionManager {
     private readonly opts: McpManagerOptions,
   ) {
     const env = opts.env ?? process.env;
-    const clientVersion = opts.clientVersion ?? defaultClientVersion();
+    const clientVersion = opts.clientVersion ?? packageVersion();
     this.signIns = opts.signIn ? new McpSignIns(opts.signIn, env, opts.signInTimeoutMs) : null;
     const enabled = Object.entries(configs).filter(([, config]) => config.enabled);
     for (const [name, config] of enabled) {

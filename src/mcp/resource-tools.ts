@@ -13,6 +13,7 @@ import { chainText } from "./errors.js";
 import { emitMcpEvent, eventDuration } from "./events.js";
 import type { McpInvocation, McpToolCallOutcome } from "../protocol/mcp-events.js";
 import type { McpConnectionManager } from "./manager.js";
+import { errorMessage } from "../util/errors.js";
 
 export const RESOURCE_TOOL_NAMES = {
   list: "list_mcp_resources",
@@ -91,7 +92,7 @@ function resourceHandler(tool: string, prepare: (args: Args | null, signal: Abor
         result = { Ok: { content: [{ type: "text", text }], isError: false } };
         success = true;
       } catch (err) {
-        text = err instanceof Error ? err.message : String(err);
+        text = errorMessage(err);
         result = { Err: text };
         success = false;
       }

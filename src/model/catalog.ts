@@ -34,6 +34,10 @@ export interface ModelInfo {
   planTool: boolean;
   viewImageTool: boolean;
   requestUserInputTool: boolean;
+  /** Offer get_goal / create_goal / update_goal (the `goals` feature turns them off). */
+  goalTools: boolean;
+  /** Offer tool_search, with MCP tools deferred behind it (Responses wire only). */
+  toolSearch: boolean;
   /** Its hosted web search can also return images (`search_content_types`). */
   webSearchImages: boolean;
   /** Budget, in tokens, for tool output shown to the model. */
@@ -68,6 +72,8 @@ const FALLBACK: Traits = {
   planTool: true,
   viewImageTool: false,
   requestUserInputTool: false,
+  goalTools: true,
+  toolSearch: false,
   webSearchImages: false,
   truncationTokens: DEFAULT_TRUNCATION_TOKENS,
 };
@@ -86,6 +92,8 @@ const CURRENT_GENERATION: Traits = {
   planTool: false,
   viewImageTool: true,
   requestUserInputTool: true,
+  goalTools: true,
+  toolSearch: true,
   webSearchImages: true,
   truncationTokens: DEFAULT_TRUNCATION_TOKENS,
 };
@@ -104,6 +112,8 @@ const CODEX_TUNED: Traits = {
   planTool: true,
   viewImageTool: true,
   requestUserInputTool: false,
+  goalTools: true,
+  toolSearch: false,
   webSearchImages: false,
   truncationTokens: DEFAULT_TRUNCATION_TOKENS,
 };
@@ -131,7 +141,8 @@ const GPT_4_CLASS: Traits = { ...FALLBACK, viewImageTool: true };
 /** Known prefixes; the longest one that starts the slug wins. */
 const FAMILIES: Record<string, Traits> = {
   "gpt-5.5": CURRENT_GENERATION,
-  "gpt-5.4": CURRENT_GENERATION,
+  // Only gpt-5.5 searches for deferred tools in reference 0.169; gpt-5.4 gets them up front.
+  "gpt-5.4": { ...CURRENT_GENERATION, toolSearch: false },
   "gpt-5.3-codex": { ...CODEX_TUNED, shellTool: "exec_command", supportsParallelToolCalls: true },
   "gpt-5.2-codex": CODEX_TUNED,
   "gpt-5.2": GPT_5_1_LINE,

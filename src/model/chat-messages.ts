@@ -142,8 +142,11 @@ export function toChatMessages(input: readonly ResponseItem[]): ChatMessage[] {
       case "custom_tool_call_output":
         close(); // Its place is right after its call, which close() fills in.
         break;
+      // tool_search runs on the Responses wire only: a chat conversation never has one.
       case "reasoning":
       case "web_search_call":
+      case "tool_search_call":
+      case "tool_search_output":
         break;
       case "compaction":
         // Only the Responses API can read its own compaction item; a chat model gets the rest.

@@ -11,6 +11,7 @@ import { errorText } from "./sse.js";
 import { httpPost, type HttpResponse } from "./http-post.js";
 import type { TelemetryRecorder } from "../telemetry/recorder.js";
 import { parseRateLimitHeaders } from "./rate-limits.js";
+import { sleep } from "../util/sleep.js";
 
 export interface PostOptions {
   url: string;
@@ -109,17 +110,3 @@ async function errorFromResponse(res: HttpResponse, signedIn: boolean): Promise<
   return rateLimits ? new ModelError(err.kind, err.message, { ...err.options, rateLimits }) : err;
 }
 
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason as Error);
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal.reason as Error);
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-}

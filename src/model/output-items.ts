@@ -43,7 +43,23 @@ export function normalizeOutputItem(raw: unknown): ResponseItem | null {
       return out;
     }
     case "function_call":
-      return { type: "function_call", name: str(item.name), arguments: str(item.arguments), call_id: str(item.call_id) };
+      return {
+        type: "function_call",
+        name: str(item.name),
+        ...(typeof item.namespace === "string" && item.namespace !== "" ? { namespace: item.namespace } : {}),
+        arguments: str(item.arguments),
+        call_id: str(item.call_id),
+      };
+    case "tool_search_call": {
+      const args = item.arguments && typeof item.arguments === "object" ? (item.arguments as Json) : {};
+      return {
+        type: "tool_search_call",
+        call_id: str(item.call_id),
+        status: "completed",
+        execution: "client",
+        arguments: { ...(typeof args.query === "string" ? { query: args.query } : {}), ...(typeof args.limit === "number" ? { limit: args.limit } : {}) },
+      };
+    }
     case "custom_tool_call":
       return { type: "custom_tool_call", name: str(item.name), input: str(item.input), call_id: str(item.call_id) };
     case "web_search_call": {

@@ -5,6 +5,7 @@
 import { PatchParseError, parsePatch } from "./parser.js";
 import { planPatch } from "./plan.js";
 import { commitPlan, summarizePlan } from "./commit.js";
+import { errorMessage } from "../util/errors.js";
 
 export interface PatchRunResult {
   ok: boolean;
@@ -21,7 +22,7 @@ export async function applyPatchInDirectory(text: string, cwd: string): Promise<
     return { ok: true, stdout: summarizePlan(plan), stderr: "" };
   } catch (err) {
     if (err instanceof PatchParseError) return failure(err.cliMessage);
-    return failure(err instanceof Error ? err.message : String(err));
+    return failure(errorMessage(err));
   }
 }
 

@@ -3,6 +3,7 @@
  * 2)`), so the model reads the same text whichever agent it runs under.
  */
 import { constants } from "node:os";
+import { errorMessage } from "../util/errors.js";
 
 const DESCRIPTIONS: Readonly<Record<string, string>> = {
   ENOENT: "No such file or directory",
@@ -34,5 +35,5 @@ export function describeIoError(err: unknown): string {
     const errno = (constants.errno as Record<string, number | undefined>)[code];
     return errno === undefined ? description : `${description} (os error ${errno})`;
   }
-  return err instanceof Error ? err.message : String(err);
+  return errorMessage(err);
 }

@@ -4,6 +4,7 @@
  * read ours unchanged. Every event carries the id of the submission that caused it ("" for
  * session start-up).
  */
+import type { ThreadGoal } from "./goals.js";
 import type { ReviewOutputEvent, ReviewRequest } from "./review.js";
 import type { AskForApproval, ReasoningEffort, SandboxPolicy } from "./policy.js";
 import type { McpEventMsg } from "./mcp-events.js";
@@ -238,6 +239,10 @@ export type EventMsg =
       entry?: { conversation_id: string; ts: number; text: string };
     }
   | { type: "plan_update"; explanation: string | null; plan: PlanItem[] }
+  /** The thread's goal changed (set, progressed, paused, completed) or was cleared (null); kept in the rollout. */
+  | { type: "thread_goal_updated"; goal: ThreadGoal | null }
+  /** codex-ts: a turn the session started on its own to go on with an active goal (after its task_started). */
+  | { type: "goal_continuation_started"; turn_id: string; objective: string }
   | {
       type: "list_custom_prompts_response";
       custom_prompts: Array<{ name: string; path: string; content: string; description?: string; argument_hint?: string }>;

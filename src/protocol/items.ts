@@ -3,6 +3,7 @@
  * model sent back (messages, reasoning, tool calls) and what we send it (user messages, tool
  * outputs). Field names are the wire's, so items are stored and resent without translation.
  */
+import type { ToolNamespace } from "./tool-spec.js";
 import type { WebSearchAction } from "./web-search.js";
 
 export type ContentItem =
@@ -35,16 +36,27 @@ export type ResponseItem =
       content?: ReasoningContentPart[];
       encrypted_content?: string | null;
     }
-  | { type: "function_call"; id?: string; name: string; arguments: string; call_id: string }
+  /** `namespace`: the group a tool found by tool_search belongs to (an MCP server's `mcp__<server>`). */
+  | { type: "function_call"; id?: string; name: string; namespace?: string; arguments: string; call_id: string }
   | { type: "function_call_output"; call_id: string; output: FunctionCallOutput }
   | { type: "custom_tool_call"; id?: string; name: string; input: string; call_id: string }
   | { type: "custom_tool_call_output"; call_id: string; output: string }
   /** A search the provider ran (hosted tool): kept and resent as it came, minus its id. */
   | { type: "web_search_call"; id?: string; status?: string; action?: WebSearchAction }
+  /** The model searching the deferred tools (the tool_search tool, run by the client). */
+  | { type: "tool_search_call"; call_id: string; status?: string; execution: "client"; arguments: ToolSearchArguments }
+  /** What the search found, as tool definitions the model may call from then on. */
+  | { type: "tool_search_output"; call_id: string; status: "completed"; execution: "client"; tools: ToolNamespace[] }
   /** What the Responses API's compaction endpoint leaves of earlier history: opaque, resent as is. */
   | { type: "compaction"; encrypted_content: string };
 
 export type ToolCallItem = Extract<ResponseItem, { type: "function_call" | "custom_tool_call" }>;
+export type ToolSearchCallItem = Extract<ResponseItem, { type: "tool_search_call" }>;
+
+export interface ToolSearchArguments {
+  query?: string;
+  limit?: number;
+}
 
 /** A user message in the one-text-part shape the reference uses for prompts and context. */
 export function userText(text: string): ResponseItem {

@@ -21,7 +21,12 @@ export interface TurnOverrides {
   /** `null` clears the effort (the model's default applies); absent keeps it. */
   effort?: ReasoningEffort | null;
   summary?: ReasoningSummary;
+  /** `plan`: the agent plans and changes nothing (read-only commands, no patches); `default`: it works. */
+  collaboration_mode?: CollaborationMode;
 }
+
+export const COLLABORATION_MODES = ["default", "plan"] as const;
+export type CollaborationMode = (typeof COLLABORATION_MODES)[number];
 
 export type ElicitationAction = "accept" | "decline" | "cancel";
 
@@ -81,6 +86,12 @@ export type Op =
   | { type: "add_to_history"; text: string }
   /** Asks for one prompt-history entry (Up-arrow recall); answered by get_history_entry_response. */
   | { type: "get_history_entry_request"; offset: number; log_id: number }
+  /** codex-ts: the user sets the thread's goal (`/goal OBJECTIVE`), replacing a finished one; answered by thread_goal_updated. */
+  | { type: "set_thread_goal"; objective: string; token_budget?: number | null }
+  /** codex-ts: the user pauses, resumes or completes the goal; answered by thread_goal_updated (or an error). */
+  | { type: "set_thread_goal_status"; status: "active" | "paused" | "complete" }
+  /** codex-ts: the user drops the goal. */
+  | { type: "clear_thread_goal" }
   | { type: "shutdown" }
   /** Listing, trusting and turning lifecycle hooks on or off (see hook-events.ts). */
   | HookOp;

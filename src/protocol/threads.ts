@@ -3,10 +3,16 @@
 /** `resume` / `fork` (exec and the UI): which recorded thread to continue. */
 export interface ThreadTarget {
   kind: "resume" | "fork";
+  /** A thread id, or a thread's name (session_index.jsonl). */
   sessionId?: string;
   /** The most recently active thread (recorded in the working directory unless `all`). */
   last: boolean;
   all: boolean;
+  /**
+   * `--last` and names only find threads a person drove (the interactive UI's default, as in the
+   * reference; `--include-non-interactive` turns it off). exec's own resume finds every thread.
+   */
+  interactiveOnly?: boolean;
 }
 
 /** A recorded thread, as a listing shows it (read from its file's head). */
@@ -25,4 +31,6 @@ export interface ThreadSummary {
   source: string | null;
   /** The git branch session_meta recorded, else null. */
   gitBranch: string | null;
+  /** The name given with /rename (session_index.jsonl), else null; filled in by listings. */
+  name: string | null;
 }

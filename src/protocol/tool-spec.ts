@@ -14,7 +14,10 @@ export type JsonSchema = {
 };
 
 export type ToolSpec =
-  | { type: "function"; name: string; description: string; strict: boolean; parameters: JsonSchema }
+  /** `defer_loading`: a tool found by tool_search, offered in its output rather than up front. */
+  | { type: "function"; name: string; description: string; strict: boolean; defer_loading?: boolean; parameters: JsonSchema }
+  /** The hosted tool search run by the client: the model asks, we search the deferred tools and answer. */
+  | { type: "tool_search"; execution: "client"; description: string; parameters: JsonSchema }
   | {
       type: "custom";
       name: string;
@@ -30,6 +33,19 @@ export type ToolSpec =
       search_context_size?: "low" | "medium" | "high";
       search_content_types?: string[];
     };
+
+/** A tool's name; the hosted tools (web_search, tool_search) go by their type. */
+export function toolName(spec: ToolSpec): string {
+  return "name" in spec ? spec.name : spec.type;
+}
+
+/** Tools grouped under a name (an MCP server's), as a tool_search_output carries them. */
+export interface ToolNamespace {
+  type: "namespace";
+  name: string;
+  description: string;
+  tools: ToolSpec[];
+}
 
 export type ChatTool = { type: "function"; function: { name: string; description: string; parameters: JsonSchema } };
 

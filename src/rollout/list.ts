@@ -10,6 +10,7 @@ import { join, resolve } from "node:path";
 import { SESSIONS_SUBDIR, isThreadId, parseRolloutFileName } from "./format.js";
 import { scanRollout, tailLines } from "./read.js";
 import { isContextText } from "./reconstruct.js";
+import { threadNames } from "./thread-names.js";
 
 export interface RolloutFile {
   path: string;
@@ -23,6 +24,8 @@ export type { ThreadSummary };
 export interface ListOptions {
   /** Only threads recorded in (or last resumed in) this directory. */
   cwd?: string;
+  /** Only threads a person drove (the interactive UI, an IDE), not `exec` or MCP runs. */
+  interactiveOnly?: boolean;
   /** Only threads recorded with this model provider (those that name none match any). */
   provider?: string;
   /** At most this many (all when absent or 0). */
@@ -87,6 +90,25 @@ export function findThreadPath(codexHome: string, id: string): string | null {
   return found;
 }
 
+/**
+ * Whether session_meta's `source` is a person at a UI: `cli` (the interactive UI) or `vscode`
+ * (the reference's app-server, IDEs). Files too old to say count as interactive.
+ */
+export function isInteractiveSource(source: string | null): boolean {
+  return source === null || source === "cli" || source === "vscode";
+}
+
+/** The summary of the file at `path` (its thread id from the name). */
+export function summaryOf(path: string, threadId: string): ThreadSummary {
+  let mtimeMs = 0;
+  try {
+    mtimeMs = statSync(path).mtimeMs;
+  } catch {
+    // gone: summarised from its name
+  }
+  return readSummary({ path, threadId, mtimeMs });
+}
+
 /** What the head of a rollout file says about its thread. */
 export function readSummary(file: RolloutFile): ThreadSummary {
   const summary: ThreadSummary = {
@@ -100,6 +122,7 @@ export function readSummary(file: RolloutFile): ThreadSummary {
     forkedFromId: null,
     source: null,
     gitBranch: null,
+    name: null,
   };
   let metaSeen = false;
   // Some writers log no prompt event; then the first typed user message stands in.
@@ -143,9 +166,12 @@ export function readSummary(file: RolloutFile): ThreadSummary {
  */
 export function* iterateThreads(codexHome: string, options: Omit<ListOptions, "limit"> = {}): Generator<ThreadSummary, void, undefined> {
   const cwd = options.cwd === undefined ? undefined : canonical(options.cwd);
+  const names = threadNames(codexHome);
   for (const file of rolloutFiles(codexHome)) {
     const summary = readSummary(file);
+    summary.name = names.get(summary.id.toLowerCase())?.name ?? null;
     if (options.provider && summary.modelProvider && summary.modelProvider !== options.provider) continue;
+    if (options.interactiveOnly && !isInteractiveSource(summary.source)) continue;
     if (cwd !== undefined && !inDirectory(summary, cwd)) continue;
     yield summary;
   }

@@ -23,6 +23,7 @@ export function isPersistedEvent(msg: EventMsg): boolean {
     case "exited_review_mode":
     case "context_compacted":
     case "thread_rolled_back":
+    case "thread_goal_updated":
       return true;
     default:
       return false;

@@ -14,6 +14,7 @@ import { parseRolloutFileName } from "./format.js";
 import { scanRollout, type RolloutLine } from "./read.js";
 import { responseItemFromRollout } from "./response-items.js";
 import { pairToolCalls } from "./tool-pairs.js";
+import { GOAL_STATUSES, type GoalStatus, type ThreadGoal } from "../protocol/goals.js";
 
 /** The settings a recorded turn ran under, as far as our sessions can compare them. */
 export interface RecordedTurnSettings {
@@ -44,6 +45,8 @@ export interface RecordedThread {
   warnings: string[];
   /** What a front end draws the conversation so far from (session_configured's initial_messages). */
   initialMessages: EventMsg[];
+  /** The thread's goal as the last thread_goal_updated left it (null: none, or cleared). */
+  goal: ThreadGoal | null;
 }
 
 type Json = Record<string, unknown>;
@@ -68,6 +71,8 @@ interface ReplayState {
   contextDropped: boolean;
   /** The newest token_count line that has figures (`info` not null). */
   lastTokenCount: string | null;
+  /** The newest thread_goal_updated line. */
+  lastGoal: string | null;
   /** Recorded item kinds we cannot resend, with counts. */
   dropped: Map<string, number>;
   lines: number;
@@ -82,6 +87,7 @@ export function loadThread(path: string): RecordedThread {
     lastTurnContext: null,
     contextDropped: false,
     lastTokenCount: null,
+    lastGoal: null,
     dropped: new Map(),
     lines: 0,
     messages: new InitialMessages(),
@@ -110,6 +116,24 @@ export function loadThread(path: string): RecordedThread {
     tokenInfo: tokenInfo(parsePayload(state.lastTokenCount)),
     warnings,
     initialMessages: state.messages.messages,
+    goal: goalOf(parsePayload(state.lastGoal)),
+  };
+}
+
+/** The goal a thread_goal_updated payload carries, when it has the fields a goal needs. */
+function goalOf(payload: Json | null): ThreadGoal | null {
+  const g = payload?.goal;
+  if (!isObject(g) || typeof g.objective !== "string" || !GOAL_STATUSES.includes(g.status as GoalStatus)) return null;
+  const n = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) ? v : 0);
+  return {
+    threadId: str(g.threadId) ?? "",
+    objective: g.objective,
+    status: g.status as GoalStatus,
+    tokenBudget: typeof g.tokenBudget === "number" ? g.tokenBudget : null,
+    tokensUsed: n(g.tokensUsed),
+    timeUsedSeconds: n(g.timeUsedSeconds),
+    createdAt: n(g.createdAt),
+    updatedAt: n(g.updatedAt),
   };
 }
 
@@ -141,6 +165,7 @@ function replay(state: ReplayState, line: RolloutLine): void {
       const kind = line.payloadType ?? (isObject(line.payload) ? str(line.payload.type) : undefined);
       // The reference also writes token counts without figures (rate limits only): not those.
       if (kind === "token_count" && !NO_INFO.test(line.raw)) state.lastTokenCount = line.raw;
+      else if (kind === "thread_goal_updated") state.lastGoal = line.raw;
       else if (kind === "thread_rolled_back" && isObject(line.payload)) {
         state.history = dropLastUserTurns(state.history, num(line.payload.num_turns));
         state.messages.rollback(num(line.payload.num_turns));

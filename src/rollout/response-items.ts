@@ -111,7 +111,15 @@ const SHAPES: Record<string, Shape> = {
     },
     required: ["summary"],
   },
-  function_call: { fields: { name: string, arguments: string, call_id: string }, required: ["name", "arguments", "call_id"] },
+  function_call: { fields: { name: string, namespace: string, arguments: string, call_id: string }, required: ["name", "arguments", "call_id"] },
+  tool_search_call: {
+    fields: { call_id: string, status: string, execution: (v) => (v === "client" ? v : undefined), arguments: (v) => (isObject(v) ? v : undefined) },
+    required: ["call_id", "execution", "arguments"],
+  },
+  tool_search_output: {
+    fields: { call_id: string, status: string, execution: (v) => (v === "client" ? v : undefined), tools: (v) => (Array.isArray(v) ? v : undefined) },
+    required: ["call_id", "execution", "tools"],
+  },
   function_call_output: { fields: { call_id: string, output: functionOutput }, required: ["call_id", "output"] },
   custom_tool_call: { fields: { name: string, input: string, call_id: string }, required: ["name", "input", "call_id"] },
   custom_tool_call_output: { fields: { call_id: string, output: toolOutputText }, required: ["call_id", "output"] },

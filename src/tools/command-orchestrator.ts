@@ -67,6 +67,7 @@ export const REJECTED_BY_USER = "exec command rejected by user";
 export const FORBIDDEN_BY_RULES = "command forbidden by an exec policy rule";
 export const PROMPT_RULE_UNDER_NEVER = "an exec policy rule requires approval for this command, and approval policy `never` cannot ask";
 export const RETRY_WITHOUT_SANDBOX = "command failed; retry without sandbox?";
+export const PLANNING_STAYS_READ_ONLY = "plan mode: commands run read-only and cannot leave the sandbox; read and explore now, and make changes once the user leaves plan mode";
 
 const POLICY_DEBUG_NAMES = { untrusted: "UnlessTrusted", "on-failure": "OnFailure", "on-request": "OnRequest", never: "Never" } as const;
 
@@ -80,6 +81,7 @@ export async function orchestrateCommand<R>(
   const { turn } = invocation;
   const policy = turn.approvalPolicy;
   const escalated = request.permissions === "require_escalated";
+  if (escalated && turn.planning === true) return refused(PLANNING_STAYS_READ_ONLY);
   if (escalated && policy !== "on-request") {
     const name = POLICY_DEBUG_NAMES[policy];
     return refused(`approval policy is ${name}; reject command — you ${toolWording} ask for escalated permissions if the approval policy is ${name}`);
@@ -125,7 +127,7 @@ export async function orchestrateCommand<R>(
   } catch (err) {
     if (!(err instanceof SandboxUnavailableError)) throw err;
     // Never unconfined without the user's say-so: ask, or tell the model why nothing ran.
-    if (policy === "never") return refused(err.message);
+    if (policy === "never" || turn.planning === true) return refused(err.message);
     if (!approved) {
       const answer = await ask(invocation, request, `${err.message} Run it without a sandbox?${stillHidden(guard)}`);
       if (!isApproval(answer.decision)) return refused(answer.message ?? REJECTED_BY_USER);
@@ -135,7 +137,7 @@ export async function orchestrateCommand<R>(
 
   const result = await attempt(launch);
   const outcome = view(result);
-  if (policy === "never" || outcome.exitCode === null || !looksDenied(outcome)) return { kind: "ran", result, launch };
+  if (policy === "never" || turn.planning === true || outcome.exitCode === null || !looksDenied(outcome)) return { kind: "ran", result, launch };
   if (!approved) {
     const answer = await ask(invocation, request, `${RETRY_WITHOUT_SANDBOX}${stillHidden(guard)}`);
     if (!isApproval(answer.decision)) return refused(answer.message ?? REJECTED_BY_USER);

@@ -6,7 +6,8 @@
  * a call that does not fit gets one error naming the field, and its handler never runs. Calls
  * that pass go through the PreToolUse / PostToolUse hooks (tool-hooks.ts).
  */
-import type { FunctionCallOutputContentItem, ResponseItem, ToolCallItem } from "../protocol/items.js";
+import type { FunctionCallOutputContentItem, ResponseItem, ToolCallItem, ToolSearchCallItem } from "../protocol/items.js";
+import { ToolSearchCatalog } from "./tool-search.js";
 import type { EventMsg } from "../protocol/events.js";
 import type { JsonSchema, ToolSpec } from "../protocol/tool-spec.js";
 import type { TurnContext } from "./turn-context.js";
@@ -14,6 +15,7 @@ import type { TurnDiffTracker } from "../patch/turn-diff.js";
 import { checkFunctionArguments } from "./argument-check.js";
 import { ToolError, type ToolHandler, type ToolInvocation } from "./types.js";
 import { afterTool, beforeTool } from "./tool-hooks.js";
+import { errorMessage } from "../util/errors.js";
 
 export interface DispatchContext {
   turn: TurnContext;
@@ -31,8 +33,15 @@ export class ToolRouter {
   constructor(
     private readonly handlers: ReadonlyMap<string, ToolHandler>,
     offered: readonly ToolSpec[] = [],
+    /** Tools offered through tool_search rather than up front. */
+    private readonly deferred: ToolSearchCatalog = new ToolSearchCatalog(),
   ) {
     for (const spec of offered) if (spec.type === "function") this.schemas.set(spec.name, spec.parameters);
+  }
+
+  /** Answers a tool_search call with the deferred tools that match. */
+  search(call: ToolSearchCallItem): ResponseItem {
+    return { type: "tool_search_output", call_id: call.call_id, status: "completed", execution: "client", tools: this.deferred.search(call.arguments) };
   }
 
   /** Runs one call. Throws only a fatal ToolError; every other failure becomes output text. */
@@ -41,21 +50,23 @@ export class ToolRouter {
       call.type === "function_call"
         ? ({ kind: "function", arguments: call.arguments } as const)
         : ({ kind: "custom", input: call.input } as const);
-    const handler = this.handlers.get(call.name);
+    // A tool found by tool_search is called by its name inside its namespace.
+    const name = call.type === "function_call" && call.namespace ? (this.deferred.qualifiedName(call.namespace, call.name) ?? `${call.namespace}__${call.name}`) : call.name;
+    const handler = this.handlers.get(name);
     const started = performance.now();
     let text: string;
     let items: FunctionCallOutputContentItem[] | undefined;
     let success = false;
     if (!handler) {
-      text = `unsupported call: ${call.name}`;
+      text = `unsupported call: ${name}`;
     } else if (handler.payloadKind !== "any" && handler.payloadKind !== payload.kind) {
-      throw new ToolError(`tool ${call.name} invoked with incompatible payload`, true);
+      throw new ToolError(`tool ${name} invoked with incompatible payload`, true);
     } else {
-      const problem = payload.kind === "function" ? await this.argumentProblem(call.name, handler, payload.arguments) : null;
+      const problem = payload.kind === "function" ? await this.argumentProblem(name, handler, payload.arguments) : null;
       if (problem !== null) {
         text = problem;
       } else {
-        const invocation: ToolInvocation = { callId: call.call_id, name: call.name, payload, turn: ctx.turn, signal: ctx.signal, emit: ctx.emit, turnDiff: ctx.turnDiff };
+        const invocation: ToolInvocation = { callId: call.call_id, name, payload, turn: ctx.turn, signal: ctx.signal, emit: ctx.emit, turnDiff: ctx.turnDiff };
         const note = ctx.noteForModel ?? (() => undefined);
         const hooked = await beforeTool(handler, invocation, note);
         if (hooked?.blocked) {
@@ -69,13 +80,13 @@ export class ToolRouter {
             success = output.success;
           } catch (err) {
             if (err instanceof ToolError && err.fatal) throw err;
-            text = err instanceof Error ? err.message : String(err);
+            text = errorMessage(err);
           }
         }
       }
     }
     ctx.turn.services.telemetry.toolResult({
-      toolName: call.name,
+      toolName: name,
       callId: call.call_id,
       arguments: payload.kind === "function" ? payload.arguments : payload.input,
       durationMs: performance.now() - started,

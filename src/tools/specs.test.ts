@@ -1,5 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { toolName } from "../protocol/tool-spec.js";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { modelInfoFor, type ModelInfo } from "../model/catalog.js";
@@ -10,8 +11,6 @@ import { toChatTools } from "../model/chat-tools.js";
 
 /** The reference's tool list for gpt-5.5, descriptions removed (test/fixtures/reference/README.md). */
 const REFERENCE = fileURLToPath(new URL("../../../test/fixtures/reference/codex-0.169-tools.json", import.meta.url));
-/** Tools in the reference file we deliberately do not implement. */
-const NOT_IMPLEMENTED = new Set(["get_goal", "create_goal", "update_goal", "tool_search"]);
 
 /** Drops `description` keys of schemas (and tools) while keeping properties that happen to be named "description". */
 function stripDescriptions(value: unknown, inPropertiesMap = false): unknown {
@@ -32,9 +31,8 @@ function names(specs: ToolSpec[]): string[] {
 }
 
 void test("gpt-5.5 tools equal the reference's, descriptions aside", () => {
-  const reference = (JSON.parse(readFileSync(REFERENCE, "utf8")) as Array<{ type: string; name?: string }>).filter(
-    (tool) => !NOT_IMPLEMENTED.has(tool.name ?? tool.type),
-  );
+  // All ten: the goal tools and tool_search included.
+  const reference = JSON.parse(readFileSync(REFERENCE, "utf8")) as Array<{ type: string; name?: string }>;
   // The captured run used the default mode, cached.
   const ours = buildToolSpecs(withSearch("gpt-5.5", { mode: "cached" }));
   assert.deepEqual(names(ours), reference.map((tool) => tool.name ?? tool.type));
@@ -56,7 +54,7 @@ void test("every tool has a non-empty description of our own", () => {
   for (const slug of ["gpt-5.5", "gpt-5-codex", "o3", "whatever"]) {
     for (const spec of buildToolSpecs(modelInfoFor(slug))) {
       if (spec.type === "web_search") continue;
-      assert.ok(spec.description.length > 10, `${slug}/${spec.name}`);
+      assert.ok(spec.description.length > 10, `${slug}/${toolName(spec)}`);
     }
   }
 });
@@ -94,14 +92,23 @@ void test("per-family tool sets", () => {
     "request_user_input",
     "apply_patch",
     "view_image",
+    "get_goal",
+    "create_goal",
+    "update_goal",
+    "tool_search",
   ]);
   assert.deepEqual(names(buildToolSpecs(modelInfoFor("gpt-5-codex"))), [
     "shell_command",
     "update_plan",
     "apply_patch",
     "view_image",
+    "get_goal",
+    "create_goal",
+    "update_goal",
   ]);
-  assert.deepEqual(names(buildToolSpecs(modelInfoFor("unknown-model"))), ["shell", "update_plan", "apply_patch"]);
+  assert.deepEqual(names(buildToolSpecs(modelInfoFor("unknown-model"))), ["shell", "update_plan", "apply_patch", "get_goal", "create_goal", "update_goal"]);
+  // features.goals = false takes the goal tools away.
+  assert.deepEqual(names(buildToolSpecs({ ...modelInfoFor("unknown-model"), goalTools: false })), ["shell", "update_plan", "apply_patch"]);
 
   const codex = buildToolSpecs(modelInfoFor("gpt-5-codex"));
   assert.equal(codex.find((s) => "name" in s && s.name === "apply_patch")?.type, "custom");
@@ -155,7 +162,7 @@ void test("chat conversion turns custom tools into functions and drops web_searc
   const chat = toChatTools(buildToolSpecs(withSearch("gpt-5.5", { mode: "live" })));
   assert.deepEqual(
     chat.map((c) => c.function.name),
-    ["exec_command", "write_stdin", "request_user_input", "apply_patch", "view_image"],
+    ["exec_command", "write_stdin", "request_user_input", "apply_patch", "view_image", "get_goal", "create_goal", "update_goal"],
   );
   for (const c of chat) assert.equal(c.type, "function");
   const patch = chat.find((c) => c.function.name === "apply_patch");

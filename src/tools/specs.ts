@@ -6,6 +6,7 @@
  */
 import type { ModelInfo } from "../model/catalog.js";
 import type { WebSearchSettings } from "../protocol/web-search.js";
+import { toolSearchSpec } from "./tool-search.js";
 import { APPLY_PATCH_LARK_GRAMMAR, PATCH_FORMAT_SUMMARY, type JsonSchema, type ToolSpec } from "../protocol/tool-spec.js";
 
 // ---------------------------------------------------------------------------------------------
@@ -211,6 +212,32 @@ function viewImageTool(): ToolSpec {
   );
 }
 
+function getGoalTool(): ToolSpec {
+  return fn("get_goal", "Read this conversation's goal: its objective, status, token budget and what is used of it.", { type: "object", properties: {}, required: [], additionalProperties: false });
+}
+
+function createGoalTool(): ToolSpec {
+  return fn(
+    "create_goal",
+    "Set a goal for this conversation, which you then keep working on across turns until it is done. Only when the user (or the instructions) ask for a goal, never on your own. Fails while an unfinished goal exists.",
+    obj(
+      {
+        objective: str("What the goal is, concretely: the outcome that makes it complete."),
+        token_budget: { type: "integer", description: "Tokens the goal may use in all. Only when the user gives a budget." },
+      },
+      ["objective"],
+    ),
+  );
+}
+
+function updateGoalTool(): ToolSpec {
+  return fn(
+    "update_goal",
+    "Change the goal's status. `complete` once the objective is met and nothing required is left; `blocked` when the same obstacle stopped you three goal turns in a row and only the user can unblock it; `paused` only when the user asks to pause. Resuming and budgets belong to the user.",
+    obj({ status: str("The goal's new status.", ["complete", "blocked", "paused"]) }, ["status"]),
+  );
+}
+
 /**
  * The hosted search tool, with the reference's fields in its order: `external_web_access` is
  * off only in cached mode, `indexed` adds `indexed_web_access`, `[tools.web_search]` adds the
@@ -231,7 +258,7 @@ export function webSearchTool(settings: WebSearchSettings, images: boolean): Too
 
 /**
  * The tools offered to `model`, in the order the reference sends them: command tools, plan,
- * user questions, apply_patch, view_image, then hosted web search.
+ * user questions, apply_patch, view_image, the goal tools, tool_search, then hosted web search.
  */
 export function buildToolSpecs(model: ModelInfo): ToolSpec[] {
   const specs: ToolSpec[] = [];
@@ -253,6 +280,8 @@ export function buildToolSpecs(model: ModelInfo): ToolSpec[] {
   if (model.applyPatchTool === "freeform") specs.push(applyPatchFreeformTool());
   else if (model.applyPatchTool === "function") specs.push(applyPatchFunctionTool());
   if (model.viewImageTool) specs.push(viewImageTool());
+  if (model.goalTools) specs.push(getGoalTool(), createGoalTool(), updateGoalTool());
+  if (model.toolSearch) specs.push(toolSearchSpec());
   if (model.webSearch) specs.push(webSearchTool(model.webSearch, model.webSearchImages));
   return specs;
 }

@@ -12,6 +12,7 @@ import type { UnifiedExecManager } from "../exec/unified-exec.js";
 import type { SessionShellSnapshot } from "../exec/shell-snapshot.js";
 import type { Questions } from "../approval/questions.js";
 import type { ApprovalStore } from "../approval/approval-store.js";
+import type { GoalStatus, ThreadGoal } from "../protocol/goals.js";
 import type { FileSystemGuard } from "../sandbox/fs-guard.js";
 import type { SessionHooks } from "../hooks/engine.js";
 import type { SubagentContext } from "../hooks/payloads.js";
@@ -37,6 +38,24 @@ export interface TurnServices {
   fileSystemGuard?: FileSystemGuard;
   /** The session's lifecycle hooks (PreToolUse, PostToolUse, PermissionRequest run from the tools); absent: none. */
   hooks?: SessionHooks;
+  /** The thread's goal, for the goal tools; absent where goals are off (a review). */
+  goals?: GoalAccess;
+}
+
+/** What the goal tools report: the goal (null when none) and what its budget leaves. */
+export interface GoalToolView {
+  goal: ThreadGoal | null;
+  remainingTokens: number | null;
+  /** Set once a budgeted goal is complete: the tokens it took, for the model to report. */
+  completionBudgetReport: string | null;
+}
+
+/** The thread's goal as the goal tools see it (core/goals.ts keeps it). */
+export interface GoalAccess {
+  view(): GoalToolView;
+  /** The new goal, or why it cannot be created. */
+  create(objective: string, tokenBudget: number | null): ThreadGoal | string;
+  setStatus(status: GoalStatus, by: "model" | "user"): ThreadGoal | string;
 }
 
 export interface TurnContext {
@@ -55,6 +74,8 @@ export interface TurnContext {
   /** `show_raw_agent_reasoning`: emit the model's raw reasoning text too. */
   showRawAgentReasoning?: boolean;
   shellEnvironmentPolicy: ShellEnvironmentPolicy;
+  /** Plan mode: nothing may change (commands read-only, never escalated; no patches). */
+  planning?: boolean;
   services: TurnServices;
   /** Set when the turn is a sub-agent's: hooks add who it is to what they read, and run SubagentStop for Stop. */
   subagent?: SubagentContext;

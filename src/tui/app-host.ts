@@ -16,6 +16,8 @@ export interface AppHost {
   newThread(): Promise<void>;
   resumePicker(): Promise<void>;
   forkThread(): Promise<void>;
+  /** `/rename`: names the current thread. */
+  renameThread(name: string): void;
   /** Ctrl+G: the text edited in $VISUAL / $EDITOR; throws with a sentence for the user when it cannot. */
   externalEdit(text: string): Promise<string>;
   /** `/copy`: puts the text on the clipboard (OSC 52, which the terminal passes on). */

@@ -9,6 +9,7 @@ import { matchesKey } from "./pi-tui.js";
 import type { Composer } from "./composer.js";
 import { count, type NoticeKind } from "./cells.js";
 import { parseSlash, type SlashCommand, type SlashContext } from "./slash-commands.js";
+import { switchPlanMode } from "./plan-mode.js";
 
 /** What the keyboard handling reads and drives of the app. */
 export interface InputSurface extends SlashContext {
@@ -47,6 +48,7 @@ export class KeyInput {
     else if (data === "?" && this.app.composer.text === "") this.app.showHelp();
     else if (matchesKey(data, "escape") && !this.app.composer.popupOpen) this.onEscape();
     else if (matchesKey(data, "ctrl+g")) void this.editExternally();
+    else if (matchesKey(data, "shift+tab") && !this.app.composer.popupOpen) this.togglePlanMode();
     else this.app.composer.handleInput(data);
     this.app.requestRender();
   }
@@ -101,6 +103,12 @@ export class KeyInput {
     this.app.host.submit({ type: "thread_rollback", num_turns: n - index });
     this.app.composer.setText(text);
     this.app.requestRender();
+  }
+
+  /** Shift+Tab: plan mode on or off, between turns (a running turn keeps the mode it started in). */
+  private togglePlanMode(): void {
+    if (this.app.running) return this.app.setHint("Plan mode switches between turns: wait, or press Esc first");
+    switchPlanMode(this.app);
   }
 
   private async editExternally(): Promise<void> {

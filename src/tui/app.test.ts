@@ -26,6 +26,7 @@ function harness(opts: { mcpServers?: string[]; columns?: number } = {}): { app:
     newThread: () => Promise.resolve(),
     resumePicker: () => Promise.resolve(),
     forkThread: () => Promise.resolve(),
+    renameThread: () => undefined,
     externalEdit: (t) => Promise.resolve(t),
     notify: () => undefined,
     quit: () => void (quitted = true),

@@ -24,6 +24,9 @@ import { join } from "node:path";
 import { BUILTIN_COMMANDS, promptCommand, type SlashCommand, type SlashContext } from "./slash-commands.js";
 import { questionOverlay } from "./questions.js";
 import { KeyInput } from "./app-input.js";
+import type { ThreadGoal } from "../protocol/goals.js";
+import { goalNotice } from "./goal-command.js";
+import { PLAN_OFF, PLAN_ON } from "./plan-mode.js";
 import { questionSummary } from "../presentation/questions.js";
 import { addUsage } from "../presentation/usage.js";
 import { ChoiceOverlay, PickerOverlay, TextPromptOverlay, type Choice, type Overlay } from "./overlays.js";
@@ -31,6 +34,7 @@ import { reviewCell } from "./review-cell.js";
 import type { AppHost, AppOptions } from "./app-host.js";
 import { HookReportFilter } from "../presentation/hook-runs.js";
 import { HooksBrowser, hookCell, type HooksList } from "./hooks-view.js";
+import { firstLine } from "../presentation/text-lines.js";
 
 export type { AppHost, AppOptions };
 
@@ -56,10 +60,16 @@ export class App implements SlashContext {
   userMessages: string[] = [];
   private readonly input: KeyInput;
   private header: HeaderInfo | null = null;
+  /** The thread's goal, as the last thread_goal_updated said. */
+  private threadGoal: ThreadGoal | null = null;
+  /** Plan mode (plan-mode.ts), as the user last set it; carried over to every thread the app opens. */
+  private planning = false;
   private totals: TokenUsage | null = null;
   private rateLimits: RateLimitSnapshot | null = null;
   /** Notes about the thread being opened, shown under its header once it arrives. */
   private headerNotes: string[] = [];
+  /** Waiting for the thread's session_configured (see configured()). */
+  private whenConfigured: Array<() => void> = [];
   /** The latest complete answer (for /copy). */
   private lastAnswer: string | null = null;
   /** What the status line showed when a compaction began (the compaction cell reports it). */
@@ -150,6 +160,11 @@ export class App implements SlashContext {
     this.requestRender();
   }
 
+  configured(): Promise<void> {
+    if (this.header !== null) return Promise.resolve();
+    return new Promise((resolve) => this.whenConfigured.push(resolve));
+  }
+
   statusLines(): string[] {
     const now = (this.options.now ?? Date.now)() / 1000;
     const facts = { header: this.header, rolloutPath: this.rolloutPath, totals: this.totals, usage: this.status.usage, rateLimits: this.rateLimits, now };
@@ -221,6 +236,19 @@ export class App implements SlashContext {
   forkThread(): Promise<void> {
     return this.host.forkThread();
   }
+  renameThread(name: string): void {
+    this.host.renameThread(name);
+  }
+  goal(): ThreadGoal | null {
+    return this.threadGoal;
+  }
+  planMode(): boolean {
+    return this.planning;
+  }
+  setPlanMode(on: boolean): void {
+    this.planning = on;
+    this.notice("info", on ? PLAN_ON : PLAN_OFF);
+  }
   quit(): void {
     this.host.quit();
   }
@@ -235,6 +263,9 @@ export class App implements SlashContext {
     this.view.clearOverlays();
     this.questions.clear();
     this.userMessages = [];
+    this.threadGoal = null;
+    // A new thread starts in the default mode: the mode the user is in goes to it too.
+    if (this.planning) this.host.submit({ type: "override_turn_context", collaboration_mode: "plan" });
     this.setRunning(false);
     this.status.usage = null;
     this.totals = null;
@@ -266,6 +297,7 @@ export class App implements SlashContext {
         this.composer.setHistory(msg.history_log_id, msg.history_entry_count);
         this.commitHeader(this.header);
         for (const note of this.headerNotes.splice(0)) this.notice("info", note);
+        for (const resolve of this.whenConfigured.splice(0)) resolve();
         for (const m of msg.initial_messages ?? []) this.handle(m, true);
         if (!replay) this.host.submit({ type: "list_custom_prompts" });
         break;
@@ -365,6 +397,15 @@ export class App implements SlashContext {
       }
       case "plan_update":
         this.view.commit((width) => planCell(msg.explanation, msg.plan, this.style, width));
+        break;
+      case "thread_goal_updated": {
+        const notice = goalNotice(this.threadGoal, msg.goal);
+        this.threadGoal = msg.goal;
+        if (notice !== null && !replay) this.notice("info", notice);
+        break;
+      }
+      case "goal_continuation_started":
+        this.notice("info", `Working on the goal on its own: ${msg.objective} (Esc stops, /goal pause holds it)`);
         break;
       case "token_count":
         if (msg.rate_limits) this.rateLimits = msg.rate_limits;
@@ -563,8 +604,3 @@ export class App implements SlashContext {
     return this.theme.dim(keys);
   }
 }
-
-function firstLine(text: string | null): string {
-  return (text ?? "").split("\n").find((l) => l.trim() !== "")?.trim() ?? "";
-}
-

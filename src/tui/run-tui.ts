@@ -16,6 +16,7 @@ import type { ThreadTarget } from "../protocol/threads.js";
 import type { Op } from "../protocol/ops.js";
 import type { Event } from "../protocol/events.js";
 import { packageVersion } from "../util/version.js";
+import { shellJoin } from "../util/shell-quote.js";
 import { theme as processTheme } from "./parts/theme.js";
 import { InlineRenderer } from "./inline-renderer.js";
 import { TerminalSession } from "./terminal-session.js";
@@ -162,7 +163,7 @@ class TuiRunner implements AppHost {
     // Agent messages are drawn with the Markdown component: loaded with the core, before a thread can send one.
     const [{ FrontEndHost, HostStartError }] = await Promise.all([import("../host/front-end-host.js"), loadMarkdown()]);
     this.startErrorType = HostStartError;
-    this.host = new FrontEndHost("tui");
+    this.host = new FrontEndHost("tui", process.env, { goalContinuation: true });
     try {
       this.host.checkCredentials(this.config);
     } catch (err) {
@@ -176,7 +177,7 @@ class TuiRunner implements AppHost {
     }
     let target = start.target;
     if (start.pick && target) {
-      const picked = await this.pickSession(target.kind, target.all);
+      const picked = await this.pickSession(target.kind, target.all, target.interactiveOnly === true);
       if (picked === null) {
         this.finish(0);
         return finished;
@@ -259,7 +260,7 @@ class TuiRunner implements AppHost {
   }
 
   async resumePicker(): Promise<void> {
-    const id = await this.pickSession("resume", false);
+    const id = await this.pickSession("resume", false, true);
     if (id !== null) await this.open({ kind: "resume", sessionId: id, last: false, all: false });
   }
 
@@ -283,6 +284,18 @@ class TuiRunner implements AppHost {
     const agentsFiles = agentsMdFiles({ codexHome: c.codexHome, cwd: c.cwd, maxBytes: c.projectDocMaxBytes, fallbackFilenames: c.projectDocFallbackFilenames, rootMarkers: c.projectRootMarkers });
     return { provider: `${c.provider.name} (${c.modelProviderId})`, agentsFiles };
   }
+
+  renameThread(name: string): void {
+    const id = this.app.sessionId;
+    if (id === null) return this.app.error("Cannot rename: there is no conversation to name yet");
+    void import("../host/recorded-threads.js").then(({ nameThread }) => {
+      const named = nameThread(this.config.codexHome, id, name);
+      if (typeof named === "string") this.app.error(`Cannot rename: ${named}`);
+      else this.app.print("Conversation named", [`${named.name}: \`codex-ts resume ${shellJoin([named.name])}\` opens it again`]);
+      this.app.requestRender();
+    });
+  }
+
 
   async externalEdit(text: string): Promise<string> {
     const { editExternally } = await import("./parts/external-editor.js");
@@ -343,13 +356,13 @@ class TuiRunner implements AppHost {
   }
 
   /** The recorded session the user picks (newest first; this folder's unless `all`), or null. */
-  private async pickSession(kind: "resume" | "fork", all: boolean): Promise<string | null> {
+  private async pickSession(kind: "resume" | "fork", all: boolean, interactiveOnly: boolean): Promise<string | null> {
     const [{ SessionPicker }, { threadReader }] = await Promise.all([import("./parts/session-picker.js"), import("../host/recorded-threads.js")]);
     const { codexHome, cwd } = this.config;
     return this.app.present<string | null>(
       (done) =>
         new SessionPicker({
-          threads: () => threadReader({ codexHome, cwd: all ? undefined : cwd }),
+          threads: () => threadReader({ codexHome, cwd: all ? undefined : cwd, interactiveOnly }),
           cwd,
           all,
           title: kind === "resume" ? "Resume a session" : "Fork a session",

@@ -12,6 +12,10 @@ import { REASONING_EFFORTS, sandboxPolicyFor } from "../protocol/policy.js";
 import type { ReviewTarget } from "../protocol/review.js";
 import { expandPrompt } from "../config/custom-prompts.js";
 import type { Choice } from "./overlays.js";
+import { RENAME_COMMAND } from "./thread-name-command.js";
+import { GOAL_COMMAND } from "./goal-command.js";
+import { PLAN_COMMAND } from "./plan-mode.js";
+import type { ThreadGoal } from "../protocol/goals.js";
 
 export interface SlashContext {
   readonly cwd: string;
@@ -29,6 +33,8 @@ export interface SlashContext {
   sendUserText(text: string): void;
   setComposer(text: string): void;
   statusLines(): string[];
+  /** Resolves once the thread's session_configured has arrived (at once when it has). */
+  configured(): Promise<void>;
   /** Asks the session for its MCP servers' tools and auth; printed when the answer comes. */
   listMcp(): void;
   /** The models the thread may switch to (the account's, else the catalog's), asked of the session. */
@@ -45,6 +51,13 @@ export interface SlashContext {
   newThread(): Promise<void>;
   resumePicker(): Promise<void>;
   forkThread(): Promise<void>;
+  /** `/rename`: names the current thread (or says why it cannot). */
+  renameThread(name: string): void;
+  /** The thread's goal as the last thread_goal_updated said (null: none). */
+  goal(): ThreadGoal | null;
+  /** Whether plan mode is on (plan-mode.ts). */
+  planMode(): boolean;
+  setPlanMode(on: boolean): void;
   quit(): void;
 }
 
@@ -147,7 +160,16 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
       ctx.print("/diff", await ctx.gitDiff());
     },
   },
-  { name: "status", description: "show the session's settings and token usage", duringTask: true, run: (ctx) => ctx.print("Status", ctx.statusLines()) },
+  {
+    name: "status",
+    description: "show the session's settings and token usage",
+    duringTask: true,
+    // Typed before the session has started (the composer is ready first), it answers once it has.
+    run: async (ctx) => {
+      await ctx.configured();
+      ctx.print("Status", ctx.statusLines());
+    },
+  },
   {
     name: "init",
     description: "ask the agent to write an AGENTS.md for this repository",
@@ -180,6 +202,9 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
     },
   },
   { name: "hooks", description: "review, trust and turn lifecycle hooks on or off", duringTask: true, run: (ctx) => ctx.openHooks() },
+  RENAME_COMMAND,
+  GOAL_COMMAND,
+  PLAN_COMMAND,
   { name: "quit", description: "exit codex-ts", duringTask: true, run: (ctx) => ctx.quit() },
   { name: "exit", description: "exit codex-ts", duringTask: true, run: (ctx) => ctx.quit() },
 ];

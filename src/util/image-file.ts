@@ -6,6 +6,7 @@
  */
 import { stat } from "node:fs/promises";
 import { NotRegularFileError, readBoundedBytes } from "./bounded-read.js";
+import { errorMessage } from "./errors.js";
 
 /**
  * The largest image we attach: 20 MiB, the per-image limit of OpenAI's image inputs. History is
@@ -89,7 +90,7 @@ const REASONS: Record<string, string> = {
 
 function reason(err: unknown): string {
   const code = (err as NodeJS.ErrnoException).code;
-  return (code !== undefined ? REASONS[code] : undefined) ?? (err instanceof Error ? err.message : String(err));
+  return (code !== undefined ? REASONS[code] : undefined) ?? (errorMessage(err));
 }
 
 function mebibytes(bytes: number): string {

@@ -107,12 +107,19 @@ export function inspectLock(lockPath: string, options: Partial<Settings> = {}): 
     throw err;
   }
   const age = Date.now() - info.mtimeMs;
-  const pid = Number.parseInt(text, 10);
+  const pid = holderPid(text);
   let stale: boolean;
   if (text === "") stale = age > settings.emptyStaleAfterMs;
   else if (!Number.isInteger(pid) || pid <= 0) stale = age > settings.staleAfterMs;
   else stale = !processAlive(pid) || age > settings.staleAfterMs;
   return { ino: info.ino, mtimeMs: info.mtimeMs, stale };
+}
+
+/** The holder's pid: ours write it bare; history locks of earlier codex-ts versions wrote `{"pid":…}`. */
+function holderPid(text: string): number {
+  if (!text.startsWith("{")) return Number.parseInt(text, 10);
+  const found = /"pid"\s*:\s*(\d+)/.exec(text);
+  return found ? Number(found[1]) : NaN;
 }
 
 /**

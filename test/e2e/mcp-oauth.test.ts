@@ -310,3 +310,49 @@ void test("without a working browser the URL is still printed; opening it by han
     await fx.close();
   }
 });
+
+void test("mcp login --no-browser prints the URL without opening one; the redirect arrives on the callback, or pasted on stdin", async () => {
+  const fx = await startOAuthFixture();
+  try {
+    const ws = makeWorkspace({ config: serverToml("remote", fx.url) });
+    const marker = join(ws.home, "browser-was-opened");
+    const browser = join(ws.home, "browser.sh");
+    writeFileSync(browser, `#!/bin/sh\ntouch ${JSON.stringify(marker)}\n`);
+    chmodSync(browser, 0o755);
+    const start = (): { child: ReturnType<typeof spawn>; url: Promise<string>; done: Promise<{ code: number | null; stdout: string }> } => {
+      const child = spawn(process.execPath, [CLI_PATH, "mcp", "login", "remote", "--no-browser"], { cwd: ws.dir, env: testEnv(ws.home, { BROWSER: browser }), stdio: ["pipe", "pipe", "pipe"] });
+      let stdout = "";
+      const url = new Promise<string>((resolve) =>
+        child.stdout?.on("data", (d: Buffer) => {
+          stdout += d.toString();
+          const found = /\n(http:\/\/\S+)\n/.exec(stdout);
+          if (found?.[1]) resolve(found[1]);
+        }),
+      );
+      const done = new Promise<{ code: number | null; stdout: string }>((resolve) => child.once("close", (code) => resolve({ code, stdout })));
+      return { child, url, done };
+    };
+
+    // The browser reaches the callback (same machine, or a forwarded port).
+    const direct = start();
+    assert.match(await (await fetch(await direct.url)).text(), /Signed in/);
+    const first = await direct.done;
+    assert.equal(first.code, 0, first.stdout);
+    assert.match(first.stdout, /paste the address it ends on here/);
+
+    // The browser is elsewhere: its redirect fails there, and the user pastes the address.
+    const pasted = start();
+    const authorize = await fetch(await pasted.url, { redirect: "manual" });
+    const location = authorize.headers.get("location");
+    assert.ok(location, "the authorization server redirects");
+    pasted.child.stdin?.write("not the address\n");
+    pasted.child.stdin?.write(`${location}\n`);
+    const second = await pasted.done;
+    assert.equal(second.code, 0, second.stdout);
+    assert.match(second.stdout, /Successfully logged in to MCP server 'remote'\./);
+    assert.equal(fx.authorizeRequests.length, 2);
+    assert.equal(existsSync(marker), false, "no browser was started");
+  } finally {
+    await fx.close();
+  }
+});

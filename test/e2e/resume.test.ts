@@ -213,7 +213,7 @@ void test("a torn last line is skipped with a warning and cut off before appendi
     assert.match(missing.stderr, /No recorded session 01a20039-0000-7000-8000-000000000000/);
     const notAnId = await exec(server, ["resume", "yesterday", "hi"], { cwd: ws.dir, home: ws.home });
     assert.equal(notAnId.code, 1);
-    assert.match(notAnId.stderr, /not a session id/);
+    assert.match(notAnId.stderr, /No session named 'yesterday'/);
     assert.equal(server.requests.length, 2);
     assert.equal(rolloutFiles(ws.home).length, 1);
   });

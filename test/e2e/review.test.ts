@@ -90,6 +90,21 @@ void test("review --commit: human output shows file:line and the code; --fail-on
   });
 });
 
+void test("exec review -o writes the review as printed; --output-schema is accepted and leaves the request as it was", async () => {
+  const repo = repository();
+  const schema = join(repo.home, "schema.json");
+  writeFileSync(schema, JSON.stringify({ type: "object", properties: { x: { type: "string" } }, required: ["x"], additionalProperties: false }));
+  const out = join(repo.home, "review.txt");
+  await withServer([turn(text(findingsJson(repo.file)))], async (server) => {
+    const run = await exec(server, ["review", "--commit", repo.featureSha, "-o", out, "--output-schema", schema], { cwd: repo.dir, home: repo.home });
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(readFileSync(out, "utf8"), run.stdout.replace(/\n$/, ""));
+    assert.match(readFileSync(out, "utf8"), /\[P1\] Guard against division by zero/);
+    assert.equal((server.requests[0]?.body.text as { format?: unknown } | undefined)?.format, undefined, "no structured-output format is sent for a review");
+    assert.match(run.stderr, /--output-schema does not apply to a review/);
+  });
+});
+
 void test("review --uncommitted and custom instructions; a plain-text answer becomes the explanation", async () => {
   const repo = repository();
   writeFileSync(join(repo.dir, "new.txt"), "untracked\n");

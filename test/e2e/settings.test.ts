@@ -53,11 +53,11 @@ void test("hide_agent_reasoning leaves reasoning out of exec's output, human and
   });
 });
 
-void test("a feature flag codex-ts does not act on yet is accepted with a warning, never silently", async () => {
-  const ws = makeWorkspace({ config: "[features]\nundo = true\n" });
+void test("a feature flag codex-ts does not act on is accepted with a warning, never silently", async () => {
+  const ws = makeWorkspace({ config: "[features]\nmemories = true\n" });
   await withServer([turn(text("ok"))], async (server) => {
     const run = await exec(server, ["go"], { cwd: ws.dir, home: ws.home });
     assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stderr, /features\.undo is accepted, but codex-ts does not act on it yet/);
+    assert.match(run.stderr, /features\.memories is accepted, but codex-ts does not act on it/);
   });
 });

@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { exec, makeWorkspace, withServer } from "../support/cli.js";
+import { exec, makeWorkspace, NEEDS_TSC_BUILD, withServer } from "../support/cli.js";
 import { fnCall, startModelServer, text, turn } from "../support/model-server.js";
 import { startGrpcReceiver, startHttpReceiver, type OtlpReceiver, type ReceivedRecord } from "../support/otlp-receiver.js";
 import { loadConfig } from "../../src/config/load-config.js";
@@ -194,7 +194,7 @@ void test("a collector that is down, refuses or never answers does not fail the 
   }
 });
 
-void test("exporter = \"none\" (the default) loads no OpenTelemetry code", async () => {
+void test("exporter = \"none\" (the default) loads no OpenTelemetry code", { skip: NEEDS_TSC_BUILD }, async () => {
   const ws = makeWorkspace({ config: otelConfig('"none"') });
   const log = join(ws.home, "loads.txt");
   const hook = fileURLToPath(new URL("../fixtures/hooks/record-loads.js", import.meta.url));

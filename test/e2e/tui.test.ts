@@ -94,7 +94,6 @@ void test("typing / opens the command popup, filtered as you type", async () => 
     for (const name of ["/model", "/new", "/status", "/review"]) assert.ok(screen.includes(name), `popup lacks ${name}`);
     await ui.type("sta");
     await ui.waitFor(/^ \/sta\s*$/m);
-    await sleep(300);
     await ui.waitFor(/\/status\s+show the session/);
     assert.doesNotMatch((await ui.screen()).join("\n"), /\/approvals/);
     ui.write(KEY.enter);
@@ -111,7 +110,8 @@ void test("@ searches the repository's files and inserts the pick", async () => 
     await ui.type("look at @needle");
     await ui.waitFor("src/deep/needle-file.ts");
     ui.write(KEY.tab);
-    await sleep(100);
+    // The completion is in the composer before the message is sent.
+    await ui.waitFor("look at src/deep/needle-file.ts");
     ui.write(KEY.enter);
     await ui.waitFor("seen");
     assert.match(userTexts(server, 0), /look at src\/deep\/needle-file\.ts/);
@@ -133,10 +133,15 @@ void test("a resize reflows the live region without leaving copies behind", asyn
   await withTui([turn(text("before the resize")), turn(text("after the resize"))], [], async ({ ui }) => {
     await send(ui, "hello");
     await ui.waitFor("before the resize");
+    /** Redrawn for `cols`: one composer, and its rule spans the new width. */
+    const redrawnAt = (cols: number) => async (): Promise<boolean> => {
+      const rows = await ui.screen();
+      return rows.filter((l) => l.includes(READY)).length === 1 && rows.some((l) => l === "─".repeat(cols));
+    };
     ui.resize(60, 20);
-    await sleep(300);
+    await ui.until(redrawnAt(60), "the live region is redrawn at 60 columns");
     ui.resize(90, 24);
-    await sleep(300);
+    await ui.until(redrawnAt(90), "the live region is redrawn at 90 columns");
     const screen = await ui.screen();
     assert.equal(screen.filter((l) => l.includes(READY)).length, 1, screen.join("\n"));
     assert.ok(screen.every((l) => l.length <= 90));
@@ -181,7 +186,7 @@ void test("Esc Esc backtracks: pick an earlier message, edit it, and the later t
     await send(ui, "message two");
     await ui.waitFor("answer two");
     ui.write(KEY.escape);
-    await sleep(100);
+    await ui.waitFor("Press Esc again to edit an earlier message");
     ui.write(KEY.escape);
     await ui.waitFor("Edit an earlier message");
     // Newest first: move down to the first message.
@@ -278,7 +283,9 @@ void test("refusing to trust the project: no warning that its settings were not 
   await answerTrust("n", async (ui) => {
     await ui.waitFor("directory:");
     await ui.waitFor(READY);
-    await sleep(300);
+    // A round trip through the session: its answer comes after any start-up warning would have.
+    await send(ui, "/skills");
+    await ui.waitFor("no skills found");
     const screen = (await ui.screen()).join("\n");
     assert.doesNotMatch(screen, /not loaded|not trusted/);
     assert.doesNotMatch(screen, /gpt-5\.1-codex/);
@@ -297,8 +304,7 @@ void test("Up recalls earlier prompts from history.jsonl; an unfocused terminal 
     ui.write(KEY.enter);
     await ui.waitFor("noted");
     await ui.waitFor(/Enter to send/);
-    await sleep(100);
-    assert.ok(ui.output.includes("\x1b]9;Turn complete: noted\x07"), "no OSC 9 notification");
+    await ui.until(() => ui.output.includes("\x1b]9;Turn complete: noted\x07"), "the OSC 9 notification is written");
   }, ws);
 });
 
@@ -313,9 +319,7 @@ void test("Up on a 300 KB one-line history entry shows a placeholder at once and
     ui.write(KEY.up);
     await ui.waitFor(`[Pasted Content ${blob.length} chars]`);
     ui.write(KEY.down);
-    for (const deadline = Date.now() + 10_000; (await ui.screen()).join("\n").includes("[Pasted Content"); await sleep(30)) {
-      assert.ok(Date.now() < deadline, "Down did not empty the composer");
-    }
+    await ui.until(async () => !(await ui.screen()).join("\n").includes("[Pasted Content"), "Down empties the composer");
     ui.write(KEY.up); // back and forth: still one placeholder, not a second numbered one
     await ui.waitFor(`[Pasted Content ${blob.length} chars]`);
     assert.doesNotMatch((await ui.screen()).join("\n"), /#2\]/);
@@ -331,11 +335,10 @@ void test("tui.notification_method = auto rings the bell in a terminal not known
     await send(ui, "ring when done");
     await ui.waitFor("rung");
     await ui.waitFor(/Enter to send/);
-    await sleep(100);
-    assert.ok(!ui.output.includes("\x1b]9;"), "OSC 9 sent to a plain xterm");
     // A lone BEL, not the end of some OSC sequence.
     // eslint-disable-next-line no-control-regex
-    assert.ok(ui.output.replace(/\x1b\][^\x07]*\x07/g, "").includes("\x07"), "no BEL");
+    await ui.until(() => ui.output.replace(/\x1b\][^\x07]*\x07/g, "").includes("\x07"), "a BEL is rung");
+    assert.ok(!ui.output.includes("\x1b]9;"), "OSC 9 sent to a plain xterm");
   });
 });
 

@@ -6,13 +6,20 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
 import { startModelServer, type ModelServer, type ScriptedTurn } from "./model-server.js";
 
-/** The compiled CLI entry point (dist/src/cli/main.js). */
-export const CLI_PATH = fileURLToPath(new URL("../../src/cli/main.js", import.meta.url));
+const TSC_CLI = fileURLToPath(new URL("../../src/cli/main.js", import.meta.url));
+/**
+ * The CLI the tests run: the tsc build's entry (dist/src/cli/main.js), or the program named by
+ * CODEX_TS_TEST_CLI, e.g. the bundle users get (dist/bundle/codex-ts.cjs), to run the suite
+ * against it.
+ */
+export const CLI_PATH = process.env.CODEX_TS_TEST_CLI ? resolve(process.env.CODEX_TS_TEST_CLI) : TSC_CLI;
+/** Why a test that reads the tsc build's module files cannot run against another CLI; false when it can. */
+export const NEEDS_TSC_BUILD: string | false = CLI_PATH === TSC_CLI ? false : "checks which module files of the tsc build load (CODEX_TS_TEST_CLI names another CLI)";
 
 export interface Workspace {
   /** A fresh git repository to run in. */
@@ -50,6 +57,8 @@ export interface RunOptions {
   home: string;
   stdin?: string;
   env?: Record<string, string | undefined>;
+  /** Another codex-ts program to run instead of CLI_PATH (an installed package's binary). */
+  cli?: string;
   /** Called once the child is running, e.g. to send it a signal. */
   onSpawn?: (child: ChildProcess) => void;
   timeoutMs?: number;
@@ -69,7 +78,7 @@ export function testEnv(home: string, extra: Record<string, string | undefined> 
 
 export function runCli(args: string[], opts: RunOptions): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI_PATH, ...args], {
+    const child = spawn(process.execPath, [opts.cli ?? CLI_PATH, ...args], {
       cwd: opts.cwd,
       env: testEnv(opts.home, opts.env),
       stdio: ["pipe", "pipe", "pipe"],

@@ -22,13 +22,16 @@ export type ScriptedOutput =
   /** `pieces`: how many deltas the text streams in (3 unless told; a long answer streamed slowly needs many). */
   | { type: "message"; text: string; id?: string; pieces?: number }
   | { type: "reasoning"; summary: string[]; id?: string; encryptedContent?: string }
-  | { type: "function_call"; name: string; arguments: unknown; callId: string; id?: string }
+  /** `namespace`: a tool found by tool_search, called inside its namespace. */
+  | { type: "function_call"; name: string; arguments: unknown; callId: string; id?: string; namespace?: string }
   | { type: "custom_tool_call"; name: string; input: string; callId: string; id?: string }
   /**
    * A hosted web search the provider ran itself: announced in progress (no action yet, as the
    * Responses API does), then done with its action (search / open_page / find_in_page).
    */
-  | { type: "web_search_call"; action: JsonObject; id?: string; status?: string };
+  | { type: "web_search_call"; action: JsonObject; id?: string; status?: string }
+  /** The hosted `tool_search` tool run by the client (`execution: "client"`): the client answers with a `tool_search_output`. */
+  | { type: "tool_search_call"; arguments: JsonObject; callId: string; id?: string };
 
 export interface ScriptedTurn {
   outputs?: ScriptedOutput[];
@@ -304,7 +307,7 @@ function responsesFrames(t: ScriptedTurn, ids: Ids, model: string): string[] {
       case "function_call": {
         const id = out.id ?? ids.next("fc");
         const args = argumentsString(out.arguments);
-        const base = { type: "function_call", id, call_id: out.callId, name: out.name };
+        const base = { type: "function_call", id, call_id: out.callId, name: out.name, ...(out.namespace ? { namespace: out.namespace } : {}) };
         emit("response.output_item.added", { output_index, item: { ...base, arguments: "", status: "in_progress" } });
         for (const delta of fragments(args)) {
           emit("response.function_call_arguments.delta", { item_id: id, output_index, delta });
@@ -320,6 +323,13 @@ function responsesFrames(t: ScriptedTurn, ids: Ids, model: string): string[] {
           emit("response.custom_tool_call_input.delta", { item_id: id, output_index, delta });
         }
         done = { ...base, input: out.input, status: "completed" };
+        break;
+      }
+      case "tool_search_call": {
+        const id = out.id ?? ids.next("ts");
+        const base = { type: "tool_search_call", id, call_id: out.callId, execution: "client" };
+        emit("response.output_item.added", { output_index, item: { ...base, status: "in_progress", arguments: {} } });
+        done = { ...base, status: "completed", arguments: out.arguments };
         break;
       }
       case "web_search_call": {
@@ -382,6 +392,7 @@ function chatFrames(t: ScriptedTurn, ids: Ids, model: string, includeUsage: bool
         toolCall(out.callId, out.name, JSON.stringify({ input: out.input }));
         break;
       case "web_search_call":
+      case "tool_search_call":
         break; // Chat Completions has no hosted tools: nothing goes on that wire.
     }
   }
@@ -454,6 +465,7 @@ function checkBody(wire: "responses" | "chat", body: ModelRequestBody, label: st
   if (!Array.isArray(list)) return [...problems, `${label}: request has no ${wire === "responses" ? "input" : "messages"} array`];
   const fn: Seen = { calls: [], outputs: [] };
   const custom: Seen = { calls: [], outputs: [] };
+  const search: Seen = { calls: [], outputs: [] };
   list.forEach((entry, pos) => {
     if (!isObject(entry)) return;
     if (wire === "chat") {
@@ -464,6 +476,10 @@ function checkBody(wire: "responses" | "chat", body: ModelRequestBody, label: st
     else if (entry.type === "function_call_output") {
       fn.outputs.push([String(entry.call_id), pos]);
       if (!isFunctionOutput(entry.output)) problems.push(`${label}: function_call_output ${String(entry.call_id)} has a malformed output`);
+    } else if (entry.type === "tool_search_call") search.calls.push([String(entry.call_id), pos]);
+    else if (entry.type === "tool_search_output") {
+      search.outputs.push([String(entry.call_id), pos]);
+      if (!Array.isArray(entry.tools)) problems.push(`${label}: tool_search_output ${String(entry.call_id)} has no tools array`);
     } else if (entry.type === "custom_tool_call") custom.calls.push([String(entry.call_id), pos]);
     else if (entry.type === "custom_tool_call_output") {
       custom.outputs.push([String(entry.call_id), pos]);
@@ -475,6 +491,7 @@ function checkBody(wire: "responses" | "chat", body: ModelRequestBody, label: st
   } else {
     pairUp(label, "function_call", "function_call_output", fn, problems);
     pairUp(label, "custom_tool_call", "custom_tool_call_output", custom, problems);
+    pairUp(label, "tool_search_call", "tool_search_output", search, problems);
   }
   return problems;
 }

@@ -111,6 +111,22 @@ export class PtySession {
     }
   }
 
+  /**
+   * Waits until `check` holds (polled): what a test waits for instead of a fixed pause. Throws
+   * naming `what`, with the screen, when it does not hold within `timeoutMs`.
+   */
+  async until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      await this.pending;
+      if (await check()) return;
+      if (this.exitCode !== null || Date.now() > deadline) {
+        throw new Error(`timed out waiting until ${what}\n--- screen ---\n${(await this.screen()).join("\n")}\n--- exit: ${this.exitCode}`);
+      }
+      await sleep(10);
+    }
+  }
+
   /** Resolves with the exit code; kills the program after `timeoutMs`. */
   async exit(timeoutMs = 10_000): Promise<number> {
     const timer = setTimeout(() => this.proc.kill("SIGKILL"), timeoutMs);

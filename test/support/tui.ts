@@ -46,6 +46,8 @@ export async function withTui(turns: ScriptedTurn[], opts: TuiRunOptions, body: 
 
 export async function send(ui: PtySession, message: string): Promise<void> {
   await ui.type(message);
+  // Enter only once the composer shows the whole message: a loaded machine may lag behind the keys.
+  if (!message.includes("\n")) await ui.waitFor(new RegExp(`^ ${message.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s*$`, "m"));
   ui.write(KEY.enter);
 }
 

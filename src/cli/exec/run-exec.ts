@@ -10,6 +10,7 @@ import { readFileSync, writeFileSync, existsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { loadConfig, type Config } from "../../config/load-config.js";
 import { configInputFromFlags, type SessionFlags } from "../../config/session-flags.js";
+import type { McpSignInRequest } from "../../host/mcp-auth.js";
 import { findProjectRoot } from "../../config/project-root.js";
 import { ConfigError } from "../../config/overrides.js";
 import { checkLocalProvider } from "../../config/oss.js";
@@ -52,7 +53,7 @@ function argumentProblem(opts: ExecOptions, cwd: string): string | null {
   }
   for (const dir of opts.addDir) {
     const path = resolve(cwd, dir);
-    if (!existsSync(path) || !statSync(path).isDirectory()) return `--add-dir ${dir}: no such directory (${path})`;
+    if (existsSync(path) && !statSync(path).isDirectory()) return `--add-dir ${dir}: not a directory (${path})`;
   }
   if (opts.outputLastMessage) {
     const folder = dirname(resolve(cwd, opts.outputLastMessage));
@@ -90,6 +91,13 @@ export async function runExec(
   // Mistakes in what was asked are caught before anything runs, not after a whole turn.
   const problem = argumentProblem(opts, cwd);
   if (problem !== null) return fail(problem);
+  // As in the reference, a folder that does not exist yet does not stop the run (the Codex SDK
+  // passes such folders); the sandbox opens it to writes once it exists.
+  for (const dir of opts.addDir) {
+    const path = resolve(cwd, dir);
+    if (!existsSync(path)) process.stderr.write(`warning: --add-dir ${dir}: no such directory yet (${path}); it becomes writable once it exists\n`);
+  }
+  if (review && opts.outputSchema) process.stderr.write("note: --output-schema does not apply to a review: its findings have a format of their own\n");
 
   let config: Config;
   try {
@@ -107,7 +115,10 @@ export async function runExec(
     if (problem) return fail(problem);
   }
 
-  const host = new FrontEndHost("exec");
+  // A headless run (CI) with no $BROWSER named has nobody to authorize: servers that want a
+  // login then fail at once with the `codex-ts mcp login` hint instead of waiting minutes.
+  const canAuthorize = process.stdin.isTTY === true || Boolean(process.env.BROWSER?.trim());
+  const host = new FrontEndHost("exec", process.env, canAuthorize ? { mcpSignIn: execMcpSignIn } : {});
   try {
     host.checkCredentials(config);
   } catch (err) {
@@ -115,7 +126,7 @@ export async function runExec(
     throw err;
   }
   let outputSchema: unknown;
-  if (opts.outputSchema) {
+  if (opts.outputSchema && !review) {
     try {
       outputSchema = JSON.parse(readFileSync(resolve(opts.outputSchema), "utf8"));
     } catch (err) {
@@ -188,13 +199,27 @@ export async function runExec(
     if (turn === null) return fail("turn interrupted");
     const turnFailed = turn.status !== "completed";
     if (review) {
-      if (!json && turn.reviewOutput) process.stdout.write(`${reviewText(turn.reviewOutput)}\n`);
+      const text = turn.reviewOutput ? reviewText(turn.reviewOutput) : null;
+      if (opts.outputLastMessage) writeLastMessage(opts.outputLastMessage, text);
+      if (!json && text !== null) process.stdout.write(`${text}\n`);
       return reviewExitCode(turn.reviewOutput, turnFailed, review.failOnPriority);
     }
     if (opts.outputLastMessage) writeLastMessage(opts.outputLastMessage, turn.lastAgentMessage);
     if (!json && turn.lastAgentMessage !== null && !turnFailed) process.stdout.write(`${turn.lastAgentMessage}\n`);
     return turnFailed ? 1 : 0;
   }
+}
+
+/**
+ * An MCP server that asks for a login, or for more scopes in the middle of a call, when someone
+ * can answer (a terminal, or a $BROWSER): the URL goes to stderr and to the browser, and the run
+ * waits for the redirect.
+ */
+async function execMcpSignIn(request: McpSignInRequest): Promise<boolean> {
+  const what = request.scopes.length > 0 ? `more access (${request.scopes.join(" ")})` : "a login";
+  process.stderr.write(`MCP server '${request.server}' asks for ${what}. Authorize it in your browser:\n${request.url}\n`);
+  const { openInBrowser } = await import("../../host/mcp-auth.js");
+  return (await openInBrowser(request.url)) || process.stdin.isTTY === true;
 }
 
 /** 0 when the review ran, whatever it found; 1 when it failed, or found something at or above `failOn`. */

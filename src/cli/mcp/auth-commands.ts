@@ -5,20 +5,17 @@
  */
 import type { McpHttpServer } from "../../config/mcp.js";
 import { isLoginRequired, loginMcpServer, logoutMcpServer, oauthSupport, type LoginOptions } from "../../host/mcp-auth.js";
-import { CommandError, loadServers, parseClientRegistration, run, type McpAddOptions, type McpIo } from "./commands.js";
+import { CommandError, defaultIo, loadServers, parseClientRegistration, run, type McpAddOptions, type McpIo } from "./command-io.js";
+import { errorMessage } from "../../util/errors.js";
 
 export interface McpLoginOptions {
   scopes?: string;
+  /** `--no-browser`: print the URL only, and take the redirect pasted back as well as on the callback. */
+  browser?: boolean;
   oauthClientRegistration?: string;
   config?: string[];
 }
 
-const defaultIo = (): McpIo => ({
-  out: (t) => process.stdout.write(t),
-  err: (t) => process.stderr.write(t),
-  env: process.env,
-  cwd: process.cwd(),
-});
 
 function httpServer(io: McpIo, name: string, overrides: string[], notFound: string, notHttp: string): McpHttpServer {
   const entry = loadServers(io, overrides).find((e) => e.name === name);
@@ -40,7 +37,17 @@ export function runMcpLogin(name: string, opts: McpLoginOptions = {}, io: McpIo 
     const scopes = parseScopes(opts.scopes);
     const registration = parseClientRegistration(opts.oauthClientRegistration);
     const server = httpServer(io, name, opts.config ?? [], `No MCP server named '${name}' found.`, "OAuth login is only supported for streamable HTTP servers.");
-    await login(name, server, io, { ...(scopes ? { scopes } : {}), ...(registration ? { registration } : {}) });
+    const noBrowser = opts.browser === false;
+    const manual: Pick<LoginOptions, "openUrl" | "pastedRedirects"> = noBrowser
+      ? {
+          openUrl: () => {
+            io.out("Open it in a browser on any machine. If the browser cannot reach this machine afterwards, paste the address it ends on here and press Enter.\n");
+            return Promise.resolve(true);
+          },
+          pastedRedirects: process.stdin,
+        }
+      : {};
+    await login(name, server, io, { ...(scopes ? { scopes } : {}), ...(registration ? { registration } : {}), ...manual });
     io.out(`Successfully logged in to MCP server '${name}'.\n`);
   });
 }
@@ -66,12 +73,12 @@ export async function loginAfterAdd(name: string, opts: McpAddOptions, io: McpIo
   io.out("Successfully logged in.\n");
 }
 
-async function login(name: string, server: McpHttpServer, io: McpIo, extra: Pick<LoginOptions, "scopes" | "registration">): Promise<void> {
+async function login(name: string, server: McpHttpServer, io: McpIo, extra: Pick<LoginOptions, "scopes" | "registration" | "openUrl" | "pastedRedirects">): Promise<void> {
   try {
     await loginMcpServer(name, server, { env: io.env, out: io.out, err: io.err, ...extra });
   } catch (err) {
     if (await isLoginRequired(err)) throw new CommandError((err as Error).message);
-    throw new CommandError(`failed to log in to MCP server '${name}': ${err instanceof Error ? err.message : String(err)}`);
+    throw new CommandError(`failed to log in to MCP server '${name}': ${errorMessage(err)}`);
   }
 }
 
@@ -82,7 +89,7 @@ export function runMcpLogout(name: string, opts: { config?: string[] } = {}, io:
     try {
       removed = await logoutMcpServer(name, server, io.env);
     } catch (err) {
-      throw new CommandError(err instanceof Error ? err.message : String(err));
+      throw new CommandError(errorMessage(err));
     }
     io.out(removed ? `Removed OAuth credentials for '${name}'.\n` : `No OAuth credentials stored for '${name}'.\n`);
   });

@@ -10,58 +10,22 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { readTextFile } from "../../util/bounded-read.js";
 import { join } from "node:path";
 import { codexHome } from "../../config/codex-home.js";
-import { loadConfig } from "../../config/load-config.js";
-import type { McpServerConfig } from "../../config/mcp.js";
-import { ConfigError, type TomlTable } from "../../config/overrides.js";
+import type { TomlTable } from "../../config/overrides.js";
 import type { McpAuthStatus } from "../../protocol/mcp-events.js";
-import { AUTH_STATUS_TEXT, callbackId, mcpAuthStatus, type ClientRegistration } from "../../host/mcp-auth.js";
+import { AUTH_STATUS_TEXT, callbackId, mcpAuthStatus } from "../../host/mcp-auth.js";
 import { addServer, ConfigEditError, parseConfigText, removeServer, type NewServer } from "./config-edit.js";
+import { CommandError, defaultIo, loadServers, parseClientRegistration, run, type Listed, type McpAddOptions, type McpIo } from "./command-io.js";
 import { PRIVATE_DIR_MODE } from "../../util/atomic-write.js";
 
-export interface McpIo {
-  out: (text: string) => void;
-  err: (text: string) => void;
-  env: NodeJS.ProcessEnv;
-  cwd: string;
-}
+export type { McpAddOptions, McpIo };
 
-const defaultIo = (): McpIo => ({
-  out: (t) => process.stdout.write(t),
-  err: (t) => process.stderr.write(t),
-  env: process.env,
-  cwd: process.cwd(),
-});
 
-export interface McpAddOptions {
-  env?: string[];
-  url?: string;
-  bearerTokenEnvVar?: string;
-  oauthClientId?: string;
-  oauthClientSecret?: string;
-  oauthResource?: string;
-  oauthClientRegistration?: string;
-  config?: string[];
-}
 
 export interface McpReadOptions {
   json?: boolean;
   config?: string[];
 }
 
-export class CommandError extends Error {}
-
-export async function run(io: McpIo, body: () => void | Promise<void>): Promise<number> {
-  try {
-    await body();
-    return 0;
-  } catch (err) {
-    if (err instanceof CommandError || err instanceof ConfigEditError || err instanceof ConfigError) {
-      io.err(`Error: ${err.message}\n`);
-      return 1;
-    }
-    throw err;
-  }
-}
 
 /** Letters, digits, '-' and '_' only (the name becomes a bare TOML key). */
 export function validateServerName(name: string): void {
@@ -155,12 +119,6 @@ function httpOAuthOptions(opts: McpAddOptions): Pick<Extract<NewServer, { transp
   };
 }
 
-/** `--oauth-client-registration`: how the login about to run obtains a client. */
-export function parseClientRegistration(raw: string | undefined): ClientRegistration | undefined {
-  if (raw === undefined) return undefined;
-  if (raw === "auto" || raw === "cimd" || raw === "dcr") return raw;
-  throw new CommandError(`invalid value '${raw}' for '--oauth-client-registration <AUTO|CIMD|DCR>' (possible values: auto, cimd, dcr)`);
-}
 
 /** `mcp remove NAME`: success (exit 0) whether or not it was there. */
 export function runMcpRemove(name: string, io: McpIo = defaultIo()): Promise<number> {
@@ -175,32 +133,6 @@ export function runMcpRemove(name: string, io: McpIo = defaultIo()): Promise<num
       io.out(`No MCP server named '${name}' found.\n`);
     }
   });
-}
-
-export interface Listed {
-  name: string;
-  server: McpServerConfig;
-  raw: TomlTable;
-}
-
-export function loadServers(io: McpIo, overrides: string[]): Listed[] {
-  let servers: Record<string, McpServerConfig>;
-  let raw: TomlTable;
-  try {
-    const config = loadConfig({ cwd: io.cwd, overrides, env: io.env });
-    servers = config.mcpServers;
-    raw = isTable(config.toml.mcp_servers) ? config.toml.mcp_servers : {};
-  } catch (err) {
-    if (err instanceof ConfigError) throw new CommandError(`failed to load configuration: ${err.message}`);
-    throw err;
-  }
-  return Object.keys(servers)
-    .sort()
-    .map((name) => ({ name, server: servers[name] as McpServerConfig, raw: isTable(raw[name]) ? raw[name] : {} }));
-}
-
-function isTable(value: unknown): value is TomlTable {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date);
 }
 
 const opt = <T>(raw: TomlTable, key: string, present: T): T | null => (raw[key] === undefined ? null : present);

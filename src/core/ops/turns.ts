@@ -129,5 +129,6 @@ function applyOverrides(settings: SessionSettings, o: TurnOverrides): SessionSet
     ...(o.sandbox_policy !== undefined ? { sandboxPolicy: o.sandbox_policy } : {}),
     ...(o.effort !== undefined ? { reasoningEffort: o.effort } : {}),
     ...(o.summary !== undefined ? { reasoningSummary: o.summary } : {}),
+    ...(o.collaboration_mode !== undefined ? { collaborationMode: o.collaboration_mode } : {}),
   };
 }

@@ -10,13 +10,12 @@ import type { UserInput } from "../../protocol/ops.js";
 import type { ModelClient } from "../../model/prompt.js";
 import { ModelError, errorInfo } from "../../model/errors.js";
 import { ToolError } from "../../tools/types.js";
-import type { ToolRouter } from "../../tools/router.js";
-import type { ToolSpec } from "../../protocol/tool-spec.js";
 import type { TurnContext } from "../../tools/turn-context.js";
 import type { TokenAccounting } from "../token-usage.js";
 import type { ConversationHistory } from "../history.js";
 import { notifyTurnComplete, userTextMessages } from "../notify.js";
 import type { SessionTask, TaskContext, TaskKind, TurnCompaction } from "./task.js";
+import { errorMessage } from "../../util/errors.js";
 
 export interface ActiveTask {
   subId: string;
@@ -43,10 +42,12 @@ export interface TaskHost {
   readonly unifiedExec: { terminateAll(): void };
   send(id: string, msg: EventMsg): void;
   baseInstructionsFor(turn: TurnContext): string;
-  turnTools(turn: TurnContext, emit: (msg: EventMsg) => void, signal: AbortSignal): Promise<{ specs: ToolSpec[]; router: ToolRouter }>;
+  turnTools(turn: TurnContext, emit: (msg: EventMsg) => void, signal: AbortSignal): ReturnType<TaskContext["tools"]>;
   usageRecorder(turn: TurnContext, emit: (msg: EventMsg) => void): (usage: TokenUsage | null) => void;
   tokenCount(): EventMsg;
   compactionFor(turn: TurnContext, emit: (msg: EventMsg) => void, signal: AbortSignal): TurnCompaction;
+  /** A regular task completed without error or abort. */
+  afterTurn(subId: string): void;
 }
 
 export class TaskRunner {
@@ -105,6 +106,7 @@ export class TaskRunner {
       },
       compaction: host.compactionFor(turn, emit, controller.signal),
     };
+    let completedTurn = false;
     active.done = task.run(ctx).then(
       (last) => {
         emit({ type: "task_complete", turn_id: turnId, last_agent_message: last });
@@ -115,6 +117,7 @@ export class TaskRunner {
             { threadId: host.threadId, turnId, cwd: turn.cwd, inputMessages: userTextMessages(items), lastAssistantMessage: last },
             { onError: (message) => host.send(subId, { type: "warning", message }) },
           );
+          completedTurn = true;
         }
       },
       (err: unknown) => {
@@ -127,6 +130,8 @@ export class TaskRunner {
       // Input that arrived too late for the model is not lost: it stays in history.
       host.history.append(...active.pending.splice(0));
       if (this.active === active) this.active = null;
+      // Only now is the session idle, so a goal's next turn can start here.
+      if (completedTurn && !active.aborted) host.afterTurn(subId);
     });
   }
 
@@ -156,5 +161,5 @@ function describeTurnError(err: unknown): { message: string; info: CodexErrorInf
     return { message, info };
   }
   if (err instanceof ToolError) return { message: err.message, info: "other" };
-  return { message: err instanceof Error ? err.message : String(err), info: "other" };
+  return { message: errorMessage(err), info: "other" };
 }

@@ -9,6 +9,7 @@ import type { ResponseItem } from "../../protocol/items.js";
 import type { ToolSpec } from "../../protocol/tool-spec.js";
 import type { ModelClient } from "../../model/prompt.js";
 import type { ToolRouter } from "../../tools/router.js";
+import type { ToolSearchCatalog } from "../../tools/tool-search.js";
 import type { TurnContext } from "../../tools/turn-context.js";
 import type { ConversationHistory } from "../history.js";
 import type { CompactOptions } from "../compact/compactor.js";
@@ -44,7 +45,7 @@ export interface TaskContext {
   /** The instructions every request of this thread starts with. */
   baseInstructions: string;
   /** The turn's tools (waits for MCP servers to settle when there are some). */
-  tools(): Promise<{ specs: ToolSpec[]; router: ToolRouter }>;
+  tools(): Promise<{ specs: ToolSpec[]; router: ToolRouter; deferred?: ToolSearchCatalog }>;
   /** Input the user sent while the task was running, taken once. */
   takePendingInput(): ResponseItem[];
   recordUsage(usage: TokenUsage | null): void;

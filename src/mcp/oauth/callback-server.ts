@@ -13,6 +13,11 @@ export class OAuthCallbackError extends Error {}
 
 export interface CallbackServer {
   redirectUrl: string;
+  /**
+   * The redirect as the user pasted it (the browser's address bar, when the redirect could not
+   * reach this machine: a sign-in over SSH). False when the text is not that redirect.
+   */
+  deliverPasted: (text: string) => boolean;
   /** The code for the authorization whose `state` was `expectedState`. */
   waitForCode: (expectedState: string | undefined) => Promise<string>;
   close: () => Promise<void>;
@@ -28,6 +33,19 @@ function reply(res: ServerResponse, status: number, title: string, body: string)
   res.end(page(title, body));
 }
 
+/** The code and state a redirect carries, or the error it reports; null when it carries neither. */
+function redirectResult(url: URL): { code?: string; state?: string; error?: string } | null {
+  const code = url.searchParams.get("code") ?? undefined;
+  const state = url.searchParams.get("state") ?? undefined;
+  const error = url.searchParams.get("error") ?? undefined;
+  if (error !== undefined) {
+    const description = url.searchParams.get("error_description");
+    return { error: `The authorization server answered ${error}${description ? `: ${description}` : ""}` };
+  }
+  if (code === undefined) return null;
+  return { code, ...(state !== undefined ? { state } : {}) };
+}
+
 export async function startCallbackServer(address: CallbackAddress, timeoutMs = DEFAULT_CALLBACK_TIMEOUT_MS): Promise<CallbackServer> {
   const port = address.listenPort;
   let callbackPath = "";
@@ -39,22 +57,14 @@ export async function startCallbackServer(address: CallbackAddress, timeoutMs = 
       reply(res, 404, "Not found", "This address only receives the sign-in redirect for codex-ts.");
       return;
     }
-    const code = url.searchParams.get("code") ?? undefined;
-    const state = url.searchParams.get("state") ?? undefined;
-    const error = url.searchParams.get("error") ?? undefined;
-    if (code === undefined && error === undefined) {
+    const result = redirectResult(url);
+    if (result === null) {
       reply(res, 400, "Sign-in failed", "The redirect carried neither an authorization code nor an error.");
       return;
     }
-    if (error !== undefined) {
-      const description = url.searchParams.get("error_description");
-      const text = `The authorization server answered ${error}${description ? `: ${description}` : ""}`;
-      reply(res, 400, "Sign-in failed", `${text}. You can close this window and try again.`);
-      deliver?.({ error: text });
-    } else {
-      reply(res, 200, "Signed in", "codex-ts received the authorization. You can close this window and return to the terminal.");
-      deliver?.({ ...(code !== undefined ? { code } : {}), ...(state !== undefined ? { state } : {}) });
-    }
+    if (result.error !== undefined) reply(res, 400, "Sign-in failed", `${result.error}. You can close this window and try again.`);
+    else reply(res, 200, "Signed in", "codex-ts received the authorization. You can close this window and return to the terminal.");
+    deliver?.(result);
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", (err: NodeJS.ErrnoException) =>
@@ -72,6 +82,18 @@ export async function startCallbackServer(address: CallbackAddress, timeoutMs = 
   return {
     redirectUrl,
     close,
+    deliverPasted: (text) => {
+      let url: URL;
+      try {
+        url = new URL(text.trim());
+      } catch {
+        return false;
+      }
+      const result = url.pathname === callbackPath ? redirectResult(url) : null;
+      if (result === null) return false;
+      deliver?.(result);
+      return true;
+    },
     waitForCode: async (expectedState) => {
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {

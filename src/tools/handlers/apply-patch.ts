@@ -26,6 +26,7 @@ import { resolveWorkdir } from "../turn-context.js";
 import { formatFreeformOutput, formatShellJsonOutput, type ExecOutcome } from "../../exec/format.js";
 import type { TruncationPolicy } from "../../exec/truncate.js";
 import { ToolError, parseArguments, type ToolHandler, type ToolInvocation, type ToolOutput } from "../types.js";
+import { errorMessage } from "../../util/errors.js";
 
 /** How the calling tool lays out a finished command for the model. */
 export type PatchOutputFormat = (outcome: ExecOutcome, policy: TruncationPolicy) => string;
@@ -89,6 +90,7 @@ export async function interceptApplyPatch(
 }
 
 async function applyPatch(invocation: ToolInvocation, text: string, cwd: string, format: PatchOutputFormat): Promise<ToolOutput> {
+  if (invocation.turn.planning === true) return { text: "plan mode: no file is changed while planning; describe the edit in the plan instead", success: false };
   const started = performance.now();
   const { turn } = invocation;
   let parsed: ParsedPatch;
@@ -101,7 +103,7 @@ async function applyPatch(invocation: ToolInvocation, text: string, cwd: string,
     if (denied !== null) return { text: `apply_patch refused: ${denied}`, success: false };
     plan = await planPatch(parsed, cwd);
   } catch (err) {
-    return verificationFailed(err instanceof Error ? err.message : String(err));
+    return verificationFailed(errorMessage(err));
   }
 
   const changes = fileChanges(plan);
@@ -142,7 +144,7 @@ async function applyPatch(invocation: ToolInvocation, text: string, cwd: string,
     stdout = summarizePlan(plan);
     invocation.turnDiff.track(plan.changes);
   } catch (err) {
-    stderr = `${err instanceof Error ? err.message : String(err)}\n`;
+    stderr = `${errorMessage(err)}\n`;
   }
   const success = stderr === "";
   invocation.emit({ type: "patch_apply_end", call_id: invocation.callId, stdout, stderr, success });

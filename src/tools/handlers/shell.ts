@@ -2,7 +2,6 @@
  * The classic shell tools: `shell` (argv array, JSON output) and `shell_command` (a script run
  * by the user's shell, plain-text output). Both run to completion with a timeout.
  */
-import { basename } from "node:path";
 import { runCommand } from "../../exec/run-command.js";
 import { formatFreeformOutput, formatShellJsonOutput } from "../../exec/format.js";
 import { resolveWorkdir } from "../turn-context.js";
@@ -11,6 +10,7 @@ import { shellJoin } from "../../util/shell-quote.js";
 import { interceptApplyPatch, type PatchOutputFormat } from "./apply-patch.js";
 import { commandEnv, emitBegin, emitEnd, emitRefusal, outputDeltaEmitter, spawnArgvFor } from "./command-events.js";
 import { orchestrateCommand, type CommandLaunch, type CommandRequest, type SandboxPermissions } from "../command-orchestrator.js";
+import { shellArgv } from "../shell-argv.js";
 
 /** Commands without a timeout_ms stop after this long, so a hung command cannot hang the turn. */
 export const DEFAULT_COMMAND_TIMEOUT_MS = 10_000;
@@ -56,7 +56,7 @@ export const shellCommandHandler: ToolHandler = {
       throw new ToolError("failed to parse function arguments: `command` must be a non-empty string");
     }
     const shell = invocation.turn.services.userShell;
-    const argv = [shell, args.login === false || basename(shell) === "sh" ? "-c" : "-lc", args.command];
+    const argv = shellArgv(shell, args.command, args.login !== false);
     return runToCompletion(invocation, argv, args, formatFreeformOutput);
   },
   hookIdentity: (invocation) => bashIdentity(stringOr(argumentsOf(invocation).command)),

@@ -13,6 +13,7 @@ import { interceptApplyPatch } from "./apply-patch.js";
 import { commandEnv, emitBegin, emitEnd, emitRefusal, outputDeltaEmitter, spawnArgvFor } from "./command-events.js";
 import { argumentsOf, bashIdentity, rewriteCommand } from "./shell.js";
 import { orchestrateCommand, type CommandLaunch, type CommandRequest, type SandboxPermissions } from "../command-orchestrator.js";
+import { shellArgv } from "../shell-argv.js";
 
 interface ExecCommandArgs {
   cmd?: unknown;
@@ -59,7 +60,7 @@ export const execCommandHandler: ToolHandler = {
     }
     const manager = invocation.turn.services.unifiedExec;
     const shell = args.shell ?? invocation.turn.services.userShell;
-    const argv = [shell, args.login === false ? "-c" : "-lc", args.cmd];
+    const argv = shellArgv(shell, args.cmd, args.login !== false);
     const patched = await interceptApplyPatch(invocation, argv, args.workdir, formatFreeformOutput);
     if (patched) return patched;
     const cwd = resolveWorkdir(invocation.turn, args.workdir);

@@ -60,8 +60,9 @@ export function relativeAge(iso: string, now: number): string {
   return `${Math.floor(days / 365)}y ago`;
 }
 
-/** The first line of the prompt, whitespace collapsed. */
+/** The thread's name (/rename), else the first line of the prompt, whitespace collapsed. */
 function promptLine(summary: ThreadSummary): string {
+  if (summary.name !== null) return summary.name;
   const text = (summary.firstPrompt ?? "").trim();
   return text === "" ? "(no prompt)" : (text.split("\n")[0] ?? "").replace(/\s+/g, " ");
 }
@@ -127,7 +128,7 @@ export class SessionPicker implements Component {
         }
         const s = next.value;
         this.loaded.push(s);
-        this.haystacks.push([promptLine(s), s.gitBranch ?? "", s.cwd ?? "", s.id].join("\n").toLowerCase());
+        this.haystacks.push([promptLine(s), s.firstPrompt ?? "", s.gitBranch ?? "", s.cwd ?? "", s.id].join("\n").toLowerCase());
         if (this.matchesFilter(this.loaded.length - 1)) this.matches.push(this.loaded.length - 1);
         const budget = this.matches.length < this.top + this.maxVisible ? SCREEN_BUDGET_MS : LOAD_BUDGET_MS;
         if (performance.now() - start > budget) break;
