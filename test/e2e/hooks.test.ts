@@ -258,3 +258,18 @@ void test("a hooks.json that does not fit is reported, and what fits still runs"
   });
   assert.equal(hooks.records("ok").length, 1);
 });
+
+void test("SessionStart hears `resume` when exec resumes a session", async () => {
+  const ws = makeWorkspace();
+  installFixtureHooks(ws.home);
+  // The fixture's Stop hook sends the agent back once per turn: two answers each.
+  await withServer([turn(text("first")), turn(text("first, tested")), turn(text("second")), turn(text("second, tested"))], async (server) => {
+    for (const args of [["hello"], ["resume", "--last", "again"]]) {
+      const r = await exec(server, ["--dangerously-bypass-hook-trust", ...args], { cwd: ws.dir, home: ws.home });
+      assert.equal(r.code, 0, r.stderr);
+    }
+  });
+  const starts = fixtureEvents(ws.home).filter((e) => e.hook_event_name === "SessionStart");
+  assert.deepEqual(starts.map((e) => e.source), ["startup", "resume"]);
+  assert.equal(starts[0]?.session_id, starts[1]?.session_id);
+});
