@@ -31,7 +31,7 @@ export interface HookSettings {
 }
 
 /** The reference names `-c` overrides' hooks after this made-up file. */
-export const SESSION_FLAGS_CONFIG = "/<session-flags>/config.toml";
+const SESSION_FLAGS_CONFIG = "/<session-flags>/config.toml";
 
 export interface HookLayers {
   /** null: the user's layer is not read (`--ignore-user-config`). */

@@ -5,7 +5,7 @@
  * when it comes and decides nothing.
  */
 import type { EventMsg } from "../protocol/events.js";
-import { hookEventLabel, type HookEventName, type HookRunStatus, type HookRunSummary } from "../protocol/hook-events.js";
+import { hookEventLabel, type HookEventName, type HookRunSummary } from "../protocol/hook-events.js";
 import type { ConfiguredHook } from "./discovery.js";
 import { parseRun, type ParsedRun, type ParseOptions } from "./output.js";
 import { runHookProcess, type HookProcessResult } from "./runner.js";
@@ -60,7 +60,7 @@ function complete(event: HookEventName, running: HookRunSummary, result: HookPro
   const parsed = parseRun(event, result, options);
   const run: HookRunSummary = {
     ...running,
-    status: parsed.status satisfies HookRunStatus,
+    status: parsed.status,
     completed_at: result.completedAt,
     duration_ms: result.durationMs,
     entries: parsed.entries,

@@ -9,7 +9,7 @@ import type { HookSettings } from "../config/hook-sources.js";
 import { discoverHooks, type ConfiguredHook } from "./discovery.js";
 import { stateWrites, writeHookStates } from "./trust.js";
 
-export const BYPASS_TRUST_WARNING = "`--dangerously-bypass-hook-trust` is enabled: enabled hooks run without review for this invocation.";
+const BYPASS_TRUST_WARNING = "`--dangerously-bypass-hook-trust` is enabled: enabled hooks run without review for this invocation.";
 
 export class HookRegistry {
   private hooks: ConfiguredHook[] = [];

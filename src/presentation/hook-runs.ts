@@ -3,7 +3,7 @@
  * blocked, stopped, failed or had something to say (`hook: PreToolUse Blocked` and its reason,
  * as the reference's exec prints it). A hook that keeps failing the same way is reported once.
  */
-import { hookEventName, type HookEventLabel, type HookOutputEntry, type HookRunSummary } from "../protocol/hook-events.js";
+import { hookEventName, type HookOutputEntry, type HookRunSummary } from "../protocol/hook-events.js";
 
 export interface HookReport {
   /** `PreToolUse` */
@@ -14,10 +14,6 @@ export interface HookReport {
   lines: string[];
   /** A failure (shown as a warning), rather than a decision. */
   failed: boolean;
-}
-
-export function hookEventDisplayName(label: HookEventLabel): string {
-  return hookEventName(label);
 }
 
 /** How a completed run reads, or null when there is nothing to tell (it ran, said nothing for the user). */

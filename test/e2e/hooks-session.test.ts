@@ -5,7 +5,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Event } from "../../src/protocol/events.js";
 import type { HookRunSummary } from "../../src/protocol/hook-events.js";
