@@ -18,7 +18,7 @@ import { dirname } from "node:path";
 import { hookEventLabel, type HookEventName, type HookStateUpdate } from "../protocol/hook-events.js";
 import { readTextFile } from "../util/bounded-read.js";
 import { PRIVATE_DIR_MODE, writeFileAtomic } from "../util/atomic-write.js";
-import { parseConfigText, removeTableValue, setTableValue } from "../config/toml-edit.js";
+import { parseTomlFile } from "../config/toml-errors.js";
 import type { HookHandlerSpec } from "./hooks-file.js";
 
 /** A hook's saved state: either field may be missing. */
@@ -91,9 +91,10 @@ export function readStateTable(configFile: string): unknown {
     return undefined;
   }
   try {
-    const hooks = parseConfigText(text).hooks;
+    const hooks = parseTomlFile(configFile, text).hooks;
     return isTable(hooks) ? hooks.state : undefined;
   } catch {
+    // A config.toml that does not parse has already been reported by the config loader.
     return undefined;
   }
 }
@@ -107,6 +108,8 @@ export interface StateWrite {
 
 /** Writes state changes into `configFile`, in place (comments and layout kept), atomically. */
 export async function writeHookStates(configFile: string, writes: readonly StateWrite[]): Promise<void> {
+  // The in-place editor (and the TOML patcher behind it) loads only when a state is saved.
+  const { removeTableValue, setTableValue } = await import("../config/toml-edit.js");
   let text = "";
   try {
     text = readTextFile(configFile);
