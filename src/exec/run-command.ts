@@ -9,6 +9,8 @@
 import { spawn } from "node:child_process";
 import { stat } from "node:fs/promises";
 import { OutputCapture } from "./output-capture.js";
+import { leaderExited, watchProcessGroup } from "./group-watchdog.js";
+import { beforeCommandSpawn } from "./before-spawn.js";
 
 export interface RunCommandRequest {
   argv: string[];
@@ -128,6 +130,7 @@ export async function runCommand(req: RunCommandRequest): Promise<CommandResult>
     let timer: NodeJS.Timeout | undefined;
     let graceTimer: NodeJS.Timeout | undefined;
 
+    beforeCommandSpawn();
     const options = {
       cwd: req.cwd,
       env: req.env,
@@ -138,6 +141,7 @@ export async function runCommand(req: RunCommandRequest): Promise<CommandResult>
       req.stdin === undefined
         ? spawn(program, req.argv.slice(1), { ...options, stdio: ["ignore", "pipe", "pipe"] })
         : spawn(program, req.argv.slice(1), { ...options, stdio: ["pipe", "pipe", "pipe"] });
+    watchProcessGroup(child.pid);
     if (req.stdin !== undefined && child.stdin) {
       // A command that exits without reading its input must not crash us (EPIPE).
       child.stdin.on("error", () => undefined);
@@ -194,8 +198,10 @@ export async function runCommand(req: RunCommandRequest): Promise<CommandResult>
     child.on("exit", (code, signal) => {
       exitStatus = exitCodeFromStatus(code, signal);
       clearTimeout(timer);
+      leaderExited(child.pid);
       // Kill leftovers only when we were asked to stop; a normal exit may leave daemons the
-      // user wanted. Either way, stop waiting for the pipes after a short grace.
+      // user wanted, which end with codex-ts (group-watchdog.ts). Either way, stop waiting for
+      // the pipes after a short grace.
       if (timedOut || aborted) killProcessGroup(child.pid);
       if (openStreams === 0) finish();
       else graceTimer = setTimeout(finish, PIPE_DRAIN_GRACE_MS);

@@ -10,8 +10,15 @@
  *   refusals look is offered to the user for a rerun outside the sandbox.
  * - `never`: nobody is asked; whatever happened goes back to the model.
  * Each question goes to the PermissionRequest hooks first (tool-hooks.ts): a hook that allows or
- * denies answers it, and the user is asked only when none decided.
+ * denies answers it, and the user is asked only when none decided. A hook that runs only once the
+ * user trusted it (or that the user's managed config installs) answers for the user, as in 0.169.
  * "Approved for the session" covers the same command in the same directory from then on.
+ *
+ * Nothing runs outside the sandbox (under a confining policy) unless the user said yes to
+ * exactly that: the escalation request, "run it without a sandbox?" when none can be set up, or
+ * "retry without sandbox?" after a refusal; or said yes to one of them for the session. A rule
+ * that allows the command, or a yes to running it at all, only skips the question of whether
+ * it may run, which it then does inside the sandbox.
  *
  * "Outside the sandbox" still hides what the permission profile denies: such a command runs with
  * full access but with the denied paths masked (launcher.ts), and when that cannot be done on
@@ -96,19 +103,33 @@ export async function orchestrateCommand<R>(
 
   const store = turn.services.approvalStore;
   const key = commandApprovalKey(request.argv, request.cwd, request.permissions);
-  let approved = ruling?.decision === "allow" || (ruling?.decision !== "prompt" && store.covers("exec", [key]));
+  // Running outside the sandbox is its own question, whatever allowed the command itself: an
+  // answer "for the session" to it is kept under the escalated key.
+  const unsandboxedKey = commandApprovalKey(request.argv, request.cwd, "require_escalated");
+  let mayRunUnsandboxed = ruling?.decision !== "prompt" && store.covers("exec", [unsandboxedKey]);
   const sandboxed = turn.sandboxPolicy.type !== "danger-full-access";
-  const needsApproval =
-    ruling?.decision === "prompt" ||
-    (policy === "untrusted" ? !(await isKnownSafeCommand(request.argv, { sandboxed })) : policy === "on-request" && escalated);
-  if (needsApproval && !approved) {
-    const answer = await ask(invocation, request, escalated ? request.justification : undefined);
-    if (!isApproval(answer.decision)) return refused(answer.message ?? REJECTED_BY_USER);
-    if (answer.decision === "approved_for_session") store.remember("exec", [key]);
-    approved = true;
+
+  if (escalated) {
+    // The request itself is to run outside the sandbox: only the user can grant it.
+    if (!mayRunUnsandboxed) {
+      const answer = await ask(invocation, request, request.justification);
+      if (!isApproval(answer.decision)) return refused(answer.message ?? REJECTED_BY_USER);
+      if (answer.decision === "approved_for_session") store.remember("exec", [unsandboxedKey]);
+      mayRunUnsandboxed = true;
+    } else {
+      reportDecision(invocation, "approved", "config");
+    }
   } else {
-    // Nobody was asked: the policy (or an earlier "for the session") decided.
-    reportDecision(invocation, "approved", "config");
+    const allowed = ruling?.decision === "allow" || (ruling?.decision !== "prompt" && store.covers("exec", [key]));
+    const needsApproval = ruling?.decision === "prompt" || (policy === "untrusted" && !(await isKnownSafeCommand(request.argv, { sandboxed })));
+    if (needsApproval && !allowed) {
+      const answer = await ask(invocation, request, undefined);
+      if (!isApproval(answer.decision)) return refused(answer.message ?? REJECTED_BY_USER);
+      if (answer.decision === "approved_for_session") store.remember("exec", [key]);
+    } else {
+      // Nobody was asked: the policy, a rule or an earlier "for the session" decided.
+      reportDecision(invocation, "approved", "config");
+    }
   }
 
   const spawnArgv = request.spawnArgv ?? request.argv;
@@ -119,31 +140,34 @@ export async function orchestrateCommand<R>(
     return { kind: "ran", result: await attempt(outside), launch: outside };
   };
   // An approved escalation runs outside the sandbox, as does everything under full access.
-  if (turn.sandboxPolicy.type === "danger-full-access" || (escalated && approved)) return runOutside();
+  if (!sandboxed || escalated) return runOutside();
+
+  /** Asks before the command runs unconfined, unless the user already said yes to that; a string: why it was refused. */
+  const mayLeaveSandbox = async (question: string): Promise<true | string> => {
+    if (mayRunUnsandboxed) return true;
+    const answer = await ask(invocation, request, `${question}${stillHidden(guard)}`);
+    if (!isApproval(answer.decision)) return answer.message ?? REJECTED_BY_USER;
+    if (answer.decision === "approved_for_session") store.remember("exec", [unsandboxedKey]);
+    return (mayRunUnsandboxed = true);
+  };
 
   let launch: CommandLaunch;
   try {
     launch = await sandboxCommand({ policy: turn.sandboxPolicy, cwd: request.cwd, argv: spawnArgv, env: request.env, tty: request.tty, guard });
   } catch (err) {
     if (!(err instanceof SandboxUnavailableError)) throw err;
-    // Never unconfined without the user's say-so: ask, or tell the model why nothing ran.
+    // Never unconfined without the user's say-so, whatever allowed the command: ask, or tell
+    // the model why nothing ran when nobody can be asked.
     if (policy === "never" || turn.planning === true) return refused(err.message);
-    if (!approved) {
-      const answer = await ask(invocation, request, `${err.message} Run it without a sandbox?${stillHidden(guard)}`);
-      if (!isApproval(answer.decision)) return refused(answer.message ?? REJECTED_BY_USER);
-    }
-    return runOutside();
+    const leave = await mayLeaveSandbox(`${err.message} Run it without a sandbox?`);
+    return leave === true ? runOutside() : refused(leave);
   }
 
   const result = await attempt(launch);
   const outcome = view(result);
   if (policy === "never" || turn.planning === true || outcome.exitCode === null || !looksDenied(outcome)) return { kind: "ran", result, launch };
-  if (!approved) {
-    const answer = await ask(invocation, request, `${RETRY_WITHOUT_SANDBOX}${stillHidden(guard)}`);
-    if (!isApproval(answer.decision)) return refused(answer.message ?? REJECTED_BY_USER);
-    if (answer.decision === "approved_for_session") store.remember("exec", [key]);
-  }
-  return runOutside();
+  const leave = await mayLeaveSandbox(RETRY_WITHOUT_SANDBOX);
+  return leave === true ? runOutside() : refused(leave);
 }
 
 /** Said in a question about running outside the sandbox when denied paths would stay hidden anyway. */
