@@ -14,6 +14,7 @@ import type { RequestId } from "../app-server-protocol/jsonrpc.js";
 import { RpcError, ERROR_CODES } from "../app-server-protocol/jsonrpc.js";
 import type { ThreadActiveFlag, ThreadSettingsResponse, ThreadStatus, Turn, TurnError } from "../app-server-protocol/v2.js";
 import { approvalToV2, effortToV2, errorInfoToV2, sandboxToV2 } from "../app-server-protocol/convert.js";
+import { hookRunToV2 } from "../app-server-protocol/hook-runs.js";
 import { ClientGone, type Connection } from "./connection.js";
 import type { Outgoing } from "./outgoing.js";
 import { declines, routeQuestion, type QuestionRoute } from "./server-requests.js";
@@ -55,6 +56,8 @@ export class LiveThread {
   private readonly expectations: Expectation[] = [];
   private readonly turnStarts = new Map<string, { resolve: (turn: Turn) => void; reject: (err: RpcError) => void }>();
   private readonly turnEnds: Array<() => void> = [];
+  /** Warnings sent while no client was subscribed yet. */
+  private readonly unheard: Outgoing[] = [];
   private ready: Promise<Configured>;
   private markReady: (configured: Configured) => void = () => undefined;
   private ended = false;
@@ -141,6 +144,10 @@ export class LiveThread {
   /** Adds a client; the questions still open are asked of it too (call after its response is out). */
   subscribe(connection: Connection): void {
     this.subscribers.add(connection);
+    // Warnings from the session's start (a config problem, hooks awaiting trust) reach the first
+    // client, after the response that subscribed it.
+    const unheard = this.unheard.splice(0);
+    if (unheard.length > 0) setImmediate(() => this.broadcast(unheard));
   }
 
   askOpenQuestions(connection: Connection): void {
@@ -192,8 +199,16 @@ export class LiveThread {
         if (this.active) this.active.turn.error ??= { message: msg.message, codexErrorInfo: errorInfoToV2(msg.codex_error_info), additionalDetails: null };
         break;
       case "warning":
-        if (!this.active) this.broadcast([{ method: "warning", params: { threadId: this.threadId, message: msg.message } }]);
+        if (!this.active) {
+          const warning = { method: "warning", params: { threadId: this.threadId, message: msg.message } };
+          if (this.subscribers.size === 0) this.unheard.push(warning);
+          else this.broadcast([warning]);
+        }
         break;
+      case "hook_started":
+      case "hook_completed":
+        this.broadcast([{ method: msg.type === "hook_started" ? "hook/started" : "hook/completed", params: { threadId: this.threadId, turnId: msg.turn_id, run: hookRunToV2(msg.run) } }]);
+        return;
       default:
         break;
     }
