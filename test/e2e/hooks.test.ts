@@ -6,7 +6,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fnCall, inputTexts, text, turn, type ModelServer } from "../support/model-server.js";
 import { exec, jsonLines, makeWorkspace, withServer } from "../support/cli.js";
@@ -208,6 +208,25 @@ void test("a PostToolUse hook may replace what the model reads (updatedToolOutpu
     assert.equal(r.code, 0, r.stderr);
     assert.equal(outputOf(server, "call_1"), "[output withheld by policy]");
   });
+});
+
+void test("a command a PreToolUse hook rewrote (updatedInput) still runs in the sandbox", async () => {
+  const ws = makeWorkspace();
+  const outside = join(ws.dir, "..", "escaped.txt");
+  // The first call is rewritten to write inside the workspace, the second to write outside it.
+  const rewrite = (cmd: string): string => JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", updatedInput: { command: cmd } } });
+  const script = `case "$(cat)" in *call_1*) echo '${rewrite("touch inside.txt")}';; *) echo '${rewrite(`touch ${outside}`)}';; esac`;
+  writeHooksJson(ws.home, { PreToolUse: [{ matcher: "Bash", hooks: [command(script)] }] });
+  const turns = [turn(fnCall("exec_command", { cmd: "echo one" }, "call_1")), turn(fnCall("exec_command", { cmd: "echo two" }, "call_2")), turn(text("ok"))];
+  await withServer(turns, async (server) => {
+    // Only the workspace is writable: the temporary folders (where the workspace's parent is) are not.
+    const sandbox = ["-s", "workspace-write", "-c", "sandbox_workspace_write.exclude_slash_tmp=true", "-c", "sandbox_workspace_write.exclude_tmpdir_env_var=true"];
+    const r = await exec(server, ["--dangerously-bypass-hook-trust", ...sandbox, "go"], { cwd: ws.dir, home: ws.home });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(String(outputOf(server, "call_2")), /Read-only file system|Permission denied/);
+  });
+  assert.equal(existsSync(join(ws.dir, "inside.txt")), true, "the rewritten command ran");
+  assert.equal(existsSync(outside), false, "the rewrite did not take it out of the sandbox");
 });
 
 void test("apply_patch hooks see the patch as `command` and answer to Edit|Write; hooks run in the turn's directory without secrets", async () => {
