@@ -56,8 +56,8 @@ export class LiveThread {
   private readonly expectations: Expectation[] = [];
   private readonly turnStarts = new Map<string, { resolve: (turn: Turn) => void; reject: (err: RpcError) => void }>();
   private readonly turnEnds: Array<() => void> = [];
-  /** Warnings sent while no client was subscribed yet. */
-  private readonly unheard: Outgoing[] = [];
+  /** Warnings held until the first client has the thread; null once they went out. */
+  private unheard: Outgoing[] | null = [];
   private ready: Promise<Configured>;
   private markReady: (configured: Configured) => void = () => undefined;
   private ended = false;
@@ -145,9 +145,14 @@ export class LiveThread {
   subscribe(connection: Connection): void {
     this.subscribers.add(connection);
     // Warnings from the session's start (a config problem, hooks awaiting trust) reach the first
-    // client, after the response that subscribed it.
-    const unheard = this.unheard.splice(0);
-    if (unheard.length > 0) setImmediate(() => this.broadcast(unheard));
+    // client after the response that subscribed it, which names the thread they are about.
+    if (this.unheard !== null && this.subscribers.size === 1) {
+      setImmediate(() => {
+        const unheard = this.unheard ?? [];
+        this.unheard = null;
+        this.broadcast(unheard);
+      });
+    }
   }
 
   askOpenQuestions(connection: Connection): void {
@@ -201,7 +206,7 @@ export class LiveThread {
       case "warning":
         if (!this.active) {
           const warning = { method: "warning", params: { threadId: this.threadId, message: msg.message } };
-          if (this.subscribers.size === 0) this.unheard.push(warning);
+          if (this.unheard !== null) this.unheard.push(warning);
           else this.broadcast([warning]);
         }
         break;
