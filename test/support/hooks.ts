@@ -29,7 +29,8 @@ export function fixtureEvents(home: string): Array<Record<string, unknown>> {
 export function hookDir(): { dir: string; record(label: string): string; records(label: string): Array<Record<string, unknown>> } {
   const dir = mkdtempSync(join(tmpdir(), "codex-ts-hooks-"));
   const script = join(dir, "record.sh");
-  writeFileSync(script, '#!/bin/sh\nmkdir -p "$1"\ncat > "$1/$(date +%s%N)-$$.json"\n');
+  // Written under a hidden name, then renamed: a test polling for the record never reads half of it.
+  writeFileSync(script, '#!/bin/sh\nmkdir -p "$1"\ncat > "$1/.partial-$$" && mv "$1/.partial-$$" "$1/$(date +%s%N)-$$.json"\n');
   chmodSync(script, 0o755);
   return {
     dir,
@@ -41,6 +42,7 @@ export function hookDir(): { dir: string; record(label: string): string; records
 function readRecords(dir: string): Array<Record<string, unknown>> {
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
+    .filter((f) => !f.startsWith("."))
     .sort()
     .map((f) => JSON.parse(readFileSync(join(dir, f), "utf8")) as Record<string, unknown>);
 }
