@@ -33,7 +33,7 @@ const LAYERS = {
   core: ["protocol", "util", "auth", "telemetry", "patch", "exec", "sandbox", "safety", "shell", "model", "rollout", "history", "approval", "config", "hooks", "tools", "mcp"],
   // The front-end host: the one way front ends reach the engine (threads, recorded threads, the
   // standalone commands' entry points).
-  host: ["protocol", "util", "approval", "config", "core", "exec", "mcp", "patch", "rollout", "sandbox"],
+  host: ["protocol", "util", "approval", "config", "core", "exec", "hooks", "mcp", "patch", "rollout", "sandbox"],
   // Text and items front ends show, made from the protocol's events alone.
   presentation: ["protocol", "util"],
   // The app-server protocol's framing and v2 shapes, and their conversions to and from the core's.

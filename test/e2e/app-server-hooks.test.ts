@@ -1,6 +1,6 @@
 /**
  * Lifecycle hooks through `codex-ts app-server`, every message checked against the reference's
- * schema: `hooks/list` shows a thread's hooks with their trust, a `config/batchWrite` of
+ * schema: `hooks/list` shows a thread's hooks (or a folder's) with their trust, a `config/batchWrite` of
  * `hooks.state` trusts one (as a remote UI's /hooks does), and its runs then come as
  * `hook/started` / `hook/completed` notifications while the block reaches the model.
  */
@@ -35,7 +35,11 @@ void test("hooks/list, trust saved with config/batchWrite, and a blocking hook's
     assert.equal(hook?.source, "user");
     assert.equal(hook?.trustStatus, "untrusted");
     assert.match(String(hook?.currentHash), /^sha256:[0-9a-f]{64}$/);
-    await assert.rejects(client.request("hooks/list", { cwds: [ws.dir] }), /pass `threadId`/);
+    // By folder: what a session started there would find, the same hook with the same key.
+    const byFolder = ((await client.request("hooks/list", { cwds: [ws.dir] })).data as Json[])[0] as Json;
+    assert.equal(byFolder.cwd, ws.dir);
+    assert.deepEqual(((byFolder.hooks as Json[])[0] as Json).key, hook?.key);
+    await assert.rejects(client.request("hooks/list", { threadId, cwds: [ws.dir] }), /do not go together/);
     const warned = client.received.filter((m) => m.method === "warning").map((m) => String((m.params as Json).message));
     assert.ok(warned.some((w) => /1 hook is new or changed and will not run until trusted/.test(w)), warned.join("\n"));
 
@@ -43,6 +47,8 @@ void test("hooks/list, trust saved with config/batchWrite, and a blocking hook's
     assert.match(readFileSync(join(ws.home, "config.toml"), "utf8"), /trusted_hash = "sha256:/);
     const relisted = ((await client.request("hooks/list", { threadId })).data as Json[])[0] as Json;
     assert.equal(((relisted.hooks as Json[])[0] as Json).trustStatus, "trusted");
+    const folderAgain = ((await client.request("hooks/list", { cwds: [ws.dir] })).data as Json[])[0] as Json;
+    assert.equal(((folderAgain.hooks as Json[])[0] as Json).trustStatus, "trusted");
 
     await client.request("turn/start", { threadId, input: [{ type: "text", text: "clean up", text_elements: [] }] });
     const started = await client.nextMethod("hook/started");
