@@ -44,6 +44,8 @@ export interface SlashContext {
   compact(instructions: string): void;
   /** `/copy`: the latest answer to the clipboard. */
   copyLastAnswer(): void;
+  /** `/hooks`: the configured lifecycle hooks, to review, trust and turn on or off. */
+  openHooks(): Promise<void>;
   /** Saves the model and effort as the defaults in config.toml; resolves with the file's path. */
   saveModel(model: string, effort: ReasoningEffort | null): Promise<string>;
   gitDiff(): Promise<string[]>;
@@ -200,6 +202,7 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
       ctx.error("Usage: /mcp, or /mcp login NAME");
     },
   },
+  { name: "hooks", description: "review, trust and turn lifecycle hooks on or off", duringTask: true, run: (ctx) => ctx.openHooks() },
   RENAME_COMMAND,
   GOAL_COMMAND,
   PLAN_COMMAND,
