@@ -20,6 +20,8 @@ import type { QuestionUpstream } from "../approval/questions.js";
 import type { SessionShellSnapshot } from "../exec/shell-snapshot.js";
 import type { McpRuntime } from "./mcp-runtime.js";
 import type { AgentTree } from "./agents/agent-tree.js";
+import type { HookRegistry } from "../hooks/registry.js";
+import type { SessionStartSource, SubagentContext } from "../hooks/payloads.js";
 
 /** Settings a user turn can change; the session keeps the latest. */
 export interface SessionSettings {
@@ -111,6 +113,21 @@ export interface SessionOptions {
   sharedShellSnapshot?: SessionShellSnapshot | null;
   /** The parent's MCP servers, which a sub-agent calls instead of starting its own (the parent ends them). */
   sharedMcp?: McpRuntime | null;
+  /** The lifecycle hooks this thread may run (docs/hooks.md); absent: none. */
+  hooks?: HookRegistry;
+  /**
+   * What SessionStart hooks are told started the session at its first turn; absent: `resume`
+   * for a resumed thread, `fork` for a forked one, else `startup`.
+   */
+  sessionStartSource?: SessionStartSource;
+  /**
+   * Set for a sub-agent's session: its turns tell hooks who it is, SubagentStart runs at its
+   * first turn (instead of SessionStart) and SubagentStop instead of Stop. Its hooks' session id
+   * should be the root thread's (`hookSessionId`).
+   */
+  subagent?: SubagentContext;
+  /** The session id hooks read; absent: the thread's own id (a sub-agent passes its root thread's). */
+  hookSessionId?: string;
   /**
    * After a user turn, keep going on an active goal in turns of its own while its budget allows
    * (the interactive UI); exec and the MCP server end with the turn they were asked for.

@@ -35,6 +35,10 @@ import type { ResponseItem } from "../protocol/items.js";
 import type { ThreadLineage } from "../protocol/collab.js";
 import type { RequestLineage } from "../model/prompt.js";
 import { SubAgents } from "./agents/sub-agents.js";
+import { SessionHooks } from "../hooks/engine.js";
+import { compactWithHooks } from "./turn-hooks.js";
+import type { SessionStartSource, SubagentContext } from "../hooks/payloads.js";
+import { createCommandEnv } from "../exec/env.js";
 import { GoalTracker } from "./goals.js";
 import { startGoalContinuation } from "./goal-continuation.js";
 
@@ -69,6 +73,10 @@ export class SessionState {
   shellSnapshot: SessionShellSnapshot | null = null;
   /** The sub-agents this thread starts (null when sub-agents are off). */
   readonly agents: SubAgents | null;
+  /** The thread's lifecycle hooks; null when none were configured. */
+  readonly hooks: SessionHooks | null;
+  /** What SessionStart hooks are told at the next turn (then null): the session's start. */
+  pendingSessionStart: SessionStartSource | null;
   /** The thread's goal (goals.ts); each change is published as thread_goal_updated. */
   readonly goals: GoalTracker;
 
@@ -80,7 +88,7 @@ export class SessionState {
   ) {
     this.threadId = threadId;
     this.telemetry = options.telemetry ?? noTelemetry();
-    this.fileSystemGuard = new FileSystemGuard(options.fileSystemRules ?? NO_FILESYSTEM_RULES);
+    this.fileSystemGuard = new FileSystemGuard(options.fileSystemRules ?? NO_FILESYSTEM_RULES, { warn: (message) => this.reportWarning(message) });
     this.recorder = options.recorder ?? null;
     this.history = new ConversationHistory((items) => this.recorder?.recordItems(items));
     this.settings = { ...options.settings };
@@ -89,6 +97,27 @@ export class SessionState {
     this.questions = new Questions(options.questionUpstream ?? null);
     this.agents = options.agentTree ? new SubAgents(this, options.agentTree, options.lineage?.depth ?? 0) : null;
     this.goals = new GoalTracker(threadId, (goal, eventId) => this.send(eventId ?? this.activeSubId, { type: "thread_goal_updated", goal }));
+    this.hooks = options.hooks
+      ? new SessionHooks(
+          options.hooks,
+          { sessionId: options.hookSessionId ?? threadId, transcriptPath: () => this.recorder?.path ?? null },
+          // Hooks get what commands get: the environment policy, so no credential is handed to them.
+          { env: createCommandEnv(options.shellEnvironmentPolicy, process.env), shell: userShellOf(options) },
+        )
+      : null;
+    this.pendingSessionStart = options.sessionStartSource ?? (options.resume ? (options.resume.warnOnModelChange ? "resume" : "fork") : "startup");
+  }
+
+  /** What SessionStart hooks have yet to be told (once: the session's start, later a compaction). */
+  takeSessionStart(): SessionStartSource | null {
+    const source = this.pendingSessionStart;
+    this.pendingSessionStart = null;
+    return source;
+  }
+
+  /** Set when this session is a sub-agent's. */
+  get subagent(): SubagentContext | undefined {
+    return this.options.subagent;
   }
 
   /** Set for a sub-agent: its parent, depth, nickname and role. */
@@ -181,6 +210,7 @@ export class SessionState {
       verbosity: s.verbosity,
       outputSchema: outputSchema ?? null,
       shellEnvironmentPolicy: this.options.shellEnvironmentPolicy,
+      ...(this.options.subagent ? { subagent: this.options.subagent } : {}),
       services: {
         unifiedExec: this.unifiedExec,
         userShell: userShellOf(this.options),
@@ -191,6 +221,7 @@ export class SessionState {
         approvalStore: this.approvalStore,
         fileSystemGuard: this.fileSystemGuard,
         ...(this.agents?.offer() ? { agents: this.agents } : {}),
+        ...(this.hooks ? { hooks: this.hooks } : {}),
         ...(turn_goals(this) ? { goals: this.goals } : {}),
       },
     };
@@ -236,7 +267,8 @@ export class SessionState {
     return {
       due: (overhead) => compactionDue(turn, host, overhead),
       // The compaction code loads the first time one runs.
-      run: async (options) => (await import("./compact/compactor.js")).compact(turn, host, options, signal, emit),
+      run: (options, trigger) =>
+        compactWithHooks(this.hooks, turn, emit, this.history, trigger, async () => (await import("./compact/compactor.js")).compact(turn, host, options, signal, emit)),
       windowFull: () => {
         this.tokens.setFull(turn.model.contextWindow);
         emit(this.tokenCount());

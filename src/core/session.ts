@@ -24,6 +24,7 @@ import { restoreThread } from "./restore.js";
 import { loadThread } from "../rollout/reconstruct.js";
 import type { SessionOptions, SessionSettings } from "./session-options.js";
 import { SessionState } from "./session-state.js";
+import { errorMessage } from "../util/errors.js";
 
 export class Session implements ThreadHandle {
   readonly threadId: string;
@@ -53,6 +54,8 @@ export class Session implements ThreadHandle {
       state.history.append(...options.initialHistory);
     } else state.history.append(...initialContext(state.settings, options, state.deferredToolsNote()));
     state.startMcp();
+    // The deny patterns' first walk, off the first command's path.
+    void state.fileSystemGuard.prewarm();
   }
 
   /** The `codex.*` OpenTelemetry events of this thread (records nothing without an exporter). */
@@ -77,7 +80,7 @@ export class Session implements ThreadHandle {
         if (!this.state.closed) return handleOp(this.state, id, op);
       })
       .catch((err: unknown) => {
-        this.state.send(id, { type: "error", message: `internal error: ${(err as Error).message}`, codex_error_info: "other" });
+        this.state.send(id, { type: "error", message: `internal error: ${errorMessage(err)}`, codex_error_info: "other" });
       });
     return id;
   }

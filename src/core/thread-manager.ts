@@ -30,6 +30,7 @@ import { RolloutRecorder } from "../rollout/recorder.js";
 import { findThreadPath } from "../rollout/list.js";
 import { loadThread } from "../rollout/reconstruct.js";
 import { AgentTree, type ChildThreadOpener } from "./agents/agent-tree.js";
+import { errorMessage } from "../util/errors.js";
 
 export interface ThreadManagerOptions {
   env: NodeJS.ProcessEnv;
@@ -166,7 +167,7 @@ export class ThreadManager {
       await thread.session.mcpReady();
     } catch (err) {
       await this.closeThread(thread.threadId);
-      throw new ThreadStartError("mcp_required", (err as Error).message);
+      throw new ThreadStartError("mcp_required", errorMessage(err));
     }
   }
 
@@ -289,7 +290,7 @@ export class ThreadManager {
         }),
       )
       .catch((err: unknown) => {
-        this.startupWarning = `OpenTelemetry export is off: ${(err as Error).message}`;
+        this.startupWarning = `OpenTelemetry export is off: ${errorMessage(err)}`;
         return null;
       });
     const handle = await this.otel;
@@ -350,7 +351,7 @@ export class ThreadManager {
       return opener();
     } catch (err) {
       if (err instanceof ThreadNotFoundError) throw new ThreadStartError("thread_not_found", err.message);
-      throw new ThreadStartError("rollout", `Could not open the session: ${(err as Error).message}`);
+      throw new ThreadStartError("rollout", `Could not open the session: ${errorMessage(err)}`);
     }
   }
 }
@@ -362,7 +363,7 @@ function loadRules(config: Config): { policy: ExecPolicy; codexHome: string } {
     const policy = config.features.exec_policy === false ? ExecPolicy.empty() : ExecPolicy.loadFolders(config.rulesFolders);
     return { policy, codexHome: config.codexHome };
   } catch (err) {
-    throw new ThreadStartError("rules", `failed to load rules: ${(err as Error).message}`);
+    throw new ThreadStartError("rules", `failed to load rules: ${errorMessage(err)}`);
   }
 }
 

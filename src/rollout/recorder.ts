@@ -18,6 +18,7 @@ import { gitInfo } from "./git-info.js";
 import { ItemJournal } from "./item-journal.js";
 import { MULTI_AGENT_VERSION, type SubAgentSource, type ThreadLineage } from "../protocol/collab.js";
 import { PRIVATE_DIR_MODE } from "../util/atomic-write.js";
+import { errorMessage } from "../util/errors.js";
 
 export interface NewRolloutParams {
   codexHome: string;
@@ -198,7 +199,7 @@ export class RolloutRecorder {
 
   private fail(err: unknown): void {
     this.failed = true;
-    this.report(`could not write the session file ${this.path}: ${(err as Error).message}; this session will not be resumable from here on`);
+    this.report(`could not write the session file ${this.path}: ${errorMessage(err)}; this session will not be resumable from here on`);
   }
 }
 

@@ -33,6 +33,7 @@ import { reviewCell } from "./review-cell.js";
 import type { AgentChoice, AppHost, AppOptions } from "./app-host.js";
 import { AgentActivity, agentActivityCell } from "./agent-activity.js";
 import { isCollabEvent } from "../presentation/collab-text.js";
+import { HooksPanel, isHookEvent } from "./hooks-panel.js";
 import { firstLine } from "../presentation/text-lines.js";
 
 export type { AppHost, AppOptions };
@@ -50,6 +51,7 @@ export class App implements SlashContext {
   private readonly questions: OpenQuestions;
   /** `/model` pickers waiting for the session's list_models_response. */
   private modelListWaiters: Array<(models: Array<{ slug: string; is_default: boolean }>) => void> = [];
+  private readonly hooks: HooksPanel;
   private spinner: NodeJS.Timeout | null = null;
   private customPrompts: SlashCommand[] = [];
   private readonly mcpStatus = new Map<string, string>();
@@ -101,6 +103,7 @@ export class App implements SlashContext {
       commit: (render) => this.view.commit(render),
       waiting: (summary) => this.host.notify("approval-requested", `Approval needed: ${summary}`),
     });
+    this.hooks = new HooksPanel({ style: this.style, status: this.status, submit: (op) => this.submit(op), present: (make) => this.present(make), commit: (render) => this.view.commit(render), requestRender: () => this.requestRender() });
     for (const s of options.mcpServers) this.mcpStatus.set(s, "starting");
     const editorHost = { requestRender: () => this.requestRender(), terminal: { get rows() { return options.rows(); } } };
     this.composer = new Composer(editorHost, options.theme, new SlashCompletions(() => this.commands()), {
@@ -211,6 +214,10 @@ export class App implements SlashContext {
     return this.host.gitDiff();
   }
 
+  openHooks(): Promise<void> {
+    return this.hooks.open();
+  }
+
   warn(message: string): void {
     this.notice("warning", message);
   }
@@ -244,8 +251,6 @@ export class App implements SlashContext {
   quit(): void {
     this.host.quit();
   }
-
-
 
   // ------------------------------------------------------------------ events
 
@@ -290,6 +295,7 @@ export class App implements SlashContext {
   }
 
   private handle(msg: EventMsg, replay: boolean): void {
+    if (isHookEvent(msg)) return this.hooks.handle(msg, replay);
     switch (msg.type) {
       case "session_configured":
         this.header = {

@@ -13,6 +13,7 @@ import { SPAWN_WAIT_CLOSE, collabCall, isSubAgentRequest, outputsIn, spawnedIn, 
 import { readLines, rolloutFileOf, rolloutFiles } from "../support/rollout.js";
 import type { JsonObject, ModelServer, RecordedRequest } from "../support/model-server.js";
 import { text, turn } from "../support/model-server.js";
+import { command, hookDir, writeHooksJson } from "../support/hooks.js";
 
 const FIXTURES = fileURLToPath(new URL("../../../test/fixtures/subagents/", import.meta.url));
 const fixture = <T>(name: string): T => JSON.parse(readFileSync(FIXTURES + name, "utf8")) as T;
@@ -378,4 +379,32 @@ void test("features.multi_agent = false: no collab tools, and a call to one is u
   assert.equal(parentRequests(server)[0]?.body.tools?.some((t) => t.name === "multi_agent_v1"), false);
   assert.equal(outputsIn(parentRequests(server).at(-1) as RecordedRequest).get("s"), "unsupported call: multi_agent_v1__spawn_agent");
   assert.equal(childRequests(server).length, 0);
+});
+
+void test("lifecycle hooks: a sub-agent runs SubagentStart and SubagentStop (the tree's session id, its own id, the parent's transcript), not SessionStart and Stop", async () => {
+  const hooks = hookDir();
+  const ws = makeWorkspace();
+  writeHooksJson(ws.home, {
+    SessionStart: [{ hooks: [command(hooks.record("session-start"))] }],
+    SubagentStart: [{ hooks: [command(`${hooks.record("start")}; echo 'Answer in one line.'`)] }],
+    Stop: [{ hooks: [command(hooks.record("stop"))] }],
+    SubagentStop: [{ hooks: [command(hooks.record("stop-sub"))] }],
+    SessionEnd: [{ hooks: [command(hooks.record("end"))] }],
+  });
+  const { server, result, events } = await runScript(SPAWN_WAIT_CLOSE, "go", { ws, args: ["--dangerously-bypass-hook-trust"] });
+  assert.equal(result.code, 0, result.stderr);
+  const parentId = String(events[0]?.thread_id);
+  const childId = String((collabItems(events)[0]?.receiver_thread_ids as string[] | undefined)?.[0]);
+  assert.equal(hooks.records("session-start").length, 1, "the parent's session only");
+  assert.equal(hooks.records("stop").length, 1, "the parent's turn only");
+  assert.equal(hooks.records("end").length, 1, "closing the sub-agent does not end the session");
+  const [start] = hooks.records("start");
+  assert.deepEqual([start?.session_id, start?.agent_id, start?.agent_type], [parentId, childId, "default"]);
+  const [stop] = hooks.records("stop-sub");
+  assert.equal(stop?.agent_id, childId);
+  assert.equal(stop?.transcript_path, rolloutFileOf(ws.home, parentId));
+  assert.equal(stop?.agent_transcript_path, rolloutFileOf(ws.home, childId));
+  assert.equal(stop?.last_assistant_message, "tests/a.test.ts and tests/b.test.ts");
+  // SubagentStart's context reached the sub-agent's model request.
+  assert.match(JSON.stringify(childRequests(server)[0]?.body.input), /Answer in one line\./);
 });

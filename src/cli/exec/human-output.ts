@@ -6,6 +6,7 @@ import type { Event, PatchBlocker } from "../../protocol/events.js";
 import { isSuccessfulOutcome, type EventDuration, type McpStartupStatus } from "../../protocol/mcp-events.js";
 import { formatMcpInvocation } from "../../presentation/mcp-items.js";
 import { collabLine, isCollabEvent, type CollabLine } from "../../presentation/collab-text.js";
+import { HookReportFilter } from "../../presentation/hook-runs.js";
 import { dirname } from "node:path";
 import { shellJoin } from "../../util/shell-quote.js";
 
@@ -28,6 +29,7 @@ const MAX_OUTPUT_LINES = 20;
 export class HumanOutput {
   private readonly started = new Map<string, number>();
   private totalTokens = 0;
+  private readonly hookReports = new HookReportFilter();
 
   constructor(
     private readonly err: (text: string) => void,
@@ -143,6 +145,11 @@ export class HumanOutput {
       case "warning":
         this.err(c.dim(`warning: ${msg.message}`));
         break;
+      case "hook_completed": {
+        const report = this.hookReports.report(msg.run);
+        if (report) this.err([`${c.bold("hook:")} ${report.event} ${report.failed ? c.red(report.status) : report.status}`, ...report.lines.map((l) => `  ${l}`)].join("\n"));
+        break;
+      }
       case "error":
         this.err(c.red(`ERROR: ${msg.message}`));
         break;

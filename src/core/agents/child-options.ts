@@ -3,7 +3,8 @@
  * the parent's working folder, sandbox and approval policy (a role may narrow the sandbox, never
  * widen it), its model and effort unless the spawn or the role chose others, its services (the
  * shell snapshot and MCP servers are shared, not started again), and the role's developer
- * instructions in place of the parent's, as a config layer would put them.
+ * instructions in place of the parent's, as a config layer would put them. Its lifecycle hooks
+ * are the parent's, run as a sub-agent's (SubagentStart and SubagentStop).
  */
 import type { AgentRole } from "../../config/agent-roles.js";
 import type { ThreadLineage } from "../../protocol/collab.js";
@@ -61,6 +62,9 @@ export function childSessionOptions(parent: AgentParent, plan: ChildPlan, tree: 
     questionUpstream,
     sharedShellSnapshot: parent.shellSnapshot,
     sharedMcp: parent.mcp,
+    // Its hooks run SubagentStart / SubagentStop and read the tree's session id (docs/hooks.md).
+    subagent: { agentId: plan.threadId, agentType: plan.role?.name ?? "default", parentTranscriptPath: options.recorder?.path ?? null },
+    hookSessionId: plan.lineage.rootThreadId,
   };
 }
 

@@ -1,7 +1,7 @@
 /**
- * `shutdown`: the running task aborted, questions cancelled, sub-agents closed, processes and MCP
- * servers ended, the rollout closed. A sub-agent leaves its parent's MCP servers and shell
- * snapshot alone: they are the parent's to end.
+ * `shutdown`: the running task aborted, questions cancelled, sub-agents closed, SessionEnd hooks
+ * run (each within a few seconds; not for a sub-agent), processes and MCP servers ended, the rollout closed. A
+ * sub-agent leaves its parent's MCP servers and shell snapshot alone: they are the parent's to end.
  */
 import type { OpFamily } from "./types.js";
 
@@ -10,6 +10,8 @@ export const lifecycleOps: OpFamily<"shutdown"> = {
     s.questions.cancelAll("shutdown");
     await s.tasks.abort("interrupted");
     await s.agents?.closeAll();
+    // A sub-agent's hooks read its tree's session id: its end is not the session's.
+    if (s.hooks?.has("SessionEnd") && !s.subagent) await s.hooks.sessionEnd(s.settings.cwd, (msg) => s.send(id, msg));
     s.unifiedExec.terminateAll();
     if (s.options.sharedMcp === undefined) await s.mcp?.shutdown();
     if (s.options.sharedShellSnapshot === undefined) s.shellSnapshot?.dispose();
