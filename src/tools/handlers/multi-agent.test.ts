@@ -9,14 +9,9 @@ import { AgentNotFoundError, type AgentControl, type SpawnRequest } from "../age
 import type { AgentStatus } from "../../protocol/collab.js";
 import type { EventMsg } from "../../protocol/events.js";
 import type { ResponseItem } from "../../protocol/items.js";
-import { sandboxPolicyFor } from "../../protocol/policy.js";
 import { modelInfoFor } from "../../model/catalog.js";
 import { TurnDiffTracker } from "../../patch/turn-diff.js";
-import { UnifiedExecManager } from "../../exec/unified-exec.js";
-import { ApprovalStore } from "../../approval/approval-store.js";
-import { Questions } from "../../approval/questions.js";
-import { ExecPolicy } from "../../approval/exec-policy/policy.js";
-import { noTelemetry } from "../../telemetry/recorder.js";
+import { testTurn } from "../../../test/support/turn-context.js";
 
 const CHILD = "01a21798-0a88-73a1-bcfc-8d3272248fb4";
 
@@ -62,28 +57,7 @@ function setup(): { control: FakeControl; events: EventMsg[]; call(name: string,
     signal: new AbortController().signal,
     emit: (msg) => events.push(msg),
     turnDiff: new TurnDiffTracker(cwd),
-    turn: {
-      subId: "1",
-      turnId: "turn-1",
-      cwd,
-      model: modelInfoFor("gpt-5.5"),
-      approvalPolicy: "never",
-      sandboxPolicy: sandboxPolicyFor("read-only"),
-      reasoningEffort: null,
-      reasoningSummary: null,
-      verbosity: null,
-      outputSchema: null,
-      shellEnvironmentPolicy: {},
-      services: {
-        unifiedExec: new UnifiedExecManager(),
-        userShell: "/bin/bash",
-        questions: new Questions(),
-        telemetry: noTelemetry(),
-        execPolicy: ExecPolicy.empty(),
-        approvalStore: new ApprovalStore(),
-        agents: control,
-      },
-    },
+    turn: testTurn(cwd, { services: { agents: control } }),
   };
   const { router } = buildTools(modelInfoFor("gpt-5.5"), undefined, { multiAgent: { roles: [], models: [] } });
   let n = 0;
