@@ -1,0 +1,232 @@
+/**
+ * A session's snapshots, turn by turn. At the start of a turn that may change files the
+ * snapshotter takes a snapshot of the turn's folder (a ghost snapshot in a git repository, a
+ * copy of the files outside one); every file a patch is about to write outside what that
+ * snapshot covers is copied first; at the end another snapshot shows what the turn changed.
+ * A turn that changed nothing leaves nothing behind; one that did yields a `TurnRecord`.
+ */
+import { createHash } from "node:crypto";
+import { lstatSync, realpathSync } from "node:fs";
+import { basename, dirname, join, relative, sep } from "node:path";
+import { BlobStore } from "./blob-store.js";
+import { describeLeftOut, type SnapshotLimits } from "./exclusions.js";
+import { FolderSnapshots, FolderTooBigError, diffManifests, type FolderManifest } from "./folder-area.js";
+import { ShadowGit, findRepo, type GitCapture } from "./git-area.js";
+import { ensureStore, type StoreLayout } from "./storage.js";
+import { encodeState, sameState, type AreaChanges, type FileState } from "./types.js";
+
+export interface SnapshotterOptions {
+  limits: SnapshotLimits;
+  /** False for paths a permission profile denies: never read, never copied. */
+  mayRead(absolutePath: string): boolean;
+  /** A problem that does not stop the turn (a snapshot that failed, files left out). */
+  warn(message: string): void;
+  /** `[ghost_snapshot] disable_warnings`: say nothing about files left out. */
+  quietLeftOut?: boolean;
+}
+
+/** The reference's `ghost_commit` object, as its rollout lines hold it. */
+export interface GhostCommit {
+  id: string;
+  parent: string | null;
+  preexisting_untracked_files: string[];
+  preexisting_untracked_dirs: string[];
+}
+
+/** What one turn changed, ready to be recorded and undone. */
+export interface TurnRecord {
+  turnId: string;
+  storeId: string;
+  ghostCommit: GhostCommit;
+  areas: AreaChanges[];
+}
+
+type Area = { kind: "git"; git: ShadowGit } | { kind: "folder"; folder: FolderSnapshots } | { kind: "none" };
+
+type Before = { kind: "git"; git: ShadowGit; capture: GitCapture } | { kind: "folder"; folder: FolderSnapshots; manifest: FolderManifest } | { kind: "none" };
+
+export class Snapshotter {
+  private readonly areas = new Map<string, Promise<Area>>();
+  readonly blobs: BlobStore;
+  private readonly said = new Set<string>();
+
+  constructor(
+    readonly layout: StoreLayout,
+    readonly options: SnapshotterOptions,
+  ) {
+    this.blobs = new BlobStore(layout.blobs);
+  }
+
+  /** Starts the turn's first snapshot in the background. */
+  beginTurn(turnId: string, cwd: string): TurnCapture {
+    return new TurnCapture(this, turnId, this.areaFor(cwd));
+  }
+
+  /** Warns once per distinct message (a folder too big says so once, not every turn). */
+  warnOnce(message: string): void {
+    if (this.said.has(message)) return;
+    this.said.add(message);
+    this.options.warn(message);
+  }
+
+  private areaFor(cwd: string): Promise<Area> {
+    let area = this.areas.get(cwd);
+    if (area === undefined) {
+      area = this.openArea(cwd);
+      this.areas.set(cwd, area);
+    }
+    return area;
+  }
+
+  private async openArea(cwd: string): Promise<Area> {
+    ensureStore(this.layout);
+    const repo = await findRepo(cwd);
+    if (repo !== null) return { kind: "git", git: new ShadowGit(repo, this.layout.objects, this.layout.tmp) };
+    try {
+      return { kind: "folder", folder: new FolderSnapshots(realpathSync(cwd), this.blobs, this.options.limits, (p) => this.options.mayRead(p)) };
+    } catch {
+      return { kind: "none" };
+    }
+  }
+}
+
+export class TurnCapture {
+  /** Settles when the first snapshot is taken (or failed, which only turns undo off for the turn). */
+  readonly ready: Promise<void>;
+  private before: Before = { kind: "none" };
+  /** Files a patch wrote, by real path, as they were before its first write in this turn. */
+  private readonly loose = new Map<string, FileState | null>();
+
+  constructor(
+    private readonly owner: Snapshotter,
+    readonly turnId: string,
+    area: Promise<Area>,
+  ) {
+    this.ready = area.then((a) => this.takeBefore(a)).catch((err: unknown) => owner.warnOnce(`Undo is off for this turn: the snapshot failed: ${(err as Error).message}`));
+  }
+
+  private async takeBefore(area: Area): Promise<void> {
+    const { options } = this.owner;
+    if (area.kind === "git") {
+      const capture = await area.git.capture({ limits: options.limits, mayRead: options.mayRead, head: true });
+      this.before = { kind: "git", git: area.git, capture };
+      const note = describeLeftOut(capture.leftOut);
+      if (note !== null && options.quietLeftOut !== true) this.owner.warnOnce(note);
+    } else if (area.kind === "folder") {
+      try {
+        this.before = { kind: "folder", folder: area.folder, manifest: area.folder.capture() };
+      } catch (err) {
+        if (!(err instanceof FolderTooBigError)) throw err;
+        this.owner.warnOnce(err.message);
+      }
+    }
+  }
+
+  /** Copies each of `paths` (absolute) as it is now, before a patch writes it (the first time in this turn). */
+  async beforeWrite(paths: readonly string[]): Promise<void> {
+    await this.ready;
+    for (const path of paths) {
+      const real = realPathOf(path);
+      if (this.loose.has(real) || !this.owner.options.mayRead(real)) continue;
+      this.loose.set(real, this.stateNow(real));
+    }
+  }
+
+  private stateNow(path: string): FileState | null {
+    try {
+      return this.owner.blobs.putEntry(path, lstatSync(path));
+    } catch {
+      return null;
+    }
+  }
+
+  /** The second snapshot: what the turn changed, or null when it changed nothing undo can see. */
+  async finish(): Promise<TurnRecord | null> {
+    await this.ready;
+    const { options } = this.owner;
+    const areas: AreaChanges[] = [];
+    /** Of the files patches wrote, those the folder's snapshots hold (the area's changes cover them). */
+    let covered: (paths: string[]) => Promise<Set<string>> = () => Promise.resolve(new Set());
+    let ghostCommit: GhostCommit | null = null;
+    const before = this.before;
+    if (before.kind === "git") {
+      const { git, capture } = before;
+      const after = await git.capture({ limits: options.limits, mayRead: options.mayRead, head: false });
+      const changes = await git.diff(capture.tree, after.tree);
+      if (changes.length > 0) areas.push({ root: git.repo.root, source: "git", repoObjects: git.repo.objects, changes });
+      covered = async (paths) => {
+        const rels = new Map(paths.flatMap((p) => {
+          const rel = inside(git.repo.root, p);
+          return rel === null ? [] : [[rel, p] as const];
+        }));
+        const held = new Set([...(await git.holds(capture.tree, [...rels.keys()])), ...(await git.holds(after.tree, [...rels.keys()]))]);
+        return new Set([...rels].filter(([rel]) => held.has(rel)).map(([, p]) => p));
+      };
+      ghostCommit = {
+        id: "",
+        parent: capture.head,
+        preexisting_untracked_files: capture.untrackedFiles,
+        preexisting_untracked_dirs: capture.untrackedDirs,
+      };
+    } else if (before.kind === "folder") {
+      const after = before.folder.capture();
+      const changes = diffManifests(before.manifest, after);
+      if (changes.length > 0) areas.push({ root: before.folder.root, source: "blobs", changes });
+      covered = (paths) =>
+        Promise.resolve(
+          new Set(
+            paths.filter((p) => {
+              const rel = inside(before.folder.root, p);
+              return rel !== null && (before.manifest.has(rel) || after.has(rel));
+            }),
+          ),
+        );
+    }
+    const looseChanges = [];
+    const heldByArea = this.loose.size > 0 ? await covered([...this.loose.keys()]) : new Set<string>();
+    for (const [path, was] of this.loose) {
+      if (heldByArea.has(path)) continue;
+      const now = this.stateNow(path);
+      if (!sameState(was, now)) looseChanges.push({ path: path.slice(1), before: was, after: now });
+    }
+    if (looseChanges.length > 0) areas.push({ root: "/", source: "blobs", changes: looseChanges });
+    if (areas.length === 0) return null;
+    if (before.kind === "git" && ghostCommit !== null) ghostCommit.id = await before.git.commit(before.capture.tree, before.capture.head);
+    return {
+      turnId: this.turnId,
+      storeId: this.owner.layout.storeId,
+      ghostCommit: ghostCommit ?? { id: contentId(areas), parent: null, preexisting_untracked_files: [], preexisting_untracked_dirs: [] },
+      areas,
+    };
+  }
+}
+
+/** `path` relative to `root` (`/`-separated), or null outside it. */
+function inside(root: string, path: string): string | null {
+  const rel = relative(root, path);
+  if (rel === "" || rel.startsWith(`..${sep}`) || rel === ".." || rel.startsWith(sep)) return null;
+  return rel.split(sep).join("/");
+}
+
+/** The path with its folder's links resolved (the file itself may not exist yet). */
+function realPathOf(path: string): string {
+  let dir = dirname(path);
+  const missing: string[] = [basename(path)];
+  for (;;) {
+    try {
+      return join(realpathSync(dir), ...missing.reverse());
+    } catch {
+      const up = dirname(dir);
+      if (up === dir) return path;
+      missing.push(basename(dir));
+      dir = up;
+    }
+  }
+}
+
+/** A stable id for a record without a ghost commit (outside git): a hash of its changes. */
+function contentId(areas: readonly AreaChanges[]): string {
+  const hash = createHash("sha1");
+  for (const area of areas) for (const c of area.changes) hash.update(`${area.root}\0${c.path}\0${encodeState(c.before)}\0${encodeState(c.after)}\n`);
+  return hash.digest("hex");
+}
