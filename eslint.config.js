@@ -23,15 +23,17 @@ const LAYERS = {
   auth: ["protocol", "util"],
   model: ["protocol", "util", "telemetry"],
   rollout: ["protocol", "util", "telemetry", "patch", "model"],
+  // Snapshots of the working tree and restoring them (undo, redo, rollback of files).
+  undo: ["protocol", "util"],
   history: ["protocol", "util"],
   approval: ["protocol", "util", "telemetry", "sandbox", "safety", "exec"],
   config: ["protocol", "util", "telemetry", "exec", "sandbox", "model", "history", "rollout"],
   tools: ["protocol", "util", "telemetry", "patch", "exec", "sandbox", "safety", "shell", "model", "approval", "config"],
   mcp: ["protocol", "util", "telemetry", "exec", "model", "approval", "config", "tools"],
-  core: ["protocol", "util", "auth", "telemetry", "patch", "exec", "sandbox", "safety", "shell", "model", "rollout", "history", "approval", "config", "tools", "mcp"],
+  core: ["protocol", "util", "auth", "telemetry", "patch", "exec", "sandbox", "safety", "shell", "model", "rollout", "history", "approval", "config", "tools", "mcp", "undo"],
   // The front-end host: the one way front ends reach the engine (threads, recorded threads, the
   // standalone commands' entry points).
-  host: ["protocol", "util", "approval", "config", "core", "exec", "mcp", "patch", "rollout", "sandbox"],
+  host: ["protocol", "util", "approval", "config", "core", "exec", "mcp", "patch", "rollout", "sandbox", "undo"],
   // Text and items front ends show, made from the protocol's events alone.
   presentation: ["protocol", "util"],
   // Front ends: the protocol, settings, credentials, the host and shared presentation; never the

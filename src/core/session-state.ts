@@ -32,6 +32,7 @@ import { McpRuntime } from "./mcp-runtime.js";
 import { TaskRunner } from "./tasks/runner.js";
 import { GoalTracker } from "./goals.js";
 import { startGoalContinuation } from "./goal-continuation.js";
+import { FileHistory, type TurnFiles } from "./file-history.js";
 
 /** Whether this session's turns get the goal tools' state (the model's catalog entry decides whether they are offered). */
 const turn_goals = (s: SessionState): boolean => s.options.modelSettings?.features.goals !== false;
@@ -64,6 +65,8 @@ export class SessionState {
   shellSnapshot: SessionShellSnapshot | null = null;
   /** The thread's goal (goals.ts); each change is published as thread_goal_updated. */
   readonly goals: GoalTracker;
+  /** Snapshots around turns and the undo history (file-history.ts). */
+  readonly files: FileHistory;
 
   constructor(
     readonly options: SessionOptions,
@@ -80,6 +83,24 @@ export class SessionState {
     this.lastTurnSettings = this.settings;
     this.tasks = new TaskRunner(this);
     this.goals = new GoalTracker(threadId, (goal, eventId) => this.send(eventId ?? this.activeSubId, { type: "thread_goal_updated", goal }));
+    this.files = new FileHistory(
+      {
+        threadId,
+        codexHome: options.codexHome,
+        recorder: this.recorder,
+        guard: this.fileSystemGuard,
+        settings: () => this.settings,
+        grantedRoots: () => this.approvalStore.grantedRoots,
+        send: (id, msg) => this.send(id, msg),
+        warn: (message) => this.reportWarning(message),
+      },
+      options.undo,
+    );
+  }
+
+  /** A regular turn's snapshots for undo (null: undo is off, or the turn cannot change files). */
+  trackFiles(turn: TurnContext): TurnFiles | null {
+    return this.files.beginTurn(turn);
   }
 
   /** Starts the shell snapshot in the background (its failure is a warning after session_configured). */

@@ -3,6 +3,7 @@
  * `sessions` command), a lazy newest-first reader (the session picker reads one file head at a
  * time), and a fork into a new thread file (the `fork` command). Nothing here talks to a model.
  */
+import { removeThreadStore } from "../undo/storage.js";
 import { join } from "node:path";
 import type { ThreadSummary, ThreadTarget } from "../protocol/threads.js";
 import { SESSIONS_SUBDIR } from "../rollout/format.js";
@@ -76,8 +77,10 @@ export function archiveRecordedThread(codexHome: string, found: FoundThread): vo
 export function unarchiveRecordedThread(codexHome: string, found: FoundThread): void {
   unarchiveThreadFile(codexHome, found.path);
 }
-export function deleteRecordedThread(found: FoundThread): void {
+/** Deletes a thread: its session file, and what undo kept for it. */
+export function deleteRecordedThread(codexHome: string, found: FoundThread): void {
   deleteThreadFile(found.path);
+  removeThreadStore(codexHome, found.id);
 }
 
 /** Names a thread (`/rename`); the trimmed name, or why it cannot be one. */

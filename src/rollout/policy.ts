@@ -1,7 +1,8 @@
 /**
  * Which events a rollout keeps. Like the reference's "limited" persistence mode, only events a
  * reader needs to replay the conversation are written (messages, reasoning, token counts, turn
- * boundaries, applied patches, finished MCP tool calls and web searches); deltas, command output, begin/end
+ * boundaries, applied patches, finished MCP tool calls and web searches, undos, which a resume
+ * replays into its undo history); deltas, command output, begin/end
  * chatter and MCP start-up progress would multiply the file's size for nothing, since the
  * response items already hold what the model saw.
  */
@@ -24,6 +25,7 @@ export function isPersistedEvent(msg: EventMsg): boolean {
     case "context_compacted":
     case "thread_rolled_back":
     case "thread_goal_updated":
+    case "undo_completed":
       return true;
     default:
       return false;

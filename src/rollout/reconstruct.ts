@@ -47,6 +47,18 @@ export interface RecordedThread {
   initialMessages: EventMsg[];
   /** The thread's goal as the last thread_goal_updated left it (null: none, or cleared). */
   goal: ThreadGoal | null;
+  /** Undo's history (codex-ts's ghost snapshots and undos), for the session to replay when undo is used. */
+  undo: RecordedUndo;
+}
+
+/**
+ * What undo recorded, in order: ghost snapshot lines (kept as text: they are parsed only if
+ * the user undoes something) and undo_completed events; and the turn of each message the user
+ * sent (null where the file does not say), which a rollback of files counts back through.
+ */
+export interface RecordedUndo {
+  log: Array<{ kind: "snapshot"; raw: string } | { kind: "completed"; event: unknown }>;
+  userTurns: Array<string | null>;
 }
 
 type Json = Record<string, unknown>;
@@ -77,6 +89,9 @@ interface ReplayState {
   dropped: Map<string, number>;
   lines: number;
   messages: InitialMessages;
+  undo: RecordedUndo;
+  /** The turn the last turn_context line named. */
+  turnId: string | null;
 }
 
 export function loadThread(path: string): RecordedThread {
@@ -91,6 +106,8 @@ export function loadThread(path: string): RecordedThread {
     dropped: new Map(),
     lines: 0,
     messages: new InitialMessages(),
+    undo: { log: [], userTurns: [] },
+    turnId: null,
   };
   const scan = scanRollout(path, (line) => replay(state, line));
   if (state.lines === 0 && scan.warnings.length === 0) throw new Error(`${path}: empty session file`);
@@ -117,6 +134,7 @@ export function loadThread(path: string): RecordedThread {
     warnings,
     initialMessages: state.messages.messages,
     goal: goalOf(parsePayload(state.lastGoal)),
+    undo: state.undo,
   };
 }
 
@@ -152,6 +170,7 @@ function tokenInfo(payload: Json | null): TokenUsageInfo | null {
 }
 
 const NO_INFO = /"info"\s*:\s*null/;
+const TURN_ID = /"turn_id"\s*:\s*"([^"]+)"/;
 
 function replay(state: ReplayState, line: RolloutLine): void {
   state.lines += 1;
@@ -159,6 +178,7 @@ function replay(state: ReplayState, line: RolloutLine): void {
     case "turn_context":
       state.lastTurnContext = line.raw;
       state.contextDropped = false;
+      state.turnId = TURN_ID.exec(line.raw)?.[1] ?? null;
       return;
     case "event_msg": {
       // Most events only inform; decide from the line's head before paying for a parse.
@@ -167,11 +187,21 @@ function replay(state: ReplayState, line: RolloutLine): void {
       if (kind === "token_count" && !NO_INFO.test(line.raw)) state.lastTokenCount = line.raw;
       else if (kind === "thread_goal_updated") state.lastGoal = line.raw;
       else if (kind === "thread_rolled_back" && isObject(line.payload)) {
-        state.history = dropLastUserTurns(state.history, num(line.payload.num_turns));
-        state.messages.rollback(num(line.payload.num_turns));
-      } else if (isRedrawnEvent(kind)) state.messages.addEvent(parsePayload(line.raw));
+        const turns = num(line.payload.num_turns);
+        state.history = dropLastUserTurns(state.history, turns);
+        state.messages.rollback(turns);
+        state.undo.userTurns.splice(Math.max(0, state.undo.userTurns.length - turns));
+      } else if (kind === "undo_completed") state.undo.log.push({ kind: "completed", event: line.payload });
+      else if (isRedrawnEvent(kind)) state.messages.addEvent(parsePayload(line.raw));
       return;
     }
+    case "response_item":
+      // Undo's snapshots are kept as text, unparsed: a resume that never undoes pays nothing more.
+      if (line.payloadType === "ghost_snapshot") {
+        state.undo.log.push({ kind: "snapshot", raw: line.raw });
+        return;
+      }
+      break;
     default:
       break;
   }
@@ -191,6 +221,7 @@ function replay(state: ReplayState, line: RolloutLine): void {
       if (item) {
         state.history.push(item);
         state.messages.addItem(item);
+        if (isRealUserMessage(item)) state.undo.userTurns.push(state.turnId);
       }
       else {
         const kind = isObject(p) ? (str(p.type) ?? "?") : "?";

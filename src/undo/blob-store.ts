@@ -6,8 +6,8 @@
  * without blocking on anything that is not a regular file.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, readlinkSync, renameSync, statSync, unlinkSync, writeFileSync, type Stats } from "node:fs";
-import { join } from "node:path";
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync, type Stats } from "node:fs";
+import { dirname, join } from "node:path";
 import type { FileMode, FileState } from "./types.js";
 
 /** The git blob id of `content`. */
@@ -18,6 +18,27 @@ export function blobId(content: Buffer): string {
 export function modeOf(stats: Stats): FileMode {
   if (stats.isSymbolicLink()) return "120000";
   return (stats.mode & 0o100) !== 0 ? "100755" : "100644";
+}
+
+/**
+ * What is at `relative` under `root` (a real path) without going through a link on the way:
+ * null when nothing is there, "through-link" when a folder on the way is a link now (what is
+ * behind it is not the snapshotted path, and is neither read nor hashed).
+ */
+export function entryAt(root: string, relative: string): Stats | null | "through-link" {
+  const absolute = join(root, relative);
+  let stats: Stats;
+  try {
+    stats = lstatSync(absolute);
+  } catch {
+    return null;
+  }
+  try {
+    if (realpathSync(dirname(absolute)) !== dirname(absolute)) return "through-link";
+  } catch {
+    return null;
+  }
+  return stats;
 }
 
 const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY;

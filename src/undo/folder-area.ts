@@ -8,15 +8,18 @@
  */
 import { lstatSync, readdirSync, type Stats } from "node:fs";
 import { join } from "node:path";
-import { BlobStore, blobId, modeOf, readEntry } from "./blob-store.js";
+import { BlobStore, blobId, entryAt, modeOf, readEntry } from "./blob-store.js";
 import { inSkippedFolder, type SnapshotLimits } from "./exclusions.js";
 import { OTHER_STATE, sameState, type FileState, type PathChange } from "./types.js";
 
 export const FOLDER_MAX_FILES = 10_000;
 export const FOLDER_MAX_BYTES = 256 * 1024 * 1024;
 
-/** A folder's files by relative path (`/`-separated). */
-export type FolderManifest = Map<string, FileState>;
+/** A folder's files by relative path (`/`-separated), and those left out for their size. */
+export interface FolderManifest {
+  files: Map<string, FileState>;
+  leftOut: Set<string>;
+}
 
 export class FolderTooBigError extends Error {
   constructor(root: string, what: string) {
@@ -47,7 +50,8 @@ export class FolderSnapshots {
   ) {}
 
   capture(): FolderManifest {
-    const manifest: FolderManifest = new Map();
+    const manifest = new Map<string, FileState>();
+    const leftOut = new Set<string>();
     let bytesRead = 0;
     const walk = (dir: string, rel: string): void => {
       let names: string[];
@@ -72,7 +76,10 @@ export class FolderSnapshots {
           continue;
         }
         if (!stats.isFile() && !stats.isSymbolicLink()) continue;
-        if (this.limits.largeFileBytes > 0 && stats.isFile() && stats.size > this.limits.largeFileBytes) continue;
+        if (this.limits.largeFileBytes > 0 && stats.isFile() && stats.size > this.limits.largeFileBytes) {
+          leftOut.add(relative);
+          continue;
+        }
         if (manifest.size >= FOLDER_MAX_FILES) throw new FolderTooBigError(this.root, `more than ${FOLDER_MAX_FILES} files`);
         const cached = this.cache.get(relative);
         if (cached && cached.size === stats.size && cached.mtimeMs === stats.mtimeMs && cached.ino === stats.ino && cached.mode === stats.mode && cached.readAt - cached.mtimeMs > 1000) {
@@ -88,7 +95,7 @@ export class FolderSnapshots {
       }
     };
     walk(this.root, "");
-    return manifest;
+    return { files: manifest, leftOut };
   }
 
   /** The state of each path on disk now (entries a snapshot does not keep count as absent). */
@@ -97,14 +104,18 @@ export class FolderSnapshots {
   }
 }
 
-/** What changed between two manifests. */
+/**
+ * What changed between two manifests. A file new in `after` that `before` left out for its
+ * size was there all along: it is not the turn's creation.
+ */
 export function diffManifests(before: FolderManifest, after: FolderManifest): PathChange[] {
   const changes: PathChange[] = [];
-  for (const [path, state] of after) {
-    const old = before.get(path) ?? null;
+  for (const [path, state] of after.files) {
+    const old = before.files.get(path) ?? null;
+    if (old === null && before.leftOut.has(path)) continue;
     if (!sameState(old, state)) changes.push({ path, before: old, after: state });
   }
-  for (const [path, state] of before) if (!after.has(path)) changes.push({ path, before: state, after: null });
+  for (const [path, state] of before.files) if (!after.files.has(path)) changes.push({ path, before: state, after: null });
   return changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
@@ -116,14 +127,16 @@ export function currentStates(root: string, paths: readonly string[], mayRead: (
   const states = new Map<string, FileState | null>();
   for (const path of paths) {
     const absolute = join(root, path);
-    let stats: Stats;
-    try {
-      stats = lstatSync(absolute);
-    } catch {
+    const stats = entryAt(root, path);
+    if (stats === null) {
       states.set(path, null);
       continue;
     }
-    const content = mayRead(absolute) ? readEntry(absolute, stats) : null;
+    if (stats === "through-link" || !mayRead(absolute)) {
+      states.set(path, OTHER_STATE);
+      continue;
+    }
+    const content = readEntry(absolute, stats);
     states.set(path, content === null ? OTHER_STATE : { mode: modeOf(stats), oid: blobId(content) });
   }
   return states;

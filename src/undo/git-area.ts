@@ -15,7 +15,7 @@ import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
 import { GitError, nulFields, runGit } from "./git.js";
 import { selectUntracked, type LeftOut, type SnapshotLimits } from "./exclusions.js";
-import { blobId, modeOf } from "./blob-store.js";
+import { blobId, entryAt, modeOf } from "./blob-store.js";
 import { FILE_MODES, OTHER_STATE, type FileMode, type FileState, type PathChange } from "./types.js";
 
 export interface GitRepo {
@@ -59,6 +59,22 @@ export interface GitCapture {
   untrackedFiles: string[];
   untrackedDirs: string[];
   leftOut: LeftOut;
+  /** Ignored files, and folders (ending in `/`) matched as a whole, when asked for. */
+  ignored: string[];
+}
+
+/**
+ * Whether `path` was there, unseen, when `capture` was taken: ignored, or left out for its
+ * size or its folder's. A path a later snapshot shows as new may be one of these (a
+ * `.gitignore` edited, a file shrunk): undo must not take it for the turn's creation.
+ */
+export function hiddenFrom(capture: GitCapture, path: string): boolean {
+  const under = (dir: string): boolean => path.startsWith(dir.endsWith("/") ? dir : `${dir}/`);
+  return (
+    capture.leftOut.largeFiles.some((f) => f.path === path) ||
+    capture.leftOut.largeDirs.some((d) => under(d.path)) ||
+    capture.ignored.some((entry) => entry === path || (entry.endsWith("/") && under(entry)))
+  );
 }
 
 /** Decides which paths a snapshot may read: false for those a permission profile denies. */
@@ -86,14 +102,16 @@ export class ShadowGit {
     return this.repo.prefix === "" ? [] : ["--", `:(top,literal)${this.repo.prefix}`];
   }
 
-  async capture(options: { limits: SnapshotLimits; mayRead: MayRead; head: boolean }): Promise<GitCapture> {
+  /** `first`: the turn's first snapshot, which also notes HEAD and what is ignored. */
+  async capture(options: { limits: SnapshotLimits; mayRead: MayRead; first: boolean }): Promise<GitCapture> {
     const { root } = this.repo;
+    const ignored = options.first ? ["--ignored=matching"] : [];
     const [status, head] = await Promise.all([
       // Read-only: GIT_OPTIONAL_LOCKS=0 keeps status from refreshing the user's index.
-      runGit({ args: ["status", "--porcelain=2", "-z", "--untracked-files=all", "--no-renames", "--ignore-submodules=all", ...this.scope()], cwd: root }),
-      options.head ? this.head() : Promise.resolve(null),
+      runGit({ args: ["status", "--porcelain=2", "-z", "--untracked-files=all", ...ignored, "--no-renames", "--ignore-submodules=all", ...this.scope()], cwd: root }),
+      options.first ? this.head() : Promise.resolve(null),
     ]);
-    const { tracked, untracked } = parseStatus(status);
+    const { tracked, untracked, ignored: ignoredPaths } = parseStatus(status);
     const stats = new Map<string, Stats | null>();
     const statOf = (path: string): Stats | null => {
       if (!stats.has(path)) stats.set(path, lstatOrNull(join(root, path)));
@@ -131,7 +149,7 @@ export class ShadowGit {
         await this.git([...config, "update-index", "--add", "--remove", "--replace", "-z", "--stdin"], { env, input: updated.map((p) => `${p}\0`).join("") });
       }
       const tree = (await this.git([...config, "write-tree"], { env })).toString("utf8").trim();
-      return { tree, head, untrackedFiles, untrackedDirs, leftOut };
+      return { tree, head, untrackedFiles, untrackedDirs, leftOut, ignored: ignoredPaths };
     } finally {
       rmSync(index, { force: true });
     }
@@ -192,9 +210,9 @@ export class ShadowGit {
     const files: Array<{ path: string; mode: FileMode }> = [];
     for (const path of paths) {
       const absolute = join(this.repo.root, path);
-      const stats = lstatOrNull(absolute);
+      const stats = entryAt(this.repo.root, path);
       if (stats === null) states.set(path, null);
-      else if (!mayRead(absolute)) states.set(path, OTHER_STATE);
+      else if (stats === "through-link" || !mayRead(absolute)) states.set(path, OTHER_STATE);
       else if (stats.isSymbolicLink()) states.set(path, { mode: "120000", oid: blobId(Buffer.from(readlinkSync(absolute, { encoding: "buffer" }))) });
       else if (stats.isFile()) files.push({ path, mode: modeOf(stats) });
       else states.set(path, OTHER_STATE);
@@ -278,17 +296,19 @@ function stateOf(mode: string | undefined, oid: string | undefined): FileState |
   return { mode: mode as FileMode, oid };
 }
 
-/** `git status --porcelain=2 -z`: changed tracked paths and untracked ones (folders end in `/`). */
-export function parseStatus(output: Buffer): { tracked: string[]; untracked: string[] } {
+/** `git status --porcelain=2 -z`: changed tracked paths, untracked and ignored ones (folders end in `/`). */
+export function parseStatus(output: Buffer): { tracked: string[]; untracked: string[]; ignored: string[] } {
   const tracked: string[] = [];
   const untracked: string[] = [];
+  const ignored: string[] = [];
   for (const entry of nulFields(output)) {
     const kind = entry[0];
     if (kind === "?") untracked.push(entry.slice(2));
+    else if (kind === "!") ignored.push(entry.slice(2));
     else if (kind === "1") tracked.push(fieldAfter(entry, 8));
     else if (kind === "u") tracked.push(fieldAfter(entry, 10));
   }
-  return { tracked, untracked };
+  return { tracked, untracked, ignored };
 }
 
 /** The rest of a space-separated line after `n` fields (a path may hold spaces). */

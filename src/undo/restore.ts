@@ -12,7 +12,7 @@ import { currentStates } from "./folder-area.js";
 import { ShadowGit, findRepo, type GitRepo } from "./git-area.js";
 import { conflictsOf, planRestore, writesOf, type Direction, type PlannedPath, type TurnChanges } from "./plan.js";
 import { RestoreRefused, SafeWriter } from "./safe-write.js";
-import { storeLayout } from "./storage.js";
+import type { StoreLayout } from "./storage.js";
 import type { FileState } from "./types.js";
 
 export interface RestoreRequest {
@@ -20,8 +20,8 @@ export interface RestoreRequest {
   direction: Direction;
   /** Absolute paths the user agreed to overwrite though changed by hand. */
   overwrite: ReadonlySet<string>;
-  /** `$CODEX_HOME/undo` (or the temporary folder) where each store lives. */
-  storeBase: string;
+  /** Where the store of each thread lives (`$CODEX_HOME/undo/<id>`, or a temporary folder). */
+  storeFor(storeId: string): StoreLayout;
   /**
    * Where a restore may write: the folder (real path) to walk down from for `absolute`, or a
    * reason it may not be written (outside the writable folders, denied by the profile).
@@ -45,7 +45,7 @@ export async function restoreFiles(request: RestoreRequest): Promise<RestoreOutc
   const outcome: RestoreOutcome = { restored: [], conflicts: [], refused: [], failed: [] };
   const plan = planRestore(request.turns, request.direction);
   if (plan.length === 0) return outcome;
-  const repos = new RepoCache(request.storeBase);
+  const repos = new RepoCache(request.storeFor);
   const current = await currentOf(plan, repos, request.mayRead);
   outcome.conflicts = conflictsOf(plan, current)
     .map((step) => step.absolute)
@@ -100,19 +100,19 @@ function relativeTo(root: string, absolute: string): string {
 class RepoCache {
   private readonly repos = new Map<string, Promise<GitRepo | null>>();
 
-  constructor(private readonly storeBase: string) {}
+  constructor(private readonly storeFor: (storeId: string) => StoreLayout) {}
 
   async git(root: string, storeId: string): Promise<ShadowGit> {
     let repo = this.repos.get(root);
     if (!repo) this.repos.set(root, (repo = findRepo(root)));
     const found = await repo;
     if (found === null) throw new Error(`${root} is not a git repository any more; its snapshots cannot be read`);
-    const layout = storeLayout(this.storeBase, storeId);
+    const layout = this.storeFor(storeId);
     return new ShadowGit(found, layout.objects, layout.tmp);
   }
 
   blobs(storeId: string): BlobStore {
-    return new BlobStore(storeLayout(this.storeBase, storeId).blobs);
+    return new BlobStore(this.storeFor(storeId).blobs);
   }
 }
 

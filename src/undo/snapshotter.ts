@@ -11,7 +11,7 @@ import { basename, dirname, join, relative, sep } from "node:path";
 import { BlobStore } from "./blob-store.js";
 import { describeLeftOut, type SnapshotLimits } from "./exclusions.js";
 import { FolderSnapshots, FolderTooBigError, diffManifests, type FolderManifest } from "./folder-area.js";
-import { ShadowGit, findRepo, type GitCapture } from "./git-area.js";
+import { ShadowGit, findRepo, hiddenFrom, type GitCapture } from "./git-area.js";
 import { ensureStore, type StoreLayout } from "./storage.js";
 import { encodeState, sameState, type AreaChanges, type FileState } from "./types.js";
 
@@ -108,7 +108,7 @@ export class TurnCapture {
   private async takeBefore(area: Area): Promise<void> {
     const { options } = this.owner;
     if (area.kind === "git") {
-      const capture = await area.git.capture({ limits: options.limits, mayRead: options.mayRead, head: true });
+      const capture = await area.git.capture({ limits: options.limits, mayRead: options.mayRead, first: true });
       this.before = { kind: "git", git: area.git, capture };
       const note = describeLeftOut(capture.leftOut);
       if (note !== null && options.quietLeftOut !== true) this.owner.warnOnce(note);
@@ -151,15 +151,17 @@ export class TurnCapture {
     const before = this.before;
     if (before.kind === "git") {
       const { git, capture } = before;
-      const after = await git.capture({ limits: options.limits, mayRead: options.mayRead, head: false });
-      const changes = await git.diff(capture.tree, after.tree);
+      const after = await git.capture({ limits: options.limits, mayRead: options.mayRead, first: false });
+      // A path that looks new but was there unseen (ignored, too big) is not the turn's to remove.
+      const changes = (await git.diff(capture.tree, after.tree)).filter((c) => c.before !== null || !hiddenFrom(capture, c.path));
       if (changes.length > 0) areas.push({ root: git.repo.root, source: "git", repoObjects: git.repo.objects, changes });
       covered = async (paths) => {
         const rels = new Map(paths.flatMap((p) => {
           const rel = inside(git.repo.root, p);
           return rel === null ? [] : [[rel, p] as const];
         }));
-        const held = new Set([...(await git.holds(capture.tree, [...rels.keys()])), ...(await git.holds(after.tree, [...rels.keys()]))]);
+        const inAfter = [...(await git.holds(after.tree, [...rels.keys()]))].filter((rel) => !hiddenFrom(capture, rel));
+        const held = new Set([...(await git.holds(capture.tree, [...rels.keys()])), ...inAfter]);
         return new Set([...rels].filter(([rel]) => held.has(rel)).map(([, p]) => p));
       };
       ghostCommit = {
@@ -177,7 +179,7 @@ export class TurnCapture {
           new Set(
             paths.filter((p) => {
               const rel = inside(before.folder.root, p);
-              return rel !== null && (before.manifest.has(rel) || after.has(rel));
+              return rel !== null && (before.manifest.files.has(rel) || (after.files.has(rel) && !before.manifest.leftOut.has(rel)));
             }),
           ),
         );

@@ -12,6 +12,7 @@ import { questionOps } from "./questions.js";
 import { reviewOps } from "./review.js";
 import { turnOps } from "./turns.js";
 import { goalOps } from "./goals.js";
+import { undoOps } from "./undo.js";
 import type { OpFamily } from "./types.js";
 
 const HANDLERS: OpFamily<Op["type"]> = {
@@ -23,6 +24,7 @@ const HANDLERS: OpFamily<Op["type"]> = {
   ...mcpOps,
   ...lifecycleOps,
   ...goalOps,
+  ...undoOps,
 };
 
 /** Runs the handler of `op`. */

@@ -118,6 +118,8 @@ async function applyPatch(invocation: ToolInvocation, text: string, cwd: string,
   let stdout = "";
   let stderr = "";
   try {
+    // Undo keeps each file as it was before the patch writes it.
+    await turn.services.fileHistory?.beforeWrite(written);
     await commitPlan(plan);
     stdout = summarizePlan(plan);
     invocation.turnDiff.track(plan.changes);
