@@ -33,6 +33,7 @@ import { ChoiceOverlay, PickerOverlay, TextPromptOverlay, type Choice, type Over
 import { reviewCell } from "./review-cell.js";
 import type { AppHost, AppOptions } from "./app-host.js";
 import { firstLine } from "../presentation/text-lines.js";
+import { UndoFlow } from "./undo-flow.js";
 
 export type { AppHost, AppOptions };
 
@@ -54,6 +55,8 @@ export class App implements SlashContext {
   /** The user messages of the thread, oldest first (for backtrack). */
   userMessages: string[] = [];
   private readonly input: KeyInput;
+  /** `/undo`, `/redo` and the files side of Esc Esc (undo-flow.ts). */
+  readonly undoFlow: UndoFlow;
   private header: HeaderInfo | null = null;
   /** The thread's goal, as the last thread_goal_updated said. */
   private threadGoal: ThreadGoal | null = null;
@@ -101,6 +104,7 @@ export class App implements SlashContext {
       fetchHistory: (offset) => this.host.submit({ type: "get_history_entry_request", offset, log_id: this.composer.logId }),
     });
     this.input = new KeyInput(this);
+    this.undoFlow = new UndoFlow(this);
     this.composer.editor.onSubmit = (text) => this.input.submit(text);
   }
 
@@ -150,6 +154,11 @@ export class App implements SlashContext {
   setComposer(text: string): void {
     this.composer.setText("");
     for (const ch of text) this.composer.editor.handleInput(ch);
+    this.requestRender();
+  }
+
+  putInComposer(text: string): void {
+    this.composer.setText(text);
     this.requestRender();
   }
 
@@ -250,7 +259,11 @@ export class App implements SlashContext {
   }
 
   onEvent(event: Event): void {
-    this.handle(event.msg, false);
+    const msg = event.msg;
+    // Undo's answers and the end of a rollback go to the op that asked for them.
+    if (msg.type === "undo_completed") this.undoFlow.completed(event.id, msg);
+    else if (msg.type === "thread_rolled_back") this.undoFlow.rolledBack(event.id);
+    if (!(msg.type === "error" && this.undoFlow.explains(event.id, msg))) this.handle(msg, false);
     this.requestRender();
   }
 
@@ -475,6 +488,8 @@ export class App implements SlashContext {
         this.notice("info", `Viewed image ${msg.path}`);
         break;
       case "turn_diff":
+      case "undo_started":
+      case "undo_completed":
       case "agent_reasoning_raw_content_delta":
       case "agent_reasoning_raw_content":
       case "shutdown_complete":

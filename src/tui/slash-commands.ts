@@ -16,6 +16,7 @@ import { RENAME_COMMAND } from "./thread-name-command.js";
 import { GOAL_COMMAND } from "./goal-command.js";
 import { PLAN_COMMAND } from "./plan-mode.js";
 import type { ThreadGoal } from "../protocol/goals.js";
+import type { UndoFlow } from "./undo-flow.js";
 
 export interface SlashContext {
   readonly cwd: string;
@@ -54,6 +55,8 @@ export interface SlashContext {
   /** Whether plan mode is on (plan-mode.ts). */
   planMode(): boolean;
   setPlanMode(on: boolean): void;
+  /** `/undo`, `/redo` and Esc Esc's files (undo-flow.ts). */
+  readonly undoFlow: UndoFlow;
   quit(): void;
 }
 
@@ -136,6 +139,8 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
       ctx.print("Permissions changed", [`${preset.label}: approval ${preset.approval}, sandbox ${preset.sandbox}`]);
     },
   },
+  { name: "undo", description: "put back the files the last turn changed", duringTask: false, run: (ctx) => ctx.undoFlow.undo() },
+  { name: "redo", description: "reverse the last /undo", duringTask: false, run: (ctx) => ctx.undoFlow.redo() },
   { name: "new", description: "start a new conversation", duringTask: false, run: (ctx) => ctx.newThread() },
   { name: "resume", description: "continue a recorded conversation", duringTask: false, run: (ctx) => ctx.resumePicker() },
   { name: "fork", description: "continue a copy of this conversation", duringTask: false, run: (ctx) => ctx.forkThread() },
