@@ -184,9 +184,10 @@ export class FileHistory {
     nothingIsSuccess = false,
   ): Promise<boolean> {
     this.host.send(id, { type: "undo_started", message: starting });
-    const done = (msg: Omit<Extract<EventMsg, { type: "undo_completed" }>, "type" | "action">): boolean => {
-      this.host.send(id, { type: "undo_completed", action, ...msg });
-      return msg.success;
+    // The reference's fields first (success, message), codex-ts's after them.
+    const done = ({ success, message, ...rest }: Omit<Extract<EventMsg, { type: "undo_completed" }>, "type" | "action">): boolean => {
+      this.host.send(id, { type: "undo_completed", success, message, action, ...rest });
+      return success;
     };
     if (this.options === undefined) return done({ success: false, message: "Undo is off: [ghost_snapshot] enabled = false in config.toml." });
     await this.settled;
