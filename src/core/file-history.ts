@@ -19,7 +19,9 @@ import type { RecordedUndo } from "../rollout/reconstruct.js";
 import { rolloutFiles } from "../rollout/list.js";
 import { ARCHIVED_SUBDIR } from "../rollout/archive.js";
 import { parseRolloutFileName } from "../rollout/format.js";
-import { PROTECTED_SUBPATHS, isUnder, writableRoots } from "../sandbox/writable-roots.js";
+import { patchWriteScope } from "../sandbox/patch-scope.js";
+import { scopeRefusal } from "../util/write-scope.js";
+import type { WriteRefusal } from "../undo/safe-write.js";
 import type { FileSystemGuard } from "../sandbox/fs-guard.js";
 import type { TurnContext, TurnFileHistory } from "../tools/turn-context.js";
 import { UndoJournal, encodeRecord, type UndoEntry } from "../undo/journal.js";
@@ -204,7 +206,7 @@ export class FileHistory {
         direction,
         overwrite: new Set(overwrite.map((p) => (isAbsolute(p) ? p : join(cwd, p)))),
         storeFor: (storeId) => this.storeFor(storeId),
-        placeFor: (path) => this.placeFor(path, settings),
+        refusal: this.refusalFor(settings),
         mayRead: (path) => !this.host.guard.deniedByName(path),
       });
     } catch (err) {
@@ -236,20 +238,18 @@ export class FileHistory {
     return done({ success: true, message: `${verb} ${restored.length === 1 ? "1 file" : `${restored.length} files`}.`, restored, snapshots: ids });
   }
 
-  /** Where a restore may write `path` (a real path), or why not: the agent's sandbox rules. */
-  private placeFor(path: string, settings: { cwd: string; sandboxPolicy: SandboxPolicy }): { root: string } | { refused: string } {
-    const denied = this.host.guard.deniedReason(path);
-    if (denied !== null) return { refused: "the permission profile denies it" };
+  /**
+   * Why a restore may not write at a real path, by the agent's own rules: what the permission
+   * profile denies, and where patches may not write (sandbox/patch-scope.ts).
+   */
+  private refusalFor(settings: { cwd: string; sandboxPolicy: SandboxPolicy }): WriteRefusal {
     const policy = settings.sandboxPolicy;
-    if (policy.type === "danger-full-access") return { root: "/" };
-    if (policy.type === "read-only") return { refused: "the session is read-only; /permissions changes that" };
-    const roots = [...writableRoots(policy, settings.cwd), ...this.host.grantedRoots()].flatMap((root) => {
-      const real = realOrNull(root);
-      return real === null ? [] : [real];
-    });
-    if (roots.some((root) => PROTECTED_SUBPATHS.some((name) => isUnder(join(root, name), path)))) return { refused: "it is inside a folder that stays read-only" };
-    const root = roots.filter((r) => isUnder(r, path)).sort((a, b) => b.length - a.length)[0];
-    return root === undefined ? { refused: "it is outside the folders this session may write to" } : { root };
+    const scope = patchWriteScope(policy, settings.cwd, this.host.grantedRoots());
+    return (path) => {
+      if (this.host.guard.deniedReason(path) !== null) return "the permission profile denies it";
+      if (policy.type === "read-only") return "the session is read-only; /permissions changes that";
+      return scope === null ? null : scopeRefusal(scope, path);
+    };
   }
 
   /** Replays the resumed thread's recorded undo history, once, when it is first needed. */

@@ -1,14 +1,18 @@
 /**
  * Recorded threads as front ends list and copy them without opening one: a listing (the
  * `sessions` command), a lazy newest-first reader (the session picker reads one file head at a
- * time), and a fork into a new thread file (the `fork` command). Nothing here talks to a model.
+ * time), a fork into a new thread file (the `fork` command), and the events a thread's file
+ * redraws its conversation from (the UI's redraw after a backtrack). Nothing here talks to a
+ * model.
  */
 import { removeThreadStore } from "../undo/storage.js";
 import { join } from "node:path";
+import type { EventMsg } from "../protocol/events.js";
 import type { ThreadSummary, ThreadTarget } from "../protocol/threads.js";
 import { SESSIONS_SUBDIR } from "../rollout/format.js";
 import { forkThread } from "../rollout/fork.js";
 import { iterateThreads, listThreads } from "../rollout/list.js";
+import { loadThread } from "../rollout/reconstruct.js";
 import { resolveTarget, ThreadNotFoundError } from "../core/open-thread.js";
 import { packageVersion } from "../util/version.js";
 import { archiveThreadFile, deleteThreadFile, unarchiveThreadFile } from "../rollout/archive.js";
@@ -32,6 +36,14 @@ export interface ThreadQuery {
 /** Where a CODEX_HOME keeps its session files. */
 export function sessionsFolder(codexHome: string): string {
   return join(codexHome, SESSIONS_SUBDIR);
+}
+
+/**
+ * The events a front end redraws the thread recorded at `path` from, as a resume's
+ * `initial_messages` gives them (see rollout/initial-messages.ts); throws when it cannot be read.
+ */
+export function recordedConversation(path: string): EventMsg[] {
+  return loadThread(path).initialMessages;
 }
 
 /** The newest `limit` threads (0: all), newest first. */

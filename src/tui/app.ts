@@ -4,11 +4,11 @@
  * op. What is drawn where is app-view.ts's; the running turn's live parts are live-turn.ts's.
  */
 import type { Op } from "../protocol/ops.js";
-import type { Event, EventMsg, FileChange, RateLimitSnapshot, TokenUsage, TokenUsageInfo } from "../protocol/events.js";
+import type { Event, EventMsg, FileChange, QuestionRequest, RateLimitSnapshot, TokenUsage, TokenUsageInfo } from "../protocol/events.js";
 import type { ReasoningEffort } from "../protocol/policy.js";
 import type { SelectItem } from "@mariozechner/pi-tui";
 import type { Theme } from "./parts/theme.js";
-import { commandCell, headerCell, mcpCallCell, noticeCell, patchCell, planCell, reasoningCell, textCell, workedCell } from "./cells.js";
+import { commandCell, headerCell, headerInfo, mcpCallCell, noticeCell, patchCell, planCell, reasoningCell, textCell, workedCell } from "./cells.js";
 import type { CellStyle, HeaderInfo, NoticeKind } from "./cells.js";
 import { StatusLine } from "./status-line.js";
 import { compactedCell, skillsLines, webSearchCell } from "./activity-cells.js";
@@ -22,7 +22,8 @@ import { Composer, SlashCompletions } from "./composer.js";
 import { fileIndexFor } from "./parts/file-search.js";
 import { join } from "node:path";
 import { BUILTIN_COMMANDS, promptCommand, type SlashCommand, type SlashContext } from "./slash-commands.js";
-import { questionOverlay } from "./questions.js";
+import { decisionOf, questionOverlay } from "./questions.js";
+import { redrawKeptTurns } from "./backtrack-redraw.js";
 import { KeyInput } from "./app-input.js";
 import type { ThreadGoal } from "../protocol/goals.js";
 import { goalNotice } from "./goal-command.js";
@@ -47,6 +48,8 @@ export class App implements SlashContext {
   private readonly patches = new Map<string, Record<string, FileChange>>();
   /** Question overlays by the question's key, until it is resolved. */
   private readonly questions = new Map<string, Overlay>();
+  /** What each open question asks, by key, for its decision cell (replayed ones too). */
+  private readonly asked = new Map<string, QuestionRequest>();
   /** `/model` pickers waiting for the session's list_models_response. */
   private modelListWaiters: Array<(models: Array<{ slug: string; is_default: boolean }>) => void> = [];
   private spinner: NodeJS.Timeout | null = null;
@@ -56,7 +59,7 @@ export class App implements SlashContext {
   userMessages: string[] = [];
   private readonly input: KeyInput;
   /** `/undo`, `/redo` and the files side of Esc Esc (undo-flow.ts). */
-  readonly undoFlow: UndoFlow;
+  readonly undoFlow = new UndoFlow(this, (text) => this.composer.setText(text));
   private header: HeaderInfo | null = null;
   /** The thread's goal, as the last thread_goal_updated said. */
   private threadGoal: ThreadGoal | null = null;
@@ -66,6 +69,8 @@ export class App implements SlashContext {
   private rateLimits: RateLimitSnapshot | null = null;
   /** Notes about the thread being opened, shown under its header once it arrives. */
   private headerNotes: string[] = [];
+  /** Waiting for the thread's session_configured (see configured()). */
+  private whenConfigured: Array<() => void> = [];
   /** The latest complete answer (for /copy). */
   private lastAnswer: string | null = null;
   /** What the status line showed when a compaction began (the compaction cell reports it). */
@@ -74,6 +79,8 @@ export class App implements SlashContext {
   private turnStartedAt: number | null = null;
   /** The running task is a /compact (no "Worked for" under it). */
   private compacting = false;
+  /** Whether the running turn carries a message of the user's (a compaction's does not). */
+  private turnAsked = false;
   rolloutPath: string | null = null;
   running = false;
   /** Cumulative usage of every thread this app showed, for the exit summary. */
@@ -104,7 +111,6 @@ export class App implements SlashContext {
       fetchHistory: (offset) => this.host.submit({ type: "get_history_entry_request", offset, log_id: this.composer.logId }),
     });
     this.input = new KeyInput(this);
-    this.undoFlow = new UndoFlow(this);
     this.composer.editor.onSubmit = (text) => this.input.submit(text);
   }
 
@@ -157,9 +163,9 @@ export class App implements SlashContext {
     this.requestRender();
   }
 
-  putInComposer(text: string): void {
-    this.composer.setText(text);
-    this.requestRender();
+  configured(): Promise<void> {
+    if (this.header !== null) return Promise.resolve();
+    return new Promise((resolve) => this.whenConfigured.push(resolve));
   }
 
   statusLines(): string[] {
@@ -235,8 +241,6 @@ export class App implements SlashContext {
     this.host.quit();
   }
 
-
-
   // ------------------------------------------------------------------ events
 
   /** A new thread is shown: forget the old one's live state (its cells stay in scrollback). */
@@ -244,6 +248,7 @@ export class App implements SlashContext {
     this.turn.reset();
     this.view.clearOverlays();
     this.questions.clear();
+    this.asked.clear();
     this.userMessages = [];
     this.threadGoal = null;
     // A new thread starts in the default mode: the mode the user is in goes to it too.
@@ -254,39 +259,48 @@ export class App implements SlashContext {
     this.lastAnswer = null;
   }
 
+  /** After a backtrack, the kept turns redrawn as a resume draws them (see backtrack-redraw.ts). */
+  private async rolledBack(turns: number): Promise<void> {
+    const redrawn = await redrawKeptTurns(this.rolloutPath, {
+      clear: () => {
+        this.resetThread();
+        this.view.clearAll();
+        if (this.header) this.commitHeader(this.header);
+      },
+      replay: (msg) => this.handle(msg, true),
+      warn: (message) => this.notice("warning", message),
+    });
+    if (!redrawn) this.userMessages = this.userMessages.slice(0, Math.max(0, this.userMessages.length - turns));
+    this.notice("info", `Rolled back ${turns} turn${turns === 1 ? "" : "s"}; the agent no longer sees them.`);
+    this.undoFlow.afterRollback();
+  }
+
   noteUnderHeader(notes: string[]): void {
     this.headerNotes.push(...notes);
   }
 
   onEvent(event: Event): void {
-    const msg = event.msg;
-    // Undo's answers and the end of a rollback go to the op that asked for them.
-    if (msg.type === "undo_completed") this.undoFlow.completed(event.id, msg);
-    else if (msg.type === "thread_rolled_back") this.undoFlow.rolledBack(event.id);
-    if (!(msg.type === "error" && this.undoFlow.explains(event.id, msg))) this.handle(msg, false);
+    // Undo's answers (and the error ending a rollback that restored no file) go to its flow.
+    if (!this.undoFlow.takes(event)) this.handle(event.msg, false);
     this.requestRender();
   }
 
   private handle(msg: EventMsg, replay: boolean): void {
     switch (msg.type) {
       case "session_configured":
-        this.header = {
-          version: this.options.version,
-          model: msg.model,
-          effort: msg.reasoning_effort,
-          cwd: msg.cwd,
-          approval: msg.approval_policy,
-          sandbox: msg.sandbox_policy,
-          sessionId: msg.session_id,
-        };
+        this.header = headerInfo(msg, this.options.version);
         this.rolloutPath = msg.rollout_path;
         this.composer.setHistory(msg.history_log_id, msg.history_entry_count);
         this.commitHeader(this.header);
         for (const note of this.headerNotes.splice(0)) this.notice("info", note);
+        for (const resolve of this.whenConfigured.splice(0)) resolve();
         for (const m of msg.initial_messages ?? []) this.handle(m, true);
         if (!replay) this.host.submit({ type: "list_custom_prompts" });
         break;
       case "task_started":
+        this.turnAsked = false;
+        // A replayed turn is drawn, not run.
+        if (replay) break;
         this.setRunning(true);
         this.turnStartedAt = this.now();
         this.options.onTurnStart?.();
@@ -294,14 +308,15 @@ export class App implements SlashContext {
       case "task_complete": {
         this.turn.turnComplete();
         const started = this.turnStartedAt;
-        // The duration is taken now: the transcript draws the cell again later.
+        // The core's measure (recorded, so a resume draws the same line), else ours. The duration
+        // is taken now: the transcript draws the cell again later.
         // A compaction is not work on the user's request: no "Worked for" under it.
-        const worked = started === null ? null : this.now() - started;
-        if (worked !== null && !replay && !this.compacting) this.view.commit((width) => workedCell(worked, this.style, width));
+        const worked = msg.duration_ms ?? (started === null ? null : this.now() - started);
+        if (worked !== null && !this.compacting) this.view.commit((width) => workedCell(worked, this.style, width));
         this.turnStartedAt = null;
         this.compacting = false;
         this.setRunning(false);
-        this.host.notify("agent-turn-complete", firstLine(msg.last_agent_message) ? `Turn complete: ${firstLine(msg.last_agent_message)}` : "Turn complete");
+        if (!replay) this.host.notify("agent-turn-complete", firstLine(msg.last_agent_message) ? `Turn complete: ${firstLine(msg.last_agent_message)}` : "Turn complete");
         break;
       }
       case "turn_aborted":
@@ -312,6 +327,7 @@ export class App implements SlashContext {
         if (msg.reason === "interrupted") this.notice("aborted", "Interrupted. Tell the agent what to do differently, or send a new request.");
         break;
       case "user_message":
+        this.turnAsked = true;
         this.userMessages.push(msg.message);
         this.turn.userMessage(msg.message);
         break;
@@ -334,8 +350,8 @@ export class App implements SlashContext {
       case "agent_reasoning_section_break":
         break;
       case "exec_command_begin":
-        // A replayed command is drawn from its end event alone.
-        if (!replay) this.turn.commandBegin(msg.call_id, msg.command, msg.source === "user_shell");
+        // Replayed too: a command an interrupt stopped comes back as begun, and the turn_aborted after it ends it.
+        this.turn.commandBegin(msg.call_id, msg.command, msg.source === "user_shell");
         break;
       case "exec_command_output_delta":
         this.turn.commandOutput(msg.call_id, msg.stream, msg.chunk);
@@ -348,6 +364,7 @@ export class App implements SlashContext {
         break;
       }
       case "question_asked": {
+        this.asked.set(msg.key, msg.request);
         if (replay) break;
         const overlay = questionOverlay(msg.key, msg.request, {
           theme: this.theme,
@@ -355,7 +372,6 @@ export class App implements SlashContext {
           cwd: this.cwd,
           submit: (op) => this.host.submit(op),
           close: (o) => this.view.close(o),
-          decided: (subject, decision) => this.view.commit((width) => decisionCell(subject, decision, this.style, width)),
         });
         this.questions.set(msg.key, overlay);
         this.view.open(overlay);
@@ -367,11 +383,15 @@ export class App implements SlashContext {
         const overlay = this.questions.get(msg.key);
         this.questions.delete(msg.key);
         if (overlay) this.view.close(overlay);
+        // The user's answer joins the conversation (recorded, so a resume shows it too).
+        const request = this.asked.get(msg.key);
+        this.asked.delete(msg.key);
+        const decision = request && msg.answer ? decisionOf(request, msg.answer, this.cwd) : null;
+        if (decision) this.view.commit((width) => decisionCell(decision.subject, decision.decision, this.style, width));
         break;
       }
       case "patch_apply_begin":
         this.patches.set(msg.call_id, msg.changes);
-        if (replay) this.view.commit((width) => patchCell(msg.changes, "applied", this.style, width));
         break;
       case "patch_apply_end": {
         const changes = this.patches.get(msg.call_id);
@@ -444,6 +464,8 @@ export class App implements SlashContext {
         break;
       case "context_compacted": {
         this.status.label = "Working";
+        // A turn of its own (the user's /compact, or a replayed one) gets no "Worked for" line.
+        if (!this.turnAsked) this.compacting = true;
         // The status line's figures from before the compaction (its own request reports usage too).
         const before = this.beforeCompaction ?? this.status.usage;
         this.beforeCompaction = null;
@@ -458,8 +480,7 @@ export class App implements SlashContext {
         this.view.commit((width) => webSearchCell(msg, this.style, width));
         break;
       case "thread_rolled_back":
-        this.userMessages = this.userMessages.slice(0, Math.max(0, this.userMessages.length - msg.num_turns));
-        if (!replay) this.notice("info", `Rolled back ${msg.num_turns} turn${msg.num_turns === 1 ? "" : "s"}; the agent no longer sees them.`);
+        if (!replay) void this.rolledBack(msg.num_turns);
         break;
       case "get_history_entry_response":
         this.composer.historyEntry(msg.log_id, msg.offset, msg.entry?.text ?? null);
@@ -487,9 +508,10 @@ export class App implements SlashContext {
       case "view_image_tool_call":
         this.notice("info", `Viewed image ${msg.path}`);
         break;
-      case "turn_diff":
-      case "undo_started":
       case "undo_completed":
+        this.undoFlow.show(msg);
+        break;
+      case "turn_diff":
       case "agent_reasoning_raw_content_delta":
       case "agent_reasoning_raw_content":
       case "shutdown_complete":
@@ -553,10 +575,6 @@ export class App implements SlashContext {
   /** `?` on an empty composer: the keys and commands, until any key is pressed. */
   showHelp(): void {
     void this.present<null>((done) => ({ render: (width: number) => helpLines(this.theme, width), handleInput: () => done(null), invalidate: () => undefined }));
-  }
-
-  private width(): number {
-    return this.view.width;
   }
 
   requestRender(): void {

@@ -6,7 +6,7 @@
  * `overwrite`. A rollback that also drops the conversation brings its message back to the
  * composer only once it happened.
  */
-import type { EventMsg } from "../protocol/events.js";
+import type { Event, EventMsg } from "../protocol/events.js";
 import type { Op, RollbackRestore } from "../protocol/ops.js";
 import type { Choice } from "./overlays.js";
 
@@ -16,8 +16,6 @@ export interface UndoSurface {
   /** Prints a titled block into the transcript. */
   print(title: string, body: string[]): void;
   notice(kind: "info" | "error" | "warning", message: string): void;
-  /** Puts a message back in the composer, to be edited and sent again. */
-  putInComposer(text: string): void;
 }
 
 type Completed = Extract<EventMsg, { type: "undo_completed" }>;
@@ -28,8 +26,24 @@ const LISTED = 12;
 export class UndoFlow {
   /** Ops sent, by submission id, with the text to put back in the composer once rolled back. */
   private readonly sent = new Map<string, { op: Op; composerText: string | null; failed: boolean }>();
+  /** A rollback's files, shown once the conversation is redrawn without the turns it dropped. */
+  private pendingCell: Completed | null = null;
 
-  constructor(private readonly ui: UndoSurface) {}
+  constructor(
+    private readonly ui: UndoSurface,
+    /** Puts a message back in the composer, to be edited and sent again. */
+    private readonly putInComposer: (text: string) => void,
+  ) {}
+
+  /** Takes the events that answer its ops; false for those the app shows as usual. */
+  takes(event: Event): boolean {
+    const { id, msg } = event;
+    if (msg.type === "undo_started") return true;
+    if (msg.type === "undo_completed") return void this.completed(id, msg), true;
+    if (msg.type === "error") return this.explains(id, msg);
+    if (msg.type === "thread_rolled_back") this.rolledBack(id);
+    return false;
+  }
 
   undo(): void {
     this.send({ type: "undo" }, null);
@@ -44,7 +58,7 @@ export class UndoFlow {
     if (restore === "conversation") {
       // As before undo existed: the conversation goes at once and the message comes back to edit.
       this.ui.submit({ type: "thread_rollback", num_turns: numTurns });
-      this.ui.putInComposer(text);
+      this.putInComposer(text);
       return;
     }
     this.send({ type: "thread_rollback", num_turns: numTurns, restore }, restore === "both" ? text : null);
@@ -55,7 +69,7 @@ export class UndoFlow {
   }
 
   /** An undo_completed: the paths put back, or a question about files changed by hand. */
-  completed(id: string, msg: Completed): void {
+  private completed(id: string, msg: Completed): void {
     const sent = this.sent.get(id);
     if (!msg.success) {
       // A failed rollback ends with an error next, which `explains` takes; other ops end here.
@@ -67,7 +81,20 @@ export class UndoFlow {
       this.ui.notice("error", msg.message ?? "Undo failed.");
       return;
     }
-    if (sent?.op.type !== "thread_rollback" || sent.op.restore === "code") this.sent.delete(id);
+    if (sent?.op.type === "thread_rollback" && sent.op.restore === "both") {
+      // The conversation is redrawn without the dropped turns next: this goes under it.
+      this.pendingCell = msg;
+      return;
+    }
+    this.sent.delete(id);
+    this.show(msg);
+  }
+
+  /** An undo_completed as a cell (the paths put back), or a notice; also when a resume redraws it. */
+  show(msg: Completed): void {
+    // Files changed by hand were asked about live; what the user answered comes next.
+    if (!msg.success && (msg.conflicts ?? []).length > 0) return;
+    if (!msg.success) return this.ui.notice("error", msg.message ?? "Undo failed.");
     const restored = msg.restored ?? [];
     const title = msg.action === "redo" ? "Redo" : msg.action === "rollback" ? "Files restored" : "Undo";
     if (restored.length === 0) return this.ui.notice("info", msg.message ?? "Nothing to restore.");
@@ -76,15 +103,22 @@ export class UndoFlow {
     this.ui.print(title, [msg.message ?? "", ...listed]);
   }
 
+  /** The conversation was redrawn after a rollback: the files it restored are shown now. */
+  afterRollback(): void {
+    const cell = this.pendingCell;
+    this.pendingCell = null;
+    if (cell) this.show(cell);
+  }
+
   /** The thread rolled back: a rollback of both brings its message back to edit. */
-  rolledBack(id: string): void {
+  private rolledBack(id: string): void {
     const sent = this.sent.get(id);
     this.sent.delete(id);
-    if (sent?.composerText) this.ui.putInComposer(sent.composerText);
+    if (sent?.composerText) this.putInComposer(sent.composerText);
   }
 
   /** Whether an error is the end of a rollback whose files could not be restored (already said). */
-  explains(id: string, msg: Extract<EventMsg, { type: "error" }>): boolean {
+  private explains(id: string, msg: Extract<EventMsg, { type: "error" }>): boolean {
     const sent = this.sent.get(id);
     if (!sent?.failed || msg.codex_error_info !== "thread_rollback_failed") return false;
     this.sent.delete(id);

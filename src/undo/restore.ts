@@ -6,12 +6,12 @@
  * Nothing is written until every check passed; a write that fails on the way is reported with
  * what was done.
  */
-import { join, relative, sep } from "node:path";
+import { join, sep } from "node:path";
 import { BlobStore } from "./blob-store.js";
 import { currentStates } from "./folder-area.js";
 import { ShadowGit, findRepo, type GitRepo } from "./git-area.js";
 import { conflictsOf, planRestore, writesOf, type Direction, type PlannedPath, type TurnChanges } from "./plan.js";
-import { RestoreRefused, SafeWriter } from "./safe-write.js";
+import { RestoreRefused, SafeWriter, type WriteRefusal } from "./safe-write.js";
 import type { StoreLayout } from "./storage.js";
 import type { FileState } from "./types.js";
 
@@ -22,11 +22,8 @@ export interface RestoreRequest {
   overwrite: ReadonlySet<string>;
   /** Where the store of each thread lives (`$CODEX_HOME/undo/<id>`, or a temporary folder). */
   storeFor(storeId: string): StoreLayout;
-  /**
-   * Where a restore may write: the folder (real path) to walk down from for `absolute`, or a
-   * reason it may not be written (outside the writable folders, denied by the profile).
-   */
-  placeFor(absolute: string): { root: string } | { refused: string };
+  /** Why the session may not write at a real path (outside the writable folders, denied), or null. */
+  refusal: WriteRefusal;
   mayRead(absolute: string): boolean;
 }
 
@@ -53,47 +50,35 @@ export async function restoreFiles(request: RestoreRequest): Promise<RestoreOutc
   if (outcome.conflicts.length > 0) return outcome;
 
   const writes = writesOf(plan, current);
-  const places = new Map<PlannedPath, string>();
   for (const step of writes) {
-    const place = request.placeFor(step.absolute);
-    if ("refused" in place) outcome.refused.push({ path: step.absolute, reason: place.refused });
-    else places.set(step, place.root);
+    const why = request.refusal(step.absolute);
+    if (why !== null) outcome.refused.push({ path: step.absolute, reason: why });
   }
   if (outcome.refused.length > 0) return outcome;
 
   const contents = await contentsOf(writes, repos);
-  const writers = new Map<string, SafeWriter>();
-  const writerFor = (root: string): SafeWriter => {
-    let writer = writers.get(root);
-    if (!writer) writers.set(root, (writer = new SafeWriter(root)));
-    return writer;
-  };
+  const writer = new SafeWriter(request.refusal);
   const depth = (s: PlannedPath): number => s.absolute.split(sep).length;
   const deletions = writes.filter((s) => s.target === null).sort((a, b) => depth(b) - depth(a));
   const files = writes.filter((s) => s.target !== null).sort((a, b) => depth(a) - depth(b));
   try {
     for (const step of [...deletions, ...files]) {
-      const root = places.get(step) ?? "/";
       try {
-        writerFor(root).restore(relativeTo(root, step.absolute), step.target, contents.get(step) ?? null, step.absolute);
+        writer.restore(step.absolute, step.target, contents.get(step) ?? null);
         outcome.restored.push(step.absolute);
       } catch (err) {
-        const reason = err instanceof RestoreRefused ? err.message.slice(step.absolute.length + 2) : (err as Error).message;
-        outcome.failed.push({ path: step.absolute, reason });
+        outcome.failed.push({ path: step.absolute, reason: err instanceof RestoreRefused ? err.reason : (err as Error).message });
       }
     }
-    for (const step of deletions) writerFor(places.get(step) ?? "/").pruneEmpty(relativeTo(places.get(step) ?? "/", step.absolute));
+    // Folders a deleted file leaves empty go too (within its area: never the repository itself).
+    for (const step of deletions) writer.pruneEmpty(step.absolute, step.area.root);
   } finally {
-    for (const writer of writers.values()) writer.close();
+    writer.close();
   }
   // Paths already as the plan leaves them count as restored: the user sees every path the turn touched.
   for (const step of plan) if (!writes.includes(step)) outcome.restored.push(step.absolute);
   outcome.restored.sort();
   return outcome;
-}
-
-function relativeTo(root: string, absolute: string): string {
-  return relative(root, absolute).split(sep).join("/");
 }
 
 /** Repositories and shadow stores, looked up once per restore. */

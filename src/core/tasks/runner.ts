@@ -30,6 +30,8 @@ export interface ActiveTask {
   pending: ResponseItem[];
   done: Promise<void>;
   aborted: boolean;
+  /** When it started (performance.now()): its end events say how long it ran. */
+  startedAt: number;
 }
 
 /** What the runner needs of its session (session-state.ts provides it). */
@@ -80,6 +82,7 @@ export class TaskRunner {
       pending: [],
       aborted: false,
       done: Promise.resolve(),
+      startedAt: performance.now(),
       // Once a task is aborted its late events are dropped: turn_aborted is the last word.
       emit: (msg) => {
         if (!active.aborted) host.send(subId, msg);
@@ -111,7 +114,7 @@ export class TaskRunner {
     let completedTurn = false;
     active.done = task.run(ctx).then(
       (last) => {
-        emit({ type: "task_complete", turn_id: turnId, last_agent_message: last });
+        emit({ type: "task_complete", turn_id: turnId, last_agent_message: last, duration_ms: ranFor(active) });
         // The user's notifier hears about user turns that completed (not failed or aborted ones).
         if (!active.aborted && task.kind === "regular") {
           notifyTurnComplete(
@@ -126,7 +129,7 @@ export class TaskRunner {
         if (active.aborted) return;
         const { message, info } = describeTurnError(err);
         emit({ type: "error", message, codex_error_info: info });
-        emit({ type: "task_complete", turn_id: turnId, last_agent_message: null });
+        emit({ type: "task_complete", turn_id: turnId, last_agent_message: null, duration_ms: ranFor(active) });
       },
     ).finally(() => {
       // Input that arrived too late for the model is not lost: it stays in history.
@@ -144,12 +147,17 @@ export class TaskRunner {
     task.task.onAbort?.();
     // Its questions close first (question_resolved, while its events still go out); turn_aborted is the last word.
     this.host.questions.cancelAll("interrupted");
-    this.host.send(task.subId, { type: "turn_aborted", turn_id: task.turnId, reason });
+    this.host.send(task.subId, { type: "turn_aborted", turn_id: task.turnId, reason, duration_ms: ranFor(task) });
     task.aborted = true;
     task.controller.abort(new Error("turn aborted"));
     this.host.unifiedExec.terminateAll();
     await task.done;
   }
+}
+
+/** Whole milliseconds since the task started. */
+function ranFor(task: ActiveTask): number {
+  return Math.round(performance.now() - task.startedAt);
 }
 
 function describeTurnError(err: unknown): { message: string; info: CodexErrorInfo } {
