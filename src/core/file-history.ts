@@ -107,36 +107,42 @@ export class FileHistory {
     if (this.options === undefined) return null;
     if (turn.planning === true || (turn.sandboxPolicy.type === "read-only" && turn.approvalPolicy === "never")) return null;
     const snapshotter = this.snapshotterFor(this.options);
-    // A turn's first snapshot waits for the previous turn's last one.
+    // A turn's first snapshot waits for the previous turn's record.
     const capture = this.settled.then(() => snapshotter.beginTurn(turn.turnId, turn.cwd));
-    const ready = capture.then((c) => c.ready);
     let toolsRan = false;
     return {
-      toolsStarting: () => {
+      toolsStarting: async () => {
         toolsRan = true;
-        return ready;
+        const c = await capture;
+        c.toolsStarting();
+        await c.ready;
       },
+      toolsFinished: () => void capture.then((c) => c.toolsFinished()),
       beforeWrite: async (paths) => {
         toolsRan = true;
         await (await capture).beforeWrite(paths);
       },
-      finish: () => {
-        const settled = capture
-          .then(async (c) => {
-            // A turn that never called a tool changed nothing: no second snapshot.
-            if (!toolsRan) return;
-            const record = await c.finish();
-            if (record === null) return;
+      finish: async () => {
+        // A turn that never called a tool changed nothing: no second snapshot.
+        const pending = toolsRan ? await capture.then((c) => c.finish()).catch((err: unknown) => this.failed(err)) : null;
+        // The ghost commit and the record follow after the turn has ended; undo waits for them.
+        this.settled = this.settled
+          .then(async () => {
+            if (!pending) return;
+            const record = await pending.complete();
             this.replayRecorded();
             this.journal.add(record);
             this.host.recorder?.recordGhostSnapshot(encodeRecord(record));
           })
-          .catch((err: unknown) => this.host.warn(`Undo could not record this turn's changes: ${errorMessage(err)}`))
+          .catch((err: unknown) => void this.failed(err))
           .finally(() => this.sweepOnce());
-        this.settled = settled;
-        return settled;
       },
     };
+  }
+
+  private failed(err: unknown): null {
+    this.host.warn(`Undo could not record this turn's changes: ${errorMessage(err)}`);
+    return null;
   }
 
   private snapshotterFor(options: UndoOptions): Snapshotter {

@@ -103,6 +103,7 @@ export async function runTurn(ctx: TaskContext): Promise<string | null> {
     // Nothing may change a file before the turn's first undo snapshot is taken.
     await turn.services.fileHistory?.toolsStarting();
     const outputs = await runToolCalls(calls, { turn, signal, emit, turnDiff }, router, turn.model.supportsParallelToolCalls);
+    turn.services.fileHistory?.toolsFinished();
     history.append(...limitToolOutputs(outputs, turn.model.truncationTokens));
     // After each batch of tool calls, the net change of the turn so far, if patches changed it.
     const diff = turnDiff.unifiedDiff();

@@ -44,6 +44,8 @@ export interface TurnServices {
 export interface TurnFileHistory {
   /** Tools are about to run: resolves once the turn's first snapshot is taken (never rejects). */
   toolsStarting(): Promise<void>;
+  /** A batch of tool calls ended (the second snapshot may start while the model answers). */
+  toolsFinished(): void;
   /** Saves each of `paths` (absolute) as it is now, before a patch writes it. */
   beforeWrite(paths: readonly string[]): Promise<void>;
 }

@@ -81,6 +81,13 @@ export function hiddenFrom(capture: GitCapture, path: string): boolean {
 export type MayRead = (absolutePath: string) => boolean;
 
 export class ShadowGit {
+  /**
+   * The last tree written and what it was written from (the user's index file, and every path
+   * brought up to date, by size, time and inode): a snapshot of the same is that tree again,
+   * without writing an index (the next turn's first snapshot, usually).
+   */
+  private lastTree: { key: string; tree: string } | null = null;
+
   constructor(
     readonly repo: GitRepo,
     /** The shadow object folder. */
@@ -135,6 +142,31 @@ export class ShadowGit {
     }
     for (const path of kept) if (!statOf(path)?.isDirectory()) updated.push(path);
 
+    const key = this.treeKey(removed, updated, statOf);
+    const tree = key !== null && this.lastTree?.key === key ? this.lastTree.tree : await this.writeTree(removed, updated);
+    if (key !== null) this.lastTree = { key, tree };
+    return { tree, head, untrackedFiles, untrackedDirs, leftOut, ignored: ignoredPaths };
+  }
+
+  /**
+   * What a tree is written from, as a key; null when a file changed in the last second (a
+   * change within the same time stamp would go unseen, so such a tree is not reused).
+   */
+  private treeKey(removed: readonly string[], updated: readonly string[], statOf: (path: string) => Stats | null): string | null {
+    const recent = Date.now() - 1000;
+    const index = lstatOrNull(this.repo.indexFile);
+    if (index !== null && index.mtimeMs > recent) return null;
+    const parts = [index === null ? "-" : `${index.ino}:${index.size}:${index.mtimeMs}`, removed.join("\0")];
+    for (const path of updated) {
+      const s = statOf(path);
+      if (s !== null && s.mtimeMs > recent) return null;
+      parts.push(s === null ? `${path}\0-` : `${path}\0${s.mode}:${s.size}:${s.mtimeMs}:${s.ino}`);
+    }
+    return parts.join("\n");
+  }
+
+  /** The user's index copied, `removed` taken out and `updated` brought up to date, written as a tree. */
+  private async writeTree(removed: readonly string[], updated: readonly string[]): Promise<string> {
     const index = join(this.tmpDir, `index-${randomBytes(8).toString("hex")}`);
     try {
       copyIndex(this.repo.indexFile, index);
@@ -148,8 +180,7 @@ export class ShadowGit {
       if (updated.length > 0) {
         await this.git([...config, "update-index", "--add", "--remove", "--replace", "-z", "--stdin"], { env, input: updated.map((p) => `${p}\0`).join("") });
       }
-      const tree = (await this.git([...config, "write-tree"], { env })).toString("utf8").trim();
-      return { tree, head, untrackedFiles, untrackedDirs, leftOut, ignored: ignoredPaths };
+      return (await this.git([...config, "write-tree"], { env })).toString("utf8").trim();
     } finally {
       rmSync(index, { force: true });
     }

@@ -90,12 +90,31 @@ export class Snapshotter {
   }
 }
 
+/** What a second snapshot found: the area's changes, and which files it holds (for patches' copies). */
+interface AfterArea {
+  changes: AreaChanges | null;
+  /** Of `paths` (real), those the area's snapshots hold: its changes cover them. */
+  covered(paths: string[]): Promise<Set<string>>;
+}
+
+/** A turn's changes, found before the turn ends; `complete` makes the ghost commit (after it ended). */
+export interface PendingRecord {
+  areas: AreaChanges[];
+  complete(): Promise<TurnRecord>;
+}
+
 export class TurnCapture {
   /** Settles when the first snapshot is taken (or failed, which only turns undo off for the turn). */
   readonly ready: Promise<void>;
   private before: Before = { kind: "none" };
   /** Files a patch wrote, by real path, as they were before its first write in this turn. */
   private readonly loose = new Map<string, FileState | null>();
+  /**
+   * Counts batches of tool calls; a second snapshot taken after the last batch (while the
+   * model writes its answer) is the turn's, one taken before a later batch is not.
+   */
+  private batch = 0;
+  private after: { batch: number; result: Promise<AfterArea> } | null = null;
 
   constructor(
     private readonly owner: Snapshotter,
@@ -122,6 +141,23 @@ export class TurnCapture {
     }
   }
 
+  /** Tools are about to run: a second snapshot taken so far is not the turn's last. */
+  toolsStarting(): void {
+    this.batch++;
+  }
+
+  /**
+   * A batch of tools ended: the second snapshot starts now, in the background, while the model
+   * writes its next answer; if that answer calls no tool, it is the turn's and the turn ends
+   * without waiting for one.
+   */
+  toolsFinished(): void {
+    const batch = ++this.batch;
+    this.after = { batch, result: this.ready.then(() => this.takeAfter()) };
+    // Its failure is the turn's when the turn uses it; a later batch's snapshot replaces it.
+    this.after.result.catch(() => {});
+  }
+
   /** Copies each of `paths` (absolute) as it is now, before a patch writes it (the first time in this turn). */
   async beforeWrite(paths: readonly string[]): Promise<void> {
     await this.ready;
@@ -140,50 +176,58 @@ export class TurnCapture {
     }
   }
 
-  /** The second snapshot: what the turn changed, or null when it changed nothing undo can see. */
-  async finish(): Promise<TurnRecord | null> {
-    await this.ready;
+  private async takeAfter(): Promise<AfterArea> {
     const { options } = this.owner;
-    const areas: AreaChanges[] = [];
-    /** Of the files patches wrote, those the folder's snapshots hold (the area's changes cover them). */
-    let covered: (paths: string[]) => Promise<Set<string>> = () => Promise.resolve(new Set());
-    let ghostCommit: GhostCommit | null = null;
     const before = this.before;
     if (before.kind === "git") {
       const { git, capture } = before;
       const after = await git.capture({ limits: options.limits, mayRead: options.mayRead, first: false });
       // A path that looks new but was there unseen (ignored, too big) is not the turn's to remove.
       const changes = (await git.diff(capture.tree, after.tree)).filter((c) => c.before !== null || !hiddenFrom(capture, c.path));
-      if (changes.length > 0) areas.push({ root: git.repo.root, source: "git", repoObjects: git.repo.objects, changes });
-      covered = async (paths) => {
-        const rels = new Map(paths.flatMap((p) => {
-          const rel = inside(git.repo.root, p);
-          return rel === null ? [] : [[rel, p] as const];
-        }));
-        const inAfter = [...(await git.holds(after.tree, [...rels.keys()]))].filter((rel) => !hiddenFrom(capture, rel));
-        const held = new Set([...(await git.holds(capture.tree, [...rels.keys()])), ...inAfter]);
-        return new Set([...rels].filter(([rel]) => held.has(rel)).map(([, p]) => p));
+      return {
+        changes: changes.length > 0 ? { root: git.repo.root, source: "git", repoObjects: git.repo.objects, changes } : null,
+        covered: async (paths) => {
+          const rels = new Map(
+            paths.flatMap((p) => {
+              const rel = inside(git.repo.root, p);
+              return rel === null ? [] : [[rel, p] as const];
+            }),
+          );
+          const inAfter = [...(await git.holds(after.tree, [...rels.keys()]))].filter((rel) => !hiddenFrom(capture, rel));
+          const held = new Set([...(await git.holds(capture.tree, [...rels.keys()])), ...inAfter]);
+          return new Set([...rels].filter(([rel]) => held.has(rel)).map(([, p]) => p));
+        },
       };
-      ghostCommit = {
-        id: "",
-        parent: capture.head,
-        preexisting_untracked_files: capture.untrackedFiles,
-        preexisting_untracked_dirs: capture.untrackedDirs,
-      };
-    } else if (before.kind === "folder") {
+    }
+    if (before.kind === "folder") {
       const after = before.folder.capture();
       const changes = diffManifests(before.manifest, after);
-      if (changes.length > 0) areas.push({ root: before.folder.root, source: "blobs", changes });
-      covered = (paths) =>
-        Promise.resolve(
-          new Set(
-            paths.filter((p) => {
-              const rel = inside(before.folder.root, p);
-              return rel !== null && (before.manifest.files.has(rel) || (after.files.has(rel) && !before.manifest.leftOut.has(rel)));
-            }),
+      return {
+        changes: changes.length > 0 ? { root: before.folder.root, source: "blobs", changes } : null,
+        covered: (paths) =>
+          Promise.resolve(
+            new Set(
+              paths.filter((p) => {
+                const rel = inside(before.folder.root, p);
+                return rel !== null && (before.manifest.files.has(rel) || (after.files.has(rel) && !before.manifest.leftOut.has(rel)));
+              }),
+            ),
           ),
-        );
+      };
     }
+    return { changes: null, covered: () => Promise.resolve(new Set()) };
+  }
+
+  /**
+   * What the turn changed (the second snapshot taken while the model answered, or now), or null
+   * when it changed nothing undo can see. The ghost commit is made by `complete`, after the
+   * turn has ended.
+   */
+  async finish(): Promise<PendingRecord | null> {
+    await this.ready;
+    const taken = this.after !== null && this.after.batch === this.batch ? this.after.result : this.takeAfter();
+    const { changes, covered } = await taken;
+    const areas: AreaChanges[] = changes === null ? [] : [changes];
     const looseChanges = [];
     const heldByArea = this.loose.size > 0 ? await covered([...this.loose.keys()]) : new Set<string>();
     for (const [path, was] of this.loose) {
@@ -193,12 +237,20 @@ export class TurnCapture {
     }
     if (looseChanges.length > 0) areas.push({ root: "/", source: "blobs", changes: looseChanges });
     if (areas.length === 0) return null;
-    if (before.kind === "git" && ghostCommit !== null) ghostCommit.id = await before.git.commit(before.capture.tree, before.capture.head);
+    const before = this.before;
+    const record = (ghostCommit: GhostCommit): TurnRecord => ({ turnId: this.turnId, storeId: this.owner.layout.storeId, ghostCommit, areas });
     return {
-      turnId: this.turnId,
-      storeId: this.owner.layout.storeId,
-      ghostCommit: ghostCommit ?? { id: contentId(areas), parent: null, preexisting_untracked_files: [], preexisting_untracked_dirs: [] },
       areas,
+      complete: async () => {
+        if (before.kind !== "git") return record({ id: contentId(this.turnId, areas), parent: null, preexisting_untracked_files: [], preexisting_untracked_dirs: [] });
+        const { capture } = before;
+        return record({
+          id: await before.git.commit(capture.tree, capture.head),
+          parent: capture.head,
+          preexisting_untracked_files: capture.untrackedFiles,
+          preexisting_untracked_dirs: capture.untrackedDirs,
+        });
+      },
     };
   }
 }
@@ -226,9 +278,9 @@ function realPathOf(path: string): string {
   }
 }
 
-/** A stable id for a record without a ghost commit (outside git): a hash of its changes. */
-function contentId(areas: readonly AreaChanges[]): string {
-  const hash = createHash("sha1");
+/** An id for a record without a ghost commit (outside git): a hash of its turn and changes. */
+function contentId(turnId: string, areas: readonly AreaChanges[]): string {
+  const hash = createHash("sha1").update(turnId);
   for (const area of areas) for (const c of area.changes) hash.update(`${area.root}\0${c.path}\0${encodeState(c.before)}\0${encodeState(c.after)}\n`);
   return hash.digest("hex");
 }
