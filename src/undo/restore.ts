@@ -6,6 +6,7 @@
  * Nothing is written until every check passed; a write that fails on the way is reported with
  * what was done.
  */
+import { existsSync } from "node:fs";
 import { join, sep } from "node:path";
 import { BlobStore } from "./blob-store.js";
 import { currentStates } from "./folder-area.js";
@@ -93,6 +94,7 @@ class RepoCache {
     const found = await repo;
     if (found === null) throw new Error(`${root} is not a git repository any more; its snapshots cannot be read`);
     const layout = this.storeFor(storeId);
+    if (!existsSync(layout.objects)) throw new Error(`the snapshots of ${root} are gone (their session's undo data was removed)`);
     return new ShadowGit(found, layout.objects, layout.tmp);
   }
 
