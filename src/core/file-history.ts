@@ -315,16 +315,13 @@ function safeReaddir(dir: string): string[] {
   }
 }
 
-function realOrNull(path: string): string | null {
+/** The path with its links resolved, or as given when it cannot be (gone). */
+function realOr(path: string): string {
   try {
     return realpathSync(path);
   } catch {
-    return null;
+    return path;
   }
-}
-
-function realOr(path: string): string {
-  return realOrNull(path) ?? path;
 }
 
 /** Relative to the session's folder when inside it, else absolute. */

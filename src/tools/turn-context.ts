@@ -46,7 +46,7 @@ export interface TurnFileHistory {
   toolsStarting(): Promise<void>;
   /** A batch of tool calls ended (the second snapshot may start while the model answers). */
   toolsFinished(): void;
-  /** Saves each of `paths` (absolute) as it is now, before a patch writes it. */
+  /** Saves each of `paths` (real: links resolved) as it is now, before a patch writes it. */
   beforeWrite(paths: readonly string[]): Promise<void>;
 }
 

@@ -211,6 +211,19 @@ void test("/undo and /redo send their ops; files changed by hand are named and o
   assert.match(written(), /Nothing was restored/);
 });
 
+void test("a resumed thread redraws its undos as they were shown; a question about changed files is not asked again", () => {
+  const { app, written } = harness();
+  feed(app, {
+    ...configured,
+    initial_messages: [
+      { type: "undo_completed", success: false, message: "changed", action: "undo", conflicts: ["a.txt"], restored: [] },
+      { type: "undo_completed", success: true, message: "Restored 2 files.", action: "undo", restored: ["a.txt", "b.txt"], snapshots: ["t"] },
+    ],
+  } as EventMsg);
+  assert.match(written(), /Undo\s+Restored 2 files\.\s+a\.txt\s+b\.txt/);
+  assert.doesNotMatch(written() + live(app), /Overwrite/);
+});
+
 void test("a command approval overlay answers with the key pressed, the proposed prefix included", () => {
   const { app, ops } = harness();
   feed(

@@ -39,6 +39,7 @@ function gitEnv(extra: Record<string, string> | undefined): NodeJS.ProcessEnv {
 
 /** Runs git; resolves with its standard output, rejects with a GitError naming the command and what git said. */
 export function runGit(call: GitCall): Promise<Buffer> {
+  const name = `git ${subcommand(call.args)}`;
   return new Promise((resolve, reject) => {
     const child = spawn("git", call.args, { cwd: call.cwd, env: gitEnv(call.env), stdio: ["pipe", "pipe", "pipe"] });
     const out: Buffer[] = [];
@@ -53,19 +54,28 @@ export function runGit(call: GitCall): Promise<Buffer> {
     });
     child.on("error", (e) => {
       clearTimeout(timer);
-      reject(new GitError(`git ${call.args[0] ?? ""} could not start: ${e.message}`, null));
+      reject(new GitError(`${name} could not start: ${e.message}`, null));
     });
     child.on("close", (code, signal) => {
       clearTimeout(timer);
       if (code === 0) return resolve(Buffer.concat(out));
       const said = Buffer.concat(err).toString("utf8").trim().split("\n").slice(0, 3).join("; ");
       const why = signal === "SIGKILL" ? `took longer than ${Math.round((call.timeoutMs ?? GIT_TIMEOUT_MS) / 1000)} s` : said || `exit status ${code}`;
-      reject(new GitError(`git ${call.args[0] ?? ""} failed: ${why}`, code));
+      reject(new GitError(`${name} failed: ${why}`, code));
     });
     // A child that exits before reading its input closes the pipe: that is its answer, not ours.
     child.stdin.on("error", () => {});
     child.stdin.end(call.input ?? "");
   });
+}
+
+/** The command's name among its arguments (after any `-c key=value`). */
+function subcommand(args: readonly string[]): string {
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === "-c") i++;
+    else return args[i] ?? "";
+  }
+  return "";
 }
 
 /** Splits NUL-terminated output into its fields (the last, empty one dropped). */

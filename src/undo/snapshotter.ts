@@ -7,7 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import { lstatSync, realpathSync } from "node:fs";
-import { basename, dirname, join, relative, sep } from "node:path";
+import { relative, sep } from "node:path";
 import { BlobStore } from "./blob-store.js";
 import { describeLeftOut, type SnapshotLimits } from "./exclusions.js";
 import { FolderSnapshots, FolderTooBigError, diffManifests, type FolderManifest } from "./folder-area.js";
@@ -158,13 +158,16 @@ export class TurnCapture {
     this.after.result.catch(() => {});
   }
 
-  /** Copies each of `paths` (absolute) as it is now, before a patch writes it (the first time in this turn). */
+  /**
+   * Copies each of `paths` as it is now, before a patch writes it (the first time in this turn).
+   * The paths are where the patch's writes really land (links resolved, as the patch engine's
+   * walker found them), so a file is known by one name whichever name the patch used.
+   */
   async beforeWrite(paths: readonly string[]): Promise<void> {
     await this.ready;
     for (const path of paths) {
-      const real = realPathOf(path);
-      if (this.loose.has(real) || !this.owner.options.mayRead(real)) continue;
-      this.loose.set(real, this.stateNow(real));
+      if (this.loose.has(path) || !this.owner.options.mayRead(path)) continue;
+      this.loose.set(path, this.stateNow(path));
     }
   }
 
@@ -260,22 +263,6 @@ function inside(root: string, path: string): string | null {
   const rel = relative(root, path);
   if (rel === "" || rel.startsWith(`..${sep}`) || rel === ".." || rel.startsWith(sep)) return null;
   return rel.split(sep).join("/");
-}
-
-/** The path with its folder's links resolved (the file itself may not exist yet). */
-function realPathOf(path: string): string {
-  let dir = dirname(path);
-  const missing: string[] = [basename(path)];
-  for (;;) {
-    try {
-      return join(realpathSync(dir), ...missing.reverse());
-    } catch {
-      const up = dirname(dir);
-      if (up === dir) return path;
-      missing.push(basename(dir));
-      dir = up;
-    }
-  }
 }
 
 /** An id for a record without a ghost commit (outside git): a hash of its turn and changes. */
