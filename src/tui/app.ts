@@ -105,6 +105,8 @@ export class App implements SlashContext {
       cwd: () => this.cwd,
       fileIndex: () => {
         const root = this.cwd;
+        const remote = this.host.fileIndex?.(root);
+        if (remote) return remote;
         const hidden = options.hiddenFile?.().then((denied) => (rel: string) => denied(join(root, rel)));
         return fileIndexFor(root, hidden);
       },
