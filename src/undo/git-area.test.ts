@@ -1,6 +1,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { hiddenFrom, parseStatus, type GitCapture } from "./git-area.js";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DEFAULT_LIMITS } from "./exclusions.js";
+import { ShadowGit, findRepo, hiddenFrom, parseStatus, type GitCapture } from "./git-area.js";
 
 void test("git status's porcelain v2 gives changed tracked paths (spaces kept), untracked and ignored ones", () => {
   const out = [
@@ -30,4 +35,30 @@ void test("a path is hidden from a snapshot when ignored, inside an ignored fold
   };
   for (const path of ["node_modules/x.js", "debug.log", "big.bin", "gen/a.ts"]) assert.equal(hiddenFrom(capture, path), true, path);
   for (const path of ["src/a.ts", "generated.ts", "debug.log.txt"]) assert.equal(hiddenFrom(capture, path), false, path);
+});
+
+void test("a file rewritten within the second its index entry was written is snapshotted with its new content (git's racy-clean check holds in the copied index)", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "codex-ts-undo-racy-"));
+  const git = (...args: string[]): string => execFileSync("git", args, { cwd: dir, encoding: "utf8" });
+  git("init", "-q");
+  const second = new Date("2026-01-01T00:00:00.100Z");
+  writeFileSync(join(dir, "a.txt"), "one\n");
+  utimesSync(join(dir, "a.txt"), second, second);
+  git("add", "a.txt");
+  // The index written in the same second as the file: git cannot trust the entry's times.
+  const indexTime = new Date("2026-01-01T00:00:00.500Z");
+  utimesSync(join(dir, ".git", "index"), indexTime, indexTime);
+  // Same size, same inode, same second: only the content tells the change.
+  writeFileSync(join(dir, "a.txt"), "ONE\n");
+  const rewritten = new Date("2026-01-01T00:00:00.300Z");
+  utimesSync(join(dir, "a.txt"), rewritten, rewritten);
+
+  const repo = await findRepo(dir);
+  assert.ok(repo);
+  const store = mkdtempSync(join(tmpdir(), "codex-ts-undo-store-"));
+  for (const sub of ["objects", "tmp"]) mkdirSync(join(store, sub), { recursive: true });
+  const shadow = new ShadowGit(repo, join(store, "objects"), join(store, "tmp"));
+  const capture = await shadow.capture({ limits: DEFAULT_LIMITS, mayRead: () => true, first: false });
+  const listed = execFileSync("git", ["ls-tree", capture.tree, "a.txt"], { cwd: dir, encoding: "utf8", env: { ...process.env, GIT_OBJECT_DIRECTORY: join(store, "objects"), GIT_ALTERNATE_OBJECT_DIRECTORIES: repo.objects } });
+  assert.match(listed, new RegExp(git("hash-object", "a.txt").trim()), "the snapshot holds ONE, not the index's one");
 });

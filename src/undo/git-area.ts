@@ -10,7 +10,7 @@
  * differ from it are read again: a clean 10,000-file repository costs a `git status` and a
  * `write-tree`. The reference filled its index from HEAD instead, which makes git hash every file.
  */
-import { copyFileSync, lstatSync, readlinkSync, rmSync, type Stats } from "node:fs";
+import { copyFileSync, lstatSync, readlinkSync, rmSync, statSync, utimesSync, type Stats } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
 import { GitError, nulFields, runGit } from "./git.js";
@@ -303,9 +303,18 @@ export class ShadowGit {
   }
 }
 
+/**
+ * The copy keeps the index's modification time: git takes an entry written in the same second as
+ * its index for "racily clean" and compares its content, and a copy with a newer time would
+ * trust that entry's times instead, missing a same-size rewrite made in that second.
+ */
 function copyIndex(from: string, to: string): void {
   try {
+    // Timed first: an index replaced meanwhile makes the copy look older, never newer (so does
+    // the rounding down to whole milliseconds).
+    const { atime, mtime } = statSync(from);
     copyFileSync(from, to);
+    utimesSync(to, atime, mtime);
   } catch (err) {
     // A repository where nothing was ever staged has no index: the snapshot starts empty.
     if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
