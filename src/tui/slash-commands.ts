@@ -141,8 +141,6 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
       ctx.print("Permissions changed", [`${preset.label}: approval ${preset.approval}, sandbox ${preset.sandbox}`]);
     },
   },
-  { name: "undo", description: "put back the files the last turn changed", duringTask: false, run: (ctx) => ctx.undoFlow.undo() },
-  { name: "redo", description: "reverse the last /undo", duringTask: false, run: (ctx) => ctx.undoFlow.redo() },
   { name: "new", description: "start a new conversation", duringTask: false, run: (ctx) => ctx.newThread() },
   { name: "resume", description: "continue a recorded conversation", duringTask: false, run: (ctx) => ctx.resumePicker() },
   { name: "fork", description: "continue a copy of this conversation", duringTask: false, run: (ctx) => ctx.forkThread() },
@@ -190,6 +188,8 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
     duringTask: false,
     run: (ctx, args) => ctx.compact(args),
   },
+  { name: "undo", description: "put back the files the last turn changed", duringTask: false, run: (ctx) => ctx.undoFlow.undo() },
+  { name: "redo", description: "reverse the last /undo", duringTask: false, run: (ctx) => ctx.undoFlow.redo() },
   { name: "copy", description: "copy the latest answer to the clipboard", duringTask: true, run: (ctx) => ctx.copyLastAnswer() },
   { name: "skills", description: "list the skills the agent can use", duringTask: true, run: (ctx) => void ctx.submit({ type: "list_skills" }) },
   {
