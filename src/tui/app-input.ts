@@ -103,9 +103,9 @@ export class KeyInput {
     const restore = await this.app.choose<RollbackRestore | null>(
       "Restore what to how it was before this message?",
       [
-        { key: "c", label: "Conversation only: drop the later turns, keep the files", value: "conversation" },
-        { key: "f", label: "Code only: put the files back, keep the conversation", value: "code" },
-        { key: "b", label: "Both the conversation and the files", value: "both" },
+        { key: "c", label: "Conversation only (files stay)", value: "conversation" },
+        { key: "f", label: "Code only (conversation stays)", value: "code" },
+        { key: "b", label: "Both conversation and code", value: "both" },
       ],
       null,
     );

@@ -148,7 +148,7 @@ export class App implements SlashContext {
   }
 
   choose<T>(title: string, choices: Choice<T>[], escape: T): Promise<T> {
-    return this.present<T>((done) => new ChoiceOverlay(this.theme, title, {}, choices, escape, done));
+    return this.present<T>((done) => new ChoiceOverlay(this.theme, title, { escape: "cancel" }, choices, escape, done));
   }
 
   ask(title: string): Promise<string | null> {
