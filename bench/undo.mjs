@@ -11,7 +11,8 @@
 //
 // Part 2, end to end: `codex-ts exec` runs one turn that writes a file, in the same repository,
 // with undo on and with `-c ghost_snapshot.enabled=false`, the bundle without and with
-// NODE_EXTRA_CA_CERTS: the difference is what a user waits for.
+// NODE_EXTRA_CA_CERTS: the difference is what a user waits for. The reference's exec (which has
+// no undo) runs the same turn in the same rounds, for scale.
 //
 // Nothing is asserted. Usage: node bench/undo.mjs [--runs N] [--files N] [--keep]
 import { execFileSync, spawn } from "node:child_process";
@@ -23,7 +24,7 @@ import { fileURLToPath } from "node:url";
 import { requireBuilt } from "./built.mjs";
 import { loadAverage } from "./machine.mjs";
 import { median, parseRuns } from "./stats.mjs";
-import { benchNodeVersion, childEnv, codexTsVariants, reportRow } from "./subjects.mjs";
+import { benchNodeVersion, childEnv, codexTsVariants, referenceBinary, referenceConfig, reportRow } from "./subjects.mjs";
 import { printTable } from "./table.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -172,16 +173,17 @@ async function part1(runs, files, keep) {
 /**
  * One `exec` turn that writes a file; resolves with its wall time in ms. `modelMs`: how long the
  * scripted model takes before each answer (0: at once; a real model takes seconds, and undo's
- * snapshots are taken while it works).
+ * snapshots are taken while it works). `undo` is null for the reference (it has no undo).
  */
-async function execOnce(m, variant, dir, undo, modelMs) {
+async function execOnce(m, subject, dir, undo, modelMs) {
   const codexHome = mkdtempSync(join(tmpdir(), "codex-ts-bench-undo-home-"));
   const server = await m.startModelServer([
     { ...m.turn(m.fnCall("exec_command", { cmd: "echo x > bench-out.txt", login: false }, "c1")), delayMs: modelMs },
     { ...m.turn(m.text("done")), delayMs: modelMs },
   ]);
-  const argv = [...variant.argv, "exec", "--json", "-s", "danger-full-access", "-c", `openai_base_url="${server.url}"`, ...(undo ? [] : ["-c", "ghost_snapshot.enabled=false"]), "write a file"];
-  const env = childEnv({ ...variant.env, CODEX_HOME: codexHome, HOME: codexHome, OPENAI_API_KEY: "sk-bench", CODEX_API_KEY: undefined, OPENAI_BASE_URL: undefined });
+  subject.setup?.(codexHome, server.url);
+  const argv = subject.argv(server.url, undo);
+  const env = childEnv({ ...subject.env, CODEX_HOME: codexHome, HOME: codexHome, OPENAI_API_KEY: "sk-bench", CODEX_API_KEY: undefined, OPENAI_BASE_URL: undefined });
   const start = performance.now();
   const code = await new Promise((resolve) => {
     const child = spawn(argv[0], argv.slice(1), { cwd: dir, env, stdio: ["ignore", "ignore", "ignore"] });
@@ -191,31 +193,58 @@ async function execOnce(m, variant, dir, undo, modelMs) {
   await server.close();
   rmSync(codexHome, { recursive: true, force: true });
   rmSync(join(dir, "bench-out.txt"), { force: true });
-  if (code !== 0) throw new Error(`${variant.label} exited with ${code}`);
+  if (code !== 0) throw new Error(`${subject.label} exited with ${code}`);
   return wall;
+}
+
+/** codex-ts's bundle (without and with NODE_EXTRA_CA_CERTS), each with undo on and off; the reference's native binary when installed. */
+function execSubjects() {
+  const subjects = codexTsVariants({ tsc: false }).map((v) => ({
+    label: v.label,
+    env: v.env,
+    modes: [true, false],
+    argv: (url, undo) => [...v.argv, "exec", "--json", "-s", "danger-full-access", "-c", `openai_base_url="${url}"`, ...(undo ? [] : ["-c", "ghost_snapshot.enabled=false"]), "write a file"],
+  }));
+  const ref = referenceBinary();
+  if (ref) {
+    subjects.push({
+      label: "reference (native, no undo)",
+      env: {},
+      modes: [null],
+      setup: (codexHome, url) => writeFileSync(join(codexHome, "config.toml"), referenceConfig(url)),
+      argv: () => [ref, "exec", "--json", "-s", "danger-full-access", "write a file"],
+    });
+  }
+  return subjects;
 }
 
 async function part2(runs, files) {
   const m = await import(SERVER);
   const dir = makeRepo(files);
-  const variants = codexTsVariants({ tsc: false });
+  const subjects = execSubjects();
   const rows = [];
   for (const modelMs of [0, 500]) {
     const times = new Map();
     for (let i = 0; i < runs + 1; i++) {
-      for (const v of variants) {
-        for (const undo of i % 2 === 0 ? [true, false] : [false, true]) {
-          const wall = await execOnce(m, v, dir, undo, modelMs);
+      // Alternating: the subjects in turn, undo on first on even rounds and off first on odd ones.
+      for (const subject of i % 2 === 0 ? subjects : [...subjects].reverse()) {
+        for (const undo of i % 2 === 0 ? subject.modes : [...subject.modes].reverse()) {
+          const wall = await execOnce(m, subject, dir, undo, modelMs);
           if (i === 0) continue;
-          const key = `${v.label}|${undo}`;
+          const key = `${subject.label}|${undo}`;
           times.set(key, [...(times.get(key) ?? []), wall]);
         }
       }
     }
-    for (const v of variants) {
-      const on = median(times.get(`${v.label}|true`));
-      const off = median(times.get(`${v.label}|false`));
-      rows.push([`${v.label}, model answers ${modelMs === 0 ? "at once" : `after ${modelMs} ms`}`, on.toFixed(0), off.toFixed(0), (on - off).toFixed(0)]);
+    const when = modelMs === 0 ? "at once" : `after ${modelMs} ms`;
+    for (const subject of subjects) {
+      if (subject.modes[0] === null) {
+        rows.push([`${subject.label}, model answers ${when}`, median(times.get(`${subject.label}|null`)).toFixed(0), "", ""]);
+        continue;
+      }
+      const on = median(times.get(`${subject.label}|true`));
+      const off = median(times.get(`${subject.label}|false`));
+      rows.push([`${subject.label}, model answers ${when}`, on.toFixed(0), off.toFixed(0), (on - off).toFixed(0)]);
     }
   }
   rmSync(dir, { recursive: true, force: true });
