@@ -281,15 +281,16 @@ export class FileHistory {
     const home = this.host.codexHome;
     if (swept || this.temporary || home === undefined) return;
     swept = true;
+    const own = this.host.threadId.toLowerCase();
     setImmediate(() => {
       try {
-        const known = new Set(rolloutFiles(home).map((f) => f.threadId));
-        for (const name of safeReaddir(join(home, ARCHIVED_SUBDIR))) {
-          const parsed = parseRolloutFileName(name);
-          if (parsed) known.add(parsed.threadId);
-        }
-        known.add(this.host.threadId);
-        sweepStores(home, (id) => known.has(id.toLowerCase()));
+        // The session files are listed only when some other thread has undo data to check.
+        let known: Set<string> | null = null;
+        sweepStores(home, (id) => {
+          if (id.toLowerCase() === own) return true;
+          known ??= recordedThreadIds(home);
+          return known.has(id.toLowerCase());
+        });
       } catch {
         // A sweep that cannot read the session folders removes nothing.
       }
@@ -305,6 +306,16 @@ export class FileHistory {
   close(): void {
     if (this.temporaryBase !== null) rmSync(this.temporaryBase, { recursive: true, force: true });
   }
+}
+
+/** The ids of every recorded thread, active or archived. */
+function recordedThreadIds(home: string): Set<string> {
+  const ids = new Set(rolloutFiles(home).map((f) => f.threadId.toLowerCase()));
+  for (const name of safeReaddir(join(home, ARCHIVED_SUBDIR))) {
+    const parsed = parseRolloutFileName(name);
+    if (parsed) ids.add(parsed.threadId.toLowerCase());
+  }
+  return ids;
 }
 
 function safeReaddir(dir: string): string[] {

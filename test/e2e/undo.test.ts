@@ -18,6 +18,7 @@ import type { Session } from "../../src/core/session.js";
 import { customCall, fnCall, inputTexts, startModelServer, text, turn, type ModelServer, type ScriptedTurn } from "../support/model-server.js";
 import { newSession, until, type SessionOverrides } from "../support/session.js";
 import { recordedSession, resumedSession } from "../support/recorded-session.js";
+import { baseUrlArgs, makeWorkspace, runCli } from "../support/cli.js";
 
 const UNDO = { undo: { limits: DEFAULT_LIMITS, quiet: false } };
 
@@ -120,6 +121,9 @@ async function withUndoSession(cwd: string, turns: ScriptedTurn[], body: (sessio
     await server.close();
   }
 }
+
+/** A turn whose patch creates `name`. */
+const writeTurn = (name: string): ScriptedTurn[] => [turn(customCall("apply_patch", `*** Begin Patch\n*** Add File: ${name}\n+x\n*** End Patch\n`, "p1")), turn(text("written"))];
 
 const userTurn = (text: string): Op => ({ type: "user_turn", items: [{ type: "text", text }] });
 
@@ -370,3 +374,31 @@ function storedContents(dir: string): string[] {
   }
   return out;
 }
+
+void test("a thread's undo data goes with its session: `delete` removes it, and a session file deleted by hand leaves it for the next sweep", async () => {
+  const ws = makeWorkspace({ git: false });
+  const server = await startModelServer([...writeTurn("a.txt"), ...writeTurn("b.txt"), ...writeTurn("c.txt")]);
+  const exec = async (): Promise<string> => {
+    const result = await runCli(["exec", "--json", "--skip-git-repo-check", "-s", "workspace-write", ...baseUrlArgs(server.url), "write a file"], { cwd: ws.dir, home: ws.home });
+    assert.equal(result.code, 0, result.stderr);
+    const started = result.stdout.split("\n").map((l) => (l ? (JSON.parse(l) as { type: string; thread_id?: string }) : null)).find((e) => e?.type === "thread.started");
+    return String(started?.thread_id);
+  };
+  const stores = (): string[] => (existsSync(join(ws.home, "undo")) ? readdirSync(join(ws.home, "undo")).sort() : []);
+  try {
+    const first = await exec();
+    assert.deepEqual(stores(), [first]);
+    const deleted = await runCli(["delete", "--force", first], { cwd: ws.dir, home: ws.home });
+    assert.equal(deleted.code, 0, deleted.stderr);
+    assert.deepEqual(stores(), [], "deleted with its session");
+
+    const second = await exec();
+    const sessionFile = readdirSync(join(ws.home, "sessions"), { recursive: true, encoding: "utf8" }).find((f) => f.endsWith(".jsonl") && f.includes(second));
+    assert.ok(sessionFile);
+    rmSync(join(ws.home, "sessions", sessionFile));
+    const third = await exec();
+    assert.deepEqual(stores(), [third], "the orphaned folder was swept by the next session");
+  } finally {
+    await server.close();
+  }
+});
