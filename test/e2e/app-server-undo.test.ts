@@ -67,6 +67,7 @@ void test("app-server: thread/undo and thread/redo put a turn's files back and f
     const error = refused.error as { message: string; data?: { files?: Json } };
     assert.ok(error, "the rollback fails");
     assert.deepEqual(error.data?.files?.conflicts, ["a.txt"]);
+    assert.match(error.message, /changed since[\s\S]*a\.txt/, "the message names the file too");
     assert.equal(readFileSync(join(dir, "new.txt"), "utf8"), "made by the turn\n", "nothing was restored");
     const read = await client.request("thread/read", { threadId, includeTurns: true });
     assert.equal(((read.thread as Json).turns as Json[]).length, 1, "the conversation stayed too");

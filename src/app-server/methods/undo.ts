@@ -55,8 +55,9 @@ export function rollbackChoice(params: Params): RollbackChoice {
  */
 export async function rollbackWithFiles(live: LiveThread, messages: number, { restore, overwrite }: RollbackChoice): Promise<FilesRestored | null> {
   let files: UndoCompleted | null = null;
+  // The error says why in its message too, for a client that does not read `data`.
   const failed = (message: string): RpcError =>
-    new RpcError(ERROR_CODES.invalidRequest, message, files ? { files: filesRestored(files, "rollback") } : undefined);
+    files === null ? new RpcError(ERROR_CODES.invalidRequest, message) : new RpcError(ERROR_CODES.invalidRequest, [message, files.message].filter(Boolean).join(" "), { files: filesRestored(files, "rollback") });
   try {
     await live.request({ type: "thread_rollback", num_turns: messages, restore, ...(overwrite.length > 0 ? { overwrite } : {}) }, (msg) => {
       if (msg.type === "undo_completed") {
