@@ -9,6 +9,8 @@ import { ShadowGit, findRepo, hiddenFrom, parseStatus, type GitCapture } from ".
 
 void test("git status's porcelain v2 gives changed tracked paths (spaces kept), untracked and ignored ones", () => {
   const out = [
+    "# branch.oid 82028b4093b5718204032f7f3ad0a6118b91f6fc",
+    "# branch.head main",
     "1 .M N... 100644 100644 100644 aaa bbb dir/with space.txt",
     "1 D. N... 100644 000000 000000 aaa 000 gone.txt",
     "u UU N... 100644 100644 100644 100644 a b c both.txt",
@@ -21,7 +23,9 @@ void test("git status's porcelain v2 gives changed tracked paths (spaces kept), 
     tracked: ["dir/with space.txt", "gone.txt", "both.txt"],
     untracked: ["new file.txt", "nested-repo/"],
     ignored: ["node_modules/", "debug.log"],
+    head: "82028b4093b5718204032f7f3ad0a6118b91f6fc",
   });
+  assert.equal(parseStatus(Buffer.from("# branch.oid (initial)\0# branch.head main\0")).head, null, "no commit yet");
 });
 
 void test("a path is hidden from a snapshot when ignored, inside an ignored folder, or left out for its size or folder", () => {

@@ -112,13 +112,11 @@ export class ShadowGit {
   /** `first`: the turn's first snapshot, which also notes HEAD and what is ignored. */
   async capture(options: { limits: SnapshotLimits; mayRead: MayRead; first: boolean }): Promise<GitCapture> {
     const { root } = this.repo;
-    const ignored = options.first ? ["--ignored=matching"] : [];
-    const [status, head] = await Promise.all([
-      // Read-only: GIT_OPTIONAL_LOCKS=0 keeps status from refreshing the user's index.
-      runGit({ args: ["status", "--porcelain=2", "-z", "--untracked-files=all", ...ignored, "--no-renames", "--ignore-submodules=all", ...this.scope()], cwd: root }),
-      options.first ? this.head() : Promise.resolve(null),
-    ]);
-    const { tracked, untracked, ignored: ignoredPaths } = parseStatus(status);
+    // The first snapshot also asks for HEAD (`--branch`) and what is ignored. Read-only:
+    // GIT_OPTIONAL_LOCKS=0 keeps status from refreshing the user's index.
+    const first = options.first ? ["--branch", "--ignored=matching"] : [];
+    const status = await runGit({ args: ["status", "--porcelain=2", "-z", "--untracked-files=all", ...first, "--no-renames", "--ignore-submodules=all", ...this.scope()], cwd: root });
+    const { tracked, untracked, ignored: ignoredPaths, head } = parseStatus(status);
     const stats = new Map<string, Stats | null>();
     const statOf = (path: string): Stats | null => {
       if (!stats.has(path)) stats.set(path, lstatOrNull(join(root, path)));
@@ -183,14 +181,6 @@ export class ShadowGit {
       return (await this.git([...config, "write-tree"], { env })).toString("utf8").trim();
     } finally {
       rmSync(index, { force: true });
-    }
-  }
-
-  async head(): Promise<string | null> {
-    try {
-      return (await runGit({ args: ["rev-parse", "-q", "--verify", "HEAD^{commit}"], cwd: this.repo.root })).toString("utf8").trim() || null;
-    } catch {
-      return null;
     }
   }
 
@@ -336,19 +326,22 @@ function stateOf(mode: string | undefined, oid: string | undefined): FileState |
   return { mode: mode as FileMode, oid };
 }
 
-/** `git status --porcelain=2 -z`: changed tracked paths, untracked and ignored ones (folders end in `/`). */
-export function parseStatus(output: Buffer): { tracked: string[]; untracked: string[]; ignored: string[] } {
+/** `git status --porcelain=2 -z`: changed tracked paths, untracked and ignored ones (folders end in `/`), and HEAD when asked (`--branch`). */
+export function parseStatus(output: Buffer): { tracked: string[]; untracked: string[]; ignored: string[]; head: string | null } {
   const tracked: string[] = [];
   const untracked: string[] = [];
   const ignored: string[] = [];
+  let head: string | null = null;
   for (const entry of nulFields(output)) {
     const kind = entry[0];
-    if (kind === "?") untracked.push(entry.slice(2));
+    // With --branch: the commit HEAD names, or "(initial)" before the first commit.
+    if (entry.startsWith("# branch.oid ")) head = /^[0-9a-f]{40,64}$/.test(entry.slice(13)) ? entry.slice(13) : null;
+    else if (kind === "?") untracked.push(entry.slice(2));
     else if (kind === "!") ignored.push(entry.slice(2));
     else if (kind === "1") tracked.push(fieldAfter(entry, 8));
     else if (kind === "u") tracked.push(fieldAfter(entry, 10));
   }
-  return { tracked, untracked, ignored };
+  return { tracked, untracked, ignored, head };
 }
 
 /** The rest of a space-separated line after `n` fields (a path may hold spaces). */
