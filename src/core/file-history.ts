@@ -228,7 +228,10 @@ export class FileHistory {
       });
     }
     if (outcome.refused.length > 0) {
-      const list = outcome.refused.map((r) => `${show(r.path)} (${r.reason})`).join(", ");
+      // Grouped by reason: a read-only session refuses every path for the same one.
+      const byReason = new Map<string, string[]>();
+      for (const r of outcome.refused) byReason.set(r.reason, [...(byReason.get(r.reason) ?? []), show(r.path)]);
+      const list = [...byReason].map(([reason, paths]) => `${paths.join(", ")} (${reason})`).join("; ");
       return done({ success: false, message: `Nothing was restored: the session may not write ${list}.`, restored: [] });
     }
     const restored = outcome.restored.map(show);
@@ -253,7 +256,7 @@ export class FileHistory {
     const scope = patchWriteScope(policy, settings.cwd, this.host.grantedRoots());
     return (path) => {
       if (this.host.guard.deniedReason(path) !== null) return "the permission profile denies it";
-      if (policy.type === "read-only") return "the session is read-only; /permissions changes that";
+      if (policy.type === "read-only") return "the session is read-only, and undo writes only where the agent may";
       return scope === null ? null : scopeRefusal(scope, path);
     };
   }

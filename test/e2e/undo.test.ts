@@ -321,13 +321,13 @@ void test("a restore never writes through a link that replaced a folder, and sta
   const readOnly = repo();
   await withUndoSession(
     readOnly,
-    [turn(fnCall("exec_command", { cmd: "echo x > x.txt" }, "c1")), turn(text("ok"))],
+    [turn(fnCall("exec_command", { cmd: "echo x > x.txt && echo y > y.txt" }, "c1")), turn(text("ok"))],
     async (session) => {
       await run(session, userTurn("write"));
       session.submit({ type: "override_turn_context", sandbox_policy: sandboxPolicyFor("read-only") });
       const refused = completed(await run(session, { type: "undo" }));
       assert.equal(refused.success, false);
-      assert.match(refused.message ?? "", /read-only/);
+      assert.match(refused.message ?? "", /may not write x\.txt, y\.txt \(the session is read-only/, "one reason for the paths it shares");
       assert.ok(existsSync(join(readOnly, "x.txt")));
     },
   );
