@@ -33,6 +33,7 @@ import { addUsage } from "../presentation/usage.js";
 import { ChoiceOverlay, PickerOverlay, TextPromptOverlay, type Choice, type Overlay } from "./overlays.js";
 import { reviewCell } from "./review-cell.js";
 import type { AppHost, AppOptions } from "./app-host.js";
+import { HooksPanel, isHookEvent } from "./hooks-panel.js";
 import { firstLine } from "../presentation/text-lines.js";
 import { UndoFlow } from "./undo-flow.js";
 
@@ -52,6 +53,7 @@ export class App implements SlashContext {
   private readonly asked = new Map<string, QuestionRequest>();
   /** `/model` pickers waiting for the session's list_models_response. */
   private modelListWaiters: Array<(models: Array<{ slug: string; is_default: boolean }>) => void> = [];
+  private readonly hooks: HooksPanel;
   private spinner: NodeJS.Timeout | null = null;
   private customPrompts: SlashCommand[] = [];
   private readonly mcpStatus = new Map<string, string>();
@@ -99,6 +101,7 @@ export class App implements SlashContext {
       composer: (w) => [...this.composer.render(w), this.footer()],
     });
     this.turn = new LiveTurn(options.style, options.hideReasoning, (render) => this.view.commit(render));
+    this.hooks = new HooksPanel({ style: this.style, status: this.status, submit: (op) => this.submit(op), present: (make) => this.present(make), commit: (render) => this.view.commit(render), requestRender: () => this.requestRender() });
     for (const s of options.mcpServers) this.mcpStatus.set(s, "starting");
     const editorHost = { requestRender: () => this.requestRender(), terminal: { get rows() { return options.rows(); } } };
     this.composer = new Composer(editorHost, options.theme, new SlashCompletions(() => this.commands()), {
@@ -209,6 +212,10 @@ export class App implements SlashContext {
     return this.host.gitDiff();
   }
 
+  openHooks(): Promise<void> {
+    return this.hooks.open();
+  }
+
   warn(message: string): void {
     this.notice("warning", message);
   }
@@ -282,12 +289,13 @@ export class App implements SlashContext {
   }
 
   onEvent(event: Event): void {
-    // Undo's answers (and the error ending a rollback that restored no file) go to its flow.
     if (!this.undoFlow.takes(event)) this.handle(event.msg, false);
     this.requestRender();
   }
 
   private handle(msg: EventMsg, replay: boolean): void {
+    if (isHookEvent(msg)) return this.hooks.handle(msg, replay);
+    if (msg.type === "undo_completed") return this.undoFlow.show(msg);
     switch (msg.type) {
       case "session_configured":
         this.header = headerInfo(msg, this.options.version);
@@ -510,15 +518,8 @@ export class App implements SlashContext {
       case "view_image_tool_call":
         this.notice("info", `Viewed image ${msg.path}`);
         break;
-      case "undo_completed":
-        this.undoFlow.show(msg);
-        break;
-      case "turn_diff":
-      case "agent_reasoning_raw_content_delta":
-      case "agent_reasoning_raw_content":
-      case "shutdown_complete":
-        break;
       default:
+        // Nothing to draw: turn_diff (/diff reads the tree), raw reasoning, shutdown_complete, ….
         break;
     }
   }
@@ -594,7 +595,6 @@ export class App implements SlashContext {
   }
 
   private footer(): string {
-    const keys = this.running ? " Enter to steer · Esc to interrupt · Ctrl+T transcript" : " Enter to send · / commands · @ files · !cmd shell · ? keys";
-    return this.theme.dim(keys);
+    return this.theme.dim(this.running ? " Enter to steer · Esc to interrupt · Ctrl+T transcript" : " Enter to send · / commands · @ files · !cmd shell · ? keys");
   }
 }

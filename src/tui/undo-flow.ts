@@ -35,7 +35,7 @@ export class UndoFlow {
     private readonly putInComposer: (text: string) => void,
   ) {}
 
-  /** Takes the events that answer its ops; false for those the app shows as usual. */
+  /** Takes the events that answer its ops (and the error ending a rollback that restored no file); false for those the app shows as usual. */
   takes(event: Event): boolean {
     const { id, msg } = event;
     if (msg.type === "undo_started") return true;

@@ -10,7 +10,12 @@ import type { SessionTask, TaskContext } from "./task.js";
 export class RegularTask implements SessionTask {
   readonly kind = "regular";
 
+  /** `begin` records the prompt before the model is asked; false (a hook blocked it) ends the turn there. */
+  constructor(private readonly begin?: (ctx: TaskContext) => Promise<boolean>) {}
+
   async run(ctx: TaskContext): Promise<string | null> {
+    if (this.begin && !(await this.begin(ctx))) return null;
+    // Undo's snapshots start once the prompt is recorded (what its hooks did is the user's).
     const files = ctx.trackFiles?.() ?? null;
     if (files === null) return runTurn(ctx);
     const turn = { ...ctx.turn, services: { ...ctx.turn.services, fileHistory: files } };

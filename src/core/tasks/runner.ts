@@ -20,6 +20,7 @@ import type { TurnFiles } from "../file-history.js";
 
 export interface ActiveTask {
   subId: string;
+  turn: TurnContext;
   kind: TaskKind;
   task: SessionTask;
   /** Unique across processes (submission ids restart at "0"): names the turn in its events and the rollout. */
@@ -75,6 +76,7 @@ export class TaskRunner {
     const controller = new AbortController();
     const active: ActiveTask = {
       subId,
+      turn,
       kind: task.kind,
       task,
       turnId,
