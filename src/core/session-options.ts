@@ -20,6 +20,7 @@ import type { QuestionUpstream } from "../approval/questions.js";
 import type { SessionShellSnapshot } from "../exec/shell-snapshot.js";
 import type { McpRuntime } from "./mcp-runtime.js";
 import type { AgentTree } from "./agents/agent-tree.js";
+import type { SnapshotLimits } from "../undo/exclusions.js";
 import type { HookRegistry } from "../hooks/registry.js";
 import type { SessionStartSource, SubagentContext } from "../hooks/payloads.js";
 
@@ -133,6 +134,18 @@ export interface SessionOptions {
    * (the interactive UI); exec and the MCP server end with the turn they were asked for.
    */
   goalContinuation?: boolean;
+  /**
+   * Snapshots of the working tree around each turn, so its changes to files can be undone
+   * (docs/undo.md); absent: none are taken. Kept under `codexHome` (a temporary folder for a
+   * thread without a session file).
+   */
+  undo?: UndoOptions;
+}
+
+export interface UndoOptions {
+  limits: SnapshotLimits;
+  /** Say nothing about what snapshots leave out. */
+  quiet: boolean;
 }
 
 export interface ResumeOptions {

@@ -50,6 +50,7 @@ const REDRAWN = new Set([
   "collab_close_end",
   "collab_resume_end",
   "context_compacted",
+  "undo_completed",
 ]);
 
 const COMMAND_TOOLS = new Set(["shell", "shell_command", "exec_command", "local_shell", "container.exec"]);

@@ -3,13 +3,16 @@
  * activity cells and the live line name the sub-agent, its approval question comes up titled with
  * its name and is answered there, and `/agent` shows its conversation and goes back; once the
  * sub-agent is closed, `/agent` still shows its conversation as recorded, and refuses input; after
- * a resume, the sub-agent's conversation is read back from its own file.
+ * a resume, the sub-agent's conversation is read back from its own file. `/undo` takes back what a
+ * sub-agent changed with the parent's turn.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { makeWorkspace, baseUrlArgs } from "../support/cli.js";
 import { collabCall, outputsIn, spawnedIn, startAgentServer, type AgentScript } from "../support/agent-script.js";
-import { fnCall, text, turn } from "../support/model-server.js";
+import { customCall, fnCall, text, turn } from "../support/model-server.js";
 import { KEY, PtySession } from "../support/pty.js";
 import { READY, quit, send } from "../support/tui.js";
 
@@ -107,3 +110,28 @@ for (const [cols, rows] of [
     }
   });
 }
+
+void test("/undo takes back what a sub-agent changed during the parent's turn, with the turn", async () => {
+  const ws = makeWorkspace();
+  const patch = "*** Begin Patch\n*** Add File: by-child.txt\n+written by the sub-agent\n*** End Patch\n";
+  const server = await startAgentServer({
+    parent: [turn(collabCall("spawn_agent", { message: "write the file" }, "s")), (r) => turn(collabCall("wait_agent", { targets: spawnedIn(r), timeout_ms: 60_000 }, "w")), turn(text("The helper wrote it."))],
+    child: (_task, request) => (request.body.input?.some((i) => i.type === "custom_tool_call_output") ? turn(text("Written.")) : turn(customCall("apply_patch", patch, "p1"))),
+  });
+  const ui = new PtySession([...baseUrlArgs(server.url), "-s", "workspace-write", "-a", "never"], { cwd: ws.dir, home: ws.home, cols: 120, rows: 40 });
+  try {
+    await ui.waitFor(READY);
+    await send(ui, "delegate the file");
+    await ui.waitFor("The helper wrote it.", { inTranscript: true, timeoutMs: 20_000 });
+    await ui.waitFor(READY);
+    assert.equal(readFileSync(join(ws.dir, "by-child.txt"), "utf8"), "written by the sub-agent\n");
+    await send(ui, "/undo");
+    await ui.waitFor(/Undo[\s\S]*Restored 1 file[\s\S]*by-child\.txt/, { inTranscript: true, timeoutMs: 15_000 });
+    assert.equal(existsSync(join(ws.dir, "by-child.txt")), false);
+    assert.equal(await quit(ui), 0);
+    assert.deepEqual(server.violations, []);
+  } finally {
+    ui.kill();
+    await server.close();
+  }
+});

@@ -55,6 +55,8 @@ export function childSessionOptions(parent: AgentParent, plan: ChildPlan, tree: 
     promptHistory: undefined,
     recorder: null,
     telemetry: undefined,
+    // Undo snapshots are the parent's turns': a sub-agent's changes belong to the parent turn they happened in.
+    undo: undefined,
     resume: plan.resume,
     initialHistory: plan.forkHistory ?? undefined,
     agentTree: tree,
