@@ -37,8 +37,9 @@ const LAYERS = {
   // Front ends: the protocol, settings, credentials, the host and shared presentation; never the
   // engine's inner folders. Each lists only what it uses.
   tui: ["protocol", "util", "auth", "config", "host", "presentation"],
-  "mcp-server": ["protocol", "util", "config", "host"],
-  cli: ["protocol", "util", "auth", "config", "host", "presentation", "tui", "mcp-server"],
+  "mcp-server": ["protocol", "util", "config", "host", "presentation"],
+  acp: ["protocol", "util", "auth", "config", "host", "presentation"],
+  cli: ["protocol", "util", "auth", "config", "host", "presentation", "tui", "mcp-server", "acp"],
 };
 
 // A folder without a layer would escape the check: name it in LAYERS first. A file directly in

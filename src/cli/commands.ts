@@ -355,6 +355,18 @@ export async function runCli(argv: string[]): Promise<number> {
       exitCode = await runMcpServer();
     });
 
+  program
+    .command("acp")
+    .description("Run codex-ts as an Agent Client Protocol agent on stdin/stdout, for editors such as Zed and JetBrains IDEs (docs/acp.md).")
+    .option("-c, --config <key=value>", "override a config.toml value for every session (repeatable)", collect, [])
+    .option("-p, --profile <name>", PROFILE_HELP)
+    .option("-m, --model <model>", "the model sessions start with")
+    .addHelpText("after", '\nEditors start it themselves; in Zed\'s settings.json, for example:\n  "agent_servers": { "codex-ts": { "command": "codex-ts", "args": ["acp"] } }')
+    .action(async (opts: { config: string[]; profile?: string; model?: string }) => {
+      const { runAcp } = await import("../acp/serve.js");
+      exitCode = await runAcp({ overrides: opts.config, ...(opts.profile !== undefined ? { profile: opts.profile } : {}), ...(opts.model !== undefined ? { model: opts.model } : {}) });
+    });
+
   const runInteractive = async (opts: TuiOptions, start: TuiStart): Promise<void> => {
     const { runTui } = await import("../tui/run-tui.js");
     exitCode = await runTui(opts, start);

@@ -14,6 +14,7 @@ import type { McpSignInHandler } from "../mcp/sign-in.js";
 import type { McpServerConfig } from "../config/mcp.js";
 import type { FileSystemRules } from "../sandbox/fs-rules.js";
 import type { AccountModel } from "./account-models.js";
+import type { EditorFiles } from "../protocol/editor-files.js";
 
 /** Settings a user turn can change; the session keeps the latest. */
 export interface SessionSettings {
@@ -91,6 +92,8 @@ export interface SessionOptions {
   execPolicy?: { policy: ExecPolicy; codexHome: string };
   /** Where the `codex.*` OpenTelemetry events go; absent: nowhere. */
   telemetry?: TelemetryRecorder;
+  /** The editor's files (an ACP client's buffers): patches read and write through it; absent: the disk. */
+  editorFiles?: EditorFiles;
   /**
    * After a user turn, keep going on an active goal in turns of its own while its budget allows
    * (the interactive UI); exec and the MCP server end with the turn they were asked for.

@@ -151,6 +151,7 @@ export class SessionState {
         questions: this.questions,
         approvalStore: this.approvalStore,
         fileSystemGuard: this.fileSystemGuard,
+        ...(this.options.editorFiles ? { editorFiles: this.options.editorFiles } : {}),
         ...(turn_goals(this) ? { goals: this.goals } : {}),
       },
     };

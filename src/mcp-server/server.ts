@@ -37,7 +37,7 @@ import { packageVersion } from "../util/version.js";
 import { codexToolConfig, type SessionEnvironment } from "./start-session.js";
 import { FrontEndHost } from "../host/front-end-host.js";
 import type { EventListener, HostedThread } from "../host/hosted-thread.js";
-import { answersFromElicitResult, questionsElicitation } from "./user-questions.js";
+import { answersFromElicitResult, questionsElicitation } from "../presentation/question-form.js";
 import { CODEX_REPLY_TOOL, CODEX_TOOL, ParamsError, parseCodexParams, parseReplyParams, type CodexToolParams } from "./tools.js";
 
 /** `codex/event`: one core Event, with the MCP request it belongs to. */

@@ -35,14 +35,14 @@ import type { ChangeContents, PatchPlan, PlannedChange } from "./types.js";
 const MAX_WRITEV_BUFFERS = 1024;
 
 /** What the patch does to one path, and what was there before (null: nothing). */
-interface PathOutcome {
+export interface PathOutcome {
   path: string;
   before: FileContent | null;
   after: FileContent | null;
 }
 
 /** A step that changed the disk, with what undoing it needs. */
-type Step =
+export type Step =
   | { kind: "wrote"; path: string; before: FileContent | null }
   | { kind: "deleted"; path: string; before: FileContent | null; mode: number; linkTarget: string | null }
   | { kind: "created-dir"; path: string };
@@ -79,7 +79,7 @@ export function summarizePlan(plan: PatchPlan): string {
 }
 
 /** Collapses the plan to one outcome per path, in the order the paths were first touched. */
-function finalOutcomes(plan: PatchPlan): PathOutcome[] {
+export function finalOutcomes(plan: PatchPlan): PathOutcome[] {
   const byPath = new Map<string, PathOutcome>();
   const touch = (path: string, before: FileContent | null, after: FileContent | null): void => {
     const known = byPath.get(path);
@@ -114,7 +114,7 @@ function contentsOf(change: PlannedChange): ChangeContents {
   return { old: wrap(change.oldContent), new: wrap(change.newContent), overwritten: wrap(change.overwrittenContent) };
 }
 
-function writeOutcome(outcome: PathOutcome, content: FileContent, steps: Step[]): void {
+export function writeOutcome(outcome: PathOutcome, content: FileContent, steps: Step[]): void {
   const { path, before } = outcome;
   if (before === null) {
     try {
@@ -158,7 +158,7 @@ function writeAll(fd: number, parts: readonly Buffer[]): number {
   return position;
 }
 
-function deleteOutcome(outcome: PathOutcome, steps: Step[]): void {
+export function deleteOutcome(outcome: PathOutcome, steps: Step[]): void {
   const { path, before } = outcome;
   try {
     const info = lstatSync(path);
@@ -172,7 +172,7 @@ function deleteOutcome(outcome: PathOutcome, steps: Step[]): void {
 }
 
 /** Undoes recorded steps, newest first, from the contents the plan holds. */
-function undo(steps: readonly Step[]): void {
+export function undo(steps: readonly Step[]): void {
   for (const step of [...steps].reverse()) {
     try {
       undoStep(step);

@@ -3,8 +3,8 @@
  * user added, and the temporary directories unless excluded. Inside each root, `.git` and
  * `.codex` stay read-only, so the agent cannot rewrite history or its own configuration.
  */
-import { realpathSync } from "node:fs";
-import { dirname, join, relative, resolve, sep, isAbsolute } from "node:path";
+import { join, relative, resolve, sep, isAbsolute } from "node:path";
+import { realLocation } from "../util/real-location.js";
 import type { SandboxPolicy } from "../protocol/policy.js";
 
 /** Folders under a writable root that stay read-only. */
@@ -29,8 +29,8 @@ export function canWritePath(policy: SandboxPolicy, cwd: string, path: string, e
   // Folders the user granted for the session count as roots, under the same rules as the others.
   const granted = extraRoots.map((root) => resolve(cwd, root));
   const declared = policy.type === "workspace-write" ? [...writableRoots(policy, cwd), ...granted] : granted;
-  const roots = declared.flatMap((root) => [root, resolveExistingPrefix(root)]);
-  const candidates = [resolve(cwd, path), resolveExistingPrefix(resolve(cwd, path))];
+  const roots = declared.flatMap((root) => [root, realLocation(root)]);
+  const candidates = [resolve(cwd, path), realLocation(resolve(cwd, path))];
   return candidates.every((candidate) => roots.some((root) => isUnder(root, candidate)) && !isProtected(roots, candidate));
 }
 
@@ -45,20 +45,4 @@ function isProtected(roots: readonly string[], path: string): boolean {
 export function isUnder(root: string, path: string): boolean {
   const rel = relative(root, path);
   return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
-}
-
-/** The path with symlinks resolved in the part of it that exists (new files have no realpath). */
-function resolveExistingPrefix(path: string): string {
-  const missing: string[] = [];
-  let current = path;
-  for (;;) {
-    try {
-      return join(realpathSync(current), ...missing.reverse());
-    } catch {
-      const parent = dirname(current);
-      if (parent === current) return path;
-      missing.push(current.slice(parent.length).replace(/^[/\\]/, ""));
-      current = parent;
-    }
-  }
 }

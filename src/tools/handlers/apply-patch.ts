@@ -8,6 +8,10 @@
  * A patch that cannot be parsed or located is refused before any event or write ("verification
  * failed", so the model can resample); a patch that fails while writing is rolled back and
  * reported as failed, with its error, to both the user and the model.
+ *
+ * In an editor that offers its files (TurnServices.editorFiles, the ACP server), the patch reads
+ * the editor's buffers and rewrites files through it, with the paths pinned where they led when
+ * the patch was checked (patch/editor-files.ts).
  */
 import { askUser, isApproval } from "../../approval/ask-user.js";
 import { performance } from "node:perf_hooks";
@@ -16,6 +20,8 @@ import type { FileChange } from "../../protocol/events.js";
 import { isPatchText, parsePatch } from "../../patch/parser.js";
 import { pathsWrittenBy, planPatch } from "../../patch/plan.js";
 import { commitPlan, summarizePlan } from "../../patch/commit.js";
+import { commitPlanThroughEditor, pinLocations, readThroughEditor } from "../../patch/editor-files.js";
+import type { EditorFiles } from "../../protocol/editor-files.js";
 import { extractApplyPatchInvocation, shellScriptOf } from "../../patch/invocation.js";
 import { unifiedDiff } from "../../patch/unified-diff.js";
 import type { ParsedPatch, PatchPlan } from "../../patch/types.js";
@@ -76,12 +82,15 @@ async function applyPatch(invocation: ToolInvocation, text: string, cwd: string,
   let parsed: ParsedPatch;
   let plan: PatchPlan;
   let written: string[];
+  const editor = turn.services.editorFiles;
+  let pinned: Map<string, string> | null = null;
   try {
     parsed = parsePatch(text);
     written = pathsWrittenBy(parsed, cwd);
     const denied = firstDenied(turn.services.fileSystemGuard, written);
     if (denied !== null) return { text: `apply_patch refused: ${denied}`, success: false };
-    plan = await planPatch(parsed, cwd);
+    if (editor?.writeTextFile) pinned = pinLocations(written);
+    plan = await planPatch(parsed, cwd, editor?.readTextFile ? await readThroughEditor(written, { readTextFile: editor.readTextFile.bind(editor) }) : undefined);
   } catch (err) {
     return verificationFailed(errorMessage(err));
   }
@@ -118,7 +127,7 @@ async function applyPatch(invocation: ToolInvocation, text: string, cwd: string,
   let stdout = "";
   let stderr = "";
   try {
-    await commitPlan(plan);
+    await commit(plan, editor, pinned);
     stdout = summarizePlan(plan);
     invocation.turnDiff.track(plan.changes);
   } catch (err) {
@@ -133,6 +142,12 @@ async function applyPatch(invocation: ToolInvocation, text: string, cwd: string,
     timedOut: false,
   };
   return { text: format(outcome, { kind: "tokens", limit: turn.model.truncationTokens }), success };
+}
+
+/** On disk, or through the editor when it writes files (with the locations pinned before the checks). */
+function commit(plan: PatchPlan, editor: EditorFiles | undefined, pinned: Map<string, string> | null): Promise<void> {
+  if (editor?.writeTextFile && pinned) return commitPlanThroughEditor(plan, { writeTextFile: editor.writeTextFile.bind(editor) }, pinned);
+  return commitPlan(plan);
 }
 
 function firstDenied(guard: FileSystemGuard | undefined, paths: readonly string[]): string | null {

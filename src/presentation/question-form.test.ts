@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { answersFromElicitResult, questionsElicitation } from "./user-questions.js";
+import { answersFromElicitResult, questionsElicitation } from "./question-form.js";
 
 void test("questions become one string field each; a question without options takes free text", () => {
   const form = questionsElicitation({

@@ -1,5 +1,6 @@
 /**
- * request_user_input questions relayed to the MCP client as an elicitation: one string field per
+ * request_user_input questions relayed to a client as an elicitation form (the MCP server's
+ * `elicitation/create`, the ACP server's): one string field per
  * question (its header as the title, the question as the description, the option labels as the
  * allowed values), and the client's form content turned back into the answers the model reads.
  * A client that declines, cancels or cannot elicit leaves every question unanswered.

@@ -1,0 +1,26 @@
+/**
+ * The editor's files, through the client's `fs/read_text_file` and `fs/write_text_file`, as far
+ * as it offers them (its `fs` capabilities): patches then read open buffers with their unsaved
+ * changes and write through the editor (patch/editor-files.ts keeps that all or nothing and inside
+ * the places the sandbox allows).
+ */
+import type { AgentContext, ClientCapabilities } from "@agentclientprotocol/sdk";
+import type { EditorFiles } from "../protocol/editor-files.js";
+
+/** `sessionId` is asked for on each call: the session's id is known only once its thread opened. */
+export function editorFilesOf(client: AgentContext, capabilities: ClientCapabilities, sessionId: () => string): EditorFiles | undefined {
+  const fs = capabilities.fs;
+  if (!fs?.readTextFile && !fs?.writeTextFile) return undefined;
+  return {
+    ...(fs.readTextFile
+      ? { readTextFile: async (path: string) => (await client.request("fs/read_text_file", { sessionId: sessionId(), path })).content }
+      : {}),
+    ...(fs.writeTextFile
+      ? {
+          writeTextFile: async (path: string, text: string) => {
+            await client.request("fs/write_text_file", { sessionId: sessionId(), path, content: text });
+          },
+        }
+      : {}),
+  };
+}
