@@ -36,6 +36,8 @@ export class AcpSession {
   private readonly updates: SessionUpdates;
   private readonly questions: EditorQuestions;
   private choices: SessionChoices | null = null;
+  /** Plan mode, as the editor last switched it (a thread starts working, not planning). */
+  private planning = false;
   private cwd = "";
   private models: string[] = [];
   private prompts: CustomPrompt[] = [];
@@ -144,17 +146,21 @@ export class AcpSession {
 
   /** Applies a settings change and waits for the core's answer (which updates the editor). */
   private async change(op: Op): Promise<void> {
-    if (op.type === "override_turn_context" && op.collaboration_mode !== undefined && this.choices) {
-      this.choices = { ...this.choices, planning: op.collaboration_mode === "plan" };
-    }
+    // The core's answer does not say whether it plans: that is known from the op.
+    if (op.type === "override_turn_context" && op.collaboration_mode !== undefined) this.planning = op.collaboration_mode === "plan";
     const changed = this.expect("settings_changed");
     this.thread.submit(op);
     await changed;
   }
 
   private readonly listener = async (event: Event): Promise<void> => {
+    await this.handle(event);
+    // Only now: what a waiter answers goes out after the updates the event caused.
+    this.resolveWaiters(event.msg);
+  };
+
+  private async handle(event: Event): Promise<void> {
     const msg = event.msg;
-    this.resolveWaiters(msg);
     switch (msg.type) {
       case "session_configured":
         this.cwd = msg.cwd;
@@ -180,12 +186,12 @@ export class AcpSession {
         break;
     }
     await this.send(this.updates.map(msg, false));
-  };
+  }
 
   private async settingsChanged(msg: Extract<EventMsg, { type: "settings_changed" }>): Promise<void> {
     const before = this.choices;
     this.cwd = msg.cwd;
-    const after: SessionChoices = { model: msg.model, effort: msg.reasoning_effort, approval: msg.approval_policy, sandbox: msg.sandbox_policy, planning: before?.planning ?? false };
+    const after: SessionChoices = { model: msg.model, effort: msg.reasoning_effort, approval: msg.approval_policy, sandbox: msg.sandbox_policy, planning: this.planning };
     this.choices = after;
     const updates: SessionUpdate[] = [];
     if (!before || currentMode(before) !== currentMode(after)) updates.push({ sessionUpdate: "current_mode_update", currentModeId: currentMode(after) });

@@ -9,46 +9,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { SessionNotification, SessionUpdate } from "@agentclientprotocol/sdk";
-import { agentText, startAcpClient, type AcpClientOptions, type AcpTestClient } from "../support/acp-client.js";
-import { makeWorkspace, type Workspace } from "../support/cli.js";
-import { fnCall, inputTexts, reasoning, startModelServer, text, turn, type ModelServer } from "../support/model-server.js";
-
-function configFor(server: ModelServer, extra = ""): string {
-  return `openai_base_url = "${server.url}"\n${extra}`;
-}
-
-/** Starts the agent, initializes it and opens a session in the workspace. */
-async function openSession(ws: Workspace, options: Partial<AcpClientOptions> = {}): Promise<{ acp: AcpTestClient; sessionId: string }> {
-  const acp = startAcpClient({ cwd: ws.dir, home: ws.home, ...options });
-  await acp.connection.agent.request("initialize", { protocolVersion: 1, clientCapabilities: options.capabilities ?? {} });
-  const session = await acp.connection.agent.request("session/new", { cwd: ws.dir, mcpServers: [] });
-  return { acp, sessionId: session.sessionId };
-}
-
-function updatesOf(acp: AcpTestClient, from = 0): SessionUpdate[] {
-  return acp.updates.slice(from).map((n: SessionNotification) => n.update);
-}
-
-type CallUpdate = Extract<SessionUpdate, { sessionUpdate: "tool_call" | "tool_call_update" }>;
-
-/** The tool_call and tool_call_update notifications about one call, in order. */
-function callUpdates(updates: readonly SessionUpdate[], id: string): CallUpdate[] {
-  return updates.filter((u): u is CallUpdate => (u.sessionUpdate === "tool_call" || u.sessionUpdate === "tool_call_update") && u.toolCallId === id);
-}
-
-/** Runs `body`, then checks the agent kept to the schema and the model server saw well-formed requests. */
-async function checked(acp: AcpTestClient, server: ModelServer, body: () => Promise<void>): Promise<void> {
-  try {
-    await body();
-    assert.deepEqual(acp.violations, [], "every agent message fits the ACP schema");
-    assert.deepEqual(server.violations, []);
-  } catch (err) {
-    throw new Error(`${(err as Error).message}\nagent stderr:\n${acp.stderr()}`, { cause: err });
-  } finally {
-    await acp.close();
-  }
-}
+import { agentText, callUpdates, checked, configFor, openSession, startAcpClient, updatesOf } from "../support/acp-client.js";
+import { makeWorkspace } from "../support/cli.js";
+import { callOutputText, customCall, fnCall, inputTexts, reasoning, startModelServer, text, turn } from "../support/model-server.js";
 
 void test("acp: initialize, a prompt whose command waits for a permission, and the session loaded in a new process with its history replayed", async () => {
   const server = await startModelServer([
@@ -153,6 +116,83 @@ void test("acp: session/cancel stops a slow turn and withdraws the permission re
 
     const next = await acp.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "again" }] });
     assert.equal(next.stopReason, "end_turn", "the session goes on after a cancel");
+  });
+  await server.close();
+});
+
+void test("acp: with the editor's fs, patches read its unsaved buffers and write through it, all or nothing; new files go to disk", async () => {
+  const edit = (path: string, from: string, to: string): string => `*** Update File: ${path}\n@@\n-${from}\n+${to}\n`;
+  const patch = (...hunks: string[]): string => `*** Begin Patch\n${hunks.join("")}*** End Patch\n`;
+  const server = await startModelServer([
+    turn(customCall("apply_patch", patch(edit("a.txt", "buffer line", "patched line")), "p1")),
+    turn(customCall("apply_patch", patch(edit("a.txt", "patched line", "second edit"), edit("b.txt", "bee", "refused")), "p2")),
+    turn(customCall("apply_patch", patch("*** Add File: sub/c.txt\n+new file\n"), "p3")),
+    turn(text("edited")),
+  ]);
+  const ws = makeWorkspace();
+  writeFileSync(join(ws.home, "config.toml"), configFor(server, 'approval_policy = "never"\nsandbox_mode = "workspace-write"\n'));
+  writeFileSync(join(ws.dir, "a.txt"), "disk line\n");
+  writeFileSync(join(ws.dir, "b.txt"), "bee\n");
+  // The editor's buffers: a.txt has an unsaved change the disk does not have.
+  const buffers = new Map<string, string>([
+    [join(ws.dir, "a.txt"), "buffer line\n"],
+    [join(ws.dir, "b.txt"), "bee\n"],
+  ]);
+  const writes: Array<[string, string]> = [];
+  const { acp, sessionId } = await openSession(ws, {
+    capabilities: { fs: { readTextFile: true, writeTextFile: true } },
+    readTextFile: (r) => buffers.get(r.path) ?? readFileSync(r.path, "utf8"),
+    writeTextFile: (r) => {
+      writes.push([r.path, r.content]);
+      if (r.path.endsWith("b.txt")) throw new Error("b.txt is read-only in this editor");
+      buffers.set(r.path, r.content);
+    },
+  });
+  await checked(acp, server, async () => {
+    const result = await acp.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "edit the files" }] });
+    assert.equal(result.stopReason, "end_turn");
+    assert.match(callOutputText(server, "p1"), /Success/, "the patch matched the buffer, not the disk");
+    assert.match(callOutputText(server, "p2"), /the editor refused the write/);
+    assert.match(callOutputText(server, "p3"), /Success/);
+    const a = join(ws.dir, "a.txt");
+    const b = join(ws.dir, "b.txt");
+    assert.deepEqual(writes, [
+      [a, "patched line\n"],
+      [a, "second edit\n"],
+      [b, "refused\n"],
+      [a, "patched line\n"],
+    ], "the failed patch put a.txt back through the editor");
+    assert.equal(buffers.get(a), "patched line\n");
+    assert.equal(readFileSync(a, "utf8"), "disk line\n", "the editor, not codex-ts, writes its files");
+    assert.equal(readFileSync(join(ws.dir, "sub/c.txt"), "utf8"), "new file\n", "a new file is created on disk");
+    const diff = callUpdates(updatesOf(acp), "p1").find((u) => u.content?.some((c) => c.type === "diff"))?.content?.find((c) => c.type === "diff");
+    assert.deepEqual(diff, { type: "diff", path: a, oldText: "buffer line", newText: "patched line" });
+    assert.equal(callUpdates(updatesOf(acp), "p2").at(-1)?.status, "failed");
+  });
+  await server.close();
+});
+
+void test("acp: stop reasons: the output limit is max_tokens, the content filter a refusal, another failure the prompt's error", async () => {
+  const server = await startModelServer([
+    { outputs: [text("a long ans")], incomplete: { reason: "max_output_tokens" } },
+    { outputs: [], incomplete: { reason: "content_filter" } },
+    { status: 400, errorBody: { error: { message: "bad thing", type: "invalid_request_error" } } },
+    turn(text("fine")),
+  ]);
+  const ws = makeWorkspace();
+  writeFileSync(join(ws.home, "config.toml"), configFor(server, "request_max_retries = 0\nstream_max_retries = 0\n"));
+  const { acp, sessionId } = await openSession(ws);
+  await checked(acp, server, async () => {
+    const ask = (t: string): Promise<{ stopReason: string }> => acp.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: t }] });
+    assert.equal((await ask("write a lot")).stopReason, "max_tokens");
+    assert.equal((await ask("something bad")).stopReason, "refusal");
+    await assert.rejects(ask("a bad request"), (err: Error & { code?: number }) => {
+      assert.equal(err.code, -32603);
+      assert.match(err.message, /bad thing/);
+      return true;
+    });
+    assert.equal((await ask("and now")).stopReason, "end_turn");
+    assert.equal(server.requests.length, 4, "an answer cut short is not retried");
   });
   await server.close();
 });

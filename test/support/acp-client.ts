@@ -17,13 +17,17 @@ import {
   type ClientConnection,
   type CreateElicitationRequest,
   type CreateElicitationResponse,
+  type McpServer,
   type ReadTextFileRequest,
   type RequestPermissionRequest,
   type RequestPermissionResponse,
   type SessionNotification,
+  type SessionUpdate,
   type WriteTextFileRequest,
 } from "@agentclientprotocol/sdk";
-import { CLI_PATH, testEnv } from "./cli.js";
+import assert from "node:assert/strict";
+import { CLI_PATH, testEnv, type Workspace } from "./cli.js";
+import type { ModelServer } from "./model-server.js";
 
 type Json = Record<string, unknown>;
 
@@ -241,4 +245,41 @@ export function agentText(updates: readonly SessionNotification[], from = 0): st
     .map((n) => n.update)
     .flatMap((u) => (u.sessionUpdate === "agent_message_chunk" && u.content.type === "text" ? [u.content.text] : []))
     .join("");
+}
+
+/** config.toml pointing the built-in provider at the scripted server, plus `extra` lines. */
+export function configFor(server: ModelServer, extra = ""): string {
+  return `openai_base_url = "${server.url}"\n${extra}`;
+}
+
+/** Starts the agent, initializes it and opens a session in the workspace. */
+export async function openSession(ws: Workspace, options: Partial<AcpClientOptions> = {}, mcpServers: McpServer[] = []): Promise<{ acp: AcpTestClient; sessionId: string }> {
+  const acp = startAcpClient({ cwd: ws.dir, home: ws.home, ...options });
+  await acp.connection.agent.request("initialize", { protocolVersion: 1, clientCapabilities: options.capabilities ?? {} });
+  const session = await acp.connection.agent.request("session/new", { cwd: ws.dir, mcpServers });
+  return { acp, sessionId: session.sessionId };
+}
+
+export function updatesOf(acp: AcpTestClient, from = 0): SessionUpdate[] {
+  return acp.updates.slice(from).map((n: SessionNotification) => n.update);
+}
+
+export type CallUpdate = Extract<SessionUpdate, { sessionUpdate: "tool_call" | "tool_call_update" }>;
+
+/** The tool_call and tool_call_update notifications about one call, in order. */
+export function callUpdates(updates: readonly SessionUpdate[], id: string): CallUpdate[] {
+  return updates.filter((u): u is CallUpdate => (u.sessionUpdate === "tool_call" || u.sessionUpdate === "tool_call_update") && u.toolCallId === id);
+}
+
+/** Runs `body`, then checks the agent kept to the schema and the model server saw well-formed requests. */
+export async function checked(acp: AcpTestClient, server: ModelServer, body: () => Promise<void>): Promise<void> {
+  try {
+    await body();
+    assert.deepEqual(acp.violations, [], "every agent message fits the ACP schema");
+    assert.deepEqual(server.violations, []);
+  } catch (err) {
+    throw new Error(`${(err as Error).message}\nagent stderr:\n${acp.stderr()}`, { cause: err });
+  } finally {
+    await acp.close();
+  }
 }
