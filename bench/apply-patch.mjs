@@ -100,8 +100,23 @@ function patchText(sections) {
 // The two appliers
 
 /** Each applier as a command that reads the patch on stdin in its working directory. */
-function appliers(scratch) {
+async function appliers(scratch, workDir) {
   const list = codexTsVariants().map((v) => ({ name: v.label, key: v.key, argv: [...v.argv, "apply_patch"], env: childEnv(v.env) }));
+  // The other way to keep patches inside the roots, the reference's: apply them in a sandboxed
+  // process. Timed so the choice of the in-process scoped commit rests on figures.
+  if (process.platform === "linux") {
+    const { sandboxCommand } = await import(pathToFileURL(join(DIST, "src/sandbox/launcher.js")).href);
+    mkdirSync(workDir, { recursive: true });
+    const policy = { type: "workspace-write", writable_roots: [], network_access: false, exclude_slash_tmp: true, exclude_tmpdir_env_var: true };
+    const first = list[0];
+    try {
+      const boxed = await sandboxCommand({ policy, cwd: workDir, argv: first.argv, env: { ...first.env }, linuxSandbox: "bwrap" });
+      // rusage cannot see inside bwrap's PID namespace: no CPU figure for this row.
+      list.push({ name: `${first.name} in bubblewrap`, key: "bwrap", argv: boxed.argv, env: boxed.env, noCpu: true });
+    } catch {
+      // No bubblewrap here: the row is left out.
+    }
+  }
   const reference = referenceBinary();
   if (reference) {
     // The native binary applies a patch when started under the name apply_patch.
@@ -150,9 +165,23 @@ async function runInProcess(engine, scenario, dir) {
   return { ms };
 }
 
+/**
+ * The path the agent's patches take: parse, plan, and a commit under a write scope (the folder
+ * as the only root, its .git and .codex protected), every write checked where it lands.
+ */
+async function runScoped(engine, scenario, dir) {
+  const start = performance.now();
+  const plan = await engine.planPatch(engine.parsePatch(scenario.patch), dir);
+  const real = realpathSync(dir);
+  await engine.commitPlan(plan, { roots: [real], protectedPaths: [join(real, ".git"), join(real, ".codex")], approved: [] });
+  const ms = performance.now() - start;
+  if (!scenario.check(dir)) throw new Error(`scoped apply failed on ${scenario.label}`);
+  return { ms };
+}
+
 /** Samples per tool name ("in-process" for the engine alone): lists of { ms, cpu? }. */
 async function measure(scenario, tools, engine, runs, dir, timeFile) {
-  const samples = new Map([...tools.map((t) => [t.name, []]), ["in-process", []]]);
+  const samples = new Map([...tools.map((t) => [t.name, []]), ["in-process", []], ["in-process, write scope", []]]);
   for (let round = 0; round < WARMUP + runs; round++) {
     // Alternate the order so neither tool always runs right after a reset.
     const order = round % 2 ? [...tools].reverse() : tools;
@@ -164,6 +193,9 @@ async function measure(scenario, tools, engine, runs, dir, timeFile) {
     resetDir(dir, scenario.files);
     const sample = await runInProcess(engine, scenario, dir);
     if (round >= WARMUP) samples.get("in-process").push(sample);
+    resetDir(dir, scenario.files);
+    const scoped = await runScoped(engine, scenario, dir);
+    if (round >= WARMUP) samples.get("in-process, write scope").push(scoped);
   }
   return samples;
 }
@@ -182,7 +214,8 @@ function fsTypeOf(path) {
 async function main() {
   const runs = parseRuns(process.argv.slice(2), 7);
   requireBuilt(BUNDLE_BIN, join(DIST, "src/patch/apply-patch.js"));
-  const engine = await import(pathToFileURL(join(DIST, "src/patch/apply-patch.js")).href);
+  const load = (file) => import(pathToFileURL(join(DIST, "src/patch", file)).href);
+  const engine = { ...(await load("apply-patch.js")), ...(await load("parser.js")), ...(await load("plan.js")), ...(await load("commit.js")) };
   const base = process.env.CODEX_TS_BENCH_DIR ? resolve(process.env.CODEX_TS_BENCH_DIR) : tmpdir();
   mkdirSync(base, { recursive: true });
   const scratch = mkdtempSync(join(base, "codex-ts-bench-patch-"));
@@ -191,7 +224,7 @@ async function main() {
   const rows = [];
   let tools;
   try {
-    tools = appliers(scratch);
+    tools = await appliers(scratch, join(scratch, "work"));
     for (const scenario of [bigFileScenario(), manyFilesScenario()]) {
       rows.push({ scenario, samples: await measure(scenario, tools, engine, runs, join(scratch, "work"), join(scratch, "time.txt")) });
     }
@@ -212,18 +245,19 @@ async function main() {
   const ratio = (ours, theirs) => (theirs ? `${(median(ours) / median(theirs)).toFixed(2)}x` : "");
   const header = ["scenario", "size", "applier", "wall", ...(reference ? ["ratio"] : []), ...(measured ? ["cpu", ...(reference ? ["ratio"] : [])] : [])];
   const table = [header];
+  const cpuKnown = (name) => !tools.find((t) => t.name === name)?.noCpu;
   for (const { scenario, samples } of rows) {
     const theirs = samples.get("reference");
     for (const [name, list] of samples) {
-      const timed = name !== "in-process";
+      const timed = !name.startsWith("in-process");
       const compared = timed && name !== "reference";
       table.push([
         scenario.label,
         scenario.size,
-        timed ? name : "codex-ts in-process",
+        timed ? name : `codex-ts ${name}`,
         stat(wall(list)),
         ...(reference ? [compared ? ratio(wall(list), theirs && wall(theirs)) : ""] : []),
-        ...(measured ? [timed ? median(cpuOf(list)).toFixed(1) : "", ...(reference ? [compared ? ratio(cpuOf(list), theirs && cpuOf(theirs)) : ""] : [])] : []),
+        ...(measured ? (cpuKnown(name) ? [timed ? median(cpuOf(list)).toFixed(1) : "", ...(reference ? [compared ? ratio(cpuOf(list), theirs && cpuOf(theirs)) : ""] : [])] : ["n/a", ...(reference ? [""] : [])]) : []),
       ]);
     }
     if (theirs) {
@@ -240,6 +274,8 @@ async function main() {
   console.log("\nwall = fork to exit; cpu = user + system time of the process (bench/rusage.py; left out without python3);");
   console.log(`ratio = this applier's median / the reference's (target: ${TARGET.toFixed(2)}x or less); codex-ts in-process = one`);
   console.log("applyPatchInDirectory call in this process: the engine alone, warm, without a process start.");
+  console.log("in-process, write scope = parse, plan and a commit under a write scope, as the agent's patches run");
+  console.log("(every path walked without following links, every write checked where it lands).");
 }
 
 await main();

@@ -7,6 +7,8 @@
 import { spawn } from "node:child_process";
 import { stat } from "node:fs/promises";
 import { exitCodeFromStatus, killProcessGroup, PIPE_DRAIN_GRACE_MS } from "./run-command.js";
+import { leaderExited, watchProcessGroup } from "./group-watchdog.js";
+import { beforeCommandSpawn } from "./before-spawn.js";
 
 export type OutputStream = "stdout" | "stderr";
 
@@ -59,6 +61,7 @@ class PipeProcess implements ExecProcess {
     // Writes to a process that stopped reading must not crash us; write() reports them.
     child.stdin.on("error", () => undefined);
     child.on("exit", (code, signal) => {
+      leaderExited(child.pid);
       this.exitCode = exitCodeFromStatus(code, signal);
       this.hasExited = true;
       spec.onStateChange(this.outputClosed);
@@ -109,7 +112,9 @@ export const spawnPipeProcess: ExecProcessSpawner = async (spec) => {
     if (code === undefined) throw err;
     throw new Error(`working directory is not accessible: ${spec.cwd} (${code})`);
   }
+  beforeCommandSpawn();
   const child = spawnChild(spec);
+  watchProcessGroup(child.pid);
   const proc = new PipeProcess(child, spec);
   await new Promise<void>((resolve, reject) => {
     child.once("spawn", () => resolve());

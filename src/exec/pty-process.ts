@@ -15,6 +15,8 @@ import type { IPty, IPtyForkOptions } from "@lydell/node-pty";
 import type { ExecProcess, ExecProcessSpawner, ExecProcessSpec } from "./pipe-process.js";
 import { EXIT_CODE_SIGNAL_BASE, killProcessGroup, PIPE_DRAIN_GRACE_MS } from "./run-command.js";
 import { errorMessage } from "../util/errors.js";
+import { leaderExited, watchProcessGroup } from "./group-watchdog.js";
+import { beforeCommandSpawn } from "./before-spawn.js";
 
 /** Terminal size for every session; the reference's default as well. */
 export const PTY_COLS = 80;
@@ -85,6 +87,7 @@ class PtyProcess implements ExecProcess {
       if (leftover.length > 0) spec.onOutput("stdout", leftover);
     });
     term.onExit(({ exitCode, signal }) => {
+      leaderExited(term.pid);
       this.exitCode = signal !== undefined && signal > 0 ? EXIT_CODE_SIGNAL_BASE + signal : exitCode;
       this.hasExited = true;
       spec.onStateChange(this.outputClosed);
@@ -187,12 +190,14 @@ export function createPtySpawner(load: PtyModuleLoader = importNodePty): ExecPro
     const pty = await loadOnce();
     await checkCwd(spec.cwd);
     await checkProgram(program, spec.cwd, spec.env);
+    beforeCommandSpawn();
     let term: IPty;
     try {
       term = pty.spawn(program, args, { cols: PTY_COLS, rows: PTY_ROWS, cwd: spec.cwd, env: spec.env });
     } catch (err) {
       throw new Error(`${program}: ${errorMessage(err)}`);
     }
+    watchProcessGroup(term.pid);
     return new PtyProcess(term, spec);
   };
 }

@@ -8,6 +8,8 @@
 import { spawn } from "node:child_process";
 import { stat } from "node:fs/promises";
 import { OutputCapture } from "./output-capture.js";
+import { leaderExited, watchProcessGroup } from "./group-watchdog.js";
+import { beforeCommandSpawn } from "./before-spawn.js";
 
 export interface RunCommandRequest {
   argv: string[];
@@ -125,12 +127,14 @@ export async function runCommand(req: RunCommandRequest): Promise<CommandResult>
     let timer: NodeJS.Timeout | undefined;
     let graceTimer: NodeJS.Timeout | undefined;
 
+    beforeCommandSpawn();
     const child = spawn(program, req.argv.slice(1), {
       cwd: req.cwd,
       env: req.env,
       detached: true, // own process group, so one kill reaches every descendant
       stdio: ["ignore", "pipe", "pipe"], // stdin is /dev/null: tools like rg wait on an open stdin
     });
+    watchProcessGroup(child.pid);
 
     const onAbort = (): void => {
       if (exitStatus !== null || settled) return;
@@ -182,8 +186,10 @@ export async function runCommand(req: RunCommandRequest): Promise<CommandResult>
     child.on("exit", (code, signal) => {
       exitStatus = exitCodeFromStatus(code, signal);
       clearTimeout(timer);
+      leaderExited(child.pid);
       // Kill leftovers only when we were asked to stop; a normal exit may leave daemons the
-      // user wanted. Either way, stop waiting for the pipes after a short grace.
+      // user wanted, which end with codex-ts (group-watchdog.ts). Either way, stop waiting for
+      // the pipes after a short grace.
       if (timedOut || aborted) killProcessGroup(child.pid);
       if (openStreams === 0) finish();
       else graceTimer = setTimeout(finish, PIPE_DRAIN_GRACE_MS);

@@ -10,6 +10,7 @@ import { StringDecoder } from "node:string_decoder";
 import { HeadTailText } from "./head-tail.js";
 import { spawnPipeProcess, type ExecProcess, type ExecProcessSpawner, type OutputStream } from "./pipe-process.js";
 import { spawnPtyProcess } from "./pty-process.js";
+import { startWatchdog } from "./group-watchdog.js";
 import { approxTokenCount, formattedTruncateText } from "./truncate.js";
 import type { UnifiedExecResponseFields } from "./format.js";
 import { sleep } from "../util/sleep.js";
@@ -167,6 +168,9 @@ export class UnifiedExecManager {
     this.spawner = options.spawner ?? spawnPipeProcess;
     this.ptySpawner = options.ptySpawner ?? spawnPtyProcess;
     this.maxPollYieldTimeMs = Math.max(options.maxPollYieldTimeMs ?? DEFAULT_MAX_POLL_YIELD_TIME_MS, MIN_EMPTY_YIELD_TIME_MS);
+    // A session's commands end with codex-ts: have the watchdog running before the first one,
+    // since starting a process can take seconds on a loaded machine.
+    startWatchdog();
   }
 
   /** Ids of the sessions that are still open. */

@@ -1,44 +1,16 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { chmodSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { applyPatchInDirectory } from "./apply-patch.js";
 import { parsePatch } from "./parser.js";
-import { pathsWrittenBy, planPatch } from "./plan.js";
-import { commitPlan } from "./commit.js";
+import { planPatch } from "./plan.js";
+import { commitPlan, planTargets } from "./commit.js";
 import type { PatchPlan } from "./types.js";
+import type { WriteScope } from "../util/write-scope.js";
+import { snapshot, workspace, wrapPatch } from "../../test/support/patch-tree.js";
 
-const wrap = (body: string): string => `*** Begin Patch\n${body}\n*** End Patch\n`;
-
-function workspace(files: Record<string, string> = {}): string {
-  const dir = mkdtempSync(join(tmpdir(), "codex-ts-patch-"));
-  for (const [name, content] of Object.entries(files)) {
-    mkdirSync(join(dir, name, ".."), { recursive: true });
-    writeFileSync(join(dir, name), content);
-  }
-  return dir;
-}
-
-/** Every entry under dir: its type, permission bits, and content or link target. */
-function snapshot(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string): void => {
-    for (const name of readdirSync(d)) {
-      const full = join(d, name);
-      const info = lstatSync(full);
-      const mode = (info.mode & 0o7777).toString(8);
-      const key = relative(dir, full);
-      if (info.isSymbolicLink()) out[key] = `link -> ${readlinkSync(full)}`;
-      else if (info.isDirectory()) {
-        out[`${key}/`] = `dir ${mode}`;
-        walk(full);
-      } else out[key] = `file ${mode} ${JSON.stringify(readFileSync(full, "utf8"))}`;
-    }
-  };
-  walk(dir);
-  return out;
-}
+const wrap = wrapPatch;
 
 /** Commits a plan that must fail with `message`, and checks that every path is as it was. */
 async function assertRolledBack(dir: string, plan: PatchPlan, message: string): Promise<void> {
@@ -167,11 +139,15 @@ void test("updates keep file permissions and write through symlinks", async () =
   assert.equal(readdirSync(dir).filter((n) => n.includes("codex-ts-patch")).length, 0, "no temporary files are left behind");
 });
 
-void test("the plan resolves paths against cwd and lists every path a patch writes", async () => {
+void test("the plan resolves paths against cwd and lists every path a patch writes or removes", async () => {
   const dir = workspace({ "a.txt": "a\n" });
   const parsed = parsePatch(wrap("*** Update File: a.txt\n*** Move to: ../out/b.txt\n@@\n-a\n+b\n*** Add File: /tmp/abs.txt\n+x"));
-  assert.deepEqual(pathsWrittenBy(parsed, dir), [join(dir, "a.txt"), join(dir, "../out/b.txt"), "/tmp/abs.txt"]);
   const plan = await planPatch(parsed, dir);
+  assert.deepEqual(planTargets(plan), [
+    { path: join(dir, "a.txt"), followsLinks: false },
+    { path: join(dir, "../out/b.txt"), followsLinks: true },
+    { path: "/tmp/abs.txt", followsLinks: true },
+  ]);
   assert.equal(plan.changes[0]?.movePath, join(dir, "../out/b.txt"));
   assert.equal(plan.changes[0]?.moveDisplayPath, "../out/b.txt");
   assert.equal(read(dir, "a.txt"), "a\n", "planning never writes");
@@ -260,7 +236,7 @@ void test("a failure while deleting undoes every write, add, move and delete: mo
   assert.equal(inode(join(dir, "run.sh")), runSh, "restored in place too");
 });
 
-void test("a failure while writing undoes the writes before it, and a file created through a dangling symlink goes again", async () => {
+void test("a failure while writing undoes the writes before it, and a file created through a link to a missing file inside the scope goes again", async () => {
   const dir = workspace({ "a.txt": "a\n", "b.txt": "b\n" });
   symlinkSync("missing-target.txt", join(dir, "dangling.txt"));
   const planned = await planIn(
@@ -271,8 +247,16 @@ void test("a failure while writing undoes the writes before it, and a file creat
       "*** Add File: blocked.txt\n+x",
   );
   mkdirSync(join(dir, "blocked.txt"));
-  await assertRolledBack(dir, planned, `Failed to write file ${join(dir, "blocked.txt")}: Is a directory (os error 21)`);
+  const before = snapshot(dir);
+  await assert.rejects(commitPlan(planned, scopeOf(dir)), { message: `Failed to write file ${join(dir, "blocked.txt")}: Is a directory (os error 21)` });
+  assert.deepEqual(snapshot(dir), before);
 });
+
+/** A write scope of one canonical root, with its .git and .codex protected. */
+function scopeOf(root: string): WriteScope {
+  const real = realpathSync(root);
+  return { roots: [real], protectedPaths: [join(real, ".git"), join(real, ".codex")], approved: [] };
+}
 
 void test("a content in more pieces than one vectored write takes is written whole", async () => {
   const lines = Array.from({ length: 6_000 }, (_, i) => `line ${i}`);

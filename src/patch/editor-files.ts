@@ -1,23 +1,25 @@
 /**
  * Patches through an editor (protocol/editor-files.ts): the files a patch reads come from the
  * editor's buffers, unsaved changes included, and the files it rewrites are written back through
- * the editor, still all or nothing.
+ * the editor, still all or nothing and still only where the patch may write.
  *
  * Reading: each file is first read from disk as usual (so a FIFO, a binary file or one too large
- * is refused the same way), then its text is taken from the editor instead.
+ * is refused the same way), then its text is taken from the editor, asked for the place the path
+ * really leads to.
  *
- * Writing: every path must still lead where it led when the patch was checked (`pinned`, the
- * real locations with symlinks resolved): a link swapped in meanwhile stops the patch before
- * anything is written, and the editor is sent the real location, not the link. Existing files are
- * rewritten through the editor; new files and deletions (which the editor protocol has no call
- * for) are made on disk. If any step fails, the steps taken are undone newest first: rewritten
- * files get the text they had (through the editor again), created files are removed, deleted ones
- * come back.
+ * Writing: existing files are rewritten through the editor; new files and deletions (for which
+ * the editor protocol has no call) are made on disk by the commit's own steps (commit.ts). Each
+ * rewrite is checked the moment it happens as a disk write is: the path is resolved without the
+ * kernel following any link (util/path-walk.ts), the place it leads to must be inside the write
+ * scope (or approved), and the editor is sent that place, never the link. If any step fails, the
+ * steps taken are undone newest first: rewritten files get their text back through the editor,
+ * created files are removed, deleted ones come back; what could not be put back is named.
  */
 import type { EditorFiles } from "../protocol/editor-files.js";
 import { errorMessage } from "../util/errors.js";
-import { realLocation } from "../util/real-location.js";
-import { deleteOutcome, finalOutcomes, undo, writeOutcome, type Step } from "./commit.js";
+import { PathWalker } from "../util/path-walk.js";
+import { destinationsOf, scopeRefusal, type WriteScope } from "../util/write-scope.js";
+import { deleteOutcome, finalOutcomes, PatchCommitError, undo, writeOutcome, type Step } from "./commit.js";
 import { FileContent } from "./file-content.js";
 import { PatchIoError } from "./io-error.js";
 import { readDisk, type DiskRead } from "./plan.js";
@@ -29,14 +31,13 @@ type WriteThrough = Required<Pick<EditorFiles, "writeTextFile">>;
 /** The files at `paths` as the editor has them (for planPatch's `preread`); paths not on disk are left to the plan. */
 export async function readThroughEditor(paths: readonly string[], editor: ReadThrough): Promise<Map<string, DiskRead>> {
   const reads = new Map<string, DiskRead>();
+  const destinations = destinationsOf(paths.map((path) => ({ path, followsLinks: true })));
   await Promise.all(
-    paths.map(async (path) => {
-      const local = readDisk(path);
-      // Missing, unreadable or refused: the plan reports it as it would without an editor.
-      if ("error" in local) return;
+    destinations.map(async ({ path, canonical }) => {
+      // Missing, unreadable or refused on disk: the plan reports it as it would without an editor.
+      if ("error" in readDisk(path)) return;
       try {
-        const text = await editor.readTextFile(realLocation(path));
-        reads.set(path, { content: FileContent.fromText(text) });
+        reads.set(path, { content: FileContent.fromText(await editor.readTextFile(canonical)) });
       } catch (err) {
         reads.set(path, { error: new Error(`the editor could not read it: ${errorMessage(err)}`) });
       }
@@ -45,61 +46,63 @@ export async function readThroughEditor(paths: readonly string[], editor: ReadTh
   return reads;
 }
 
-/** Where each path leads now, to pin before the patch is checked and asked about. */
-export function pinLocations(paths: readonly string[]): Map<string, string> {
-  return new Map(paths.map((path) => [path, realLocation(path)]));
-}
-
-/** A rewrite made through the editor, with the text to put back if a later step fails. */
-interface EditorStep {
+/** A file rewritten through the editor, with the text to put back if a later step fails. */
+interface Rewrite {
+  path: string;
   location: string;
   before: FileContent;
 }
 
-export async function commitPlanThroughEditor(plan: PatchPlan, editor: WriteThrough, pinned: ReadonlyMap<string, string>): Promise<void> {
+/** Writes the plan, existing files through the editor; `scope` as for commitPlan (null: anywhere). */
+export async function commitPlanThroughEditor(plan: PatchPlan, editor: WriteThrough, scope: WriteScope | null): Promise<void> {
   const outcomes = finalOutcomes(plan);
-  for (const outcome of outcomes) checkPinned(outcome.path, pinned);
-  const rewritten: EditorStep[] = [];
+  const walker = new PathWalker({ descriptors: scope !== null });
   const steps: Step[] = [];
+  const rewrites: Rewrite[] = [];
   try {
+    // Writes first, then deletions, so a move's destination exists before its source goes.
     for (const outcome of outcomes) {
       const { path, before, after } = outcome;
       if (after === null) continue;
       if (before === null) {
-        writeOutcome(outcome, after, steps);
+        writeOutcome(walker, scope, outcome, after, steps);
         continue;
       }
-      const location = checkPinned(path, pinned);
+      const location = rewriteLocation(walker, scope, path);
       try {
         await editor.writeTextFile(location, after.text);
       } catch (err) {
         throw new PatchIoError(`Failed to write file ${path}`, new Error(`the editor refused the write: ${errorMessage(err)}`));
       }
-      rewritten.push({ location, before });
+      rewrites.push({ path, location, before });
     }
     for (const outcome of outcomes) {
-      if (outcome.after === null) deleteOutcome(outcome, steps);
+      if (outcome.after === null) deleteOutcome(walker, scope, outcome, steps);
     }
   } catch (err) {
-    undo(steps);
-    for (const step of rewritten.reverse()) {
+    const unrestored = undo(walker, steps);
+    for (const rewrite of rewrites.reverse()) {
       try {
-        await editor.writeTextFile(step.location, step.before.text);
-      } catch {
-        // Best effort, as on disk: the original error is what the caller needs to see.
+        await editor.writeTextFile(rewrite.location, rewrite.before.text);
+      } catch (undoErr) {
+        unrestored.push(`${rewrite.path}: the editor refused to take its text back: ${errorMessage(undoErr)}`);
       }
     }
-    throw err;
+    walker.close();
+    throw new PatchCommitError(err as Error, unrestored);
   }
+  walker.close();
 }
 
-/** The path's real location, if it is still the one pinned; else the patch stops here. */
-function checkPinned(path: string, pinned: ReadonlyMap<string, string>): string {
-  const now = realLocation(path);
-  const then = pinned.get(path);
-  if (then === undefined) throw new PatchIoError(`Failed to write file ${path}`, new Error("the path was not checked before the write"));
-  if (then !== now) {
-    throw new PatchIoError(`Failed to write file ${path}`, new Error(`it now leads to ${now}, not ${then} as when the patch was checked`));
+/** Where a rewrite of the existing file at `path` lands now, if the scope lets it; else the patch stops. */
+function rewriteLocation(walker: PathWalker, scope: WriteScope | null, path: string): string {
+  try {
+    const located = walker.locate(path, { followFinal: true });
+    const refusal = scope && scopeRefusal(scope, located.canonical);
+    if (refusal) throw new Error(refusal);
+    if (located.kind !== "file") throw new Error(located.kind === "missing" ? "no such file" : "not a regular file");
+    return located.canonical;
+  } catch (err) {
+    throw new PatchIoError(`Failed to write file ${path}`, err);
   }
-  return now;
 }

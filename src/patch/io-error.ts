@@ -18,6 +18,9 @@ const DESCRIPTIONS: Readonly<Record<string, string>> = {
   ELOOP: "Too many levels of symbolic links",
   EBUSY: "Device or resource busy",
   EXDEV: "Invalid cross-device link",
+  EFBIG: "File too large",
+  EDQUOT: "Disk quota exceeded",
+  EIO: "Input/output error",
 };
 
 /** Wraps an error with the context that says which file and what step failed. */

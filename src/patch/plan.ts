@@ -30,7 +30,7 @@ export function resolvePatchPath(cwd: string, path: string): string {
   return isAbsolute(path) ? resolve(path) : resolve(cwd, path);
 }
 
-/** Every absolute path a patch writes, creates or deletes (what a write-permission check needs). */
+/** Every absolute path a patch writes, creates or deletes, as the patch names them (checked before anything is read). */
 export function pathsWrittenBy(parsed: ParsedPatch, cwd: string): string[] {
   const paths: string[] = [];
   for (const hunk of parsed.hunks) {

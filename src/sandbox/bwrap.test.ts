@@ -72,12 +72,30 @@ void test("/tmp and $TMPDIR are bound unless excluded, and roots are canonicaliz
   mkdirSync(tmp);
   symlinkSync(tmp, join(root, "tmp-link"));
   const policy: SandboxPolicy = { type: "workspace-write", writable_roots: [], network_access: false, exclude_slash_tmp: false, exclude_tmpdir_env_var: false };
-  const argv = bwrapArgv({ policy, cwd, argv: ["true"], bwrapPath: "bwrap", newSession: true, env: { TMPDIR: join(root, "tmp-link") } });
+  const argv = bwrapArgv({ policy, cwd, argv: ["true"], bwrapPath: "bwrap", newSession: true, env: { TMPDIR: tmp } });
   assert.ok(mountIndex(argv, "--bind", "/tmp") >= 0);
-  assert.ok(mountIndex(argv, "--bind", tmp) >= 0, "TMPDIR through a symlink is bound at its real path");
+  assert.ok(mountIndex(argv, "--bind", tmp) >= 0);
+  // With /tmp excluded, a TMPDIR reached through a link (outside every root) is bound at its real path.
+  const linked = bwrapArgv({ policy: { ...policy, exclude_slash_tmp: true }, cwd, argv: ["true"], bwrapPath: "bwrap", newSession: true, env: { TMPDIR: join(root, "tmp-link") } });
+  assert.ok(mountIndex(linked, "--bind", tmp) >= 0, "TMPDIR through a symlink is bound at its real path");
+  assert.equal(mountIndex(linked, "--bind", join(root, "tmp-link")), -1);
   const excluded = bwrapArgv({ policy: { ...policy, exclude_slash_tmp: true, exclude_tmpdir_env_var: true }, cwd, argv: ["true"], bwrapPath: "bwrap", newSession: true, env: { TMPDIR: tmp } });
   assert.equal(mountIndex(excluded, "--bind", "/tmp"), -1);
   assert.equal(mountIndex(excluded, "--bind", tmp), -1);
+});
+
+void test("a root reached through a link inside another root is not bound: a command could have planted it", () => {
+  const root = scratch();
+  const outside = join(root, "outside");
+  mkdirSync(outside);
+  // The link sits in the workspace (a writable root) and names the TMPDIR root.
+  const cwd = join(root, "proj");
+  mkdirSync(cwd);
+  symlinkSync(outside, join(cwd, "tmp-link"));
+  const policy: SandboxPolicy = { type: "workspace-write", writable_roots: [], network_access: false, exclude_slash_tmp: true, exclude_tmpdir_env_var: false };
+  const argv = bwrapArgv({ policy, cwd, argv: ["true"], bwrapPath: "bwrap", newSession: true, env: { TMPDIR: join(cwd, "tmp-link") } });
+  assert.equal(mountIndex(argv, "--bind", outside), -1);
+  assert.ok(mountIndex(argv, "--bind", cwd) >= 0);
 });
 
 void test("a .git file (worktree) protects both the file and the git directory it names", () => {

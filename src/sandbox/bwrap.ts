@@ -13,13 +13,13 @@
  * devices included, and only the denied paths are masked.
  */
 import { spawn } from "node:child_process";
-import { accessSync, constants, lstatSync, realpathSync, statSync } from "node:fs";
+import { accessSync, constants, existsSync, lstatSync, realpathSync, statSync } from "node:fs";
 import { readTextFile } from "../util/bounded-read.js";
-import { delimiter, dirname, isAbsolute, join, resolve, sep } from "node:path";
+import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import type { SandboxPolicy } from "../protocol/policy.js";
 import { bwrapDenyArgs } from "./bwrap-deny.js";
 import type { DenyView } from "./fs-guard.js";
-import { PROTECTED_SUBPATHS, isUnder, writableRoots } from "./writable-roots.js";
+import { PROTECTED_SUBPATHS, isUnder, shallowestFirst, trustedRoots, writableRoots } from "./writable-roots.js";
 
 export interface BwrapOptions {
   policy: SandboxPolicy;
@@ -30,6 +30,8 @@ export interface BwrapOptions {
   newSession: boolean;
   /** The command's environment, whose TMPDIR may be a writable root; defaults to process.env. */
   env?: NodeJS.ProcessEnv | Record<string, string>;
+  /** A descriptor bwrap reads the seccomp program from (seccomp.ts), loaded just before the command. */
+  seccompFd?: number;
   /** Paths a permission profile hides or keeps read-only (bwrap-deny.ts); none when absent. */
   deny?: DenyView;
 }
@@ -55,6 +57,7 @@ export function bwrapArgv(options: BwrapOptions): string[] {
   }
 
   if (!networkAllowed(policy)) args.push("--unshare-net");
+  if (options.seccompFd !== undefined) args.push("--seccomp", String(options.seccompFd));
   args.push("--proc", "/proc", "--chdir", resolve(cwd), "--", ...argv);
   return args;
 }
@@ -70,22 +73,13 @@ export function networkAllowed(policy: SandboxPolicy): boolean {
   }
 }
 
-/** Writable roots that exist, with symlinks resolved, deduplicated, shallowest first. */
+/**
+ * Writable roots that exist, canonical, shallowest first; a root reached through a link a
+ * command could have planted is left out (trustedRoots).
+ */
 function existingRoots(roots: readonly string[]): string[] {
-  const real = new Set<string>();
-  for (const root of roots) {
-    try {
-      statSync(root);
-      real.add(realpathSync(root));
-    } catch {
-      // A root that does not exist cannot be written to, and bwrap would refuse to bind it.
-    }
-  }
-  return [...real].sort((a, b) => depth(a) - depth(b) || a.localeCompare(b));
-}
-
-function depth(path: string): number {
-  return path.split(sep).filter(Boolean).length;
+  // A root that does not exist cannot be written to, and bwrap would refuse to bind it.
+  return trustedRoots(roots).filter((root) => existsSync(root));
 }
 
 /**
@@ -119,7 +113,7 @@ export function protectedPaths(roots: readonly string[]): string[] {
       }
     }
   }
-  return [...found].sort((a, b) => depth(a) - depth(b) || a.localeCompare(b));
+  return [...found].sort(shallowestFirst);
 }
 
 /** The directory a `.git` file points to (`gitdir: <path>`, relative to the file), or null. */

@@ -3,6 +3,13 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { sandboxPolicyFor, type SandboxPolicy } from "../protocol/policy.js";
 import { LANDLOCK_PROGRAM, findPython3, landlockArgv, landlockStatus } from "./landlock.js";
+import { seccompArch, seccompProgram } from "./seccomp.js";
+
+/** The filter argument the helper gets: the seccomp program for this machine, in hex. */
+const filter = (network: boolean): string => {
+  const arch = seccompArch();
+  return arch === null ? "" : seccompProgram(arch, network).toString("hex");
+};
 
 function workspaceWrite(roots: string[], network = false, excludeTmp = true): SandboxPolicy {
   return { type: "workspace-write", writable_roots: roots, network_access: network, exclude_slash_tmp: excludeTmp, exclude_tmpdir_env_var: excludeTmp };
@@ -10,22 +17,23 @@ function workspaceWrite(roots: string[], network = false, excludeTmp = true): Sa
 
 void test("read-only: python3 in isolated mode, the helper, no roots, network off", () => {
   const argv = landlockArgv({ policy: sandboxPolicyFor("read-only"), cwd: "/w/proj", argv: ["ls", "-l"], env: {}, python: "/usr/bin/python3" });
-  assert.deepEqual(argv, ["/usr/bin/python3", "-I", "-S", "-c", LANDLOCK_PROGRAM, "run", "0", "-", "--", "ls", "-l"]);
+  assert.deepEqual(argv, ["/usr/bin/python3", "-I", "-S", "-c", LANDLOCK_PROGRAM, "run", "0", "-", filter(false), "--", "ls", "-l"]);
 });
 
-void test("workspace-write: cwd, added roots, /tmp and $TMPDIR become rule paths", () => {
+void test("workspace-write: cwd, added roots, /tmp and $TMPDIR become rule paths, canonical and shallowest first", () => {
   const argv = landlockArgv({ policy: workspaceWrite(["../shared"], false, false), cwd: "/w/proj", argv: ["make"], env: { TMPDIR: "/var/tmp/t", LC_CTYPE: "en_US.UTF-8" }, python: "py" });
-  assert.deepEqual(argv.slice(5), ["run", "0", "=en_US.UTF-8", "/w/proj", "/w/shared", "/tmp", "/var/tmp/t", "--", "make"]);
+  assert.deepEqual(argv.slice(5), ["run", "0", "=en_US.UTF-8", filter(false), "/tmp", "/w/proj", "/w/shared", "/var/tmp/t", "--", "make"]);
 });
 
-void test("network access turns the socket filter off", () => {
+void test("network access turns the socket rules of the filter off", () => {
   const argv = landlockArgv({ policy: workspaceWrite([], true), cwd: "/w", argv: ["curl"], env: {}, python: "py" });
-  assert.deepEqual(argv.slice(5), ["run", "1", "-", "/w", "--", "curl"]);
+  assert.deepEqual(argv.slice(5), ["run", "1", "-", filter(true), "/w", "--", "curl"]);
+  assert.notEqual(filter(true), filter(false));
 });
 
 void test("a command that looks like an option stays after the separator", () => {
   const argv = landlockArgv({ policy: sandboxPolicyFor("read-only"), cwd: "/w", argv: ["--", "-x"], env: {}, python: "py" });
-  assert.deepEqual(argv.slice(5), ["run", "0", "-", "--", "--", "-x"]);
+  assert.deepEqual(argv.slice(5), ["run", "0", "-", filter(false), "--", "--", "-x"]);
 });
 
 void test("the helper is valid Python 3", { skip: findPython3() === null ? "python3 is not installed" : false }, () => {

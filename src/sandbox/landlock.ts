@@ -15,11 +15,9 @@
  *    ruleset also stops signals to processes outside the sandbox and, when the network is off,
  *    connections to abstract Unix sockets outside it.
  * 2. PR_SET_NO_NEW_PRIVS, so no set-user-ID program can shed the restrictions.
- * 3. A seccomp filter that always refuses the TIOCSTI and TIOCLINUX ioctls (typing into the
- *    terminal) and x32 system calls, and, when the network is off, `socket()` for any family
- *    but AF_UNIX and `io_uring_setup` (io_uring can open sockets without `socket()`). A refused
- *    call fails with EPERM. Calls made through another architecture's ABI (32-bit x86 on an
- *    x86_64 kernel, AArch32 on arm64) all fail with EPERM, since their numbers differ.
+ * 3. The seccomp filter of seccomp.ts (the one bubblewrap loads too): no typing into the
+ *    terminal, no other ABIs, and with the network off no socket but Unix ones and no
+ *    connection to any socket at all (a named Unix socket outside the roots included).
  * 4. landlock_restrict_self, then execvp.
  *
  * Limitations, compared with bubblewrap:
@@ -29,11 +27,11 @@
  *   a sandboxed command can still signal processes outside the sandbox.
  * - Landlock does not cover metadata: chmod, chown, utimes and extended attributes still work
  *   on files outside the roots (for files the user may change anyway).
- * - Sockets passed in from outside (inherited descriptors) keep working, and named Unix
- *   sockets (a Docker or D-Bus socket, say) stay reachable; the same holds under bwrap.
+ * - Sockets passed in from outside (inherited descriptors) keep working; the same holds under
+ *   bwrap.
  * - Writes to devices are granted on a short list (/dev/null, /dev/zero, /dev/full, the random
- *   devices, /dev/tty, /dev/ptmx, /dev/pts) rather than all of /dev, so that a command run as
- *   root cannot write to a disk device.
+ *   devices, /dev/tty, /dev/ptmx, /dev/pts) rather than all of /dev, and device nodes cannot be
+ *   made even inside the roots, so that a command run as root cannot write to a disk device.
  * - Only x86_64 and aarch64 are supported; elsewhere the probe fails and the launcher refuses.
  */
 import { spawn } from "node:child_process";
@@ -42,13 +40,15 @@ import type { SandboxPolicy } from "../protocol/policy.js";
 import { findOnPath, networkAllowed } from "./bwrap.js";
 import type { DenyView } from "./fs-guard.js";
 import { LANDLOCK_DENY_PYTHON, landlockRootArgs } from "./landlock-deny.js";
-import { writableRoots } from "./writable-roots.js";
+import { seccompArch, seccompProgram } from "./seccomp.js";
+import { trustedRoots, writableRoots } from "./writable-roots.js";
 
 /**
- * The helper program. Arguments: MODE NET LC ROOT... -- COMMAND ARG...
+ * The helper program. Arguments: MODE NET LC FILTER ROOT... -- COMMAND ARG...
  * MODE is `run` (exec COMMAND) or `probe` (set everything up, print the ABI, exit 0).
  * NET is 1 when the network is allowed. LC is `=VALUE` or `-`: the LC_CTYPE the command must
- * see, because Python itself sets LC_CTYPE when it starts under the C locale.
+ * see, because Python itself sets LC_CTYPE when it starts under the C locale. FILTER is the
+ * seccomp program (seccomp.ts) in hex.
  */
 export const LANDLOCK_PROGRAM = String.raw`
 import ctypes, os, stat, sys
@@ -59,11 +59,11 @@ def fail(message, code=1):
     os._exit(code)
 
 args = sys.argv[1:]
-if "--" not in args or len(args) < 4:
-    fail("usage: MODE NET LC ROOT... -- COMMAND ARG...", 2)
+if "--" not in args or len(args) < 5:
+    fail("usage: MODE NET LC FILTER ROOT... -- COMMAND ARG...", 2)
 split = args.index("--")
-mode, network, lc = args[0], args[1] == "1", args[2]
-roots, command = args[3:split], args[split + 1:]
+mode, network, lc, program = args[0], args[1] == "1", args[2], bytes.fromhex(args[3])
+roots, command = args[4:split], args[split + 1:]
 # A deny list (landlock-deny.ts): "!PATH" is hidden, "=PATH" read-only, the rest writable roots.
 hidden = [root[1:] for root in roots if root.startswith("!")]
 read_only = [root[1:] for root in roots if root.startswith("=")]
@@ -71,14 +71,9 @@ roots = [root for root in roots if root[:1] not in ("!", "=")]
 if mode == "run" and not command:
     fail("no command given", 2)
 
-arch = os.uname().machine
-if arch == "x86_64":
-    AUDIT_ARCH, NR_SOCKET, NR_IOCTL = 0xC000003E, 41, 16
-elif arch in ("aarch64", "arm64"):
-    AUDIT_ARCH, NR_SOCKET, NR_IOCTL = 0xC00000B7, 198, 29
-else:
-    fail("unsupported architecture " + arch)
-NR_CREATE_RULESET, NR_ADD_RULE, NR_RESTRICT_SELF, NR_IO_URING_SETUP = 444, 445, 446, 425
+if os.uname().machine not in ("x86_64", "aarch64", "arm64"):
+    fail("unsupported architecture " + os.uname().machine)
+NR_CREATE_RULESET, NR_ADD_RULE, NR_RESTRICT_SELF = 444, 445, 446
 
 libc = ctypes.CDLL(None, use_errno=True)
 libc.syscall.restype = ctypes.c_long
@@ -102,7 +97,9 @@ handled = (WRITE_FILE | REMOVE_DIR | REMOVE_FILE | MAKE_CHAR | MAKE_DIR | MAKE_R
 if abi >= 2: handled |= REFER
 if abi >= 3: handled |= TRUNCATE
 if abi >= 5: handled |= IOCTL_DEV
-WRITE_RIGHTS = handled
+# No device node is made anywhere: one made in a root and written through would reach the
+# device (a disk, the kernel log) as if the write stayed inside.
+WRITE_RIGHTS = handled & ~(MAKE_CHAR | MAKE_BLOCK)
 READ_RIGHTS = (1 << 0) | (1 << 2)
 if hidden: handled |= READ_RIGHTS | (1 << 3)
 FILE_RIGHTS = (WRITE_FILE | TRUNCATE | IOCTL_DEV | READ_RIGHTS) & handled
@@ -124,12 +121,15 @@ attr_size = 24 if scoped else 8
 ruleset = check(libc.syscall(ctypes.c_long(NR_CREATE_RULESET), ctypes.byref(attr), ctypes.c_size_t(attr_size),
                              ctypes.c_uint32(0)), "landlock_create_ruleset")
 
-def allow(path, rights):
+def allow(path, rights, exact=False):
     try:
         fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
     except OSError:
         return
     try:
+        # A root arrives canonical: if it no longer leads to itself, a link was swapped in since.
+        if exact and os.readlink("/proc/self/fd/%d" % fd) != path:
+            return
         if not stat.S_ISDIR(os.fstat(fd).st_mode):
             rights &= FILE_RIGHTS
         if rights:
@@ -144,55 +144,18 @@ if hidden or read_only:
     grant_with_denials(roots, read_only, hidden, WRITE_RIGHTS, READ_RIGHTS)
 else:
     for root in roots:
-        allow(root, WRITE_RIGHTS)
+        allow(root, WRITE_RIGHTS, True)
 for device in ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty", "/dev/ptmx", "/dev/pts"):
     allow(device, FILE_RIGHTS)
 
 check(libc.prctl(ctypes.c_int(38), ctypes.c_ulong(1), ctypes.c_ulong(0), ctypes.c_ulong(0), ctypes.c_ulong(0)),
       "prctl(PR_SET_NO_NEW_PRIVS)")
 
-# A classic BPF program over struct seccomp_data {int nr; u32 arch; u64 ip; u64 args[6];}.
-LD, JEQ, JGE, RET = 0x20, 0x15, 0x35, 0x06
-ALLOW, EPERM = 0x7FFF0000, 0x00050000 | 1
-OFF_NR, OFF_ARCH, OFF_ARG0, OFF_ARG1 = 0, 4, 16, 24
-code = [("ld", OFF_ARCH), ("jeq", AUDIT_ARCH, None, "deny"), ("ld", OFF_NR)]
-if arch == "x86_64":
-    code.append(("jge", 0x40000000, "deny", None))
-code.append(("jeq", NR_IOCTL, "ioctl", None))
-if not network:
-    code += [("jeq", NR_SOCKET, "socket", None), ("jeq", NR_IO_URING_SETUP, "deny", None)]
-code += [("ret", ALLOW),
-         ("label", "ioctl"), ("ld", OFF_ARG1), ("jeq", 0x5412, "deny", None), ("jeq", 0x541C, "deny", None),
-         ("ret", ALLOW)]
-if not network:
-    code += [("label", "socket"), ("ld", OFF_ARG0), ("jeq", 1, None, "deny"), ("ret", ALLOW)]
-code += [("label", "deny"), ("ret", EPERM)]
-
-labels, insns = {}, []
-for op in code:
-    if op[0] == "label":
-        labels[op[1]] = len(insns)
-    else:
-        insns.append(op)
-
-class SockFilter(ctypes.Structure):
-    _fields_ = [("code", ctypes.c_uint16), ("jt", ctypes.c_uint8), ("jf", ctypes.c_uint8), ("k", ctypes.c_uint32)]
-
+# The filter arrives assembled (struct sock_filter entries, 8 bytes each).
 class SockFprog(ctypes.Structure):
-    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(SockFilter))]
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_char_p)]
 
-def offset(index, target):
-    return 0 if target is None else labels[target] - index - 1
-
-filters = (SockFilter * len(insns))()
-for index, op in enumerate(insns):
-    if op[0] == "ld":
-        filters[index] = SockFilter(LD, 0, 0, op[1])
-    elif op[0] == "ret":
-        filters[index] = SockFilter(RET, 0, 0, op[1])
-    else:
-        filters[index] = SockFilter(JEQ if op[0] == "jeq" else JGE, offset(index, op[2]), offset(index, op[3]), op[1])
-fprog = SockFprog(len(insns), filters)
+fprog = SockFprog(len(program) // 8, program)
 check(libc.prctl(ctypes.c_int(22), ctypes.c_ulong(2), ctypes.byref(fprog), ctypes.c_ulong(0), ctypes.c_ulong(0)),
       "prctl(PR_SET_SECCOMP)")
 
@@ -237,6 +200,12 @@ export function findPython3(cwd: string = process.cwd(), pathEnv: string | undef
   return findOnPath("python3", cwd, pathEnv);
 }
 
+/** The seccomp program for this machine in hex; empty on an architecture the helper refuses anyway. */
+function filterHex(network: boolean): string {
+  const arch = seccompArch();
+  return arch === null ? "" : seccompProgram(arch, network).toString("hex");
+}
+
 export interface LandlockOptions {
   policy: SandboxPolicy;
   cwd: string;
@@ -253,10 +222,11 @@ export function landlockArgv(options: LandlockOptions): string[] {
   const { policy, cwd, argv } = options;
   const env = options.env ?? process.env;
   const python = options.python ?? findPython3(cwd) ?? "python3";
-  const roots = policy.type === "workspace-write" ? writableRoots(policy, cwd, env) : policy.type === "danger-full-access" ? ["/"] : [];
+  const roots = policy.type === "workspace-write" ? trustedRoots(writableRoots(policy, cwd, env)) : policy.type === "danger-full-access" ? ["/"] : [];
   const rootArgs = options.deny ? landlockRootArgs(existingRealPaths(roots), options.deny) : roots;
   const lc = env.LC_CTYPE === undefined ? "-" : `=${env.LC_CTYPE}`;
-  return [python, "-I", "-S", "-c", LANDLOCK_PROGRAM, "run", networkAllowed(policy) ? "1" : "0", lc, ...rootArgs, "--", ...argv];
+  const network = networkAllowed(policy);
+  return [python, "-I", "-S", "-c", LANDLOCK_PROGRAM, "run", network ? "1" : "0", lc, filterHex(network), ...rootArgs, "--", ...argv];
 }
 
 /** The deny list is matched against real paths, so the roots must be real paths too. */
@@ -300,7 +270,7 @@ async function probeLandlock(): Promise<LandlockStatus> {
   if (process.platform !== "linux") return { available: false, reason: "Landlock exists only on Linux" };
   const python = findPython3();
   if (python === null) return { available: false, reason: "python3, which the Landlock helper needs, is not installed" };
-  const { code, stdout, stderr } = await runProbe(python, ["-I", "-S", "-c", LANDLOCK_PROGRAM, "probe", "0", "-", "--"]);
+  const { code, stdout, stderr } = await runProbe(python, ["-I", "-S", "-c", LANDLOCK_PROGRAM, "probe", "0", "-", filterHex(false), "--"]);
   const abi = Number(stdout.trim());
   if (code === 0 && Number.isInteger(abi) && abi >= 1) return { available: true, abi, python };
   const detail = stderr.trim().replace(/^codex-ts sandbox \(landlock\): /, "") || `exit status ${code}`;

@@ -11,6 +11,10 @@ import { bwrapArgv, bwrapStatus, networkAllowed } from "./bwrap.js";
 import type { DenyView, FileSystemGuard } from "./fs-guard.js";
 import { landlockArgv, landlockStatus } from "./landlock.js";
 import { seatbeltArgv } from "./seatbelt.js";
+import { seccompArch, seccompProgramPath } from "./seccomp.js";
+
+/** The descriptor bwrap reads the seccomp filter from. */
+const SECCOMP_FD = 3;
 
 export type SandboxType = "none" | "bwrap" | "landlock" | "seatbelt";
 
@@ -74,6 +78,17 @@ export async function sandboxCommand(req: SandboxRequest): Promise<SandboxedComm
   return { ...(await linuxCommand(req, env, deny)), env };
 }
 
+/** The seccomp program's path for bwrap, or why there is none. */
+function filterFor(network: boolean): { path: string } | { problem: string } {
+  const arch = seccompArch();
+  if (arch === null) return { problem: `the seccomp filter has no version for ${process.arch}` };
+  try {
+    return { path: seccompProgramPath(arch, network) };
+  } catch (err) {
+    return { problem: err instanceof Error ? err.message : String(err) };
+  }
+}
+
 function nonEmpty(view: DenyView): DenyView | undefined {
   return view.hidden.length + view.readOnly.length + view.writable.length > 0 ? view : undefined;
 }
@@ -87,11 +102,14 @@ async function linuxCommand(req: SandboxRequest, env: Record<string, string>, de
   let bwrapProblem = "";
   if (forced !== "landlock") {
     const bwrap = await bwrapStatus(req.cwd, process.env.PATH);
-    if (bwrap.path !== null) {
-      const argv = bwrapArgv({ policy: req.policy, cwd: req.cwd, argv: req.argv, bwrapPath: bwrap.path, newSession: req.tty !== true, env, deny });
-      return { argv, sandbox: "bwrap" };
+    const filter = bwrap.path === null ? null : filterFor(networkAllowed(req.policy));
+    if (bwrap.path !== null && filter !== null && "path" in filter) {
+      const options = { policy: req.policy, cwd: req.cwd, argv: req.argv, bwrapPath: bwrap.path, newSession: req.tty !== true, env, deny };
+      const argv = bwrapArgv({ ...options, seccompFd: SECCOMP_FD });
+      // bwrap takes the filter from a descriptor: a shell opens it there and becomes bwrap.
+      return { argv: ["/bin/sh", "-c", `exec "$@" ${SECCOMP_FD}<"$0"`, filter.path, ...argv], sandbox: "bwrap" };
     }
-    bwrapProblem = bwrap.reason ?? "bubblewrap cannot run";
+    bwrapProblem = filter === null || "path" in filter ? (bwrap.reason ?? "bubblewrap cannot run") : filter.problem;
     if (forced === "bwrap") {
       throw new SandboxUnavailableError(
         `codex-ts cannot confine commands with bubblewrap (forced by ${LINUX_SANDBOX_ENV_VAR}=bwrap): ${bwrapProblem}. ` +

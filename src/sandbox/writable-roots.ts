@@ -3,9 +3,11 @@
  * user added, and the temporary directories unless excluded. Inside each root, `.git` and
  * `.codex` stay read-only, so the agent cannot rewrite history or its own configuration.
  */
-import { join, relative, resolve, sep, isAbsolute } from "node:path";
-import { realLocation } from "../util/real-location.js";
+import { resolve, sep } from "node:path";
 import type { SandboxPolicy } from "../protocol/policy.js";
+import { PathWalker, isUnder } from "../util/path-walk.js";
+
+export { isUnder };
 
 /** Folders under a writable root that stay read-only. */
 export const PROTECTED_SUBPATHS = [".git", ".codex"] as const;
@@ -21,28 +23,33 @@ export function writableRoots(policy: WorkspaceWrite, cwd: string, env: NodeJS.P
 }
 
 /**
- * True when the policy lets a write land on `path`. Both the path as written and the path with
- * symlinks resolved must be allowed, so a link inside the workspace cannot lead a write out.
+ * The roots as places on disk: canonical (links resolved), deduplicated, shallowest first. A root
+ * that does not exist yet is kept as far as it resolves, the rest as written. A root reached
+ * through a link that sits inside a writable root is dropped: a sandboxed command could have
+ * planted that link (rename the workspace away, link its name to /etc) to have the next command,
+ * or the next patch, handed write access wherever it points.
  */
-export function canWritePath(policy: SandboxPolicy, cwd: string, path: string, extraRoots: readonly string[] = []): boolean {
-  if (policy.type === "danger-full-access") return true;
-  // Folders the user granted for the session count as roots, under the same rules as the others.
-  const granted = extraRoots.map((root) => resolve(cwd, root));
-  const declared = policy.type === "workspace-write" ? [...writableRoots(policy, cwd), ...granted] : granted;
-  const roots = declared.flatMap((root) => [root, realLocation(root)]);
-  const candidates = [resolve(cwd, path), realLocation(resolve(cwd, path))];
-  return candidates.every((candidate) => roots.some((root) => isUnder(root, candidate)) && !isProtected(roots, candidate));
+export function trustedRoots(roots: readonly string[]): string[] {
+  const walker = new PathWalker();
+  try {
+    const located = roots.flatMap((root) => {
+      try {
+        const found = walker.locate(resolve(root), { followFinal: true, missingDirs: "assume" });
+        return found.kind === "dir" || found.kind === "missing" ? [found] : [];
+      } catch {
+        return [];
+      }
+    });
+    const all = located.map((found) => found.canonical);
+    const trusted = located.filter((found) => !found.linksFollowed.some((link) => all.some((root) => isUnder(root, link))));
+    return [...new Set(trusted.map((found) => found.canonical))].sort(shallowestFirst);
+  } finally {
+    walker.close();
+  }
 }
 
-/**
- * Protected folders win over every root: `<cwd>/.git` stays read-only even though `/tmp`, which
- * contains it, is itself writable.
- */
-function isProtected(roots: readonly string[], path: string): boolean {
-  return roots.some((root) => PROTECTED_SUBPATHS.some((name) => isUnder(join(root, name), path)));
-}
-
-export function isUnder(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
+/** Orders paths shallowest first, then by name: the order bind mounts must be stacked in. */
+export function shallowestFirst(a: string, b: string): number {
+  const depth = (path: string): number => path.split(sep).filter(Boolean).length;
+  return depth(a) - depth(b) || a.localeCompare(b);
 }

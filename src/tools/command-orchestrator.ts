@@ -11,6 +11,12 @@
  * - `never`: nobody is asked; whatever happened goes back to the model.
  * "Approved for the session" covers the same command in the same directory from then on.
  *
+ * Nothing runs outside the sandbox (under a confining policy) unless the user said yes to
+ * exactly that: the escalation request, "run it without a sandbox?" when none can be set up, or
+ * "retry without sandbox?" after a refusal; or said yes to one of them for the session. A rule
+ * that allows the command, or a yes to running it at all, only skips the question of whether
+ * it may run, which it then does inside the sandbox.
+ *
  * "Outside the sandbox" still hides what the permission profile denies: such a command runs with
  * full access but with the denied paths masked (launcher.ts), and when that cannot be done on
  * this machine it does not run. Denied paths are not the user's to approve one command at a time.
@@ -93,19 +99,33 @@ export async function orchestrateCommand<R>(
 
   const store = turn.services.approvalStore;
   const key = commandApprovalKey(request.argv, request.cwd, request.permissions);
-  let approved = ruling?.decision === "allow" || (ruling?.decision !== "prompt" && store.covers("exec", [key]));
+  // Running outside the sandbox is its own question, whatever allowed the command itself: an
+  // answer "for the session" to it is kept under the escalated key.
+  const unsandboxedKey = commandApprovalKey(request.argv, request.cwd, "require_escalated");
+  let mayRunUnsandboxed = ruling?.decision !== "prompt" && store.covers("exec", [unsandboxedKey]);
   const sandboxed = turn.sandboxPolicy.type !== "danger-full-access";
-  const needsApproval =
-    ruling?.decision === "prompt" ||
-    (policy === "untrusted" ? !(await isKnownSafeCommand(request.argv, { sandboxed })) : policy === "on-request" && escalated);
-  if (needsApproval && !approved) {
-    const decision = await ask(invocation, request, escalated ? request.justification : undefined);
-    if (!isApproval(decision)) return refused(REJECTED_BY_USER);
-    if (decision === "approved_for_session") store.remember("exec", [key]);
-    approved = true;
+
+  if (escalated) {
+    // The request itself is to run outside the sandbox: only the user can grant it.
+    if (!mayRunUnsandboxed) {
+      const decision = await ask(invocation, request, request.justification);
+      if (!isApproval(decision)) return refused(REJECTED_BY_USER);
+      if (decision === "approved_for_session") store.remember("exec", [unsandboxedKey]);
+      mayRunUnsandboxed = true;
+    } else {
+      reportDecision(invocation, "approved", "config");
+    }
   } else {
-    // Nobody was asked: the policy (or an earlier "for the session") decided.
-    reportDecision(invocation, "approved", "config");
+    const allowed = ruling?.decision === "allow" || (ruling?.decision !== "prompt" && store.covers("exec", [key]));
+    const needsApproval = ruling?.decision === "prompt" || (policy === "untrusted" && !(await isKnownSafeCommand(request.argv, { sandboxed })));
+    if (needsApproval && !allowed) {
+      const decision = await ask(invocation, request, undefined);
+      if (!isApproval(decision)) return refused(REJECTED_BY_USER);
+      if (decision === "approved_for_session") store.remember("exec", [key]);
+    } else {
+      // Nobody was asked: the policy, a rule or an earlier "for the session" decided.
+      reportDecision(invocation, "approved", "config");
+    }
   }
 
   const spawnArgv = request.spawnArgv ?? request.argv;
@@ -116,27 +136,33 @@ export async function orchestrateCommand<R>(
     return { kind: "ran", result: await attempt(outside), launch: outside };
   };
   // An approved escalation runs outside the sandbox, as does everything under full access.
-  if (turn.sandboxPolicy.type === "danger-full-access" || (escalated && approved)) return runOutside();
+  if (!sandboxed || escalated) return runOutside();
+
+  /** Asks before the command runs unconfined, unless the user already said yes to that; false: refused. */
+  const mayLeaveSandbox = async (question: string): Promise<boolean> => {
+    if (mayRunUnsandboxed) return true;
+    const decision = await ask(invocation, request, `${question}${stillHidden(guard)}`);
+    if (!isApproval(decision)) return false;
+    if (decision === "approved_for_session") store.remember("exec", [unsandboxedKey]);
+    return (mayRunUnsandboxed = true);
+  };
 
   let launch: CommandLaunch;
   try {
     launch = await sandboxCommand({ policy: turn.sandboxPolicy, cwd: request.cwd, argv: spawnArgv, env: request.env, tty: request.tty, guard });
   } catch (err) {
     if (!(err instanceof SandboxUnavailableError)) throw err;
-    // Never unconfined without the user's say-so: ask, or tell the model why nothing ran.
+    // Never unconfined without the user's say-so, whatever allowed the command: ask, or tell
+    // the model why nothing ran when nobody can be asked.
     if (policy === "never" || turn.planning === true) return refused(err.message);
-    if (!approved && !isApproval(await ask(invocation, request, `${err.message} Run it without a sandbox?${stillHidden(guard)}`))) return refused(REJECTED_BY_USER);
+    if (!(await mayLeaveSandbox(`${err.message} Run it without a sandbox?`))) return refused(REJECTED_BY_USER);
     return runOutside();
   }
 
   const result = await attempt(launch);
   const outcome = view(result);
   if (policy === "never" || turn.planning === true || outcome.exitCode === null || !looksDenied(outcome)) return { kind: "ran", result, launch };
-  if (!approved) {
-    const decision = await ask(invocation, request, `${RETRY_WITHOUT_SANDBOX}${stillHidden(guard)}`);
-    if (!isApproval(decision)) return refused(REJECTED_BY_USER);
-    if (decision === "approved_for_session") store.remember("exec", [key]);
-  }
+  if (!(await mayLeaveSandbox(RETRY_WITHOUT_SANDBOX))) return refused(REJECTED_BY_USER);
   return runOutside();
 }
 

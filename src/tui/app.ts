@@ -63,6 +63,8 @@ export class App implements SlashContext {
   private rateLimits: RateLimitSnapshot | null = null;
   /** Notes about the thread being opened, shown under its header once it arrives. */
   private headerNotes: string[] = [];
+  /** Waiting for the thread's session_configured (see configured()). */
+  private whenConfigured: Array<() => void> = [];
   /** The latest complete answer (for /copy). */
   private lastAnswer: string | null = null;
   /** What the status line showed when a compaction began (the compaction cell reports it). */
@@ -151,6 +153,11 @@ export class App implements SlashContext {
     this.composer.setText("");
     for (const ch of text) this.composer.editor.handleInput(ch);
     this.requestRender();
+  }
+
+  configured(): Promise<void> {
+    if (this.header !== null) return Promise.resolve();
+    return new Promise((resolve) => this.whenConfigured.push(resolve));
   }
 
   statusLines(): string[] {
@@ -270,6 +277,7 @@ export class App implements SlashContext {
         this.composer.setHistory(msg.history_log_id, msg.history_entry_count);
         this.commitHeader(this.header);
         for (const note of this.headerNotes.splice(0)) this.notice("info", note);
+        for (const resolve of this.whenConfigured.splice(0)) resolve();
         for (const m of msg.initial_messages ?? []) this.handle(m, true);
         if (!replay) this.host.submit({ type: "list_custom_prompts" });
         break;

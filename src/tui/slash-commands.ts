@@ -35,6 +35,8 @@ export interface SlashContext {
   sendUserText(text: string): void;
   setComposer(text: string): void;
   statusLines(): string[];
+  /** Resolves once the thread's session_configured has arrived (at once when it has). */
+  configured(): Promise<void>;
   /** Asks the session for its MCP servers' tools and auth; printed when the answer comes. */
   listMcp(): void;
   /** The models the thread may switch to (the account's, else the catalog's), asked of the session. */
@@ -143,7 +145,16 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
       ctx.print("/diff", await ctx.gitDiff());
     },
   },
-  { name: "status", description: "show the session's settings and token usage", duringTask: true, run: (ctx) => ctx.print("Status", ctx.statusLines()) },
+  {
+    name: "status",
+    description: "show the session's settings and token usage",
+    duringTask: true,
+    // Typed before the session has started (the composer is ready first), it answers once it has.
+    run: async (ctx) => {
+      await ctx.configured();
+      ctx.print("Status", ctx.statusLines());
+    },
+  },
   {
     name: "init",
     description: "ask the agent to write an AGENTS.md for this repository",

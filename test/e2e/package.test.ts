@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { baseUrlArgs, jsonLines, makeWorkspace, runCli } from "../support/cli.js";
+import { baseUrlArgs, jsonLines, makeWorkspace, runCli, tuiArgs } from "../support/cli.js";
 import { callOutputText, fnCall, startModelServer, text, turn } from "../support/model-server.js";
 import { KEY, PtySession } from "../support/pty.js";
 import { STDIO_SERVER_PATH } from "../fixtures/mcp/stdio-server.js";
@@ -84,7 +84,7 @@ async function useInstalled(bin: string, how: string): Promise<void> {
   // starts loading with the first turn, so the second answer's code block is coloured.
   const block = "```ts\nconst answer: number = 42;\n```";
   const tuiServer = await startModelServer([turn(text("first answer")), turn(text(`Here:\n\n${block}`))]);
-  const ui = new PtySession(baseUrlArgs(tuiServer.url), { cwd: ws.dir, home: ws.home, command: bin, cols: 100, rows: 30, env: { NO_COLOR: undefined } });
+  const ui = new PtySession(tuiArgs(tuiServer.url), { cwd: ws.dir, home: ws.home, command: bin, cols: 100, rows: 30, env: { NO_COLOR: undefined } });
   try {
     await ui.waitFor("Enter to send");
     await ui.type("hello");

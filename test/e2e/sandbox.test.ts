@@ -6,19 +6,23 @@
  * outside, reading a secret from the environment), and a list of operations it must still
  * allow. The positive controls under danger-full-access show the probes can see an escape.
  *
+ * Whether a probe got through is settled by sending every listener a control and polling with a
+ * deadline until each saw it (test/support/listeners.ts); a signal probe likewise waits for a
+ * control signal the victim reports after any earlier one. No verdict rests on a fixed sleep.
+ *
  * Known gaps, asserted so the test notices if they change:
  * - Landlock only grants rights, so `.git` and `.codex` inside a writable root stay writable
  *   under the fallback; bubblewrap re-mounts them read-only.
  * - Landlock does not cover metadata (chmod, chown, utimes), so the fallback lets a command
  *   chmod a file outside the roots; bubblewrap's read-only mounts refuse it.
+ * - With the network off, a datagram sent with sendmsg() to a named Unix datagram socket outside
+ *   the roots (a logging socket, say) still arrives: seccomp cannot read sendmsg's address.
  */
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { createSocket } from "node:dgram";
-import { createServer, type Server } from "node:net";
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import type { SandboxPolicy } from "../../src/protocol/policy.js";
 import { createCommandEnv } from "../../src/exec/env.js";
@@ -26,6 +30,8 @@ import { findBwrap } from "../../src/sandbox/bwrap.js";
 import { findPython3, landlockStatus } from "../../src/sandbox/landlock.js";
 import { SandboxUnavailableError, sandboxCommand, type SandboxType } from "../../src/sandbox/launcher.js";
 import { makeWorkspace, runCli } from "../support/cli.js";
+import { startListeners, type Listeners } from "../support/listeners.js";
+import { makeOutside, waitFor } from "../support/sandbox-scene.js";
 
 type Mechanism = Exclude<SandboxType, "none">;
 type PolicyName = "read-only" | "workspace-write" | "workspace-write+network" | "workspace-write-no-tmp" | "danger-full-access";
@@ -45,7 +51,6 @@ const isInside = (dir: string, path: string): boolean => {
   return rel === "" || (!rel.startsWith("..") && !rel.startsWith("/"));
 };
 const quote = (s: string): string => `'${s.replace(/'/g, "'\\''")}'`;
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 // ---------------------------------------------------------------------------------------------
 // The scene: a workspace with .git and .codex, an added root whose .git file points at a git
@@ -59,19 +64,6 @@ const cmdTmp = join(base, "tmpdir");
 for (const dir of [work, join(work, ".git"), join(work, ".codex"), extra, extraGitdir, cmdTmp]) mkdirSync(dir, { recursive: true });
 writeFileSync(join(extra, ".git"), "gitdir: ../gitdirs/extra\n");
 
-/** A directory that is under no writable root of any policy here: not /tmp, not TMPDIR. */
-function makeOutside(): string | null {
-  for (const parent of ["/var/tmp", homedir()]) {
-    try {
-      const real = realpathSync(parent);
-      if ([realpathSync("/tmp"), realpathSync(tmpdir()), base].some((root) => isInside(root, real))) continue;
-      return realpathSync(mkdtempSync(join(real, "codex-ts-outside-")));
-    } catch {
-      // Not usable; try the next.
-    }
-  }
-  return null;
-}
 const outside = makeOutside();
 symlinkSync(outside ?? "/nonexistent", join(work, "out-link"));
 
@@ -108,55 +100,6 @@ async function sandboxed(mechanism: Mechanism, policy: SandboxPolicy, script: st
   const [file = "", ...args] = command.argv;
   const r = spawnSync(file, args, { cwd: work, env: command.env, encoding: "utf8", timeout: 20_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Listeners the commands try to reach: TCP on 127.0.0.1 (and ::1 when present), UDP on 127.0.0.1.
-
-interface Listeners {
-  tcpPort: number;
-  tcp6Port: number | null;
-  udpPort: number;
-  /** Connections and datagrams seen so far. */
-  seen: () => number;
-  close: () => Promise<void>;
-}
-
-async function listen(server: Server, host: string): Promise<number | null> {
-  return new Promise((resolve) => {
-    server.once("error", () => resolve(null));
-    server.listen(0, host, () => {
-      const address = server.address();
-      resolve(typeof address === "object" && address !== null ? address.port : null);
-    });
-  });
-}
-
-async function startListeners(): Promise<Listeners> {
-  let seen = 0;
-  const onConnection = (socket: { destroy: () => void }): void => {
-    seen++;
-    socket.destroy();
-  };
-  const tcp = createServer(onConnection);
-  const tcp6 = createServer(onConnection);
-  const tcpPort = await listen(tcp, "127.0.0.1");
-  const tcp6Port = await listen(tcp6, "::1");
-  const udp = createSocket("udp4");
-  udp.on("message", () => seen++);
-  const udpPort = await new Promise<number>((resolve) => udp.bind(0, "127.0.0.1", () => resolve(udp.address().port)));
-  assert.ok(tcpPort !== null, "a TCP listener on 127.0.0.1");
-  return {
-    tcpPort,
-    tcp6Port,
-    udpPort,
-    seen: () => seen,
-    close: async () => {
-      await new Promise<void>((r) => tcp.close(() => r()));
-      if (tcp6Port !== null) await new Promise<void>((r) => tcp6.close(() => r()));
-      await new Promise<void>((r) => udp.close(() => r()));
-    },
-  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -263,22 +206,33 @@ async function attempt(ctx: Ctx, what: string, script: string, escaped: (out: Ou
   }
 }
 
-/** `connects`: exit status 0 proves a connection (TCP); an unconnected UDP send succeeds regardless. */
+/** `connects`: exit status 0 proves a connection (TCP, Unix streams); an unconnected datagram send succeeds regardless. */
 function networkScripts(l: Listeners): Array<{ name: string; script: string; connects: boolean }> {
   const scripts = [{ name: "TCP via bash /dev/tcp", script: `bash -c 'exec 3<>/dev/tcp/127.0.0.1/${l.tcpPort}'`, connects: true }];
   if (python !== null) {
-    const py = quote(python);
+    const py = (code: string): string => `${quote(python)} -c ${quote(`import socket\n${code}`)}`;
     scripts.push(
-      { name: "TCP via python", script: `${py} -c 'import socket; socket.create_connection(("127.0.0.1", ${l.tcpPort}), 3)'`, connects: true },
+      { name: "TCP via python", script: py(`socket.create_connection(("127.0.0.1", ${l.tcpPort}), 3)`), connects: true },
+      { name: "UDP via python", script: py(`socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b"x", ("127.0.0.1", ${l.udpPort}))`), connects: false },
+      { name: "a named Unix socket outside the roots (docker.sock)", script: py(`socket.socket(socket.AF_UNIX).connect(${JSON.stringify(l.unixPath)})`), connects: true },
+      // Node 20 binds an abstract name padded with NULs to the full address length, Node 22 as it
+      // is: the probe tries the name both ways.
       {
-        name: "UDP via python",
-        script: `${py} -c 'import socket; s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.sendto(b"x", ("127.0.0.1", ${l.udpPort}))'`,
-        connects: false,
+        name: "an abstract Unix socket",
+        script: py(
+          `name = "\\0${l.abstractName}"\ntry:\n    socket.socket(socket.AF_UNIX).connect(name)\nexcept ConnectionRefusedError:\n    socket.socket(socket.AF_UNIX).connect(name.ljust(108, "\\0"))`,
+        ),
+        connects: true,
       },
     );
-    if (l.tcp6Port !== null) {
-      scripts.push({ name: "TCP over IPv6 via python", script: `${py} -c 'import socket; socket.create_connection(("::1", ${l.tcp6Port}), 3)'`, connects: true });
+    if (l.dgramPath !== null) {
+      scripts.push({
+        name: "sendto() to a named Unix datagram socket outside the roots",
+        script: py(`socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM).sendto(b"x", ${JSON.stringify(l.dgramPath)})`),
+        connects: false,
+      });
     }
+    if (l.tcp6Port !== null) scripts.push({ name: "TCP over IPv6 via python", script: py(`socket.create_connection(("::1", ${l.tcp6Port}), 3)`), connects: true });
   }
   return scripts;
 }
@@ -288,7 +242,7 @@ async function probeNetwork(ctx: Ctx, l: Listeners, mustFail: boolean): Promise<
   for (const { name, script, connects } of networkScripts(l)) {
     const before = l.seen();
     const out = await sandboxed(ctx.mechanism, ctx.policy, script);
-    await sleep(60); // spawnSync held the event loop; let the listeners see what arrived
+    await l.settle();
     const reached = l.seen() > before;
     if (mustFail) {
       tally.attempts++;
@@ -304,6 +258,13 @@ async function probeNetwork(ctx: Ctx, l: Listeners, mustFail: boolean): Promise<
       else ctx.failures.push(`${ctx.mechanism}/${ctx.policyName}: ${name} should work: status ${out.status}, ${out.stderr.trim()}`);
     }
   }
+  if (mustFail && python !== null && l.dgramPath !== null) {
+    // The known gap: sendmsg() carries its address where seccomp cannot look.
+    const before = l.seen();
+    await sandboxed(ctx.mechanism, ctx.policy, `${quote(python)} -c ${quote(`import socket\nsocket.socket(socket.AF_UNIX, socket.SOCK_DGRAM).sendmsg([b"x"], [], 0, ${JSON.stringify(l.dgramPath)})`)}`);
+    await l.settle();
+    knownGaps.push(`${ctx.mechanism}: sendmsg() to a named Unix datagram socket outside the roots ${l.seen() > before ? "arrives (seccomp cannot read its address)" : "was refused"}`);
+  }
   if (mustFail) {
     const dns = hasGetent ? "getent hosts example.com" : python !== null ? `${quote(python)} -c 'import socket; socket.getaddrinfo("example.com", 80)'` : null;
     if (dns !== null) await attempt(ctx, "DNS lookup", dns, (out) => out.status === 0);
@@ -316,13 +277,24 @@ async function probeSignal(ctx: Ctx): Promise<void> {
     knownGaps.push("landlock: signals to outside processes are only blocked from Landlock ABI 6 (Linux 6.12)");
     return;
   }
-  const victim = spawn("sleep", ["30"], { stdio: "ignore" });
-  let died = false;
-  victim.on("exit", () => (died = true));
+  // The victim reports each signal it handles, lowest number first when several are pending:
+  // once it reports the control (SIGWINCH, 28) sent after the probe ended, a SIGTERM (15) the
+  // probe managed to send would have been reported before it.
+  if (python === null) return;
+  const victim = spawn(
+    python,
+    ["-c", "import signal, sys, time\nfor s in (signal.SIGTERM, signal.SIGWINCH):\n signal.signal(s, lambda n, f: print(signal.Signals(n).name, flush=True))\nprint('ready', flush=True)\nwhile True: time.sleep(1)"],
+    { stdio: ["ignore", "pipe", "ignore"] },
+  );
+  const reported: string[] = [];
+  victim.stdout.setEncoding("utf8");
+  victim.stdout.on("data", (chunk: string) => reported.push(...chunk.split("\n").filter(Boolean)));
   try {
+    assert.ok(await waitFor(() => reported.includes("ready"), 10_000), "the victim runs");
     await attempt(ctx, "SIGTERM to an outside process", `kill -TERM ${victim.pid}`, async () => {
-      await sleep(60);
-      return died;
+      victim.kill("SIGWINCH");
+      assert.ok(await waitFor(() => reported.includes("SIGWINCH"), 10_000), "the victim reported the control signal");
+      return reported.includes("SIGTERM");
     });
   } finally {
     victim.kill("SIGKILL");
@@ -361,6 +333,12 @@ async function runBattery(mechanism: Mechanism, policyName: PolicyName, listener
       await attempt(ctx, "mv a workspace file outside", `mv ${quote(source)} ${quote(dest)}`, () => existsSync(dest));
       const hard = fresh(out, "hardlink");
       await attempt(ctx, "hard link of a workspace file outside", `ln ${quote(source)} ${quote(hard)}`, () => existsSync(hard));
+      // The other way round: a link in the workspace to an outside file would let any write
+      // inside (a command's, a patch's) land on that file.
+      const outsideFile = fresh(out, "linked-in");
+      writeFileSync(outsideFile, "original");
+      const linkedIn = fresh(work, "hardlink-in");
+      await attempt(ctx, "hard link of an outside file into the workspace", `ln ${quote(outsideFile)} ${quote(linkedIn)}`, () => existsSync(linkedIn));
     }
     {
       const victim = fresh(out, "chmod");
@@ -373,6 +351,14 @@ async function runBattery(mechanism: Mechanism, policyName: PolicyName, listener
       } else {
         await attempt(ctx, "chmod a file outside the roots", script, changed);
       }
+    }
+
+    {
+      // As root, a device node made in the workspace would be a door to the device (1,3 is
+      // /dev/null, so a door that opens does no harm here).
+      const node = fresh(work, "device-node");
+      await attempt(ctx, "a device node made in the workspace and written through", `mknod ${quote(node)} c 1 3 && echo x > ${quote(node)}`, (o) => o.status === 0);
+      rmSync(node, { force: true });
     }
 
     const readOnly = policy.type === "read-only";
@@ -456,7 +442,7 @@ const mechanisms: Array<{ mechanism: Mechanism; skip: () => Promise<string | fal
 const supported = process.platform === "linux" || process.platform === "darwin";
 
 void test("sandbox battery", { skip: !supported ? "no sandbox on this platform" : outside === null ? "no directory outside every root" : false }, async (t) => {
-  const listeners = await startListeners();
+  const listeners = await startListeners(outside as string, python);
   try {
     for (const { mechanism, skip } of mechanisms) {
       const reason = await skip();
@@ -533,6 +519,8 @@ void test("battery summary", () => {
   console.log(line);
   for (const gap of [...new Set(knownGaps)]) console.log(`  known gap: ${gap}`);
   for (const escape of escapes) console.log(`  ESCAPE: ${escape}`);
+  // A battery whose every mechanism was skipped checked nothing: that is a failure, not a pass.
+  if (supported) assert.ok(tally.attempts > 0 && tally.allowed > 0, "no escape attempt ran: no sandbox mechanism could be tested here");
   assert.equal(tally.escaped, 0, escapes.join("\n"));
   assert.equal(tally.worked, tally.allowed);
   assert.equal(tally.controlsWorked, tally.controls);

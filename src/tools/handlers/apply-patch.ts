@@ -10,8 +10,8 @@
  * reported as failed, with its error, to both the user and the model.
  *
  * In an editor that offers its files (TurnServices.editorFiles, the ACP server), the patch reads
- * the editor's buffers and rewrites files through it, with the paths pinned where they led when
- * the patch was checked (patch/editor-files.ts).
+ * the editor's buffers and rewrites existing files through it, each write checked against the
+ * same scope as a disk write (patch/editor-files.ts).
  */
 import { askUser, isApproval } from "../../approval/ask-user.js";
 import { performance } from "node:perf_hooks";
@@ -19,14 +19,17 @@ import { resolve } from "node:path";
 import type { FileChange } from "../../protocol/events.js";
 import { isPatchText, parsePatch } from "../../patch/parser.js";
 import { pathsWrittenBy, planPatch } from "../../patch/plan.js";
-import { commitPlan, summarizePlan } from "../../patch/commit.js";
-import { commitPlanThroughEditor, pinLocations, readThroughEditor } from "../../patch/editor-files.js";
+import { commitPlan, planTargets, summarizePlan } from "../../patch/commit.js";
+import { commitPlanThroughEditor, readThroughEditor } from "../../patch/editor-files.js";
 import type { EditorFiles } from "../../protocol/editor-files.js";
+import type { WriteScope } from "../../util/write-scope.js";
 import { extractApplyPatchInvocation, shellScriptOf } from "../../patch/invocation.js";
 import { unifiedDiff } from "../../patch/unified-diff.js";
 import type { ParsedPatch, PatchPlan } from "../../patch/types.js";
 import type { FileSystemGuard } from "../../sandbox/fs-guard.js";
 import { assessPatchSafety, grantReason } from "../../approval/patch-safety.js";
+import { patchWriteScope } from "../../sandbox/patch-scope.js";
+import { destinationsOf } from "../../util/write-scope.js";
 import { resolveWorkdir } from "../turn-context.js";
 import { formatFreeformOutput, formatShellJsonOutput, type ExecOutcome } from "../../exec/format.js";
 import type { TruncationPolicy } from "../../exec/truncate.js";
@@ -81,15 +84,15 @@ async function applyPatch(invocation: ToolInvocation, text: string, cwd: string,
   const { turn } = invocation;
   let parsed: ParsedPatch;
   let plan: PatchPlan;
-  let written: string[];
-  const editor = turn.services.editorFiles;
-  let pinned: Map<string, string> | null = null;
   try {
     parsed = parsePatch(text);
-    written = pathsWrittenBy(parsed, cwd);
-    const denied = firstDenied(turn.services.fileSystemGuard, written);
+    const written = pathsWrittenBy(parsed, cwd);
+    // Denied paths are judged as named and where links lead, before anything is read.
+    const guard = turn.services.fileSystemGuard;
+    const leadsTo = guard === undefined ? [] : destinationsOf(written.map((path) => ({ path, followsLinks: true }))).map((d) => d.canonical);
+    const denied = firstDenied(guard, written) ?? firstDenied(guard, leadsTo);
     if (denied !== null) return { text: `apply_patch refused: ${denied}`, success: false };
-    if (editor?.writeTextFile) pinned = pinLocations(written);
+    const editor = turn.services.editorFiles;
     plan = await planPatch(parsed, cwd, editor?.readTextFile ? await readThroughEditor(written, { readTextFile: editor.readTextFile.bind(editor) }) : undefined);
   } catch (err) {
     return verificationFailed(errorMessage(err));
@@ -97,20 +100,24 @@ async function applyPatch(invocation: ToolInvocation, text: string, cwd: string,
 
   const changes = fileChanges(plan);
   const store = turn.services.approvalStore;
-  const safety = assessPatchSafety(written, turn.approvalPolicy, turn.sandboxPolicy, turn.cwd, store.grantedRoots);
+  const scope = patchWriteScope(turn.sandboxPolicy, turn.cwd, store.grantedRoots);
+  const destinations = destinationsOf(planTargets(plan));
+  // Approvals are kept by where the paths lead, so a link changed since does not inherit one.
+  const canonicals = destinations.map((d) => d.canonical);
+  const safety = assessPatchSafety(destinations, turn.approvalPolicy, turn.sandboxPolicy, scope);
   if (safety.kind === "reject") {
     invocation.emit({ type: "patch_apply_rejected", call_id: invocation.callId, reason: safety.reason, blocked_by: safety.blockedBy, path: safety.path });
     return { text: `patch rejected: ${safety.reason}`, success: false };
   }
   // auto_approved means no request was shown for this patch.
-  const asked = safety.kind === "ask" && !store.covers("patch", written);
+  const asked = safety.kind === "ask" && !store.covers("patch", canonicals);
   if (safety.kind === "ask" && asked) {
     const answer = await askUser(turn.services.questions, { emit: invocation.emit, approvalPolicy: turn.approvalPolicy }, {
       type: "apply_patch_approval_request",
       call_id: invocation.callId,
       turn_id: turn.turnId,
       changes,
-      ...(safety.grantRoot ? { reason: grantReason(safety.grantRoot), grant_root: safety.grantRoot } : {}),
+      ...approvalReason(safety.grantRoot, safety.reason),
     });
     turn.services.telemetry.toolDecision({ toolName: invocation.name, callId: invocation.callId, decision: answer, source: "user" });
     if (!isApproval(answer)) return { text: "patch rejected by user", success: false };
@@ -118,16 +125,19 @@ async function applyPatch(invocation: ToolInvocation, text: string, cwd: string,
       // For the session: the folder asked about opens to later patches, and these paths are
       // not asked about again.
       if (safety.grantRoot) store.grantRoot(safety.grantRoot);
-      store.remember("patch", written);
+      store.remember("patch", canonicals);
     }
   }
 
+  // What the user saw and approved may be written where it led then, even outside the scope;
+  // the commit checks every write again, so a link changed since cannot carry it elsewhere.
+  const approvedScope = scope && (safety.kind === "ask" ? { ...scope, approved: canonicals } : scope);
   if (!asked) turn.services.telemetry.toolDecision({ toolName: invocation.name, callId: invocation.callId, decision: "approved", source: "config" });
   invocation.emit({ type: "patch_apply_begin", call_id: invocation.callId, auto_approved: !asked, changes });
   let stdout = "";
   let stderr = "";
   try {
-    await commit(plan, editor, pinned);
+    await commit(plan, approvedScope, turn.services.editorFiles);
     stdout = summarizePlan(plan);
     invocation.turnDiff.track(plan.changes);
   } catch (err) {
@@ -144,10 +154,15 @@ async function applyPatch(invocation: ToolInvocation, text: string, cwd: string,
   return { text: format(outcome, { kind: "tokens", limit: turn.model.truncationTokens }), success };
 }
 
-/** On disk, or through the editor when it writes files (with the locations pinned before the checks). */
-function commit(plan: PatchPlan, editor: EditorFiles | undefined, pinned: Map<string, string> | null): Promise<void> {
-  if (editor?.writeTextFile && pinned) return commitPlanThroughEditor(plan, { writeTextFile: editor.writeTextFile.bind(editor) }, pinned);
-  return commitPlan(plan);
+function approvalReason(grantRoot: string | null, note: string | null): { reason?: string; grant_root?: string } {
+  const reason = [grantRoot ? grantReason(grantRoot) : null, note].filter((part) => part !== null).join("; ");
+  return { ...(reason ? { reason } : {}), ...(grantRoot ? { grant_root: grantRoot } : {}) };
+}
+
+/** On disk, or through the editor when it writes files. */
+function commit(plan: PatchPlan, scope: WriteScope | null, editor: EditorFiles | undefined): Promise<void> {
+  if (editor?.writeTextFile) return commitPlanThroughEditor(plan, { writeTextFile: editor.writeTextFile.bind(editor) }, scope);
+  return commitPlan(plan, scope);
 }
 
 function firstDenied(guard: FileSystemGuard | undefined, paths: readonly string[]): string | null {
