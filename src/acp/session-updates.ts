@@ -33,12 +33,9 @@ export interface UpdateOptions {
 /** Output past this many characters is cut from the front when shown as text (the end matters most). */
 const MAX_OUTPUT_CHARS = 64 * 1024;
 
-type CallKind = "command" | "patch" | "mcp" | "search" | "other";
-
 interface OpenCall {
-  kind: CallKind;
-  /** A command's output so far (kept only when the editor has no terminal for it). */
-  output: string;
+  /** A command's output chunks (base64 on the wire) as text; a character split between chunks waits for its end. */
+  decoder: TextDecoder;
 }
 
 export class SessionUpdates {
@@ -73,14 +70,14 @@ export class SessionUpdates {
       case "agent_reasoning":
         return this.thoughtStreamed ? [] : [thought(msg.text)];
       case "exec_command_begin":
-        return this.begin(msg.call_id, "command", commandShape(msg.command, msg.cwd, msg.parsed_cmd), { command: msg.command, cwd: msg.cwd }, this.terminalStart(msg.call_id, msg.cwd, replay));
+        return this.begin(msg.call_id, commandShape(msg.command, msg.cwd, msg.parsed_cmd), { command: msg.command, cwd: msg.cwd }, this.terminalStart(msg.call_id, msg.cwd, replay));
       case "exec_command_output_delta":
         return this.commandOutput(msg.call_id, msg.chunk);
       case "exec_command_end":
         return this.commandEnd(msg, replay);
       case "patch_apply_begin": {
         const shape = patchShape(msg.changes, this.options.cwd());
-        return this.begin(msg.call_id, "patch", shape, { changes: msg.changes }, { content: shape.content });
+        return this.begin(msg.call_id, shape, { changes: msg.changes }, { content: shape.content });
       }
       case "patch_apply_end":
         return this.end(msg.call_id, msg.success ? "completed" : "failed", { title: "Edit files", kind: "edit", locations: [] }, {
@@ -89,7 +86,7 @@ export class SessionUpdates {
       case "patch_apply_rejected":
         return this.end(msg.call_id, "failed", { title: "Edit files", kind: "edit", locations: [] }, { content: [textContent(`Refused: ${msg.reason}`)] });
       case "mcp_tool_call_begin":
-        return this.begin(msg.call_id, "mcp", mcpShape(msg.invocation), msg.invocation.arguments ?? {}, {});
+        return this.begin(msg.call_id, mcpShape(msg.invocation), msg.invocation.arguments ?? {}, {});
       case "mcp_tool_call_end": {
         const result = msg.result;
         const content = "Ok" in result ? mcpResultContent(result.Ok) : [textContent(result.Err)];
@@ -97,7 +94,7 @@ export class SessionUpdates {
         return this.end(msg.call_id, isSuccessfulOutcome(result) ? "completed" : "failed", mcpShape(msg.invocation), { content, rawOutput });
       }
       case "web_search_begin":
-        return this.begin(msg.call_id, "search", { title: "Searching the web", kind: "fetch", locations: [] }, {}, {});
+        return this.begin(msg.call_id, { title: "Searching the web", kind: "fetch", locations: [] }, {}, {});
       case "web_search_end":
         return this.end(msg.call_id, "completed", { title: `Web search: ${msg.query}`, kind: "fetch", locations: [] }, {
           title: `Web search: ${msg.query || webSearchActionDetail(msg.action)}`,
@@ -141,19 +138,19 @@ export class SessionUpdates {
       case "exec_approval_request": {
         const shape = commandShape(request.command, request.cwd, request.parsed_cmd);
         const extra = request.reason !== undefined ? { content: [textContent(request.reason)] } : {};
-        return this.pending(request.call_id, "command", shape, { command: request.command, cwd: request.cwd }, extra);
+        return this.pending(request.call_id, shape, { command: request.command, cwd: request.cwd }, extra);
       }
       case "apply_patch_approval_request": {
         const shape = patchShape(request.changes, cwd);
         const content = request.reason !== undefined ? [...shape.content, textContent(request.reason)] : shape.content;
-        return this.pending(request.call_id, "patch", shape, { changes: request.changes }, { content });
+        return this.pending(request.call_id, shape, { changes: request.changes }, { content });
       }
       case "mcp_tool_call_approval_request":
-        return this.pending(request.call_id, "mcp", mcpShape(request), request.arguments ?? {}, { content: [textContent(request.question)] });
+        return this.pending(request.call_id, mcpShape(request), request.arguments ?? {}, { content: [textContent(request.question)] });
       case "request_user_input":
-        return this.pending(request.call_id, "other", { title: request.questions.map((q) => q.header || q.question).join(", ") || "Question", kind: "think", locations: [] }, request.questions, {});
+        return this.pending(request.call_id, { title: request.questions.map((q) => q.header || q.question).join(", ") || "Question", kind: "think", locations: [] }, request.questions, {});
       case "elicitation_request":
-        return this.pending(`elicitation-${request.server_name}-${String(request.id)}`, "other", { title: `${request.server_name} asks`, kind: "other", locations: [] }, request.requested_schema ?? {}, {
+        return this.pending(`elicitation-${request.server_name}-${String(request.id)}`, { title: `${request.server_name} asks`, kind: "other", locations: [] }, request.requested_schema ?? {}, {
           content: [textContent(request.message)],
         });
     }
@@ -166,7 +163,7 @@ export class SessionUpdates {
     return [{ sessionUpdate: "tool_call_update", toolCallId: callId, status: "failed" }];
   }
 
-  private pending(callId: string, kind: CallKind, shape: CallShape, rawInput: unknown, extra: Extra): { updates: SessionUpdate[]; toolCall: ToolCall } {
+  private pending(callId: string, shape: CallShape, rawInput: unknown, extra: Extra): { updates: SessionUpdate[]; toolCall: ToolCall } {
     const call: ToolCall = {
       toolCallId: callId,
       status: "pending",
@@ -178,14 +175,14 @@ export class SessionUpdates {
     };
     const known = this.shown.has(callId);
     this.shown.add(callId);
-    this.open.set(callId, { kind, output: this.open.get(callId)?.output ?? "" });
+    this.open.set(callId, { decoder: new TextDecoder() });
     return { updates: [known ? { sessionUpdate: "tool_call_update", ...call } : { sessionUpdate: "tool_call", ...call }], toolCall: call };
   }
 
-  private begin(callId: string, kind: CallKind, shape: CallShape, rawInput: unknown, extra: Extra): SessionUpdate[] {
+  private begin(callId: string, shape: CallShape, rawInput: unknown, extra: Extra): SessionUpdate[] {
     const known = this.shown.has(callId);
     this.shown.add(callId);
-    this.open.set(callId, { kind, output: "" });
+    this.open.set(callId, { decoder: new TextDecoder() });
     if (known) return [{ sessionUpdate: "tool_call_update", toolCallId: callId, status: "in_progress", title: shape.title, kind: shape.kind, ...extra }];
     return [toolCall(callId, shape, "in_progress", rawInput, extra)];
   }
@@ -204,12 +201,12 @@ export class SessionUpdates {
     return { content: [{ type: "terminal", terminalId: callId }], _meta: { terminal_info: { terminal_id: callId, cwd } } };
   }
 
+  /** Output streams to the editor's terminal; without one, the call shows the whole output when it ends. */
   private commandOutput(callId: string, chunk: string): SessionUpdate[] {
     const call = this.open.get(callId);
-    if (!call) return [];
-    if (this.options.terminalOutput) return [{ sessionUpdate: "tool_call_update", toolCallId: callId, _meta: { terminal_output: { terminal_id: callId, data: chunk } } }];
-    call.output = (call.output + chunk).slice(-MAX_OUTPUT_CHARS);
-    return [];
+    if (!call || !this.options.terminalOutput) return [];
+    const data = call.decoder.decode(Buffer.from(chunk, "base64"), { stream: true });
+    return data === "" ? [] : [{ sessionUpdate: "tool_call_update", toolCallId: callId, _meta: { terminal_output: { terminal_id: callId, data } } }];
   }
 
   private commandEnd(msg: Extract<EventMsg, { type: "exec_command_end" }>, replay: boolean): SessionUpdate[] {

@@ -15,7 +15,7 @@ import { callOutputText, customCall, fnCall, inputTexts, reasoning, startModelSe
 
 void test("acp: initialize, a prompt whose command waits for a permission, and the session loaded in a new process with its history replayed", async () => {
   const server = await startModelServer([
-    turn(reasoning("Plan: write the file"), fnCall("exec_command", { cmd: "echo made > made.txt", yield_time_ms: 5000 }, "c1")),
+    turn(reasoning("Plan: write the file"), fnCall("exec_command", { cmd: "echo made | tee made.txt", yield_time_ms: 5000 }, "c1")),
     turn(text("made the file")),
     turn(text("the second answer")),
   ]);
@@ -49,7 +49,8 @@ void test("acp: initialize, a prompt whose command waits for a permission, and t
     assert.ok(kinds.includes("agent_thought_chunk"), kinds.join(","));
     const calls = callUpdates(updates, "c1");
     assert.deepEqual(calls.map((u) => [u.sessionUpdate, u.status]), [["tool_call", "pending"], ["tool_call_update", "in_progress"], ["tool_call_update", "completed"]]);
-    assert.deepEqual([calls[0]?.kind, calls[0]?.title], ["execute", "Run echo made > made.txt"]);
+    assert.deepEqual([calls[0]?.kind, calls[0]?.title], ["execute", "Run echo made | tee made.txt"]);
+    assert.deepEqual(calls[2]?.content, [{ type: "content", content: { type: "text", text: "```\nmade\n```" } }], "the output, once the command ended");
     assert.equal(agentText(first.updates), "made the file");
     assert.ok(kinds.includes("available_commands_update"));
   });
@@ -67,7 +68,7 @@ void test("acp: initialize, a prompt whose command waits for a permission, and t
     const user = replay[0];
     assert.equal(user?.sessionUpdate === "user_message_chunk" && user.content.type === "text" ? user.content.text : null, "make a file");
     const call = replay[2];
-    assert.deepEqual(call?.sessionUpdate === "tool_call" ? { id: call.toolCallId, status: call.status, title: call.title } : null, { id: "c1", status: "completed", title: "Run echo made > made.txt" });
+    assert.deepEqual(call?.sessionUpdate === "tool_call" ? { id: call.toolCallId, status: call.status, title: call.title } : null, { id: "c1", status: "completed", title: "Run echo made | tee made.txt" });
     assert.equal(agentText(second.updates), "made the file");
 
     const before = second.updates.length;

@@ -1,0 +1,113 @@
+/**
+ * `codex-ts acp`: tools as the editor sees them. The editor's own MCP server joins the session;
+ * an MCP tool that may change things waits for a permission, "reject always" is remembered, and a
+ * server's question becomes an elicitation form. Command output goes to the editor's terminal
+ * when it offers one (Zed's `terminal_output` extension). Signing in: a session without
+ * credentials asks for authentication, and `authenticate` saves a key. Every agent message is
+ * checked against the ACP schema (test/support/acp-client.ts).
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { agentText, callUpdates, checked, configFor, openSession, startAcpClient, updatesOf } from "../support/acp-client.js";
+import { makeWorkspace } from "../support/cli.js";
+import { callOutputText, fnCall, startModelServer, text, turn } from "../support/model-server.js";
+import { STDIO_SERVER_PATH } from "../fixtures/mcp/stdio-server.js";
+
+void test("acp: the editor's MCP server joins the session; a destructive tool asks, reject always is remembered, a server's question is a form", async () => {
+  const server = await startModelServer([
+    turn(fnCall("mcp__fx__echo", { text: "hi" }, "m1")),
+    turn(fnCall("mcp__fx__delete_everything", {}, "m2")),
+    turn(fnCall("mcp__fx__delete_everything", {}, "m3")),
+    turn(fnCall("mcp__fx__ask", {}, "m4")),
+    turn(text("all done")),
+  ]);
+  const ws = makeWorkspace();
+  // gpt-5.4 is offered MCP tools up front (gpt-5.5 finds them with tool_search).
+  writeFileSync(join(ws.home, "config.toml"), configFor(server, 'model = "gpt-5.4"\napproval_policy = "on-request"\nsandbox_mode = "workspace-write"\n'));
+  const forms: string[] = [];
+  const { acp, sessionId } = await openSession(
+    ws,
+    {
+      capabilities: { elicitation: { form: {} } },
+      permission: (request) => {
+        const reject = request.options.find((o) => o.kind === "reject_always");
+        return { outcome: reject ? { outcome: "selected", optionId: reject.optionId } : { outcome: "cancelled" } };
+      },
+      elicitation: (request) => {
+        forms.push(request.message);
+        return { action: "accept", content: { colour: "red" } };
+      },
+    },
+    [{ name: "fx", command: process.execPath, args: [STDIO_SERVER_PATH, "--name", "fx"], env: [] }],
+  );
+  await checked(acp, server, async () => {
+    const result = await acp.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "use the tools" }] });
+    assert.equal(result.stopReason, "end_turn");
+    const updates = updatesOf(acp);
+
+    const echo = callUpdates(updates, "m1");
+    assert.deepEqual(echo.map((u) => u.status), ["in_progress", "completed"]);
+    assert.equal(echo[0]?.title, "fx: echo");
+    assert.deepEqual(echo[1]?.content, [{ type: "content", content: { type: "text", text: "echo: hi" } }]);
+
+    assert.equal(acp.permissions.length, 1, "the second destructive call was refused without asking");
+    assert.equal(acp.permissions[0]?.toolCall.toolCallId, "m2");
+    assert.match(callOutputText(server, "m2"), /user rejected MCP tool call/);
+    assert.match(callOutputText(server, "m3"), /user rejected MCP tool call/);
+    assert.equal(callUpdates(updates, "m2").at(-1)?.status, "failed");
+    assert.equal(callUpdates(updates, "m3").at(-1)?.status, "failed");
+
+    assert.deepEqual(forms, ["fx: Which colour?"]);
+    assert.match(callOutputText(server, "m4"), /colour.*red/);
+    assert.equal(agentText(acp.updates), "all done");
+  });
+  await server.close();
+});
+
+void test("acp: with the terminal_output extension a command's output streams to the editor's terminal, with its exit", async () => {
+  const server = await startModelServer([turn(fnCall("exec_command", { cmd: "printf 'one\\ntwo\\n'", yield_time_ms: 5000 }, "c1")), turn(text("printed"))]);
+  const ws = makeWorkspace();
+  writeFileSync(join(ws.home, "config.toml"), configFor(server, 'approval_policy = "never"\nsandbox_mode = "workspace-write"\n'));
+  const { acp, sessionId } = await openSession(ws, { capabilities: { _meta: { terminal_output: true } } });
+  await checked(acp, server, async () => {
+    await acp.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "print" }] });
+    const calls = callUpdates(updatesOf(acp), "c1");
+    const first = calls[0];
+    assert.deepEqual(first?.content, [{ type: "terminal", terminalId: "c1" }]);
+    assert.deepEqual(first?._meta, { terminal_info: { terminal_id: "c1", cwd: ws.dir } });
+    const streamed = calls.flatMap((u) => {
+      const output = u._meta?.terminal_output as { data?: string } | undefined;
+      return output?.data !== undefined ? [output.data] : [];
+    });
+    assert.equal(streamed.join(""), "one\ntwo\n");
+    const last = calls.at(-1);
+    assert.equal(last?.status, "completed");
+    assert.deepEqual(last?._meta, { terminal_exit: { terminal_id: "c1", exit_code: 0, signal: null } });
+  });
+  await server.close();
+});
+
+void test("acp: a session without credentials asks for authentication; authenticate saves the key it is given", async () => {
+  const server = await startModelServer([turn(text("signed in"))]);
+  const ws = makeWorkspace();
+  writeFileSync(join(ws.home, "config.toml"), configFor(server));
+  const acp = startAcpClient({ cwd: ws.dir, home: ws.home, env: { OPENAI_API_KEY: undefined } });
+  await checked(acp, server, async () => {
+    await acp.connection.agent.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+    await assert.rejects(acp.connection.agent.request("session/new", { cwd: ws.dir, mcpServers: [] }), (err: Error & { code?: number }) => {
+      assert.equal(err.code, -32000);
+      assert.match(err.message, /No API key found/);
+      return true;
+    });
+    await assert.rejects(acp.connection.agent.request("authenticate", { methodId: "api-key" }), /OPENAI_API_KEY is not set/);
+    await acp.connection.agent.request("authenticate", { methodId: "api-key", _meta: { apiKey: "sk-from-the-editor" } });
+    assert.equal((JSON.parse(readFileSync(join(ws.home, "auth.json"), "utf8")) as { OPENAI_API_KEY: string }).OPENAI_API_KEY, "sk-from-the-editor");
+    const session = await acp.connection.agent.request("session/new", { cwd: ws.dir, mcpServers: [] });
+    const result = await acp.connection.agent.request("session/prompt", { sessionId: session.sessionId, prompt: [{ type: "text", text: "hello" }] });
+    assert.equal(result.stopReason, "end_turn");
+    assert.equal(server.requests[0]?.headers.authorization, "Bearer sk-from-the-editor");
+  });
+  await server.close();
+});
