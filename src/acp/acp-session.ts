@@ -88,6 +88,19 @@ export class AcpSession {
     if (listed.type === "list_models_response") this.models = listed.models.map((m) => m.slug);
   }
 
+  /**
+   * Resolves once every event the thread has published so far went out as updates: the pump
+   * is given turns until nothing new was queued for sending.
+   */
+  async settled(): Promise<void> {
+    for (let round = 0; round < 100; round++) {
+      const before = this.sending;
+      await new Promise((resolve) => setImmediate(resolve));
+      await this.sending;
+      if (this.sending === before) return;
+    }
+  }
+
   /** Tells the editor the commands it can offer (the built-in ones and the user's custom prompts). */
   announceCommands(): void {
     this.thread.submit({ type: "list_custom_prompts" });
@@ -112,7 +125,10 @@ export class AcpSession {
         this.turn = turn;
         if (signal.aborted) this.cancel();
       });
-      return stopReason(outcome, turn);
+      const reason = stopReason(outcome, turn);
+      // A compaction says nothing of its own; the editor's user asked for it and sees it done.
+      if (op.type === "compact" && reason === "end_turn") await this.send([{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "Compacted: the conversation goes on from a summary." } }]);
+      return reason;
     } finally {
       signal.removeEventListener("abort", onAbort);
       if (this.turn === turn) this.turn = null;

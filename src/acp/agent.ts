@@ -50,7 +50,8 @@ export function createAcpAgent(options: AcpOptions): { app: AgentApp; shutdown()
   const open = async (client: AgentContext, cwd: string, mcpServers: readonly McpServer[], resumeId: string | null): Promise<AcpSession> => {
     const config = sessionConfig(cwd, mcpServers, options);
     let threadId = "";
-    const editorFiles = editorFilesOf(client, capabilities, () => threadId);
+    let opened: AcpSession | null = null;
+    const editorFiles = editorFilesOf(client, capabilities, { sessionId: () => threadId, settled: async () => opened?.settled() });
     try {
       host.checkCredentials(config);
     } catch (err) {
@@ -88,6 +89,7 @@ export function createAcpAgent(options: AcpOptions): { app: AgentApp; shutdown()
       },
       config.sandboxPolicy.type === "workspace-write" ? config.sandboxPolicy : null,
     );
+    opened = session;
     sessions.set(thread.threadId, session);
     await session.start();
     return session;

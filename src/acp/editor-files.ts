@@ -7,18 +7,28 @@
 import type { AgentContext, ClientCapabilities } from "@agentclientprotocol/sdk";
 import type { EditorFiles } from "../protocol/editor-files.js";
 
-/** `sessionId` is asked for on each call: the session's id is known only once its thread opened. */
-export function editorFilesOf(client: AgentContext, capabilities: ClientCapabilities, sessionId: () => string): EditorFiles | undefined {
+/** The session the files belong to, known only once its thread opened. */
+export interface EditorFilesTarget {
+  sessionId(): string;
+  /**
+   * Resolves once the session's updates so far went out, so the editor hears of an edit (its
+   * tool call) before the write that makes it.
+   */
+  settled(): Promise<void>;
+}
+
+export function editorFilesOf(client: AgentContext, capabilities: ClientCapabilities, target: EditorFilesTarget): EditorFiles | undefined {
   const fs = capabilities.fs;
   if (!fs?.readTextFile && !fs?.writeTextFile) return undefined;
   return {
     ...(fs.readTextFile
-      ? { readTextFile: async (path: string) => (await client.request("fs/read_text_file", { sessionId: sessionId(), path })).content }
+      ? { readTextFile: async (path: string) => (await client.request("fs/read_text_file", { sessionId: target.sessionId(), path })).content }
       : {}),
     ...(fs.writeTextFile
       ? {
           writeTextFile: async (path: string, text: string) => {
-            await client.request("fs/write_text_file", { sessionId: sessionId(), path, content: text });
+            await target.settled();
+            await client.request("fs/write_text_file", { sessionId: target.sessionId(), path, content: text });
           },
         }
       : {}),

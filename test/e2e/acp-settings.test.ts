@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ContentBlock, SessionUpdate } from "@agentclientprotocol/sdk";
-import { checked, configFor, openSession, updatesOf } from "../support/acp-client.js";
+import { agentText, checked, configFor, openSession, updatesOf } from "../support/acp-client.js";
 import { makeWorkspace } from "../support/cli.js";
 import { fnCall, inputTexts, startModelServer, text, turn, type JsonObject } from "../support/model-server.js";
 
@@ -71,7 +71,8 @@ void test("acp: modes switch permissions and plan mode, config options switch th
 });
 
 void test("acp: slash commands and custom prompts are offered and run; images, embedded files and links reach the model", async () => {
-  const server = await startModelServer([turn(text("fixed")), turn(text("written")), turn(text("seen"))]);
+  const review = JSON.stringify({ findings: [], overall_correctness: "patch is correct", overall_explanation: "Nothing to fix.", overall_confidence_score: 0.9 });
+  const server = await startModelServer([turn(text("fixed")), turn(text("written")), turn(text("seen")), turn(text(review))]);
   const ws = makeWorkspace();
   writeFileSync(join(ws.home, "config.toml"), configFor(server));
   mkdirSync(join(ws.home, "prompts"));
@@ -111,6 +112,15 @@ void test("acp: slash commands and custom prompts are offered and run; images, e
     assert.equal(content[1]?.image_url, `data:image/png;base64,${TINY_PNG}`);
     assert.equal(content[2]?.text, `<context ref="${file}">\nunsaved notes\n</context>`);
     assert.equal(content[3]?.text, `[README.md](${join(ws.dir, "README.md")})`);
+
+    let from = acp.updates.length;
+    await prompt([{ type: "text", text: "/compact keep the notes" }]);
+    assert.equal(server.compactions.length, 1);
+    assert.equal(agentText(acp.updates, from), "Compacted: the conversation goes on from a summary.");
+    from = acp.updates.length;
+    await prompt([{ type: "text", text: "/review the notes" }]);
+    assert.ok(inputTexts(server.requests[3]?.body.input).some((t) => t.includes("the notes")), "the review's instructions reach the reviewer");
+    assert.equal(agentText(acp.updates, from), "Verdict: patch is correct\n\nNothing to fix.\n\nNo findings.");
   });
   await server.close();
 });

@@ -169,6 +169,9 @@ void test("acp: with the editor's fs, patches read its unsaved buffers and write
     const diff = callUpdates(updatesOf(acp), "p1").find((u) => u.content?.some((c) => c.type === "diff"))?.content?.find((c) => c.type === "diff");
     assert.deepEqual(diff, { type: "diff", path: a, oldText: "buffer line", newText: "patched line" });
     assert.equal(callUpdates(updatesOf(acp), "p2").at(-1)?.status, "failed");
+    const shown = acp.received.findIndex((m) => (m.params as { update?: { toolCallId?: string } } | undefined)?.update?.toolCallId === "p1");
+    const written = acp.received.findIndex((m) => m.method === "fs/write_text_file");
+    assert.ok(shown >= 0 && shown < written, "the editor hears of the edit before it is asked to write it");
   });
   await server.close();
 });
