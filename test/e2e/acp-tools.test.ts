@@ -8,12 +8,14 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import http from "node:http";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentText, callUpdates, checked, configFor, openSession, startAcpClient, updatesOf } from "../support/acp-client.js";
 import { makeWorkspace } from "../support/cli.js";
 import { callOutputText, fnCall, startModelServer, text, turn } from "../support/model-server.js";
 import { STDIO_SERVER_PATH } from "../fixtures/mcp/stdio-server.js";
+import { startIssuer } from "../support/issuer.js";
 
 void test("acp: the editor's MCP server joins the session; a destructive tool asks, reject always is remembered, a server's question is a form", async () => {
   const server = await startModelServer([
@@ -110,4 +112,69 @@ void test("acp: a session without credentials asks for authentication; authentic
     assert.equal(server.requests[0]?.headers.authorization, "Bearer sk-from-the-editor");
   });
   await server.close();
+});
+
+interface Fetched {
+  status: number;
+  location: string | undefined;
+  body: string;
+}
+
+function get(url: string): Promise<Fetched> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, (res) => {
+        let body = "";
+        res.on("data", (d: Buffer) => (body += d.toString()));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, location: res.headers.location, body }));
+      })
+      .on("error", reject);
+  });
+}
+
+/** Where the browser goes next, with localhost pinned to IPv4 as the login server listens. */
+function follow(from: string, location: string | undefined): string {
+  assert.ok(location, `no redirect from ${from}`);
+  return new URL(location, from).toString().replace("//localhost:", "//127.0.0.1:");
+}
+
+void test("acp: authenticate with ChatGPT runs the browser sign-in (its address in the agent's log); the session then uses the login", async () => {
+  const issuer = await startIssuer();
+  const server = await startModelServer([turn(text("hello from the backend"))]);
+  const ws = makeWorkspace();
+  writeFileSync(join(ws.home, "config.toml"), `chatgpt_base_url = "${server.chatgptBaseUrl}"\n`);
+  const acp = startAcpClient({
+    cwd: ws.dir,
+    home: ws.home,
+    env: { OPENAI_API_KEY: undefined, CODEX_TS_LOGIN_ISSUER: issuer.url, CODEX_TS_LOGIN_PORT: "0", BROWSER: "true" },
+  });
+  try {
+    await checked(acp, server, async () => {
+      await acp.connection.agent.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+      const signedIn = acp.connection.agent.request("authenticate", { methodId: "chatgpt" });
+      let authorize: string | undefined;
+      for (let i = 0; i < 250 && authorize === undefined; i++) {
+        authorize = /to sign in with ChatGPT, open (\S+)/.exec(acp.stderr())?.[1];
+        if (authorize === undefined) await new Promise((r) => setTimeout(r, 20));
+      }
+      if (authorize === undefined) throw new Error(`no sign-in address in the agent's log:\n${acp.stderr()}`);
+      assert.ok(authorize.startsWith(`${issuer.url}/oauth/authorize?`));
+      // The test plays the browser: the issuer redirects to the agent's callback, then to its page.
+      const callback = follow(authorize, (await get(authorize)).location);
+      const page = await get(follow(callback, (await get(callback)).location));
+      assert.match(page.body, /You are signed in with your ChatGPT account/);
+      await signedIn;
+      assert.equal((JSON.parse(readFileSync(join(ws.home, "auth.json"), "utf8")) as { auth_mode: string }).auth_mode, "chatgpt");
+
+      const session = await acp.connection.agent.request("session/new", { cwd: ws.dir, mcpServers: [] });
+      const result = await acp.connection.agent.request("session/prompt", { sessionId: session.sessionId, prompt: [{ type: "text", text: "hi" }] });
+      assert.equal(result.stopReason, "end_turn");
+      assert.equal(server.requests[0]?.headers.authorization, `Bearer ${issuer.validAccessToken}`);
+      // Already signed in: nothing opens again.
+      await acp.connection.agent.request("authenticate", { methodId: "chatgpt" });
+    });
+  } finally {
+    await server.close();
+    await issuer.close();
+  }
 });
