@@ -6,9 +6,9 @@
  * process or a later one, replaying its conversation first.
  *
  * Served: initialize (protocol version 1, loadSession, image and embedded-context prompts, HTTP
- * MCP servers, two auth methods), authenticate, session/new, session/load, session/prompt,
- * session/cancel, session/set_mode, session/set_config_option (mode, model, reasoning effort),
- * and `session/set_model` for clients that still send it.
+ * MCP servers, two auth methods), authenticate, session/new, session/load, session/list,
+ * session/close, session/prompt, session/cancel, session/set_mode, session/set_config_option
+ * (mode, model, reasoning effort), and `session/set_model` for clients that still send it.
  */
 import { agent, PROTOCOL_VERSION, RequestError, type AgentApp, type AgentContext, type ClientCapabilities, type McpServer } from "@agentclientprotocol/sdk";
 import { statSync } from "node:fs";
@@ -22,6 +22,8 @@ import { AcpSession } from "./acp-session.js";
 import { AUTH_METHODS, authenticate } from "./auth.js";
 import { editorFilesOf } from "./editor-files.js";
 import { joinEditorServers } from "./mcp-servers.js";
+import { listSessions } from "./session-list.js";
+import { codexHome } from "../config/codex-home.js";
 
 /** What `codex-ts acp` was started with (its command line), applied to every session. */
 export interface AcpOptions {
@@ -104,6 +106,7 @@ export function createAcpAgent(options: AcpOptions): { app: AgentApp; shutdown()
           loadSession: true,
           promptCapabilities: { image: true, audio: false, embeddedContext: true },
           mcpCapabilities: { http: true, sse: false },
+          sessionCapabilities: { list: {}, close: {} },
         },
         authMethods: AUTH_METHODS,
         agentInfo: { name: "codex-ts", title: "codex-ts", version: packageVersion() },
@@ -123,6 +126,14 @@ export function createAcpAgent(options: AcpOptions): { app: AgentApp; shutdown()
       const session = await open(client, checkedCwd(params.cwd), params.mcpServers, params.sessionId);
       setImmediate(() => session.announceCommands());
       return { modes: session.modes, configOptions: session.configOptions };
+    })
+    .onRequest("session/list", ({ params }) => listSessions(codexHome(options.env), params.cwd ?? null, params.cursor ?? null))
+    .onRequest("session/close", async ({ params }) => {
+      // Its thread ends (commands, MCP servers); it stays recorded, and session/load brings it back.
+      sessionOf(params.sessionId);
+      sessions.delete(params.sessionId);
+      await host.close(params.sessionId);
+      return {};
     })
     .onRequest("session/prompt", async ({ params, signal }) => ({ stopReason: await sessionOf(params.sessionId).prompt(params.prompt, signal) }))
     .onNotification("session/cancel", ({ params }) => {

@@ -59,7 +59,14 @@ void test("acp: initialize, a prompt whose command waits for a permission, and t
   // A new process: the recorded thread comes back by its id, its conversation replayed first.
   const second = startAcpClient({ cwd: ws.dir, home: ws.home });
   await checked(second, server, async () => {
-    await second.connection.agent.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+    const init = await second.connection.agent.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+    assert.deepEqual(init.agentCapabilities?.sessionCapabilities, { list: {}, close: {} });
+    const listed = await second.connection.agent.request("session/list", { cwd: ws.dir });
+    assert.deepEqual(listed.sessions.map((s) => [s.sessionId, s.cwd, s.title]), [[sessionId, ws.dir, "make a file"]]);
+    await assert.rejects(second.connection.agent.request("session/load", { sessionId: "01a217f8-0000-7000-8000-000000000000", cwd: ws.dir, mcpServers: [] }), (err: Error & { code?: number }) => {
+      assert.equal(err.code, -32002);
+      return true;
+    });
     const loaded = await second.connection.agent.request("session/load", { sessionId, cwd: ws.dir, mcpServers: [] });
     assert.equal(loaded.modes?.currentModeId, "auto");
     const replay = updatesOf(second);
@@ -77,6 +84,9 @@ void test("acp: initialize, a prompt whose command waits for a permission, and t
     assert.equal(agentText(second.updates, before), "the second answer");
     const input = inputTexts(server.requests[2]?.body.input);
     for (const seen of ["make a file", "made the file", "and now?"]) assert.ok(input.some((t) => t.includes(seen)), `the loaded session's request carries ${seen}`);
+
+    await second.connection.agent.request("session/close", { sessionId });
+    await assert.rejects(second.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "still there?" }] }), /not found/i);
   });
   await server.close();
 });
