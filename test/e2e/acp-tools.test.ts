@@ -13,7 +13,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentText, callUpdates, checked, configFor, openSession, startAcpClient, updatesOf } from "../support/acp-client.js";
 import { makeWorkspace } from "../support/cli.js";
-import { callOutputText, fnCall, startModelServer, text, turn } from "../support/model-server.js";
+import { callOutputText, customCall, fnCall, startModelServer, text, turn } from "../support/model-server.js";
 import { STDIO_SERVER_PATH } from "../fixtures/mcp/stdio-server.js";
 import { startIssuer } from "../support/issuer.js";
 
@@ -177,4 +177,39 @@ void test("acp: authenticate with ChatGPT runs the browser sign-in (its address 
     await server.close();
     await issuer.close();
   }
+});
+
+void test("acp: a patch waits for a permission showing its diff; allow always covers the same file; the plan is a checklist", async () => {
+  const edit = (to: string): string => `*** Begin Patch\n*** Update File: notes.txt\n@@\n-${to === "two" ? "one" : "two"}\n+${to}\n*** End Patch\n`;
+  const server = await startModelServer([
+    turn(fnCall("update_plan", { plan: [{ step: "edit the notes", status: "in_progress" }, { step: "say so", status: "pending" }] }, "u1"), customCall("apply_patch", edit("two"), "p1")),
+    turn(customCall("apply_patch", edit("three"), "p2")),
+    turn(text("edited twice")),
+  ]);
+  const ws = makeWorkspace();
+  // A codex-tuned family: it is offered update_plan (the current one is not).
+  writeFileSync(join(ws.home, "config.toml"), configFor(server, 'model = "gpt-5.2-codex"\napproval_policy = "untrusted"\nsandbox_mode = "workspace-write"\n'));
+  writeFileSync(join(ws.dir, "notes.txt"), "one\n");
+  const { acp, sessionId } = await openSession(ws, {
+    permission: (request) => {
+      const always = request.options.find((o) => o.kind === "allow_always");
+      return { outcome: always ? { outcome: "selected", optionId: always.optionId } : { outcome: "cancelled" } };
+    },
+  });
+  await checked(acp, server, async () => {
+    assert.equal((await acp.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "edit" }] })).stopReason, "end_turn");
+    assert.equal(readFileSync(join(ws.dir, "notes.txt"), "utf8"), "three\n");
+    assert.equal(acp.permissions.length, 1, "the second patch to the same file was allowed for the session");
+    const asked = acp.permissions[0]?.toolCall;
+    assert.deepEqual([asked?.toolCallId, asked?.kind, asked?.title], ["p1", "edit", "Edit notes.txt"]);
+    assert.deepEqual(asked?.content, [{ type: "diff", path: join(ws.dir, "notes.txt"), oldText: "one", newText: "two" }]);
+    assert.deepEqual(asked?.locations, [{ path: join(ws.dir, "notes.txt"), line: 1 }]);
+    const plan = updatesOf(acp).find((u) => u.sessionUpdate === "plan");
+    assert.deepEqual(plan?.sessionUpdate === "plan" ? plan.entries : null, [
+      { content: "edit the notes", priority: "medium", status: "in_progress" },
+      { content: "say so", priority: "medium", status: "pending" },
+    ]);
+    assert.deepEqual(callUpdates(updatesOf(acp), "p2").map((u) => u.status), ["in_progress", "completed"]);
+  });
+  await server.close();
 });
