@@ -34,12 +34,17 @@ const LAYERS = {
   host: ["protocol", "util", "approval", "config", "core", "exec", "mcp", "patch", "rollout", "sandbox"],
   // Text and items front ends show, made from the protocol's events alone.
   presentation: ["protocol", "util"],
+  // The app-server protocol's framing and v2 shapes, and their conversions to and from the core's.
+  "app-server-protocol": ["protocol", "util"],
+  // A ThreadHandle over the app-server protocol (the remote UI's thread), and the client under it.
+  "app-server-client": ["protocol", "util", "app-server-protocol"],
   // Front ends: the protocol, settings, credentials, the host and shared presentation; never the
   // engine's inner folders. Each lists only what it uses.
-  tui: ["protocol", "util", "auth", "config", "host", "presentation"],
+  tui: ["protocol", "util", "auth", "config", "host", "presentation", "app-server-client"],
   "mcp-server": ["protocol", "util", "config", "host", "presentation"],
+  "app-server": ["protocol", "util", "auth", "config", "host", "presentation", "app-server-protocol"],
   acp: ["protocol", "util", "auth", "config", "host", "presentation"],
-  cli: ["protocol", "util", "auth", "config", "host", "presentation", "tui", "mcp-server", "acp"],
+  cli: ["protocol", "util", "auth", "config", "host", "presentation", "tui", "mcp-server", "app-server", "acp"],
 };
 
 // A folder without a layer would escape the check: name it in LAYERS first. A file directly in

@@ -11,7 +11,7 @@ function scope(policy: "on-request" | "never" = "on-request"): { emit: (msg: Eve
   return { events, emit: (msg) => events.push(msg), approvalPolicy: policy };
 }
 
-void test("a question goes out once with its key, is answered once, and its resolution is told", async () => {
+void test("a question goes out once with its key, is answered once, and its resolution is told with the answer", async () => {
   const questions = new Questions();
   const where = scope();
   const first = questions.ask(ask("call_1"), where);
@@ -23,9 +23,14 @@ void test("a question goes out once with its key, is answered once, and its reso
   assert.deepEqual(await second, { kind: "answered", answer: answer("two") });
   assert.equal(questions.answer("call_1", answer("again")), false, "each question is answered once");
   assert.deepEqual(where.events.slice(2), [
-    { type: "question_resolved", key: "call_2", outcome: "answered" },
-    { type: "question_resolved", key: "call_1", outcome: "answered" },
+    { type: "question_resolved", key: "call_2", outcome: "answered", answer: answer("two") },
+    { type: "question_resolved", key: "call_1", outcome: "answered", answer: answer("one") },
   ]);
+  // An asker may get another answer than the user gave ("stop" reaches a tool as a denial); the event tells the user's.
+  const third = questions.ask(ask("call_3"), where);
+  questions.answer("call_3", answer("as the asker gets it"), answer("as given"));
+  assert.deepEqual(await third, { kind: "answered", answer: answer("as the asker gets it") });
+  assert.deepEqual(where.events.at(-1), { type: "question_resolved", key: "call_3", outcome: "answered", answer: answer("as given") });
 });
 
 void test("nobody can answer under approval policy never: no event, an immediate cancellation", async () => {

@@ -4,7 +4,8 @@
  *
  * - Asking emits one `question_asked {key, request}` (`request` is the reference's own event for
  *   that kind) and waits; one `answer_question` op answers it by key, and a `question_resolved`
- *   event closes it for every front end.
+ *   event (with the answer) closes it for every front end. Both are recorded, so a resumed UI
+ *   shows the user's decision where it showed it live.
  * - One rule for "nobody can answer": under approval policy `never` (exec) no question goes out;
  *   the asker gets `nobody_can_answer` at once and falls back to its own default.
  * - One behaviour on interrupt and shutdown: every open question is resolved as cancelled.
@@ -54,10 +55,14 @@ export class Questions {
     return outcome;
   }
 
-  /** Delivers an answer; false when no question is open under `key`. */
-  answer(key: string, answer: QuestionAnswer): boolean {
+  /**
+   * Delivers an answer; false when no question is open under `key`. `given`: what the user
+   * answered, when the asker gets something else (a "stop" reaches the tool as a denial), for
+   * question_resolved to tell.
+   */
+  answer(key: string, answer: QuestionAnswer, given: QuestionAnswer = answer): boolean {
     if (answer.type === "cancel") return this.close(key, { kind: "cancelled", reason: "withdrawn" });
-    return this.close(key, { kind: "answered", answer });
+    return this.close(key, { kind: "answered", answer }, given);
   }
 
   /** The key of the oldest open question `matches` accepts, or null. */
@@ -75,11 +80,11 @@ export class Questions {
     for (const key of [...this.open.keys()]) this.close(key, { kind: "cancelled", reason });
   }
 
-  private close(key: string, outcome: QuestionOutcome): boolean {
+  private close(key: string, outcome: QuestionOutcome, given?: QuestionAnswer): boolean {
     const question = this.open.get(key);
     if (!question) return false;
     this.open.delete(key);
-    question.emit({ type: "question_resolved", key, outcome: outcome.kind });
+    question.emit({ type: "question_resolved", key, outcome: outcome.kind, ...(given ? { answer: given } : {}) });
     question.settle(outcome);
     return true;
   }

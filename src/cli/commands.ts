@@ -6,6 +6,7 @@ import type { ExecOptions } from "./exec/run-exec.js";
 import type { ThreadTarget } from "../protocol/threads.js";
 import type { ReviewTarget } from "../protocol/review.js";
 import type { TuiOptions, TuiStart } from "../tui/run-tui.js";
+import type { AppServerCliOptions } from "../app-server/run-app-server.js";
 import { packageVersion } from "../util/version.js";
 import { createProgram, parseCommandLine } from "./parse-errors.js";
 import { permissionsOption } from "./permissions-option.js";
@@ -135,7 +136,7 @@ export async function runCli(argv: string[]): Promise<number> {
   tuiThreadCommand(program, "resume", (opts, start) => runInteractive(opts, start));
   tuiThreadCommand(program, "fork", async (opts, start) => {
     // Scripts capture `codex-ts fork ID` to get the new id: without a terminal, keep doing that.
-    if (!process.stdout.isTTY) {
+    if (!process.stdout.isTTY && opts.remote === undefined) {
       const { runForkCommand } = await import("./sessions-command.js");
       exitCode = runForkCommand(start.target?.sessionId, { last: start.target?.last, all: start.target?.all, prompt: start.prompt });
       return;
@@ -367,6 +368,32 @@ export async function runCli(argv: string[]): Promise<number> {
       exitCode = await runAcp({ overrides: opts.config, ...(opts.profile !== undefined ? { profile: opts.profile } : {}), ...(opts.model !== undefined ? { model: opts.model } : {}) });
     });
 
+  program
+    .command("app-server")
+    .description("Serve the app-server protocol (JSON-RPC) that IDE extensions and GUIs speak, over stdio or WebSockets.")
+    .option("--listen <url>", "stdio:// (default) or ws://HOST:PORT", "stdio://")
+    .option("--stdio", "serve on stdin/stdout (the same as --listen stdio://)")
+    .option("-c, --config <key=value>", "override a config.toml value for every thread; value parsed as TOML (repeatable)", collect, [])
+    .option("--enable <feature>", "turn a feature on (repeatable; features.NAME=true)", collect, [])
+    .option("--disable <feature>", "turn a feature off (repeatable; features.NAME=false)", collect, [])
+    .option("--ws-auth <mode>", "require a bearer token from WebSocket clients: capability-token or signed-bearer-token")
+    .option("--ws-token-file <path>", "capability-token: absolute path of the file holding the token")
+    .option("--ws-token-sha256 <hex>", "capability-token: the token's SHA-256, instead of the file")
+    .option("--ws-shared-secret-file <path>", "signed-bearer-token: absolute path of the HS256 secret")
+    .option("--ws-issuer <issuer>", "signed-bearer-token: the issuer tokens must name")
+    .option("--ws-audience <audience>", "signed-bearer-token: the audience tokens must name")
+    .option("--ws-max-clock-skew-seconds <n>", "signed-bearer-token: clock skew allowed on exp/nbf (default 30)")
+    .addHelpText(
+      "after",
+      "\nA WebSocket listener on an address other than loopback needs --ws-auth. GET /readyz and /healthz answer 200.\n" +
+        "Methods served and those answered \"not supported\": docs/app-server.md.\n\n" +
+        "Examples:\n  codex-ts app-server\n  codex-ts app-server --listen ws://127.0.0.1:4500\n  codex-ts app-server --listen ws://0.0.0.0:4500 --ws-auth capability-token --ws-token-file /etc/codex/token",
+    )
+    .action(async (opts: AppServerCliOptions) => {
+      const { runAppServer } = await import("../app-server/run-app-server.js");
+      exitCode = await runAppServer(opts);
+    });
+
   const runInteractive = async (opts: TuiOptions, start: TuiStart): Promise<void> => {
     const { runTui } = await import("../tui/run-tui.js");
     exitCode = await runTui(opts, start);
@@ -504,7 +531,9 @@ function interactiveOptions(command: Command): Command {
     .option("--enable <feature>", "turn a feature flag on for this run (repeatable)", collect, [])
     .option("--disable <feature>", "turn a feature flag off for this run (repeatable)", collect, [])
     .option("--strict-config", "refuse config keys this version does not know (otherwise a warning)")
-    .addOption(searchOption());
+    .addOption(searchOption())
+    .option("--remote <addr>", "run the UI against an app-server elsewhere (ws://HOST:PORT); -m, -s, -a and -C go to its threads")
+    .option("--remote-auth-token-env <var>", "with --remote: the environment variable holding the server's bearer token");
 }
 
 /**

@@ -152,3 +152,24 @@ export function removeTableValue(text: string, table: readonly string[], key: st
   delete holder[key];
   return patchedOrFail(text, (root) => delete tableAt(root, table)[key], expected);
 }
+
+/**
+ * `text` with the value at `keyPath` set (removed when `value` is null). With `upsert` a table
+ * value is merged into the table already there; with `replace` it takes its place. Scalars are
+ * edited on their line (setTableValue); anything else goes through toml-patch, checked the same way.
+ */
+export function setKeyPath(text: string, keyPath: readonly string[], value: unknown, merge: "replace" | "upsert"): string {
+  const key = keyPath[keyPath.length - 1];
+  if (key === undefined) throw new ConfigEditError("an empty key path names no setting");
+  const table = keyPath.slice(0, -1);
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return setTableValue(text, table, key, value);
+  if (value === null) return removeTableValue(text, table, key);
+  const apply = (root: Table): void => {
+    const parent = tableAt(root, table);
+    if (merge === "upsert" && isTable(value) && isTable(parent[key])) Object.assign(parent[key], value);
+    else parent[key] = value;
+  };
+  const expected = parseConfigText(text);
+  apply(expected);
+  return patchedOrFail(text, apply, expected);
+}

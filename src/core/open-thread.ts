@@ -20,6 +20,8 @@ export type { ThreadTarget };
 export interface OpenThreadRequest {
   target: ThreadTarget | null;
   ephemeral: boolean;
+  /** Build the redraw of a resumed or forked thread (see loadThread). */
+  redraw: boolean;
   codexHome: string;
   cwd: string;
   modelProvider: string;
@@ -51,7 +53,7 @@ export function openThread(req: OpenThreadRequest): OpenedThread {
     return newThread(req, [`No recorded session${where} to ${req.target.kind}; starting a new one.`]);
   }
   if (req.target.kind === "resume") {
-    const thread = loadThread(path);
+    const thread = loadThread(path, { redraw: req.redraw });
     return {
       recorder: req.ephemeral ? null : RolloutRecorder.append(path),
       resume: { thread, warnOnModelChange: true },
@@ -60,7 +62,7 @@ export function openThread(req: OpenThreadRequest): OpenedThread {
   }
   if (req.ephemeral) {
     // A fork that writes nothing: the parent's history under a new id, in memory only.
-    return { threadId: uuidv7(), recorder: null, resume: { thread: loadThread(path), warnOnModelChange: false }, notices: [] };
+    return { threadId: uuidv7(), recorder: null, resume: { thread: loadThread(path, { redraw: req.redraw }), warnOnModelChange: false }, notices: [] };
   }
   const fork = forkThread({
     codexHome: req.codexHome,
@@ -71,7 +73,7 @@ export function openThread(req: OpenThreadRequest): OpenedThread {
     source: req.source,
     modelProvider: req.modelProvider,
   });
-  const thread = loadThread(fork.path);
+  const thread = loadThread(fork.path, { redraw: req.redraw });
   thread.warnings.unshift(...fork.warnings);
   return {
     recorder: RolloutRecorder.append(fork.path),

@@ -25,7 +25,8 @@ import { baseInstructions } from "./prompts.js";
 import { startShellSnapshot, userShellOf } from "./session-shell-snapshot.js";
 import type { SessionOptions, SessionSettings } from "./session-options.js";
 import { TokenAccounting } from "./token-usage.js";
-import { compact, compactionDue, type CompactionHost } from "./compact/compactor.js";
+import { compactionDue } from "./compact/due.js";
+import type { CompactionHost } from "./compact/compactor.js";
 import type { TurnCompaction } from "./tasks/task.js";
 import { mcpApprovalHook } from "./mcp-approval.js";
 import { McpRuntime } from "./mcp-runtime.js";
@@ -196,7 +197,8 @@ export class SessionState {
     };
     return {
       due: (overhead) => compactionDue(turn, host, overhead),
-      run: (options) => compact(turn, host, options, signal, emit),
+      // The compaction code loads the first time one runs.
+      run: async (options) => (await import("./compact/compactor.js")).compact(turn, host, options, signal, emit),
       windowFull: () => {
         this.tokens.setFull(turn.model.contextWindow);
         emit(this.tokenCount());

@@ -51,6 +51,11 @@ export interface StartThreadRequest {
   target?: ThreadTarget | null;
   /** Record nothing (`--ephemeral`). */
   ephemeral?: boolean;
+  /**
+   * false: the front end draws no conversation (exec), so a resumed or forked thread's
+   * `initial_messages` are not built and its file's events are skipped unread.
+   */
+  redraw?: boolean;
   /** Replace the configured instructions for this thread (the MCP server's tool arguments). */
   developerInstructions?: string;
   baseInstructions?: string;
@@ -102,6 +107,7 @@ export class ThreadManager {
       openThread({
         target: req.target ?? null,
         ephemeral: req.ephemeral === true,
+        redraw: req.redraw !== false,
         codexHome: config.codexHome,
         cwd: config.cwd,
         modelProvider: config.modelProviderId,

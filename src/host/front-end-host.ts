@@ -69,14 +69,15 @@ export class FrontEndHost {
 
   /**
    * A thread by id: the live one, else the recorded one resumed from its file (in the folder it
-   * last ran in when that still exists, else `cwd`), ready to run; null when none is recorded.
+   * last ran in when that still exists, else `cwd`, with the `-c` `overrides` the front end was
+   * started with), ready to run; null when none is recorded.
    */
-  resume(threadId: string, cwd: string): Promise<HostedThread | null> {
+  resume(threadId: string, cwd: string, overrides: string[] = []): Promise<HostedThread | null> {
     const live = this.threads.get(threadId)?.hosted;
     if (live) return Promise.resolve(live);
     let pending = this.resuming.get(threadId);
     if (!pending) {
-      pending = this.resumeRecorded(threadId, cwd).finally(() => this.resuming.delete(threadId));
+      pending = this.resumeRecorded(threadId, cwd, overrides).finally(() => this.resuming.delete(threadId));
       this.resuming.set(threadId, pending);
     }
     return pending;
@@ -100,13 +101,13 @@ export class FrontEndHost {
     return this.manager.shutdown();
   }
 
-  private async resumeRecorded(threadId: string, cwd: string): Promise<HostedThread | null> {
+  private async resumeRecorded(threadId: string, cwd: string, overrides: string[]): Promise<HostedThread | null> {
     if (!isThreadId(threadId)) return null;
     const path = findThreadPath(codexHome(this.env), threadId);
     if (path === null) return null;
     const recorded = loadThread(path);
     const lastCwd = recorded.lastTurn?.cwd;
-    const config = loadConfig({ cwd: lastCwd !== undefined && isDirectory(lastCwd) ? lastCwd : cwd, overrides: [], env: this.env });
+    const config = loadConfig({ cwd: lastCwd !== undefined && isDirectory(lastCwd) ? lastCwd : cwd, overrides, env: this.env });
     const thread = this.adopt(await this.manager.resumeRecordedThread(config, recorded));
     await this.ready(thread);
     return thread;

@@ -1,21 +1,25 @@
 /**
  * Recorded threads as front ends list and copy them without opening one: a listing (the
  * `sessions` command), a lazy newest-first reader (the session picker reads one file head at a
- * time), and a fork into a new thread file (the `fork` command). Nothing here talks to a model.
+ * time), a fork into a new thread file (the `fork` command), names, archiving, and the events a
+ * thread's file redraws its conversation from (the UI's redraw after a backtrack, the
+ * app-server's turns). Nothing here talks to a model.
  */
 import { join } from "node:path";
+import type { EventMsg } from "../protocol/events.js";
 import type { ThreadSummary, ThreadTarget } from "../protocol/threads.js";
 import { SESSIONS_SUBDIR } from "../rollout/format.js";
 import { forkThread } from "../rollout/fork.js";
-import { iterateThreads, listThreads } from "../rollout/list.js";
+import { findThreadPath, iterateThreads, listThreads, summaryOf } from "../rollout/list.js";
+import { loadThread } from "../rollout/reconstruct.js";
 import { resolveTarget, ThreadNotFoundError } from "../core/open-thread.js";
 import { packageVersion } from "../util/version.js";
-import { archiveThreadFile, deleteThreadFile, unarchiveThreadFile } from "../rollout/archive.js";
+import { archiveThreadFile, deleteThreadFile, findArchivedThreadPath, unarchiveThreadFile } from "../rollout/archive.js";
 import { isThreadId } from "../rollout/format.js";
 import { lookupThread, type FoundThread } from "../rollout/lookup.js";
-import { setThreadName, threadNameProblem } from "../rollout/thread-names.js";
+import { setThreadName, threadNameProblem, threadNames } from "../rollout/thread-names.js";
 
-export { isThreadId, threadNameProblem };
+export { isThreadId, threadNameProblem, threadNames };
 export type { FoundThread };
 
 export { ThreadNotFoundError };
@@ -26,11 +30,23 @@ export interface ThreadQuery {
   cwd?: string;
   /** Only threads a person drove (the interactive UI, an IDE), not exec runs. */
   interactiveOnly?: boolean;
+  /** The archived threads instead of the others. */
+  archived?: boolean;
+  /** Newest first by last write (default) or by creation. */
+  order?: "updated" | "created";
 }
 
 /** Where a CODEX_HOME keeps its session files. */
 export function sessionsFolder(codexHome: string): string {
   return join(codexHome, SESSIONS_SUBDIR);
+}
+
+/**
+ * The events a front end redraws the thread recorded at `path` from, as a resume's
+ * `initial_messages` gives them (see rollout/initial-messages.ts); throws when it cannot be read.
+ */
+export function recordedConversation(path: string): EventMsg[] {
+  return loadThread(path).initialMessages;
 }
 
 /** The newest `limit` threads (0: all), newest first. */
@@ -40,7 +56,16 @@ export function recordedThreads(query: ThreadQuery, limit: number): ThreadSummar
 
 /** Every recorded thread, newest first, read one file head at a time as the caller asks for more. */
 export function threadReader(query: ThreadQuery): Iterator<ThreadSummary, void, undefined> {
-  return iterateThreads(query.codexHome, { cwd: query.cwd, interactiveOnly: query.interactiveOnly === true });
+  return iterateThreads(query.codexHome, { cwd: query.cwd, interactiveOnly: query.interactiveOnly === true, archived: query.archived, order: query.order });
+}
+
+/** What a recorded thread's head says, with its name (an archived one when `archived`); null when none is recorded under that id. */
+export function recordedThreadSummary(codexHome: string, threadId: string, archived = false): ThreadSummary | null {
+  const path = archived ? findArchivedThreadPath(codexHome, threadId) : findThreadPath(codexHome, threadId);
+  if (path === null) return null;
+  const summary = summaryOf(path, threadId.toLowerCase());
+  summary.name = threadNames(codexHome).get(summary.id.toLowerCase())?.name ?? null;
+  return summary;
 }
 
 export interface ForkedRecord {

@@ -1,9 +1,9 @@
 /**
  * The engine's entry points for the CLI's standalone subcommands, which drive no thread: a
- * command run under the sandbox the agent's commands get (`codex-ts sandbox`), a patch applied
- * in a folder (`codex-ts apply_patch`), and the command rules checked against a command
- * (`codex-ts execpolicy check`). Front ends reach the engine only through the host; these are
- * the narrow doors for those three, each loading only what its command needs.
+ * command run under the sandbox the agent's commands get (`codex-ts sandbox`, the app-server's
+ * `command/exec`), a patch applied in a folder (`codex-ts apply_patch`), and the command rules
+ * checked against a command (`codex-ts execpolicy check`). Front ends reach the engine only
+ * through the host; these are the narrow doors for those, each loading only what it needs.
  */
 import type { Config } from "../config/load-config.js";
 import type { SandboxedCommand } from "../sandbox/launcher.js";
@@ -54,4 +54,30 @@ export async function evaluateCommandRules(command: string[], files: string[], c
   const { ExecPolicy } = await import("../approval/exec-policy/policy.js");
   const policy = files.length > 0 ? ExecPolicy.loadFiles(files) : ExecPolicy.loadFolders(config().rulesFolders);
   return policy.evaluate(command);
+}
+
+export interface SandboxedRun {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * `argv` run to completion under the config's sandbox, outside any thread (the app-server's
+ * `command/exec`): in its own process group, ended with codex-ts, killed at `timeoutMs` (exit
+ * 124), each stream kept to its head and tail past `maxCaptureChars`. The reason no sandbox can be
+ * set up here, when none can.
+ */
+export async function runSandboxed(
+  config: Config,
+  cwd: string,
+  argv: string[],
+  env: Record<string, string>,
+  limits: { timeoutMs?: number; maxCaptureChars?: number },
+): Promise<SandboxedRun | { unavailable: string }> {
+  const command = await sandboxed(config, cwd, argv, env, false);
+  if ("unavailable" in command) return command;
+  const { runCommand } = await import("../exec/run-command.js");
+  const result = await runCommand({ argv: command.argv, cwd, env: command.env, timeoutMs: limits.timeoutMs, maxCaptureChars: limits.maxCaptureChars });
+  return { exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr };
 }

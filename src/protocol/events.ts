@@ -10,6 +10,7 @@ import type { AskForApproval, ReasoningEffort, SandboxPolicy } from "./policy.js
 import type { McpEventMsg } from "./mcp-events.js";
 import type { UserQuestion } from "./user-questions.js";
 import type { WebSearchAction } from "./web-search.js";
+import type { QuestionAnswer } from "./ops.js";
 
 export interface TokenUsage {
   input_tokens: number;
@@ -87,6 +88,9 @@ export type ExecCommandSource = "agent" | "user_shell";
  */
 export type IncompleteReason = "max_output_tokens" | "content_filter";
 
+/** How a command or a file change ended, in the reference's words. */
+export type ItemStatus = "completed" | "failed" | "declined";
+
 export type TurnAbortReason = "interrupted" | "replaced" | "review_ended";
 
 /** What refused a patch's write: a read-only sandbox, or a path outside the writable folders. */
@@ -113,8 +117,12 @@ export type EventMsg =
     }
   /** `turn_id` names the user turn in every event of it, in approval requests and in the rollout. */
   | { type: "task_started"; turn_id: string; model_context_window: number | null }
-  | { type: "task_complete"; turn_id: string; last_agent_message: string | null }
-  | { type: "turn_aborted"; turn_id: string; reason: TurnAbortReason }
+  /**
+   * `duration_ms`: how long the task ran, as the reference reports it. A session file whose turns
+   * end with it records the commands and edits it showed (see rollout/turn-items.ts).
+   */
+  | { type: "task_complete"; turn_id: string; last_agent_message: string | null; duration_ms?: number }
+  | { type: "turn_aborted"; turn_id: string; reason: TurnAbortReason; duration_ms?: number }
   | { type: "user_message"; message: string; images: string[] | null }
   | { type: "agent_message_delta"; delta: string }
   | { type: "agent_message"; message: string }
@@ -132,6 +140,8 @@ export type EventMsg =
       parsed_cmd: ParsedCommand[];
       /** Who asked for the command: absent for the model's, `user_shell` for one the user typed (`!cmd`). */
       source?: ExecCommandSource;
+      /** Set in session files, as the reference records it. */
+      turn_id?: string;
     }
   | { type: "exec_command_output_delta"; call_id: string; stream: "stdout" | "stderr"; chunk: string }
   | {
@@ -146,6 +156,10 @@ export type EventMsg =
       duration: { secs: number; nanos: number };
       formatted_output: string;
       source?: ExecCommandSource;
+      /** Set in session files, as the reference records them (see rollout/item-journal.ts). */
+      turn_id?: string;
+      status?: ItemStatus;
+      parsed_cmd?: ParsedCommand[];
     }
   | {
       type: "exec_approval_request";
@@ -199,9 +213,20 @@ export type EventMsg =
    */
   | { type: "question_asked"; key: string; request: QuestionRequest }
   /** The question is closed: answered, or cancelled (an interrupt, a shutdown, or nobody to ask). */
-  | { type: "question_resolved"; key: string; outcome: QuestionOutcomeKind }
+  /** `answer`: what the user answered (absent when cancelled), so a redraw can show the decision. */
+  | { type: "question_resolved"; key: string; outcome: QuestionOutcomeKind; answer?: QuestionAnswer }
   | { type: "patch_apply_begin"; call_id: string; auto_approved: boolean; changes: Record<string, FileChange> }
-  | { type: "patch_apply_end"; call_id: string; stdout: string; stderr: string; success: boolean }
+  | {
+      type: "patch_apply_end";
+      call_id: string;
+      stdout: string;
+      stderr: string;
+      success: boolean;
+      /** Set in session files, as the reference records them: what the patch changed, so a resume can show it. */
+      turn_id?: string;
+      status?: ItemStatus;
+      changes?: Record<string, FileChange>;
+    }
   /**
    * A patch refused by the approval and sandbox settings before anything was written (the model
    * reads `reason`). Not part of the exec --json stream or session files: it lets a front end

@@ -31,6 +31,11 @@ export interface ThreadSummary {
   source: string | null;
   /** The git branch session_meta recorded, else null. */
   gitBranch: string | null;
+  /** session_meta's originator and cli_version (who wrote the thread), else null. */
+  originator: string | null;
+  cliVersion: string | null;
+  /** The model of the first turn the head records, else null. */
+  model: string | null;
   /** The name given with /rename (session_index.jsonl), else null; filled in by listings. */
   name: string | null;
 }

@@ -6,8 +6,9 @@
  */
 import type { ThreadSummary } from "../protocol/threads.js";
 import { readdirSync, realpathSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { SESSIONS_SUBDIR, isThreadId, parseRolloutFileName } from "./format.js";
+import { ARCHIVED_SUBDIR } from "./archive.js";
 import { scanRollout, tailLines } from "./read.js";
 import { isContextText } from "./reconstruct.js";
 import { threadNames } from "./thread-names.js";
@@ -30,6 +31,10 @@ export interface ListOptions {
   provider?: string;
   /** At most this many (all when absent or 0). */
   limit?: number;
+  /** List the archived threads (`archived_sessions/`) instead. */
+  archived?: boolean;
+  /** Newest first by last write (default), or by creation (the time and id in the file name). */
+  order?: "updated" | "created";
 }
 
 const HEAD_BYTES = 1 << 20;
@@ -39,7 +44,7 @@ const HEAD_CHUNK = 64 * 1024;
  * Visits rollout files (sessions/YYYY/MM/DD/, and the flat layout of early versions) by name,
  * newest directory first, until `visit` returns true. Names only: nothing is opened or stat'ed.
  */
-function walkRollouts(codexHome: string, visit: (path: string, threadId: string) => boolean): void {
+function walkRollouts(codexHome: string, visit: (path: string, threadId: string) => boolean, subdir = SESSIONS_SUBDIR): void {
   const walk = (dir: string, depth: number): boolean => {
     let entries;
     try {
@@ -59,11 +64,11 @@ function walkRollouts(codexHome: string, visit: (path: string, threadId: string)
     }
     return false;
   };
-  walk(join(codexHome, SESSIONS_SUBDIR), 0);
+  walk(join(codexHome, subdir), 0);
 }
 
-/** Every rollout file, most recently written first. */
-export function rolloutFiles(codexHome: string): RolloutFile[] {
+/** Every rollout file (the archived ones when `archived`), most recently written first. */
+export function rolloutFiles(codexHome: string, archived = false): RolloutFile[] {
   const files: RolloutFile[] = [];
   walkRollouts(codexHome, (path, threadId) => {
     try {
@@ -74,7 +79,7 @@ export function rolloutFiles(codexHome: string): RolloutFile[] {
       // deleted while we looked
     }
     return false;
-  });
+  }, archived ? ARCHIVED_SUBDIR : SESSIONS_SUBDIR);
   return files.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.path < b.path ? 1 : -1));
 }
 
@@ -122,6 +127,9 @@ export function readSummary(file: RolloutFile): ThreadSummary {
     forkedFromId: null,
     source: null,
     gitBranch: null,
+    originator: null,
+    cliVersion: null,
+    model: null,
     name: null,
   };
   let metaSeen = false;
@@ -134,6 +142,10 @@ export function readSummary(file: RolloutFile): ThreadSummary {
         // Events that cannot hold the prompt are passed over without parsing them.
         const kind = line.type === "event_msg" ? line.payloadType : undefined;
         if (kind !== undefined && kind !== "user_message" && kind !== "item_completed") return true;
+        if (line.type === "turn_context") {
+          summary.model ??= isObject(line.payload) ? str(line.payload.model) : null;
+          return true;
+        }
         const p = isObject(line.payload) ? line.payload : {};
         if (line.type === "session_meta" && !metaSeen) {
           metaSeen = true;
@@ -143,6 +155,8 @@ export function readSummary(file: RolloutFile): ThreadSummary {
           summary.modelProvider = str(p.model_provider);
           summary.forkedFromId = str(p.forked_from_id);
           summary.gitBranch = isObject(p.git) ? str(p.git.branch) : null;
+          summary.originator = str(p.originator);
+          summary.cliVersion = str(p.cli_version);
           summary.source = typeof p.source === "string" ? p.source : p.source === undefined ? null : JSON.stringify(p.source);
         } else if (line.type === "event_msg") {
           summary.firstPrompt ??= promptFromEvent(p);
@@ -167,7 +181,9 @@ export function readSummary(file: RolloutFile): ThreadSummary {
 export function* iterateThreads(codexHome: string, options: Omit<ListOptions, "limit"> = {}): Generator<ThreadSummary, void, undefined> {
   const cwd = options.cwd === undefined ? undefined : canonical(options.cwd);
   const names = threadNames(codexHome);
-  for (const file of rolloutFiles(codexHome)) {
+  const files = rolloutFiles(codexHome, options.archived === true);
+  if (options.order === "created") files.sort((a, b) => createdKey(b) - createdKey(a) || (a.path < b.path ? 1 : -1));
+  for (const file of files) {
     const summary = readSummary(file);
     summary.name = names.get(summary.id.toLowerCase())?.name ?? null;
     if (options.provider && summary.modelProvider && summary.modelProvider !== options.provider) continue;
@@ -175,6 +191,12 @@ export function* iterateThreads(codexHome: string, options: Omit<ListOptions, "l
     if (cwd !== undefined && !inDirectory(summary, cwd)) continue;
     yield summary;
   }
+}
+
+/** When the file name says the thread was created (local time, to the second), as a sortable number. */
+function createdKey(file: RolloutFile): number {
+  const stamp = parseRolloutFileName(basename(file.path))?.stamp;
+  return stamp ? Number(stamp.replace(/\D/g, "")) : 0;
 }
 
 /** Threads newest first, filtered; reads heads only until `limit` matches are found. */

@@ -1,9 +1,13 @@
 /**
  * Which events a rollout keeps. Like the reference's "limited" persistence mode, only events a
  * reader needs to replay the conversation are written (messages, reasoning, token counts, turn
- * boundaries, applied patches, finished MCP tool calls and web searches); deltas, command output, begin/end
- * chatter and MCP start-up progress would multiply the file's size for nothing, since the
- * response items already hold what the model saw.
+ * boundaries, compactions, rollbacks), plus, as its "extended" mode keeps them, what a resume
+ * needs to redraw the conversation as it was shown: plan updates, finished MCP tool calls, web
+ * searches, viewed images, errors, and the questions the user answered (codex-ts's own
+ * `question_asked` / `question_resolved`, which the reference skips); commands and file changes are recorded by
+ * item-journal.ts, which asks this policy about everything else. Deltas, begin events and MCP
+ * start-up progress would multiply the file's size for nothing, since the response items
+ * already hold what the model saw.
  */
 import type { EventMsg } from "../protocol/events.js";
 
@@ -13,7 +17,11 @@ export function isPersistedEvent(msg: EventMsg): boolean {
     case "agent_message":
     case "agent_reasoning":
     case "token_count":
-    case "patch_apply_end":
+    case "question_asked":
+    case "question_resolved":
+    case "plan_update":
+    case "view_image_tool_call":
+    case "error":
     case "mcp_tool_call_end":
     case "web_search_end":
     case "turn_aborted":

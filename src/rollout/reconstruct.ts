@@ -1,9 +1,12 @@
 /**
- * Loads a recorded thread for resuming: replays its lines into the history the model saw, and
- * picks out what the session needs to carry on (thread id, base instructions, the last turn's
- * settings, the last token totals). Replay follows the reference: response items append,
- * `compacted` replaces the history, `thread_rolled_back` drops the last user turns; every other
- * line (events, unknown kinds such as the reference's `world_state`) only informs.
+ * Loads a recorded thread for resuming, in one pass over its lines: replays them into the
+ * history the model saw and, beside it, the events a front end redraws the conversation from
+ * (see initial-messages.ts), and picks out what the session needs to carry on (thread id, base
+ * instructions, the last turn's settings, the last token totals). Replay follows the reference:
+ * response items append, `compacted` replaces the history, `thread_rolled_back` drops the last
+ * user turns; every other line (events, unknown kinds such as the reference's `world_state`)
+ * only informs. Lines are parsed only when something needs them: a run that draws nothing
+ * (`redraw: false`) reads the events' kinds from their first characters and skips them.
  */
 import { basename } from "node:path";
 import type { EventMsg, TokenUsage, TokenUsageInfo } from "../protocol/events.js";
@@ -76,10 +79,16 @@ interface ReplayState {
   /** Recorded item kinds we cannot resend, with counts. */
   dropped: Map<string, number>;
   lines: number;
-  messages: InitialMessages;
+  /** null: nobody redraws this thread (exec). */
+  messages: InitialMessages | null;
 }
 
-export function loadThread(path: string): RecordedThread {
+export interface LoadOptions {
+  /** Build `initialMessages` (default true); a front end that draws no conversation passes false. */
+  redraw?: boolean;
+}
+
+export function loadThread(path: string, options: LoadOptions = {}): RecordedThread {
   const state: ReplayState = {
     threadId: null,
     baseInstructions: null,
@@ -90,7 +99,7 @@ export function loadThread(path: string): RecordedThread {
     lastGoal: null,
     dropped: new Map(),
     lines: 0,
-    messages: new InitialMessages(),
+    messages: options.redraw === false ? null : new InitialMessages(),
   };
   const scan = scanRollout(path, (line) => replay(state, line));
   if (state.lines === 0 && scan.warnings.length === 0) throw new Error(`${path}: empty session file`);
@@ -115,7 +124,7 @@ export function loadThread(path: string): RecordedThread {
     lastTurn: turn && !state.contextDropped ? turnSettings(turn) : null,
     tokenInfo: tokenInfo(parsePayload(state.lastTokenCount)),
     warnings,
-    initialMessages: state.messages.messages,
+    initialMessages: state.messages?.finish() ?? [],
     goal: goalOf(parsePayload(state.lastGoal)),
   };
 }
@@ -164,12 +173,15 @@ function replay(state: ReplayState, line: RolloutLine): void {
       // Most events only inform; decide from the line's head before paying for a parse.
       const kind = line.payloadType ?? (isObject(line.payload) ? str(line.payload.type) : undefined);
       // The reference also writes token counts without figures (rate limits only): not those.
-      if (kind === "token_count" && !NO_INFO.test(line.raw)) state.lastTokenCount = line.raw;
-      else if (kind === "thread_goal_updated") state.lastGoal = line.raw;
+      if (kind === "token_count") {
+        const withFigures = !NO_INFO.test(line.raw);
+        if (withFigures) state.lastTokenCount = line.raw;
+        state.messages?.addTokenCount(line.raw, withFigures);
+      } else if (kind === "thread_goal_updated") state.lastGoal = line.raw;
       else if (kind === "thread_rolled_back" && isObject(line.payload)) {
         state.history = dropLastUserTurns(state.history, num(line.payload.num_turns));
-        state.messages.rollback(num(line.payload.num_turns));
-      } else if (isRedrawnEvent(kind)) state.messages.addEvent(parsePayload(line.raw));
+        state.messages?.rollback(num(line.payload.num_turns));
+      } else if (state.messages && isRedrawnEvent(kind)) state.messages.addEvent(line.payload);
       return;
     }
     default:
@@ -190,9 +202,8 @@ function replay(state: ReplayState, line: RolloutLine): void {
       const item = responseItemFromRollout(p);
       if (item) {
         state.history.push(item);
-        state.messages.addItem(item);
-      }
-      else {
+        state.messages?.addItem(item);
+      } else {
         const kind = isObject(p) ? (str(p.type) ?? "?") : "?";
         state.dropped.set(kind, (state.dropped.get(kind) ?? 0) + 1);
       }

@@ -15,7 +15,7 @@ import type { EventMsg } from "../protocol/events.js";
 import type { ResponseItem } from "../protocol/items.js";
 import { rolloutPath, serializeLine, utcTimestamp, type SessionMetaPayload, type TurnContextPayload } from "./format.js";
 import { gitInfo } from "./git-info.js";
-import { isPersistedEvent } from "./policy.js";
+import { ItemJournal } from "./item-journal.js";
 import { PRIVATE_DIR_MODE } from "../util/atomic-write.js";
 
 export interface NewRolloutParams {
@@ -36,6 +36,8 @@ export class RolloutRecorder {
   /** Write failures not yet told to anyone (nobody listens before the session starts). */
   private unreported: string[] = [];
   private onError: ((message: string) => void) | null = null;
+  /** Which event lines each event becomes (the persistence policy, and the commands and file changes shown). */
+  private readonly journal = new ItemJournal();
 
   private constructor(
     readonly path: string,
@@ -116,10 +118,11 @@ export class RolloutRecorder {
     if (items.length > 0) this.add(items.map((item) => serializeLine("response_item", item)).join(""));
   }
 
-  /** Records the event if the persistence policy keeps it; turn events get their turn's id. */
+  /** Records the event lines `msg` becomes: none for most events (see item-journal.ts). */
   recordEvent(msg: EventMsg): void {
-    if (!isPersistedEvent(msg)) return;
-    this.add(serializeLine("event_msg", msg));
+    let lines = "";
+    for (const payload of this.journal.recordable(msg)) lines += serializeLine("event_msg", payload);
+    if (lines !== "") this.add(lines);
   }
 
   /**

@@ -167,8 +167,9 @@ void test("request_user_input asks through an event and returns the answers as J
       },
     },
   ]);
-  assert.equal(ctx.questions.answer("call_q", { type: "user_input", response: { answers: { color: { answers: ["Blue"] } } } }), true);
-  assert.deepEqual(ctx.events.at(-1), { type: "question_resolved", key: "call_q", outcome: "answered" });
+  const blue = { type: "user_input" as const, response: { answers: { color: { answers: ["Blue"] } } } };
+  assert.equal(ctx.questions.answer("call_q", blue), true);
+  assert.deepEqual(ctx.events.at(-1), { type: "question_resolved", key: "call_q", outcome: "answered", answer: blue });
   assert.deepEqual(await pending, { type: "function_call_output", call_id: "call_q", output: '{"answers":{"color":{"answers":["Blue"]}}}' });
 });
 

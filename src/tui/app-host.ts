@@ -2,6 +2,7 @@
  * What the app needs from the process around it (the runner in run-tui.ts implements the host;
  * tests give a recording one), and how it is set up.
  */
+import type { SearchableIndex } from "./parts/file-search-popup.js";
 import type { Op } from "../protocol/ops.js";
 import type { ReasoningEffort } from "../protocol/policy.js";
 import type { Theme } from "./parts/theme.js";
@@ -30,6 +31,8 @@ export interface AppHost {
   notify(event: "agent-turn-complete" | "approval-requested", text: string): void;
   /** The user asked to leave. */
   quit(): void;
+  /** The files `@` searches in `cwd`, when they are not this machine's (a remote session). */
+  fileIndex?(cwd: string): SearchableIndex | undefined;
 }
 
 export interface AppOptions {

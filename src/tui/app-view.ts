@@ -84,6 +84,13 @@ export class AppView {
     });
   }
 
+  /** Clears the terminal and the transcript, for a redraw of the whole conversation (after a backtrack). */
+  clearAll(): void {
+    this.transcript.clear();
+    this.pendingCommit = [];
+    this.renderer.clearAll();
+  }
+
   /** Questions of a thread that is no longer shown are dropped. */
   clearOverlays(): void {
     this.overlays.length = 0;

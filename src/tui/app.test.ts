@@ -388,12 +388,20 @@ void test("a message steered into a streaming answer joins the conversation afte
   assert.match(out, /Second half-written paragraph\.[\s\S]*› also this[\s\S]*Worked for/);
 });
 
+/** The question_resolved event the core sends for an answer_question op. */
+function resolvedBy(op: Op | undefined): EventMsg {
+  assert.ok(op?.type === "answer_question");
+  return { type: "question_resolved", key: op.key, outcome: "answered", answer: op.answer };
+}
+
 void test("an answered question is kept as a decision cell; a question taller than the inline share goes full screen", () => {
   const { app, ops, written, raw } = harness();
   feed(app, configured, asked({ type: "exec_approval_request", call_id: "c1", turn_id: "t", command: ["make"], cwd: "/repo", parsed_cmd: [] }));
   app.handleInput("y");
-  app.renderNow();
   assert.deepEqual(ops.at(-1), decided("c1", "approved"));
+  // The core closes the question with the answer; the decision joins the conversation then.
+  feed(app, resolvedBy(ops.at(-1)));
+  app.renderNow();
   assert.match(written(), /✔ You approved running `make` this time/);
   // 60 lines of arguments do not fit the inline share of 30 rows: drawn on the alternate screen.
   const before = raw().length;
@@ -401,6 +409,7 @@ void test("an answered question is kept as a decision cell; a question taller th
   assert.ok(raw().slice(before).includes("\x1b[?1049h"), "not full screen");
   assert.match(stripAnsi(raw().slice(before)), /Call it\?[\s\S]*lines 1–\d+ of \d+[\s\S]*1\. Yes, call it \(y\)/);
   app.handleInput("n");
+  feed(app, resolvedBy(ops.at(-1)));
   app.renderNow();
   assert.ok(raw().slice(before).includes("\x1b[?1049l"), "the conversation did not come back");
   assert.match(written(), /✗ You canceled the call to `s\.t`/);

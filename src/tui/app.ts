@@ -4,7 +4,7 @@
  * op. What is drawn where is app-view.ts's; the running turn's live parts are live-turn.ts's.
  */
 import type { Op } from "../protocol/ops.js";
-import type { Event, EventMsg, FileChange, RateLimitSnapshot, TokenUsage, TokenUsageInfo } from "../protocol/events.js";
+import type { Event, EventMsg, FileChange, QuestionRequest, RateLimitSnapshot, TokenUsage, TokenUsageInfo } from "../protocol/events.js";
 import type { ReasoningEffort } from "../protocol/policy.js";
 import type { SelectItem } from "@mariozechner/pi-tui";
 import type { Theme } from "./parts/theme.js";
@@ -22,7 +22,8 @@ import { Composer, SlashCompletions } from "./composer.js";
 import { fileIndexFor } from "./parts/file-search.js";
 import { join } from "node:path";
 import { BUILTIN_COMMANDS, promptCommand, type SlashCommand, type SlashContext } from "./slash-commands.js";
-import { questionOverlay } from "./questions.js";
+import { decisionOf, questionOverlay } from "./questions.js";
+import { redrawKeptTurns } from "./backtrack-redraw.js";
 import { KeyInput } from "./app-input.js";
 import type { ThreadGoal } from "../protocol/goals.js";
 import { goalNotice } from "./goal-command.js";
@@ -46,6 +47,8 @@ export class App implements SlashContext {
   private readonly patches = new Map<string, Record<string, FileChange>>();
   /** Question overlays by the question's key, until it is resolved. */
   private readonly questions = new Map<string, Overlay>();
+  /** What each open question asks, by key, for its decision cell (replayed ones too). */
+  private readonly asked = new Map<string, QuestionRequest>();
   /** `/model` pickers waiting for the session's list_models_response. */
   private modelListWaiters: Array<(models: Array<{ slug: string; is_default: boolean }>) => void> = [];
   private spinner: NodeJS.Timeout | null = null;
@@ -73,6 +76,8 @@ export class App implements SlashContext {
   private turnStartedAt: number | null = null;
   /** The running task is a /compact (no "Worked for" under it). */
   private compacting = false;
+  /** Whether the running turn carries a message of the user's (a compaction's does not). */
+  private turnAsked = false;
   rolloutPath: string | null = null;
   running = false;
   /** Cumulative usage of every thread this app showed, for the exit summary. */
@@ -97,6 +102,8 @@ export class App implements SlashContext {
       cwd: () => this.cwd,
       fileIndex: () => {
         const root = this.cwd;
+        const remote = this.host.fileIndex?.(root);
+        if (remote) return remote;
         const hidden = options.hiddenFile?.().then((denied) => (rel: string) => denied(join(root, rel)));
         return fileIndexFor(root, hidden);
       },
@@ -242,6 +249,7 @@ export class App implements SlashContext {
     this.turn.reset();
     this.view.clearOverlays();
     this.questions.clear();
+    this.asked.clear();
     this.userMessages = [];
     this.threadGoal = null;
     // A new thread starts in the default mode: the mode the user is in goes to it too.
@@ -250,6 +258,21 @@ export class App implements SlashContext {
     this.status.usage = null;
     this.totals = null;
     this.lastAnswer = null;
+  }
+
+  /** After a backtrack, the kept turns redrawn as a resume draws them (see backtrack-redraw.ts). */
+  private async rolledBack(turns: number): Promise<void> {
+    const redrawn = await redrawKeptTurns(this.rolloutPath, {
+      clear: () => {
+        this.resetThread();
+        this.view.clearAll();
+        if (this.header) this.commitHeader(this.header);
+      },
+      replay: (msg) => this.handle(msg, true),
+      warn: (message) => this.notice("warning", message),
+    });
+    if (!redrawn) this.userMessages = this.userMessages.slice(0, Math.max(0, this.userMessages.length - turns));
+    this.notice("info", `Rolled back ${turns} turn${turns === 1 ? "" : "s"}; the agent no longer sees them.`);
   }
 
   noteUnderHeader(notes: string[]): void {
@@ -282,6 +305,9 @@ export class App implements SlashContext {
         if (!replay) this.host.submit({ type: "list_custom_prompts" });
         break;
       case "task_started":
+        this.turnAsked = false;
+        // A replayed turn is drawn, not run.
+        if (replay) break;
         this.setRunning(true);
         this.turnStartedAt = this.now();
         this.options.onTurnStart?.();
@@ -289,14 +315,15 @@ export class App implements SlashContext {
       case "task_complete": {
         this.turn.turnComplete();
         const started = this.turnStartedAt;
-        // The duration is taken now: the transcript draws the cell again later.
+        // The core's measure (recorded, so a resume draws the same line), else ours. The duration
+        // is taken now: the transcript draws the cell again later.
         // A compaction is not work on the user's request: no "Worked for" under it.
-        const worked = started === null ? null : this.now() - started;
-        if (worked !== null && !replay && !this.compacting) this.view.commit((width) => workedCell(worked, this.style, width));
+        const worked = msg.duration_ms ?? (started === null ? null : this.now() - started);
+        if (worked !== null && !this.compacting) this.view.commit((width) => workedCell(worked, this.style, width));
         this.turnStartedAt = null;
         this.compacting = false;
         this.setRunning(false);
-        this.host.notify("agent-turn-complete", firstLine(msg.last_agent_message) ? `Turn complete: ${firstLine(msg.last_agent_message)}` : "Turn complete");
+        if (!replay) this.host.notify("agent-turn-complete", firstLine(msg.last_agent_message) ? `Turn complete: ${firstLine(msg.last_agent_message)}` : "Turn complete");
         break;
       }
       case "turn_aborted":
@@ -307,6 +334,7 @@ export class App implements SlashContext {
         if (msg.reason === "interrupted") this.notice("aborted", "Interrupted. Tell the agent what to do differently, or send a new request.");
         break;
       case "user_message":
+        this.turnAsked = true;
         this.userMessages.push(msg.message);
         this.turn.userMessage(msg.message);
         break;
@@ -329,8 +357,8 @@ export class App implements SlashContext {
       case "agent_reasoning_section_break":
         break;
       case "exec_command_begin":
-        // A replayed command is drawn from its end event alone.
-        if (!replay) this.turn.commandBegin(msg.call_id, msg.command, msg.source === "user_shell");
+        // Replayed too: a command an interrupt stopped comes back as begun, and the turn_aborted after it ends it.
+        this.turn.commandBegin(msg.call_id, msg.command, msg.source === "user_shell");
         break;
       case "exec_command_output_delta":
         this.turn.commandOutput(msg.call_id, msg.stream, msg.chunk);
@@ -343,6 +371,7 @@ export class App implements SlashContext {
         break;
       }
       case "question_asked": {
+        this.asked.set(msg.key, msg.request);
         if (replay) break;
         const overlay = questionOverlay(msg.key, msg.request, {
           theme: this.theme,
@@ -350,7 +379,6 @@ export class App implements SlashContext {
           cwd: this.cwd,
           submit: (op) => this.host.submit(op),
           close: (o) => this.view.close(o),
-          decided: (subject, decision) => this.view.commit((width) => decisionCell(subject, decision, this.style, width)),
         });
         this.questions.set(msg.key, overlay);
         this.view.open(overlay);
@@ -362,11 +390,15 @@ export class App implements SlashContext {
         const overlay = this.questions.get(msg.key);
         this.questions.delete(msg.key);
         if (overlay) this.view.close(overlay);
+        // The user's answer joins the conversation (recorded, so a resume shows it too).
+        const request = this.asked.get(msg.key);
+        this.asked.delete(msg.key);
+        const decision = request && msg.answer ? decisionOf(request, msg.answer, this.cwd) : null;
+        if (decision) this.view.commit((width) => decisionCell(decision.subject, decision.decision, this.style, width));
         break;
       }
       case "patch_apply_begin":
         this.patches.set(msg.call_id, msg.changes);
-        if (replay) this.view.commit((width) => patchCell(msg.changes, "applied", this.style, width));
         break;
       case "patch_apply_end": {
         const changes = this.patches.get(msg.call_id);
@@ -439,6 +471,8 @@ export class App implements SlashContext {
         break;
       case "context_compacted": {
         this.status.label = "Working";
+        // A turn of its own (the user's /compact, or a replayed one) gets no "Worked for" line.
+        if (!this.turnAsked) this.compacting = true;
         // The status line's figures from before the compaction (its own request reports usage too).
         const before = this.beforeCompaction ?? this.status.usage;
         this.beforeCompaction = null;
@@ -453,8 +487,7 @@ export class App implements SlashContext {
         this.view.commit((width) => webSearchCell(msg, this.style, width));
         break;
       case "thread_rolled_back":
-        this.userMessages = this.userMessages.slice(0, Math.max(0, this.userMessages.length - msg.num_turns));
-        if (!replay) this.notice("info", `Rolled back ${msg.num_turns} turn${msg.num_turns === 1 ? "" : "s"}; the agent no longer sees them.`);
+        if (!replay) void this.rolledBack(msg.num_turns);
         break;
       case "get_history_entry_response":
         this.composer.historyEntry(msg.log_id, msg.offset, msg.entry?.text ?? null);

@@ -155,6 +155,18 @@ export class InlineRenderer {
     return this.fullScreen;
   }
 
+  /**
+   * Clears the screen and the terminal's scrollback (for a redraw of the whole conversation);
+   * the next commit draws from the top-left corner.
+   */
+  clearAll(): void {
+    if (this.closed) return;
+    this.screen.write(`${SYNC_ON}\x1b[H\x1b[2J\x1b[3J${SYNC_OFF}`);
+    this.previous = [];
+    this.cursorRow = 0;
+    this.cursorCol = 0;
+  }
+
   /** Clears the live region for good, leaving the cursor where it began (on exit). */
   close(): void {
     if (this.closed) return;

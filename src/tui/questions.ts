@@ -5,7 +5,8 @@
  * arguments), the model's multiple-choice questions, and an MCP server's elicitation.
  * Keys: y approve once, a approve for the session, p allow the prefix; n and Esc stop the turn so
  * the user can say what to do instead (the answer the labels promise). Each answer is also kept
- * in the conversation as a decision cell.
+ * in the conversation as a decision cell (`decisionOf`), drawn from the question_resolved event
+ * that carries it, live and in a resumed session's redraw alike.
  */
 import type { Op, QuestionAnswer } from "../protocol/ops.js";
 import type { QuestionRequest } from "../protocol/events.js";
@@ -25,8 +26,6 @@ export interface QuestionContext {
   cwd: string;
   submit(op: Op): string;
   close(overlay: Overlay): void;
-  /** The user answered: the answer joins the conversation. */
-  decided(subject: DecisionSubject, decision: Decision): void;
 }
 
 /** At most this many files are listed under a patch question (all of them are in its diff). */
@@ -36,11 +35,10 @@ export function questionOverlay(key: string, msg: QuestionRequest, ctx: Question
   const t = ctx.theme;
   const reply = (answer: QuestionAnswer): Op => ({ type: "answer_question", key, answer });
   const decide = (decision: ExecApprovalDecision): Op => reply({ type: "decision", decision });
-  /** One question: its title, detail and answers; the pick is closed, recorded and sent as `answer(value)`. */
-  const ask = <T extends Decision>(title: string, subject: DecisionSubject, detail: QuestionDetail, choices: Choice<T>[], escape: T, answer: (value: T) => Op): Overlay => {
+  /** One question: its title, detail and answers; the pick is closed and sent as `answer(value)`. */
+  const ask = <T extends Decision>(title: string, detail: QuestionDetail, choices: Choice<T>[], escape: T, answer: (value: T) => Op): Overlay => {
     const overlay: ChoiceOverlay<T> = new ChoiceOverlay(t, title, detail, choices, escape, (value) => {
       ctx.close(overlay);
-      ctx.decided(subject, value);
       ctx.submit(answer(value));
     });
     return overlay;
@@ -65,8 +63,7 @@ export function questionOverlay(key: string, msg: QuestionRequest, ctx: Question
         body: (w) => prefixed(t.fg("accent", "$ "), "  ", displayCommand(msg.command), w),
         bottom: (w) => [t.dim(`in ${msg.cwd}`), ...(msg.reason ? prefixed(t.dim("reason: "), "        ", msg.reason, w) : [])],
       };
-      const subject: DecisionSubject = { kind: "command", command: msg.command };
-      return ask<ExecApprovalDecision>("Run this command?", subject, detail, choices, "abort", decide);
+      return ask<ExecApprovalDecision>("Run this command?", detail, choices, "abort", decide);
     }
     case "apply_patch_approval_request": {
       const files = Object.keys(msg.changes).map((p) => displayPath(p, ctx.cwd));
@@ -89,7 +86,7 @@ export function questionOverlay(key: string, msg: QuestionRequest, ctx: Question
         stop,
       ];
       const title = `Apply these changes to ${count(files.length, "file")}?`;
-      return ask<ReviewDecision>(title, { kind: "patch", files }, detail, choices, "abort", decide);
+      return ask<ReviewDecision>(title, detail, choices, "abort", decide);
     }
     case "mcp_tool_call_approval_request": {
       const detail: QuestionDetail = {
@@ -101,8 +98,7 @@ export function questionOverlay(key: string, msg: QuestionRequest, ctx: Question
         { key: "a", label: "Yes, and allow this tool this session", value: "approved_for_session" },
         stop,
       ];
-      const subject: DecisionSubject = { kind: "mcp_tool", server: msg.server, tool: msg.tool };
-      return ask<ReviewDecision>(msg.question, subject, detail, choices, "abort", decide);
+      return ask<ReviewDecision>(msg.question, detail, choices, "abort", decide);
     }
     case "elicitation_request": {
       const choices: Choice<"accept" | "decline" | "cancel">[] = [
@@ -110,10 +106,31 @@ export function questionOverlay(key: string, msg: QuestionRequest, ctx: Question
         { key: "n", label: "Decline", value: "decline" },
       ];
       const answer = (action: "accept" | "decline" | "cancel"): Op => reply({ type: "elicitation", action });
-      return ask(`${msg.server_name} asks:`, { kind: "elicitation", server: msg.server_name }, { body: (w) => prefixed("", "", msg.message, w) }, choices, "cancel", answer);
+      return ask(`${msg.server_name} asks:`, { body: (w) => prefixed("", "", msg.message, w) }, choices, "cancel", answer);
     }
     case "request_user_input":
       return new QuestionsOverlay(msg.questions, ctx, (answers) => reply({ type: "user_input", response: { answers } }));
+  }
+}
+
+/**
+ * What the user's answer to a question says, as its decision cell shows it: what was asked about
+ * and the decision; null for answers that are not a decision (the model's questions).
+ */
+export function decisionOf(request: QuestionRequest, answer: QuestionAnswer, cwd: string): { subject: DecisionSubject; decision: Decision } | null {
+  if (answer.type === "elicitation" && request.type === "elicitation_request") {
+    return { subject: { kind: "elicitation", server: request.server_name }, decision: answer.action };
+  }
+  if (answer.type !== "decision") return null;
+  switch (request.type) {
+    case "exec_approval_request":
+      return { subject: { kind: "command", command: request.command }, decision: answer.decision };
+    case "apply_patch_approval_request":
+      return { subject: { kind: "patch", files: Object.keys(request.changes).map((p) => displayPath(p, cwd)) }, decision: answer.decision };
+    case "mcp_tool_call_approval_request":
+      return { subject: { kind: "mcp_tool", server: request.server, tool: request.tool }, decision: answer.decision };
+    default:
+      return null;
   }
 }
 

@@ -10,7 +10,6 @@ import { resolve, sep } from "node:path";
 import { loadConfig, type Config } from "../config/load-config.js";
 import { configInputFromFlags, type SessionFlags } from "../config/session-flags.js";
 import { ConfigError } from "../config/overrides.js";
-import type { FrontEndHost } from "../host/front-end-host.js";
 import type { HostedThread } from "../host/hosted-thread.js";
 import type { ThreadTarget } from "../protocol/threads.js";
 import type { Op } from "../protocol/ops.js";
@@ -31,12 +30,18 @@ import type { ReasoningEffort } from "../protocol/policy.js";
 import { highlightCode, preloadHighlighter } from "./parts/highlight.js";
 import { loadMarkdown } from "./pi-tui.js";
 import type { SignInOutcome } from "./parts/sign-in.js";
+import type { SearchableIndex } from "./parts/file-search-popup.js";
+import { StartFailure, type ThreadSource } from "./thread-source.js";
 
 export interface TuiOptions extends SessionFlags {
   cd?: string;
   image: string[];
   /** `--alt-screen` (true) / `--no-alt-screen` (false). */
   altScreen?: boolean;
+  /** `--remote ws://HOST:PORT`: the threads run on that app-server, not here. */
+  remote?: string;
+  /** `--remote-auth-token-env VAR`: the environment variable holding the server's bearer token. */
+  remoteAuthTokenEnv?: string;
 }
 
 /** What the UI opens on: a new thread (with an optional first prompt), or a recorded one. */
@@ -55,7 +60,8 @@ export async function runTui(opts: TuiOptions, start: TuiStart): Promise<number>
     process.stderr.write(`${NO_TERMINAL}\n`);
     return 1;
   }
-  const cwd = resolve(opts.cd ?? process.cwd());
+  // With --remote, --cd names a folder on the server; this side only reads the UI's settings.
+  const cwd = opts.remote !== undefined ? process.cwd() : resolve(opts.cd ?? process.cwd());
   if (!existsSync(cwd) || !statSync(cwd).isDirectory()) {
     process.stderr.write(`--cd ${opts.cd}: no such directory\n`);
     return 1;
@@ -70,7 +76,7 @@ export async function runTui(opts: TuiOptions, start: TuiStart): Promise<number>
     }
     throw err;
   }
-  const runner = new TuiRunner(config, () => load(opts, cwd), tuiSettings(config.toml, opts), permissionsChosen(config));
+  const runner = new TuiRunner(config, () => load(opts, cwd), tuiSettings(config.toml, opts), permissionsChosen(config), opts);
   return runner.run(start, opts.image.map((p) => resolve(cwd, p)));
 }
 
@@ -99,7 +105,7 @@ function osc52(text: string): string {
 
 /** Owns the terminal, the app and the current thread; switches threads for /new, /resume, /fork. */
 class TuiRunner implements AppHost {
-  private host: FrontEndHost | null = null;
+  private source: ThreadSource | null = null;
   /** Ops submitted before the first thread was ready (a prompt typed while it starts). */
   private readonly early: Op[] = [];
   private readonly term: TerminalSession;
@@ -119,6 +125,7 @@ class TuiRunner implements AppHost {
     private readonly settings: TuiSettings,
     /** The user chose the approval policy or the sandbox (flags or config): no trust question for that. */
     private readonly permissionsChosen: boolean,
+    private readonly flags: TuiOptions,
   ) {
     this.notifier = new FocusNotifier(settings.notifications, process.env, settings.notificationMethod);
     this.deniedFilter = deniedFilterFor(config);
@@ -156,24 +163,15 @@ class TuiRunner implements AppHost {
     this.notifier.start((d) => this.term.write(d));
     const finished = new Promise<number>((resolveDone) => (this.done = resolveDone));
     for (const warning of this.settings.warnings) this.app.warn(warning);
-    await this.askTrust();
+    // A remote session's project and credentials are the server's business.
+    if (this.flags.remote === undefined) await this.askTrust();
     // The composer is usable at once; the core loads and the thread starts behind it. Drawn
     // now, not on the next turn of the event loop, where the core's first files would go first.
     this.app.renderNow();
-    // Agent messages are drawn with the Markdown component: loaded with the core, before a thread can send one.
-    const [{ FrontEndHost, HostStartError }] = await Promise.all([import("../host/front-end-host.js"), loadMarkdown()]);
-    this.startErrorType = HostStartError;
-    this.host = new FrontEndHost("tui", process.env, { goalContinuation: true });
-    try {
-      this.host.checkCredentials(this.config);
-    } catch (err) {
-      if (!(err instanceof HostStartError)) throw err;
-      // No credentials at all: offer to sign in rather than only saying so.
-      if (!(err.kind === "no_api_key" && (await this.signIn()))) {
-        this.startError = err.message;
-        this.finish(1);
-        return finished;
-      }
+    this.source = await (this.flags.remote !== undefined ? this.remoteSource(this.flags.remote) : this.localSource());
+    if (!this.source) {
+      this.finish(1);
+      return finished;
     }
     let target = start.target;
     if (start.pick && target) {
@@ -196,15 +194,51 @@ class TuiRunner implements AppHost {
     return finished;
   }
 
+  /** This machine's engine: the credentials are checked first (and a sign-in offered when there are none). */
+  private async localSource(): Promise<ThreadSource | null> {
+    // Agent messages are drawn with the Markdown component: loaded with the core, before a thread can send one.
+    const [{ FrontEndHost, HostStartError }, { LocalThreads }] = await Promise.all([import("../host/front-end-host.js"), import("./thread-source.js"), loadMarkdown()]);
+    const host = new FrontEndHost("tui", process.env, { goalContinuation: true });
+    try {
+      host.checkCredentials(this.config);
+    } catch (err) {
+      if (!(err instanceof HostStartError)) throw err;
+      // No credentials at all: offer to sign in rather than only saying so.
+      if (!(err.kind === "no_api_key" && (await this.signIn()))) {
+        this.startError = err.message;
+        return null;
+      }
+    }
+    return new LocalThreads(host, () => this.config, HostStartError);
+  }
+
+  /** An app-server elsewhere (`--remote`); the token, when one is needed, comes from the variable `--remote-auth-token-env` names. */
+  private async remoteSource(url: string): Promise<ThreadSource | null> {
+    const [{ RemoteClient }, { RemoteThreads }] = await Promise.all([import("../app-server-client/remote-client.js"), import("./thread-source.js"), loadMarkdown()]);
+    const tokenVar = this.flags.remoteAuthTokenEnv;
+    const token = tokenVar === undefined ? null : (process.env[tokenVar] ?? null);
+    if (tokenVar !== undefined && !token) {
+      this.startError = `--remote-auth-token-env ${tokenVar}: that environment variable is not set`;
+      return null;
+    }
+    try {
+      const client = await RemoteClient.connect({ url, token, clientName: "codex_ts_tui", version: packageVersion() });
+      return new RemoteThreads(client, url, { cwd: this.flags.cd, model: this.flags.model, approvalPolicy: this.flags.askForApproval, sandbox: this.flags.sandbox });
+    } catch (err) {
+      this.startError = (err as Error).message;
+      return null;
+    }
+  }
+
   /** Starts (or resumes / forks) a thread and shows it; false when it could not start. */
   private async open(target: ThreadTarget | null): Promise<boolean> {
-    const host = this.host;
-    if (!host) return false;
+    const source = this.source;
+    if (!source) return false;
     let thread: HostedThread;
     try {
-      thread = await host.open({ config: this.config, target });
+      thread = await source.open(target);
     } catch (err) {
-      if (!(err instanceof this.startErrorType)) throw err;
+      if (!(err instanceof StartFailure)) throw err;
       this.startError = err.message;
       return false;
     }
@@ -214,12 +248,12 @@ class TuiRunner implements AppHost {
     // Shown under the new thread's header (a fork's new id, "nothing to resume").
     this.app.noteUnderHeader(thread.notices);
     void thread.listen((event) => this.show(thread, event));
-    if (previous) void host.close(previous.threadId);
+    if (previous) void source.close(previous);
     for (const op of this.early.splice(0)) thread.submit(op);
     try {
-      await host.ready(thread);
+      await source.ready(thread);
     } catch (err) {
-      if (!(err instanceof this.startErrorType)) throw err;
+      if (!(err instanceof StartFailure)) throw err;
       this.startError = err.message;
       return false;
     }
@@ -227,8 +261,6 @@ class TuiRunner implements AppHost {
   }
 
   private startError: string | null = null;
-  /** The core's start-failure class, known once the core is loaded. */
-  private startErrorType: new (...args: never[]) => Error = Error;
 
   /** Shows the current thread's events (a replaced thread's last ones are not drawn). */
   private show(thread: HostedThread, event: Event): void {
@@ -251,8 +283,11 @@ class TuiRunner implements AppHost {
   }
 
   async gitDiff(): Promise<string[]> {
-    const { diffReport } = await import("./parts/git-diff.js");
-    return diffReport(this.config.cwd);
+    return this.source ? this.source.gitDiff(this.app.cwd) : [];
+  }
+
+  fileIndex(cwd: string): SearchableIndex | undefined {
+    return this.source?.fileIndex(cwd) ?? undefined;
   }
 
   async newThread(): Promise<void> {
@@ -275,11 +310,13 @@ class TuiRunner implements AppHost {
   }
 
   async saveModel(model: string, effort: ReasoningEffort | null): Promise<string> {
+    if (this.source && !this.source.local) return this.source.saveModel(model, effort);
     const { saveModelChoice } = await import("./model-choice.js");
     return saveModelChoice(this.config.codexHome, this.config.profile, model, effort);
   }
 
   statusFacts(): { provider: string; agentsFiles: string[] } {
+    if (this.source && !this.source.local) return { provider: this.source.describe(), agentsFiles: [] };
     const c = this.config;
     const agentsFiles = agentsMdFiles({ codexHome: c.codexHome, cwd: c.cwd, maxBytes: c.projectDocMaxBytes, fallbackFilenames: c.projectDocFallbackFilenames, rootMarkers: c.projectRootMarkers });
     return { provider: `${c.provider.name} (${c.modelProviderId})`, agentsFiles };
@@ -287,13 +324,18 @@ class TuiRunner implements AppHost {
 
   renameThread(name: string): void {
     const id = this.app.sessionId;
-    if (id === null) return this.app.error("Cannot rename: there is no conversation to name yet");
-    void import("../host/recorded-threads.js").then(({ nameThread }) => {
-      const named = nameThread(this.config.codexHome, id, name);
+    const source = this.source;
+    if (id === null || !source) return this.app.error("Cannot rename: there is no conversation to name yet");
+    void source.rename(id, name).then((named) => {
       if (typeof named === "string") this.app.error(`Cannot rename: ${named}`);
-      else this.app.print("Conversation named", [`${named.name}: \`codex-ts resume ${shellJoin([named.name])}\` opens it again`]);
+      else this.app.print("Conversation named", [`${named.name}: \`${this.resumeCommand(shellJoin([named.name]))}\` opens it again`]);
       this.app.requestRender();
     });
+  }
+
+  /** The command that opens a session again (through the same app-server for a remote one). */
+  private resumeCommand(session: string): string {
+    return `codex-ts ${this.flags.remote !== undefined ? `--remote ${this.flags.remote} ` : ""}resume ${session}`;
   }
 
 
@@ -357,12 +399,14 @@ class TuiRunner implements AppHost {
 
   /** The recorded session the user picks (newest first; this folder's unless `all`), or null. */
   private async pickSession(kind: "resume" | "fork", all: boolean, interactiveOnly: boolean): Promise<string | null> {
-    const [{ SessionPicker }, { threadReader }] = await Promise.all([import("./parts/session-picker.js"), import("../host/recorded-threads.js")]);
-    const { codexHome, cwd } = this.config;
+    const source = this.source;
+    if (!source) return null;
+    const [{ SessionPicker }, threads] = await Promise.all([import("./parts/session-picker.js"), source.recorded(all, interactiveOnly)]);
+    const cwd = this.flags.remote === undefined ? this.config.cwd : (this.flags.cd ?? this.app.cwd);
     return this.app.present<string | null>(
       (done) =>
         new SessionPicker({
-          threads: () => threadReader({ codexHome, cwd: all ? undefined : cwd, interactiveOnly }),
+          threads: () => threads,
           cwd,
           all,
           title: kind === "resume" ? "Resume a session" : "Fork a session",
@@ -395,8 +439,10 @@ class TuiRunner implements AppHost {
     if (u.total_tokens > 0) process.stdout.write(`${usageLine(u)}\n`);
     // A session file appears with the first turn: without one there is nothing to resume.
     const id = this.app.sessionId;
-    if (id && this.app.rolloutPath && existsSync(this.app.rolloutPath)) process.stdout.write(`To continue this session, run codex-ts resume ${id}\n`);
-    const flushed = this.host ? this.host.shutdown() : Promise.resolve([]);
+    // A remote session's file is on the server: it exists once a turn ran.
+    const recorded = this.app.rolloutPath !== null && (this.flags.remote !== undefined ? u.total_tokens > 0 : existsSync(this.app.rolloutPath));
+    if (id && recorded) process.stdout.write(`To continue this session, run ${this.resumeCommand(id)}\n`);
+    const flushed = this.source ? this.source.shutdown() : Promise.resolve([]);
     void flushed.then(() => done(this.startError ? 1 : code));
   }
 }

@@ -19,6 +19,11 @@ export class Transcript {
     this.cells.push(render);
   }
 
+  clear(): void {
+    this.cells.length = 0;
+    this.cache = null;
+  }
+
   lines(width: number): string[] {
     if (this.cache?.width !== width) this.cache = { width, count: 0, lines: [] };
     for (const render of this.cells.slice(this.cache.count)) this.cache.lines.push(...render(width));

@@ -11,7 +11,7 @@ import { ChatClient } from "../../src/model/chat-client.js";
 import { builtinProviders, type ModelProvider } from "../../src/model/provider.js";
 import type { Event } from "../../src/protocol/events.js";
 import { customCall, errorTurn, fnCall, reasoning, text, turn, type JsonObject, type ModelServer } from "../support/model-server.js";
-import { turnIdIn, type SessionOverrides, types, until, withSession } from "../support/session.js";
+import { turnIdIn, type SessionOverrides, types, until, withSession, timed } from "../support/session.js";
 import { makeWorkspace, runCli, withServer } from "../support/cli.js";
 
 function chatSession(over: Partial<ModelProvider> & { streamMaxRetries?: number; model?: string } = {}) {
@@ -61,7 +61,7 @@ void test("a tool-using session on the chat wire: parallel exec calls, a freefor
     async (session, server) => {
       const id = session.submit({ type: "user_input", items: [{ type: "text", text: "do the thing" }] });
       const events = await until(session, id, "task_complete");
-      assert.deepEqual(events.at(-1)?.msg, { type: "task_complete", turn_id: turnIdIn(events, id), last_agent_message: "All done." });
+      assert.deepEqual(timed(events.at(-1)?.msg), { type: "task_complete", turn_id: turnIdIn(events, id), last_agent_message: "All done." });
       assert.equal(server.requests.length, 3);
 
       // First request: one system message up front, tools as functions, usage asked for.
@@ -143,7 +143,7 @@ void test("a function-tool model (gpt-4.1) runs `shell` and a function apply_pat
     async (session, server) => {
       const id = session.submit({ type: "user_input", items: [{ type: "text", text: "go" }] });
       const events = await until(session, id, "task_complete");
-      assert.deepEqual(events.at(-1)?.msg, { type: "task_complete", turn_id: turnIdIn(events, id), last_agent_message: "ok" });
+      assert.deepEqual(timed(events.at(-1)?.msg), { type: "task_complete", turn_id: turnIdIn(events, id), last_agent_message: "ok" });
       const first = server.requests[0]!.body;
       assert.equal(first.reasoning_effort, undefined);
       assert.equal(first.parallel_tool_calls, false);
@@ -166,7 +166,7 @@ void test("a 500 is retried inside the client and the turn completes", async () 
     async (session, server) => {
       const id = session.submit({ type: "user_input", items: [{ type: "text", text: "hi" }] });
       const events = await until(session, id, "task_complete");
-      assert.deepEqual(events.at(-1)?.msg, { type: "task_complete", turn_id: turnIdIn(events, id), last_agent_message: "recovered" });
+      assert.deepEqual(timed(events.at(-1)?.msg), { type: "task_complete", turn_id: turnIdIn(events, id), last_agent_message: "recovered" });
       assert.equal(server.requests.length, 2);
       assert.deepEqual(server.requests[1]?.body.messages, server.requests[0]?.body.messages);
       const retries = events.filter((e) => e.msg.type === "stream_error");
@@ -183,7 +183,7 @@ void test("a stream that drops mid-answer is retried by the turn loop; nothing o
     async (session, server) => {
       const id = session.submit({ type: "user_input", items: [{ type: "text", text: "hi" }] });
       const events = await until(session, id, "task_complete");
-      assert.deepEqual(events.at(-1)?.msg, { type: "task_complete", turn_id: turnIdIn(events, id), last_agent_message: "complete" });
+      assert.deepEqual(timed(events.at(-1)?.msg), { type: "task_complete", turn_id: turnIdIn(events, id), last_agent_message: "complete" });
       const retry = events.find((e) => e.msg.type === "stream_error")?.msg;
       assert.ok(retry?.type === "stream_error");
       assert.deepEqual(retry.codex_error_info, { response_stream_disconnected: { http_status_code: null } });

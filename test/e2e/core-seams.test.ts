@@ -11,7 +11,7 @@ import { join } from "node:path";
 import type { Event, EventMsg } from "../../src/protocol/events.js";
 import { loadConfig } from "../../src/config/load-config.js";
 import { ThreadManager, ThreadStartError } from "../../src/core/thread-manager.js";
-import { fnCall, startModelServer, text, turn } from "../support/model-server.js";
+import { callOutputText, fnCall, startModelServer, text, turn } from "../support/model-server.js";
 import { turnIdIn, until, withSession } from "../support/session.js";
 
 void test("every subscriber sees every event from the moment it subscribed, in order, on its own", async () => {
@@ -94,18 +94,18 @@ void test("the thread manager starts a recorded thread, resumes it with initial_
     assert.equal(resumed.threadId, started.threadId);
     const configured = await resumed.session.nextEvent();
     assert.ok(configured?.msg.type === "session_configured");
-    const redraw = configured.msg.initial_messages ?? [];
+    // What was shown, in order; gpt-5.5 is not offered update_plan, so its call showed nothing and redraws nothing.
+    assert.equal(callOutputText(server, "p1"), "unsupported call: update_plan");
+    const redraw = (configured.msg.initial_messages ?? []).filter((m) => m.type !== "token_count");
     assert.deepEqual(
       redraw.map((m) => m.type),
-      ["user_message", "exec_command_end", "plan_update", "agent_message"],
+      ["task_started", "user_message", "exec_command_end", "agent_message", "task_complete"],
     );
-    const command = redraw[1];
+    const command = redraw[2];
     assert.ok(command?.type === "exec_command_end");
     assert.equal(command.exit_code, 0);
     assert.match(command.aggregated_output, /listed/);
-    const plan = redraw[2];
-    assert.ok(plan?.type === "plan_update");
-    assert.deepEqual(plan.plan.map((p) => p.status), ["completed", "in_progress"]);
+    assert.ok(command.duration.secs > 0 || command.duration.nanos > 0, "the command's real duration");
     const next = resumed.session.submit({ type: "user_input", items: [{ type: "text", text: "again" }] });
     const events = await until(resumed.session, next, "task_complete");
     assert.ok(turnIdIn(events, next).length > 0);

@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { Event } from "../../src/protocol/events.js";
 import { fnCall, text, turn, type ModelServer } from "../support/model-server.js";
-import { askedRequest, turnIdIn, until, untilAsked, withSession } from "../support/session.js";
+import { askedRequest, timed, turnIdIn, until, untilAsked, withSession } from "../support/session.js";
 
 const QUESTIONS = {
   questions: [
@@ -47,7 +47,7 @@ void test("a question is answered through the op, keyed by call id, and the answ
       });
       session.submit({ type: "user_input_answer", id: "call_ask", response: { answers: { scope: { answers: ["Parser only (Recommended)"] } } } });
       const rest = await until(session, id, "task_complete");
-      assert.deepEqual(rest.at(-1)?.msg, { type: "task_complete", turn_id: turnIdIn(events, id), last_agent_message: "Parser it is." });
+      assert.deepEqual(timed(rest.at(-1)?.msg), { type: "task_complete", turn_id: turnIdIn(events, id), last_agent_message: "Parser it is." });
       assert.equal(answerSent(server, "call_ask"), '{"answers":{"scope":{"answers":["Parser only (Recommended)"]}}}');
     },
     { settings: { approvalPolicy: "on-request" } },
@@ -76,14 +76,14 @@ void test("an interrupt while a question waits ends the turn; the session keeps 
       const asked = await untilAsked(session, id, "request_user_input");
       session.submit({ type: "interrupt" });
       const aborted = await until(session, id, "turn_aborted");
-      assert.deepEqual(aborted.at(-1)?.msg, { type: "turn_aborted", turn_id: turnIdIn(asked, id), reason: "interrupted" });
+      assert.deepEqual(timed(aborted.at(-1)?.msg), { type: "turn_aborted", turn_id: turnIdIn(asked, id), reason: "interrupted" });
       // The question is closed for every front end before the turn's last word.
       assert.deepEqual(aborted.at(-2)?.msg, { type: "question_resolved", key: "call_ask", outcome: "cancelled" });
       // A late answer finds nothing waiting and changes nothing.
       session.submit({ type: "user_input_answer", id: "call_ask", response: { answers: {} } });
       const next = session.submit({ type: "user_input", items: [{ type: "text", text: "again" }] });
       const after = await until(session, next, "task_complete");
-      assert.deepEqual(after.at(-1)?.msg, { type: "task_complete", turn_id: turnIdIn(after, next), last_agent_message: "fresh" });
+      assert.deepEqual(timed(after.at(-1)?.msg), { type: "task_complete", turn_id: turnIdIn(after, next), last_agent_message: "fresh" });
       const input = server.requests[1]?.body.input ?? [];
       assert.equal(input.find((i) => i.type === "function_call_output" && i.call_id === "call_ask")?.output, "aborted");
     },

@@ -11,7 +11,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { exec, jsonLines, makeWorkspace, withServer } from "../support/cli.js";
 import { text, turn } from "../support/model-server.js";
-import { turnIdIn, until, withSession } from "../support/session.js";
+import { turnIdIn, until, withSession, timed } from "../support/session.js";
 import { REVIEW_INSTRUCTIONS } from "../../src/core/review/review-prompt.js";
 import { rolloutFileOf, readLines, threadIdOf } from "../support/rollout.js";
 
@@ -148,7 +148,7 @@ void test("the parent thread is told the result and keeps its own history; an in
       session.submit({ type: "interrupt" });
       const aborted = await until(session, interrupted, "turn_aborted");
       const tail = aborted.filter((e) => e.id === interrupted).map((e) => e.msg);
-      assert.deepEqual(tail.slice(-2), [
+      assert.deepEqual(tail.slice(-2).map(timed), [
         { type: "exited_review_mode", review_output: null },
         { type: "turn_aborted", turn_id: turnIdIn(aborted, interrupted), reason: "interrupted" },
       ]);

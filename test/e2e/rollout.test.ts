@@ -56,17 +56,40 @@ void test("a session is recorded where and as the reference records it, holding 
       assert.deepEqual(lastInput[0], { type: "message", role: "developer", content: [{ type: "input_text", text: (p.base_instructions as { text: string }).text }] });
       assert.deepEqual(responseItems(file), [...lastInput.slice(1), { type: "message", role: "assistant", content: [{ type: "output_text", text: "All done." }] }]);
 
-      // One turn_context per user turn; only the events a replay needs.
+      // One turn_context per user turn; only the events a replay and a redraw need.
       const contexts = lines.filter((l) => l.type === "turn_context");
       assert.equal(contexts.length, 1);
       assert.equal(contexts[0]?.payload.cwd, ws.dir);
       assert.equal(contexts[0]?.payload.model, "gpt-5.5");
       assert.deepEqual(contexts[0]?.payload.sandbox_policy, { type: "danger-full-access" });
       const events = lines.filter((l) => l.type === "event_msg").map((l) => String(l.payload.type));
-      assert.deepEqual(events, ["task_started", "user_message", "token_count", "agent_message", "token_count", "task_complete"]);
+      assert.deepEqual(events, ["task_started", "user_message", "token_count", "exec_command_end", "agent_message", "token_count", "task_complete"]);
       const turnIds = lines.filter((l) => l.payload.type === "task_started" || l.type === "turn_context" || l.payload.type === "task_complete").map((l) => l.payload.turn_id);
       assert.equal(new Set(turnIds).size, 1);
       assert.deepEqual(lines.find((l) => l.payload.type === "user_message")?.payload, { type: "user_message", message: "record this", images: null });
+      // The command as the reference records it (its output once: the model's copy is in the response items).
+      const command = lines.find((l) => l.payload.type === "exec_command_end")?.payload ?? {};
+      const argv = command.command as string[];
+      assert.deepEqual(argv.slice(1), ["-lc", "echo recorded"]);
+      assert.deepEqual(
+        { ...command, command: argv.slice(1), parsed_cmd: command.parsed_cmd, duration: typeof command.duration },
+        {
+          type: "exec_command_end",
+          call_id: "call_1",
+          command: ["-lc", "echo recorded"],
+          cwd: ws.dir,
+          stdout: "",
+          stderr: "",
+          aggregated_output: "recorded\n",
+          exit_code: 0,
+          duration: "object",
+          formatted_output: "",
+          turn_id: turnIds[0],
+          status: "completed",
+          parsed_cmd: [{ type: "unknown", cmd: `${argv[0]} -lc 'echo recorded'` }],
+        },
+      );
+      assert.equal(typeof lines.find((l) => l.payload.type === "task_complete")?.payload.duration_ms, "number");
     },
   );
 });

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Event } from "../../src/protocol/events.js";
 import { startModelServer, text, fnCall, turn, errorTurn } from "../support/model-server.js";
-import { newSession, turnIdIn, types, until, withSession } from "../support/session.js";
+import { newSession, turnIdIn, types, until, withSession, timed } from "../support/session.js";
 
 void test("session_configured comes first with id \"\"; submissions are numbered from 0", async () => {
   await withSession([turn(text("one")), turn(text("two"))], async (session) => {
@@ -24,7 +24,7 @@ void test("session_configured comes first with id \"\"; submissions are numbered
     assert.equal(session.submit({ type: "user_input", items: [{ type: "text", text: "b" }] }), "1");
     const second = await until(session, "1", "task_complete");
     const done = second.at(-1)?.msg;
-    assert.deepEqual(done, { type: "task_complete", turn_id: turnIdIn(second, "1"), last_agent_message: "two" });
+    assert.deepEqual(timed(done), { type: "task_complete", turn_id: turnIdIn(second, "1"), last_agent_message: "two" });
   });
 });
 
@@ -39,7 +39,7 @@ void test("input sent during a turn reaches the model at its next request, withi
     assert.equal(server.requests.length, 2);
     const input = server.requests[1]?.body.input ?? [];
     assert.deepEqual(input.at(-1), { type: "message", role: "user", content: [{ type: "input_text", text: "also this" }] });
-    assert.deepEqual(events.at(-1)?.msg, { type: "task_complete", turn_id: turnIdIn(events, "0"), last_agent_message: "noted" });
+    assert.deepEqual(timed(events.at(-1)?.msg), { type: "task_complete", turn_id: turnIdIn(events, "0"), last_agent_message: "noted" });
     // The steered input is shown as part of the running turn.
     assert.deepEqual(
       events.filter((e) => e.msg.type === "user_message").map((e) => [e.id, e.msg.type === "user_message" && e.msg.message]),
@@ -58,11 +58,11 @@ void test("an interrupt ends the turn with one turn_aborted, kills its command, 
       session.submit({ type: "interrupt" });
       const events = await until(session, "0", "turn_aborted", begun);
       assert.ok(Date.now() - started < 5000);
-      assert.deepEqual(events.at(-1)?.msg, { type: "turn_aborted", turn_id: turnIdIn(events, "0"), reason: "interrupted" });
+      assert.deepEqual(timed(events.at(-1)?.msg), { type: "turn_aborted", turn_id: turnIdIn(events, "0"), reason: "interrupted" });
       const next = session.submit({ type: "user_input", items: [{ type: "text", text: "again" }] });
       const after = await until(session, next, "task_complete");
       assert.deepEqual(types(after, "0"), [], "nothing more for the aborted turn");
-      assert.deepEqual(after.at(-1)?.msg, { type: "task_complete", turn_id: turnIdIn(after, next), last_agent_message: "fresh turn" });
+      assert.deepEqual(timed(after.at(-1)?.msg), { type: "task_complete", turn_id: turnIdIn(after, next), last_agent_message: "fresh turn" });
       const output = (server.requests[1]?.body.input ?? []).find((i) => i.type === "function_call_output");
       assert.deepEqual(output, { type: "function_call_output", call_id: "long", output: "aborted" });
     },
@@ -78,7 +78,7 @@ void test("a failed turn reports an error, completes, and leaves the session usa
     assert.match(error?.msg.type === "error" ? error.msg.message : "", /bad thing/);
     session.submit({ type: "user_input", items: [{ type: "text", text: "retry" }] });
     const second = await until(session, "1", "task_complete");
-    assert.deepEqual(second.at(-1)?.msg, { type: "task_complete", turn_id: turnIdIn(second, "1"), last_agent_message: "fine now" });
+    assert.deepEqual(timed(second.at(-1)?.msg), { type: "task_complete", turn_id: turnIdIn(second, "1"), last_agent_message: "fine now" });
   });
 });
 

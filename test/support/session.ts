@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { Session } from "../../src/core/session.js";
 import { ResponsesClient } from "../../src/model/responses-client.js";
 import { builtinProviders } from "../../src/model/provider.js";
-import type { Event, EventType, QuestionRequest } from "../../src/protocol/events.js";
+import type { Event, EventMsg, EventType, QuestionRequest } from "../../src/protocol/events.js";
 import { sandboxPolicyFor } from "../../src/protocol/policy.js";
 import type { SessionOptions, SessionSettings } from "../../src/core/session-options.js";
 import { startModelServer, type ModelServer, type ScriptedTurn } from "./model-server.js";
@@ -75,6 +75,17 @@ export function askedRequest(events: Event[]): QuestionRequest | undefined {
 }
 
 /** The turn id the task started by submission `id` announced in its task_started event. */
+/**
+ * A task_complete or turn_aborted event without its `duration_ms`, once that is checked to be a
+ * whole number of milliseconds (it varies from run to run); other events as they are.
+ */
+export function timed(msg: EventMsg | undefined): unknown {
+  if (msg?.type !== "task_complete" && msg?.type !== "turn_aborted") return msg;
+  const { duration_ms, ...rest } = msg;
+  assert.ok(Number.isInteger(duration_ms) && (duration_ms ?? -1) >= 0, `duration_ms of ${msg.type}: ${String(duration_ms)}`);
+  return rest;
+}
+
 export function turnIdIn(events: Event[], id: string): string {
   for (const e of events) if (e.id === id && e.msg.type === "task_started") return e.msg.turn_id;
   throw new Error(`no task_started for submission ${id}`);

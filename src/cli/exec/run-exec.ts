@@ -147,7 +147,8 @@ export async function runExec(
   const json = opts.json === true || opts.experimentalJson === true;
   let thread: HostedThread;
   try {
-    thread = await host.open({ config, target, ephemeral: opts.ephemeral === true });
+    // exec draws no conversation: a resumed thread's redraw is not built.
+    thread = await host.open({ config, target, ephemeral: opts.ephemeral === true, redraw: false });
   } catch (err) {
     if (err instanceof HostStartError) return fail(err.message);
     throw err;

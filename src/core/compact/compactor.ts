@@ -58,14 +58,6 @@ export function answerReserve(window: number): number {
   return Math.min(16_000, Math.max(1_000, Math.floor(window / 10)));
 }
 
-/** Whether the conversation has reached the model's automatic compaction threshold. */
-export function compactionDue(turn: TurnContext, host: CompactionHost, overheadTokens: number): boolean {
-  const limit = turn.model.autoCompactTokenLimit;
-  if (limit === null) return false;
-  const estimate = host.history.estimatedTokens() + overheadTokens;
-  return Math.max(estimate, host.reportedContextTokens() ?? 0) >= limit;
-}
-
 const MAX_ATTEMPTS = 3;
 
 export async function compact(

@@ -4,7 +4,7 @@ import { discoverSkills } from "../../config/skills.js";
 import { discoverPrompts, promptsDir } from "../../config/custom-prompts.js";
 import { findProjectRoot } from "../../config/project-root.js";
 import type { SessionState } from "../session-state.js";
-import { FAMILY_PREFIXES } from "../../model/catalog.js";
+import { catalogModelSlugs } from "../model-listing.js";
 import { defaultAccountModel } from "../account-models.js";
 import type { OpFamily } from "./types.js";
 
@@ -21,7 +21,7 @@ export const listingOps: OpFamily<"list_custom_prompts" | "list_skills" | "list_
       return;
     }
     // The catalog's families that name a model (not a bare prefix), the current model first.
-    const slugs = [...new Set([s.settings.model, ...FAMILY_PREFIXES.filter((p) => /\d/.test(p) && !p.endsWith("-") && !p.includes("/"))])];
+    const slugs = catalogModelSlugs(s.settings.model);
     s.send(id, { type: "list_models_response", source: "catalog", models: slugs.map((slug) => ({ slug, is_default: slug === s.options.settings.model })) });
   },
   list_custom_prompts: (s, id) => {

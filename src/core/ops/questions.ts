@@ -27,8 +27,8 @@ export const questionOps: OpFamily<"answer_question" | "exec_approval" | "patch_
 
 async function answerQuestion(s: SessionState, key: string, answer: QuestionAnswer): Promise<void> {
   if (answer.type === "decision" && answer.decision === "abort") {
-    // "No, and stop": the call is denied and the turn interrupted.
-    s.questions.answer(key, { type: "decision", decision: "denied" });
+    // "No, and stop": the call is denied and the turn interrupted; the user's answer is what is told.
+    s.questions.answer(key, { type: "decision", decision: "denied" }, answer);
     return s.tasks.abort("interrupted");
   }
   if (answer.type === "decision" && typeof answer.decision === "object" && s.questions.has(key)) {

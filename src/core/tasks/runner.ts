@@ -29,6 +29,8 @@ export interface ActiveTask {
   pending: ResponseItem[];
   done: Promise<void>;
   aborted: boolean;
+  /** When it started (performance.now()): its end events say how long it ran. */
+  startedAt: number;
 }
 
 /** What the runner needs of its session (session-state.ts provides it). */
@@ -77,6 +79,7 @@ export class TaskRunner {
       pending: [],
       aborted: false,
       done: Promise.resolve(),
+      startedAt: performance.now(),
       // Once a task is aborted its late events are dropped: turn_aborted is the last word.
       emit: (msg) => {
         if (!active.aborted) host.send(subId, msg);
@@ -107,7 +110,7 @@ export class TaskRunner {
     let completedTurn = false;
     active.done = task.run(ctx).then(
       (last) => {
-        emit({ type: "task_complete", turn_id: turnId, last_agent_message: last });
+        emit({ type: "task_complete", turn_id: turnId, last_agent_message: last, duration_ms: ranFor(active) });
         // The user's notifier hears about user turns that completed (not failed or aborted ones).
         if (!active.aborted && task.kind === "regular") {
           notifyTurnComplete(
@@ -123,7 +126,7 @@ export class TaskRunner {
         const { message, info } = describeTurnError(err);
         const incomplete = err instanceof ModelError ? err.options.incompleteReason : undefined;
         emit({ type: "error", message, codex_error_info: info, ...(incomplete ? { incomplete_reason: incomplete } : {}) });
-        emit({ type: "task_complete", turn_id: turnId, last_agent_message: null });
+        emit({ type: "task_complete", turn_id: turnId, last_agent_message: null, duration_ms: ranFor(active) });
       },
     ).finally(() => {
       // Input that arrived too late for the model is not lost: it stays in history.
@@ -141,12 +144,17 @@ export class TaskRunner {
     task.task.onAbort?.();
     // Its questions close first (question_resolved, while its events still go out); turn_aborted is the last word.
     this.host.questions.cancelAll("interrupted");
-    this.host.send(task.subId, { type: "turn_aborted", turn_id: task.turnId, reason });
+    this.host.send(task.subId, { type: "turn_aborted", turn_id: task.turnId, reason, duration_ms: ranFor(task) });
     task.aborted = true;
     task.controller.abort(new Error("turn aborted"));
     this.host.unifiedExec.terminateAll();
     await task.done;
   }
+}
+
+/** Whole milliseconds since the task started. */
+function ranFor(task: ActiveTask): number {
+  return Math.round(performance.now() - task.startedAt);
 }
 
 function describeTurnError(err: unknown): { message: string; info: CodexErrorInfo } {

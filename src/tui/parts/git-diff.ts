@@ -12,6 +12,8 @@
  *   added and removed lines green and red).
  * - `diffReport(cwd)`: the lines `/diff` shows: the coloured diff, or one sentence saying there
  *   are no changes, that the folder is not in a Git repository, or what went wrong.
+ * Each takes the way git is run as an optional last argument: here by default, on an app-server's
+ * machine for a remote session.
  */
 import { execFile } from "node:child_process";
 import { theme } from "./theme.js";
@@ -23,14 +25,17 @@ const UNTRACKED_CONCURRENCY = 8;
 
 export type DiffResult = { kind: "diff"; text: string } | { kind: "not_git"; message: string } | { kind: "error"; message: string };
 
-interface GitRun {
+export interface GitRun {
   code: number;
   stdout: string;
   stderr: string;
   missing: boolean;
 }
 
-function git(cwd: string, args: string[]): Promise<GitRun> {
+/** Runs `git -c core.quotepath=off ARGS` in a folder. */
+export type GitRunner = (cwd: string, args: string[]) => Promise<GitRun>;
+
+function localGit(cwd: string, args: string[]): Promise<GitRun> {
   return new Promise((resolve) => {
     execFile("git", ["-c", "core.quotepath=off", ...args], { cwd, maxBuffer: MAX_OUTPUT, encoding: "utf8" }, (err, stdout, stderr) => {
       const errno = (err as NodeJS.ErrnoException | null)?.code;
@@ -40,7 +45,7 @@ function git(cwd: string, args: string[]): Promise<GitRun> {
   });
 }
 
-export async function workingTreeDiff(cwd: string): Promise<DiffResult> {
+export async function workingTreeDiff(cwd: string, git: GitRunner = localGit): Promise<DiffResult> {
   const top = await git(cwd, ["rev-parse", "--show-toplevel"]);
   if (top.missing) return { kind: "error", message: "git is not installed (or not on PATH), so there is no diff to show" };
   if (top.code !== 0) return { kind: "not_git", message: `${cwd} is not inside a Git repository, so there is no diff to show` };
@@ -89,9 +94,9 @@ export function colorDiff(text: string): string[] {
   });
 }
 
-export async function diffReport(cwd: string): Promise<string[]> {
+export async function diffReport(cwd: string, git: GitRunner = localGit): Promise<string[]> {
   const t = theme();
-  const result = await workingTreeDiff(cwd);
+  const result = await workingTreeDiff(cwd, git);
   if (result.kind === "not_git") return [t.fg("warning", result.message)];
   if (result.kind === "error") return [t.fg("error", result.message)];
   if (result.text === "") return [t.fg("muted", "No changes against HEAD, and no untracked files.")];

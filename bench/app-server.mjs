@@ -1,0 +1,151 @@
+#!/usr/bin/env node
+// `codex-ts app-server` against the reference's `codex app-server`, alternating in one run, over
+// stdio against the scripted model server: the time from spawn to the `initialize` answer,
+// `thread/start`, one turn (turn/start → turn/completed, a one-message answer), a hundred
+// `thread/list` requests at once, and the server's resident memory after the turn (from
+// /proc/PID/status). Each run is a fresh server process with a fresh CODEX_HOME. Prints medians
+// and the load average; asserts nothing. NODE_EXTRA_CA_CERTS is unset for the servers unless
+// `--keep-ca` (Node reads those certificates at start-up, before any code runs).
+// Usage: node bench/app-server.mjs [--runs N] [--reference PATH] [--keep-ca]
+import { spawn } from "node:child_process";
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { median, parseRuns } from "./stats.mjs";
+import { loadAverage } from "./machine.mjs";
+import { requireBuilt } from "./built.mjs";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const CLI = join(ROOT, "dist/src/cli/main.js");
+const SERVER = join(ROOT, "dist/test/support/model-server.js");
+
+function referencePath(argv) {
+  const i = argv.indexOf("--reference");
+  if (i !== -1) return argv[i + 1];
+  const guess = "/work/ref/node_modules/.bin/codex";
+  return existsSync(guess) ? guess : null;
+}
+
+/** A line-delimited JSON-RPC client over a child's stdio. */
+class Client {
+  constructor(child) {
+    this.child = child;
+    this.nextId = 1;
+    this.pending = new Map();
+    this.waiters = [];
+    let buf = "";
+    child.stdout.on("data", (d) => {
+      buf += d;
+      for (let nl = buf.indexOf("\n"); nl >= 0; nl = buf.indexOf("\n")) {
+        const line = buf.slice(0, nl);
+        buf = buf.slice(nl + 1);
+        if (!line.trim()) continue;
+        const m = JSON.parse(line);
+        if (m.id !== undefined && m.method === undefined) this.pending.get(m.id)?.(m);
+        else {
+          const waiter = this.waiters.find((w) => w.match(m));
+          if (waiter) {
+            this.waiters.splice(this.waiters.indexOf(waiter), 1);
+            waiter.resolve(m);
+          }
+        }
+      }
+    });
+  }
+  request(method, params) {
+    const id = this.nextId++;
+    const reply = new Promise((resolve) => this.pending.set(id, resolve));
+    this.child.stdin.write(`${JSON.stringify({ id, method, params })}\n`);
+    return reply;
+  }
+  notify(method) {
+    this.child.stdin.write(`${JSON.stringify({ method })}\n`);
+  }
+  wait(method) {
+    return new Promise((resolve) => this.waiters.push({ match: (m) => m.method === method, resolve }));
+  }
+}
+
+function rssMib(pid) {
+  try {
+    const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+    return kb ? Number(kb) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+async function runOnce(name, argv, modelUrl, keepCa) {
+  const root = mkdtempSync(join(tmpdir(), "bench-app-server-"));
+  const home = join(root, "home");
+  const work = join(root, "work");
+  mkdirSync(home);
+  mkdirSync(join(work, ".git"), { recursive: true });
+  writeFileSync(
+    join(home, "config.toml"),
+    `model = "gpt-5.5"\nmodel_provider = "mock"\n[analytics]\nenabled = false\n[features]\nplugins = false\n[model_providers.mock]\nname = "mock"\nbase_url = "${modelUrl}"\nwire_api = "responses"\nenv_key = "MOCK_KEY"\n[projects."${work}"]\ntrust_level = "trusted"\n`,
+  );
+  const env = { ...process.env, CODEX_HOME: home, MOCK_KEY: "x" };
+  if (!keepCa) delete env.NODE_EXTRA_CA_CERTS;
+  const t0 = performance.now();
+  const child = spawn(argv[0], argv.slice(1), { cwd: work, env, stdio: ["pipe", "pipe", "ignore"] });
+  const client = new Client(child);
+  await client.request("initialize", { clientInfo: { name: "bench", title: null, version: "1" }, capabilities: { experimentalApi: false } });
+  const init = performance.now() - t0;
+  client.notify("initialized");
+  const t1 = performance.now();
+  const started = await client.request("thread/start", { cwd: work, approvalPolicy: "never", sandbox: "read-only" });
+  const start = performance.now() - t1;
+  const threadId = started.result.thread.id;
+  const t2 = performance.now();
+  const done = client.wait("turn/completed");
+  await client.request("turn/start", { threadId, input: [{ type: "text", text: "hi", text_elements: [] }] });
+  await done;
+  const turn = performance.now() - t2;
+  const t3 = performance.now();
+  await Promise.all(Array.from({ length: 100 }, () => client.request("thread/list", { limit: 5 })));
+  const lists = performance.now() - t3;
+  const rss = rssMib(child.pid);
+  child.stdin.end();
+  await new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+    child.on("close", () => (clearTimeout(timer), resolve()));
+  });
+  rmSync(root, { recursive: true, force: true });
+  return { name, init, start, turn, lists, rss };
+}
+
+async function main() {
+  const argv = process.argv.slice(2);
+  const runs = parseRuns(argv, 5);
+  requireBuilt(CLI);
+  const { startModelServer, turn, text } = await import(SERVER);
+  const reference = referencePath(argv);
+  const keepCa = argv.includes("--keep-ca");
+  const cases = [["codex-ts app-server", [process.execPath, CLI, "app-server"]]];
+  if (reference) cases.push(["codex 0.169 app-server", [reference, "app-server"]]);
+  const results = new Map(cases.map(([name]) => [name, []]));
+  const load = [loadAverage()];
+  for (let i = 0; i < runs + 1; i++) {
+    for (const [name, cmd] of cases) {
+      const server = await startModelServer(Array.from({ length: 4 }, () => turn(text("hello"))));
+      const r = await runOnce(name, cmd, server.url, keepCa);
+      await server.close();
+      if (i > 0) results.get(name).push(r); // the first round warms the disk cache
+    }
+    load.push(loadAverage());
+  }
+  console.log(`app-server over stdio, ${runs} runs each, alternating; NODE_EXTRA_CA_CERTS ${keepCa ? `= ${process.env.NODE_EXTRA_CA_CERTS ?? "(unset here)"}` : "unset"}; load average ${load.join(" → ")}`);
+  console.log("server                    initialize  thread/start   turn   100×thread/list   RSS after turn");
+  for (const [name, rs] of results) {
+    const m = (k) => median(rs.map((r) => r[k]));
+    console.log(`${name.padEnd(25)} ${m("init").toFixed(0).padStart(7)} ms ${m("start").toFixed(0).padStart(9)} ms ${m("turn").toFixed(0).padStart(5)} ms ${m("lists").toFixed(0).padStart(12)} ms ${m("rss").toFixed(0).padStart(12)} MiB`);
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,158 @@
+/**
+ * A client of an app-server on another machine (`codex-ts --remote ws://HOST:PORT`): the
+ * connection and its handshake, threads started, resumed and forked there (RemoteThread), the
+ * recorded threads listed, and the server's notifications and requests routed to the thread they
+ * name. When the connection drops it is opened again (waiting longer each time, up to a limit),
+ * and every open thread is resumed on the new one: the turn that was running goes on showing, and
+ * nothing that happened meanwhile is lost.
+ */
+import type { RequestId } from "../app-server-protocol/jsonrpc.js";
+import type { Thread, ThreadSettingsResponse } from "../app-server-protocol/v2.js";
+import { RpcConnection, type ConnectionListener } from "./rpc-connection.js";
+import { RemoteThread } from "./remote-thread.js";
+
+export { ConnectionLost, RemoteError } from "./rpc-connection.js";
+export type { RemoteThread };
+
+export interface RemoteOptions {
+  url: string;
+  /** Sent as `Authorization: Bearer <token>`. */
+  token: string | null;
+  clientName: string;
+  version: string;
+  /** How long to keep trying to reconnect before giving up (default five minutes). */
+  reconnectForMs?: number;
+}
+
+type Json = Record<string, unknown>;
+
+const FIRST_RETRY_MS = 250;
+const MAX_RETRY_MS = 5_000;
+const DEFAULT_RECONNECT_FOR_MS = 5 * 60_000;
+
+export class RemoteClient implements ConnectionListener {
+  private current: RpcConnection | null = null;
+  private readonly threads = new Map<string, RemoteThread>();
+  private closing = false;
+
+  private constructor(private readonly options: RemoteOptions) {}
+
+  /** Connects and shakes hands; rejects with a message meant for the user. */
+  static async connect(options: RemoteOptions): Promise<RemoteClient> {
+    const client = new RemoteClient(options);
+    await client.open();
+    return client;
+  }
+
+  connection(): RpcConnection | null {
+    return this.current && !this.current.closed ? this.current : null;
+  }
+
+  private async open(): Promise<void> {
+    let connection: RpcConnection;
+    try {
+      connection = await RpcConnection.open(this.options.url, this.options.token, this);
+    } catch (err) {
+      throw new Error(`could not connect to ${this.options.url}: ${(err as Error).message}`);
+    }
+    await connection.request("initialize", { clientInfo: { name: this.options.clientName, title: "codex-ts", version: this.options.version }, capabilities: { experimentalApi: false } });
+    connection.notify("initialized");
+    this.current = connection;
+  }
+
+  private require(): RpcConnection {
+    const connection = this.connection();
+    if (!connection) throw new Error(`not connected to ${this.options.url}`);
+    return connection;
+  }
+
+  private adopt(response: ThreadSettingsResponse): RemoteThread {
+    const thread = new RemoteThread(response, {
+      connection: () => this.connection(),
+      forget: (done) => {
+        if (this.threads.get(done.threadId) === done) this.threads.delete(done.threadId);
+      },
+    });
+    this.threads.set(thread.threadId, thread);
+    return thread;
+  }
+
+  async startThread(params: Json): Promise<RemoteThread> {
+    return this.adopt(await this.require().request<ThreadSettingsResponse>("thread/start", params));
+  }
+
+  async resumeThread(threadId: string, params: Json = {}): Promise<RemoteThread> {
+    return this.adopt(await this.require().request<ThreadSettingsResponse>("thread/resume", { ...params, threadId }));
+  }
+
+  async forkThread(threadId: string, params: Json = {}): Promise<RemoteThread> {
+    return this.adopt(await this.require().request<ThreadSettingsResponse>("thread/fork", { ...params, threadId }));
+  }
+
+  /** Recorded threads, newest first (one page of the server's listing). */
+  async listThreads(params: Json): Promise<{ data: Thread[]; nextCursor: string | null }> {
+    return this.require().request("thread/list", params);
+  }
+
+  /** Any other request to the server (names, config edits). */
+  call<T = Json>(method: string, params: unknown): Promise<T> {
+    return this.require().request<T>(method, params);
+  }
+
+  /** Runs a command on the server (under its sandbox), for what the UI shows from the workspace (/diff). */
+  async commandExec(command: string[], cwd: string): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+    return this.require().request("command/exec", { command, cwd, timeoutMs: 30_000, outputBytesCap: 64 << 20 });
+  }
+
+  close(): void {
+    this.closing = true;
+    this.current?.close();
+  }
+
+  // ------------------------------------------------------------------ ConnectionListener
+
+  notification(method: string, params: Json): void {
+    const threadId = typeof params.threadId === "string" ? params.threadId : typeof (params.thread as Json | undefined)?.id === "string" ? String((params.thread as Json).id) : null;
+    if (threadId !== null) this.threads.get(threadId)?.notification(method, params);
+    else for (const thread of this.threads.values()) thread.notification(method, params);
+  }
+
+  request(id: RequestId, method: string, params: Json): void {
+    const thread = typeof params.threadId === "string" ? this.threads.get(params.threadId) : undefined;
+    if (thread) thread.serverRequest(id, method, params);
+    else this.current?.respondError(id, { code: -32601, message: `${method} is not handled by this client` });
+  }
+
+  closed(reason: string): void {
+    if (this.closing) return;
+    for (const thread of this.threads.values()) thread.disconnected(reason);
+    void this.reconnect(reason);
+  }
+
+  private async reconnect(reason: string): Promise<void> {
+    const deadline = Date.now() + (this.options.reconnectForMs ?? DEFAULT_RECONNECT_FOR_MS);
+    let wait = FIRST_RETRY_MS;
+    let lastError = reason;
+    while (!this.closing && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      wait = Math.min(wait * 2, MAX_RETRY_MS);
+      try {
+        await this.open();
+      } catch (err) {
+        lastError = (err as Error).message;
+        continue;
+      }
+      for (const thread of [...this.threads.values()]) {
+        try {
+          thread.reconnected(await this.require().request<ThreadSettingsResponse>("thread/resume", { threadId: thread.threadId }));
+        } catch (err) {
+          this.threads.delete(thread.threadId);
+          thread.ended(`the thread could not be resumed: ${(err as Error).message}`);
+        }
+      }
+      return;
+    }
+    for (const thread of this.threads.values()) thread.ended(lastError);
+    this.threads.clear();
+  }
+}

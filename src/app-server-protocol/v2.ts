@@ -1,0 +1,244 @@
+/**
+ * The app-server protocol's v2 shapes that codex-ts sends and reads, with the reference's field
+ * names (camelCase, `type`-tagged unions). The reference's JSON Schema (test/fixtures/
+ * app-server-schema) is the authority: every message the server sends is checked against it in
+ * the tests. Only what we serve is written out here.
+ */
+
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+export type V2AskForApproval = "untrusted" | "on-failure" | "on-request" | "never";
+export type V2SandboxMode = "read-only" | "workspace-write" | "danger-full-access";
+export type V2ReasoningEffort = "none" | "minimal" | "low" | "medium" | "high" | "xhigh";
+
+export type V2SandboxPolicy =
+  | { type: "dangerFullAccess" }
+  | { type: "readOnly"; networkAccess: boolean }
+  | { type: "workspaceWrite"; writableRoots: string[]; networkAccess: boolean; excludeTmpdirEnvVar: boolean; excludeSlashTmp: boolean };
+
+export type V2UserInput =
+  | { type: "text"; text: string; text_elements: unknown[] }
+  | { type: "image"; url: string }
+  | { type: "localImage"; path: string }
+  | { type: "skill"; name: string; path: string }
+  | { type: "mention"; name: string; path: string };
+
+export type ThreadStatus = { type: "notLoaded" } | { type: "idle" } | { type: "systemError" } | { type: "active"; activeFlags: ThreadActiveFlag[] };
+export type ThreadActiveFlag = "waitingOnApproval" | "waitingOnUserInput";
+
+export type TurnStatus = "completed" | "interrupted" | "failed" | "inProgress";
+
+export interface TurnError {
+  message: string;
+  codexErrorInfo: JsonValue | null;
+  additionalDetails: string | null;
+}
+
+export interface Turn {
+  id: string;
+  rootTurnId: string | null;
+  items: ThreadItem[];
+  itemsView: "notLoaded" | "summary" | "full";
+  status: TurnStatus;
+  error: TurnError | null;
+  startedAt: number | null;
+  completedAt: number | null;
+  durationMs: number | null;
+}
+
+/**
+ * A thread as the protocol shows it. `parentThreadId`, `agentNickname` and `agentRole` are set
+ * for a sub-agent's thread (null otherwise); `turns` only in resume, fork and read responses.
+ */
+export interface Thread {
+  id: string;
+  sessionId: string;
+  forkedFromId: string | null;
+  parentThreadId: string | null;
+  preview: string;
+  ephemeral: boolean;
+  section: null;
+  sectionEnteredAt: null;
+  projectId: null;
+  historyMode: "legacy" | "paginated";
+  modelProvider: string;
+  model: string | null;
+  reasoningEffort: V2ReasoningEffort | null;
+  createdAt: number;
+  updatedAt: number;
+  recencyAt: number | null;
+  status: ThreadStatus;
+  path: string | null;
+  cwd: string;
+  cliVersion: string;
+  originator: string | null;
+  source: JsonValue;
+  threadSource: null;
+  agentNickname: string | null;
+  agentRole: string | null;
+  gitInfo: { sha: string | null; branch: string | null; originUrl: string | null } | null;
+  name: string | null;
+  turns: Turn[];
+}
+
+export type CommandAction =
+  | { type: "read"; command: string; name: string; path: string }
+  | { type: "listFiles"; command: string; path: string | null }
+  | { type: "search"; command: string; query: string | null; path: string | null }
+  | { type: "unknown"; command: string };
+
+export type PatchChangeKind = { type: "add" } | { type: "delete" } | { type: "update"; move_path: string | null };
+export interface FileUpdateChange {
+  path: string;
+  kind: PatchChangeKind;
+  diff: string;
+}
+
+export type V2WebSearchAction =
+  | { type: "search"; query: string | null; queries: string[] | null }
+  | { type: "openPage"; url: string | null }
+  | { type: "findInPage"; url: string | null; pattern: string | null }
+  | { type: "other" };
+
+interface ItemTimes {
+  startedAtMs?: number | null;
+  completedAtMs?: number | null;
+}
+
+export type CommandExecutionStatus = "inProgress" | "completed" | "failed" | "declined";
+export type PatchApplyStatus = CommandExecutionStatus;
+
+export type ThreadItem = ItemTimes &
+  (
+    | { type: "userMessage"; id: string; clientId: string | null; content: V2UserInput[] }
+    | {
+        type: "agentMessage";
+        moderation: null;
+        id: string;
+        text: string;
+        phase: null;
+        memoryCitation: null;
+        delivery: null;
+        questions: null;
+      }
+    | { type: "plan"; id: string; text: string }
+    | { type: "reasoning"; id: string; summary: string[]; content: string[] }
+    | {
+        type: "commandExecution";
+        id: string;
+        pluginId: null;
+        scriptPath: null;
+        command: string;
+        cwd: string;
+        processId: string | null;
+        source: "agent" | "userShell" | "unifiedExecStartup" | "unifiedExecInteraction";
+        status: CommandExecutionStatus;
+        commandActions: CommandAction[];
+        aggregatedOutput: string | null;
+        exitCode: number | null;
+        durationMs: number | null;
+      }
+    | { type: "fileChange"; id: string; changes: FileUpdateChange[]; status: PatchApplyStatus }
+    | {
+        type: "mcpToolCall";
+        id: string;
+        server: string;
+        tool: string;
+        status: "inProgress" | "completed" | "failed";
+        arguments: JsonValue;
+        appContext: null;
+        mcpAppUi: null;
+        pluginId: null;
+        readOnlyHint: boolean | null;
+        result: { content: JsonValue[]; structuredContent: JsonValue | null; _meta: JsonValue | null } | null;
+        error: { message: string } | null;
+        durationMs: number | null;
+      }
+    | {
+        /** Sub-agents (issue 24) report their spawn / send / wait / close calls as this item. */
+        type: "collabAgentToolCall";
+        id: string;
+        tool: string;
+        status: "inProgress" | "completed" | "failed";
+        senderThreadId: string;
+        receiverThreadIds: string[];
+        prompt: string | null;
+        model: string | null;
+        reasoningEffort: V2ReasoningEffort | null;
+        agentsStates: Record<string, JsonValue>;
+      }
+    | { type: "webSearch"; id: string; query: string; action: V2WebSearchAction | null }
+    | { type: "imageView"; id: string; path: string }
+    | { type: "enteredReviewMode"; id: string; review: string }
+    | { type: "exitedReviewMode"; id: string; review: string }
+    | { type: "contextCompaction"; id: string }
+  );
+
+export type ThreadItemType = ThreadItem["type"];
+
+export interface TokenUsageBreakdown {
+  totalTokens: number;
+  inputTokens: number;
+  cachedInputTokens: number;
+  cacheWriteInputTokens: number;
+  outputTokens: number;
+  reasoningOutputTokens: number;
+}
+
+export interface ThreadTokenUsage {
+  total: TokenUsageBreakdown;
+  last: TokenUsageBreakdown;
+  modelContextWindow: number | null;
+}
+
+export interface V2RateLimitWindow {
+  usedPercent: number;
+  windowDurationMins: number | null;
+  resetsAt: number | null;
+}
+
+export interface V2RateLimitSnapshot {
+  limitId: string | null;
+  limitName: string | null;
+  normalModelSlug: null;
+  primary: V2RateLimitWindow | null;
+  secondary: V2RateLimitWindow | null;
+  credits: { hasCredits: boolean; unlimited: boolean; balance: string | null } | null;
+  individualLimit: null;
+  spendControlReached: null;
+  planType: string | null;
+  rateLimitReachedType: null;
+}
+
+/** The thread settings every start / resume / fork response carries. */
+export interface ThreadSettingsResponse {
+  thread: Thread;
+  model: string;
+  modelProvider: string;
+  serviceTier: null;
+  disabledPluginIds: string[];
+  cwd: string;
+  instructionSources: string[];
+  approvalPolicy: V2AskForApproval;
+  approvalsReviewer: "user";
+  sandbox: V2SandboxPolicy;
+  reasoningEffort: V2ReasoningEffort | null;
+}
+
+export type CommandApprovalDecision =
+  | "accept"
+  | "acceptForSession"
+  | { acceptWithExecpolicyAmendment: { execpolicy_amendment: string[] } }
+  | "decline"
+  | "cancel";
+
+export type FileChangeApprovalDecision = "accept" | "acceptForSession" | "decline" | "cancel";
+
+export interface UserInputQuestion {
+  id: string;
+  header: string;
+  question: string;
+  isOther: boolean;
+  isSecret: boolean;
+  options: Array<{ label: string; description: string }> | null;
+}

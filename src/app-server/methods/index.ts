@@ -1,0 +1,15 @@
+/** Every method codex-ts app-server serves, by name (docs/app-server.md lists them with their status). */
+import type { Method } from "../server.js";
+import { accountMethods } from "./account.js";
+import { commandExec } from "./command-exec.js";
+import { settingsMethods } from "./settings.js";
+import { threadMethods } from "./threads.js";
+import { turnMethods } from "./turns.js";
+
+export const METHODS: Readonly<Record<string, Method>> = {
+  ...threadMethods,
+  ...turnMethods,
+  ...settingsMethods,
+  ...accountMethods,
+  "command/exec": commandExec,
+};

@@ -1,0 +1,138 @@
+/**
+ * The interactive UI against an app-server over a WebSocket (`codex-ts --remote ws://…`), in a
+ * pseudo-terminal: a turn answered, a command approved in the UI and run on the server's side,
+ * and the connection cut twice through a TCP relay: once while an approval waits (it is asked
+ * again after the reconnection and answered), once while a turn finishes (its answer is shown
+ * after the reconnection: nothing in flight is lost). `@` and /diff look at the server's files.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer, connect, type Server, type Socket } from "node:net";
+import { join } from "node:path";
+import { CLI_PATH, makeWorkspace, testEnv } from "../support/cli.js";
+import { fnCall, startModelServer, text, turn } from "../support/model-server.js";
+import { KEY, PtySession, sleep } from "../support/pty.js";
+
+/** A TCP relay to the server that can cut every connection, and refuse new ones for a while. */
+class Relay {
+  private server: Server | null = null;
+  private readonly sockets = new Set<Socket>();
+  port = 0;
+
+  constructor(private readonly target: number) {}
+
+  async start(port = 0): Promise<void> {
+    const server = createServer((client) => {
+      const upstream = connect(this.target, "127.0.0.1");
+      for (const s of [client, upstream]) {
+        this.sockets.add(s);
+        s.on("close", () => this.sockets.delete(s));
+        s.on("error", () => s.destroy());
+      }
+      client.pipe(upstream).pipe(client);
+      client.on("close", () => upstream.destroy());
+      upstream.on("close", () => client.destroy());
+    });
+    await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+    this.server = server;
+    this.port = (server.address() as { port: number }).port;
+  }
+
+  /** Cuts every connection; with `down`, nothing gets through until `start` again. */
+  async cut(down: boolean): Promise<void> {
+    const closed = down && this.server ? new Promise<void>((resolve) => this.server?.close(() => resolve())) : Promise.resolve();
+    if (down) this.server = null;
+    for (const s of this.sockets) s.destroy();
+    this.sockets.clear();
+    await closed;
+  }
+}
+
+function startAppServer(cwd: string, home: string): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, [CLI_PATH, "app-server", "--listen", "ws://127.0.0.1:0"], { cwd, env: testEnv(home), stdio: ["ignore", "ignore", "pipe"] });
+  let err = "";
+  return new Promise((resolve, reject) => {
+    child.stderr?.on("data", (d: Buffer) => {
+      err += d.toString();
+      const port = /listening on: ws:\/\/127\.0\.0\.1:(\d+)/.exec(err)?.[1];
+      if (port) resolve({ child, port: Number(port) });
+    });
+    child.on("close", (code) => reject(new Error(`app-server exited (${code}): ${err}`)));
+  });
+}
+
+void test("the UI drives a thread on an app-server, and reconnects without losing the approval or the answer in flight", async () => {
+  const ws = makeWorkspace({ git: false });
+  execFileSync("git", ["init", "-q", ws.dir]);
+  const made = join(ws.dir, "remote-made.txt");
+  const model = await startModelServer([
+    turn(text("Hello from the server side")),
+    turn(fnCall("exec_command", { cmd: `echo written > ${made}`, login: false, sandbox_permissions: "require_escalated", justification: "Write the file?" }, "call_r")),
+    turn(text("file written")),
+    // Slow enough that the connection is down when it finishes.
+    { ...turn(text("finished while you were away")), delayMs: 2500 },
+  ]);
+  writeFileSync(join(ws.home, "config.toml"), `openai_base_url = "${model.url}"\n`);
+  const server = await startAppServer(ws.dir, ws.home);
+  const relay = new Relay(server.port);
+  await relay.start();
+  // The UI's own home: nothing of the server's is on this side.
+  const local = makeWorkspace();
+  const ui = new PtySession(["--remote", `ws://127.0.0.1:${relay.port}`, "-C", ws.dir], { cwd: local.dir, home: local.home, cols: 120, rows: 40 });
+  try {
+    await ui.waitFor("Enter to send");
+    await ui.waitFor(ws.dir);
+    await ui.type("hi there");
+    ui.write(KEY.enter);
+    await ui.waitFor("Hello from the server side");
+
+    await ui.type("write the file");
+    ui.write(KEY.enter);
+    await ui.waitFor("Run this command?");
+    // The connection drops while the question waits: it is withdrawn, then asked again.
+    await relay.cut(false);
+    await ui.waitFor(/Lost the connection to the app-server/, { inTranscript: true });
+    await ui.waitFor(/Reconnected to the app-server/, { inTranscript: true });
+    await ui.waitFor("Run this command?");
+    assert.equal(existsSync(made), false);
+    ui.write("y");
+    await ui.waitFor("file written");
+    const transcript = await ui.transcript();
+    assert.equal(transcript.split("› write the file").length - 1, 1, "the reconnection draws nothing twice");
+
+    // `@` searches the server's files, and /diff shows the server's working tree.
+    await ui.type("@remote-ma");
+    await ui.waitFor("remote-made.txt");
+    ui.write(KEY.escape);
+    for (let i = 0; i < "@remote-ma".length; i++) ui.write(KEY.backspace);
+    await ui.type("/diff");
+    ui.write(KEY.enter);
+    await ui.waitFor("+++ b/remote-made.txt");
+    assert.equal(readFileSync(made, "utf8"), "written\n");
+
+    // A turn that finishes while the connection is down.
+    await ui.type("take your time");
+    ui.write(KEY.enter);
+    await ui.waitFor("Esc to interrupt");
+    const port = relay.port;
+    await relay.cut(true);
+    await sleep(3500);
+    await relay.start(port);
+    await ui.waitFor("finished while you were away", { timeoutMs: 20_000 });
+    await ui.waitFor("Enter to send");
+    const screen = (await ui.screen()).join("\n");
+    assert.doesNotMatch(screen, /Esc to interrupt/, "the turn is over");
+    assert.equal(model.requests.length, 4);
+
+    ui.write(KEY.ctrlD);
+    assert.equal(await ui.exit(), 0);
+    assert.match(ui.output, new RegExp(`codex-ts --remote ws://127\\.0\\.0\\.1:${port} resume`));
+  } finally {
+    ui.kill();
+    await relay.cut(true);
+    server.child.kill("SIGTERM");
+    await model.close();
+  }
+});
