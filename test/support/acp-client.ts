@@ -1,9 +1,10 @@
 /**
  * An ACP client for end-to-end tests: the SDK's client app connected to the real `codex-ts acp`
- * running as a child process, with every message the agent sends checked against the ACP JSON
+ * running as a child process, with every message either side sends checked against the ACP JSON
  * Schema the SDK ships (ajv, draft 2020-12): the message as a whole, and its params or result
  * against the definition of its method (a response against the response of the request it
- * answers). What does not fit is collected in `violations`, which tests expect to stay empty.
+ * answers). The client's side is checked too, so a test cannot pass by sending what no editor
+ * could. What does not fit is collected in `violations`, which tests expect to stay empty.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -36,55 +37,56 @@ interface SchemaDefinition extends Json {
   "x-method"?: string;
 }
 
-/** Compiled checks for the agent's side of the protocol. */
-class AgentMessageSchema {
+type Side = "agent" | "client";
+
+/**
+ * Methods a party may send that the stable schema does not define, each with why it is allowed:
+ * `session/set_model` is the model picker of clients from before config options, which the agent
+ * still serves (the tests send it as such a client would).
+ */
+const SERVED_LEGACY_METHODS: Record<Side, ReadonlySet<string>> = { agent: new Set(), client: new Set(["session/set_model"]) };
+
+/** Compiled checks for the messages one side of the protocol sends. */
+class SideSchema {
   private readonly message: ValidateFunction;
   private readonly protocolLevel: ValidateFunction;
   private readonly error: ValidateFunction;
-  /** Requests and notifications the agent sends, by method. */
+  /** Requests and notifications this side sends, by method. */
   private readonly outgoing = new Map<string, ValidateFunction>();
-  /** Results the agent answers with, by the method of the request. */
+  /** Results this side answers with, by the method of the request. */
   private readonly results = new Map<string, ValidateFunction>();
 
-  constructor() {
-    const path = createRequire(import.meta.url).resolve("@agentclientprotocol/sdk/schema/v1/schema.json");
-    const schema = JSON.parse(readFileSync(path, "utf8")) as { $defs: Record<string, SchemaDefinition> };
-    const ajv = new Ajv2020({ strict: true, allErrors: true });
-    // Annotations the schema carries for its generators, not constraints.
-    for (const keyword of ["x-side", "x-method", "x-docs-ignore", "x-deserialize-default-on-error", "x-deserialize-default-on-null", "x-deserialize-skip-invalid-items", "discriminator"]) {
-      ajv.addKeyword(keyword);
-    }
-    const integer = (min: number, max: number) => ({ type: "number" as const, validate: (n: number) => Number.isInteger(n) && n >= min && n <= max });
-    ajv.addFormat("int32", integer(-(2 ** 31), 2 ** 31 - 1));
-    ajv.addFormat("int64", integer(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER));
-    ajv.addFormat("uint16", integer(0, 2 ** 16 - 1));
-    ajv.addFormat("uint32", integer(0, 2 ** 32 - 1));
-    ajv.addFormat("uint64", integer(0, Number.MAX_SAFE_INTEGER));
-    ajv.addFormat("double", { type: "number", validate: (n: number) => Number.isFinite(n) });
-    ajv.addFormat("uri", (s: string) => URL.canParse(s));
-    ajv.addSchema(schema, "acp");
+  constructor(
+    ajv: Ajv2020,
+    schema: { $defs: Record<string, SchemaDefinition> },
+    private readonly side: Side,
+  ) {
     const ref = (name: string): ValidateFunction => ajv.getSchema(`acp#/$defs/${name}`) as ValidateFunction;
-    this.message = ajv.getSchema("acp#/anyOf/0") as ValidateFunction;
+    // The schema's top level: anyOf [agent message, client message, protocol-level notification].
+    this.message = ajv.getSchema(`acp#/anyOf/${side === "agent" ? 0 : 1}`) as ValidateFunction;
     this.protocolLevel = ajv.getSchema("acp#/anyOf/2") as ValidateFunction;
     this.error = ref("Error");
+    // `x-side` names the side that handles a method: what this side sends is handled by the other.
+    const other: Side = side === "agent" ? "client" : "agent";
     for (const [name, def] of Object.entries(schema.$defs)) {
       const method = def["x-method"];
       if (method === undefined) continue;
-      if (def["x-side"] === "client" && /(Request|Notification)$/.test(name)) this.outgoing.set(method, ref(name));
-      if (def["x-side"] === "agent" && name.endsWith("Response")) this.results.set(method, ref(name));
+      if (def["x-side"] === other && /(Request|Notification)$/.test(name)) this.outgoing.set(method, ref(name));
+      if (def["x-side"] === side && name.endsWith("Response")) this.results.set(method, ref(name));
     }
   }
 
-  /** What is wrong with one message from the agent (empty when nothing); `requestMethod` names the request a response answers. */
+  /** What is wrong with one message this side sent (empty when nothing); `requestMethod` names the request a response answers. */
   check(message: Json, requestMethod: string | undefined): string[] {
     const problems: string[] = [];
     const method = typeof message.method === "string" ? message.method : undefined;
+    if (method !== undefined && SERVED_LEGACY_METHODS[this.side].has(method)) return problems;
     const whole = method?.startsWith("$/") ? this.protocolLevel : this.message;
-    if (!whole(message)) problems.push(`not an ACP agent message: ${ajvErrors(whole)}`);
+    if (!whole(message)) problems.push(`not an ACP ${this.side} message: ${ajvErrors(whole)}`);
     if (method !== undefined) {
       if (method.startsWith("$/")) return problems;
       const params = this.outgoing.get(method);
-      if (!params) problems.push(`the agent sent ${method}, which ACP v1 does not define for agents`);
+      if (!params) problems.push(`the ${this.side} sent ${method}, which ACP v1 does not define for it`);
       else if (!params(message.params)) problems.push(`${method} params: ${ajvErrors(params)}`);
     } else if ("error" in message) {
       if (!this.error(message.error)) problems.push(`error response: ${ajvErrors(this.error)}`);
@@ -96,6 +98,27 @@ class AgentMessageSchema {
   }
 }
 
+/** Both sides' checks, compiled once from the ACP JSON Schema the SDK ships. */
+function compileSchemas(): Record<Side, SideSchema> {
+  const path = createRequire(import.meta.url).resolve("@agentclientprotocol/sdk/schema/v1/schema.json");
+  const schema = JSON.parse(readFileSync(path, "utf8")) as { $defs: Record<string, SchemaDefinition> };
+  const ajv = new Ajv2020({ strict: true, allErrors: true });
+  // Annotations the schema carries for its generators, not constraints.
+  for (const keyword of ["x-side", "x-method", "x-docs-ignore", "x-deserialize-default-on-error", "x-deserialize-default-on-null", "x-deserialize-skip-invalid-items", "discriminator"]) {
+    ajv.addKeyword(keyword);
+  }
+  const integer = (min: number, max: number) => ({ type: "number" as const, validate: (n: number) => Number.isInteger(n) && n >= min && n <= max });
+  ajv.addFormat("int32", integer(-(2 ** 31), 2 ** 31 - 1));
+  ajv.addFormat("int64", integer(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER));
+  ajv.addFormat("uint16", integer(0, 2 ** 16 - 1));
+  ajv.addFormat("uint32", integer(0, 2 ** 32 - 1));
+  ajv.addFormat("uint64", integer(0, Number.MAX_SAFE_INTEGER));
+  ajv.addFormat("double", { type: "number", validate: (n: number) => Number.isFinite(n) });
+  ajv.addFormat("uri", (s: string) => URL.canParse(s));
+  ajv.addSchema(schema, "acp");
+  return { agent: new SideSchema(ajv, schema, "agent"), client: new SideSchema(ajv, schema, "client") };
+}
+
 function ajvErrors(validate: ValidateFunction): string {
   return (validate.errors ?? [])
     .slice(0, 6)
@@ -103,7 +126,7 @@ function ajvErrors(validate: ValidateFunction): string {
     .join("; ");
 }
 
-let schemaSingleton: AgentMessageSchema | null = null;
+let schemas: Record<Side, SideSchema> | null = null;
 
 export interface AcpClientOptions {
   cwd: string;
@@ -135,8 +158,8 @@ export interface AcpTestClient {
 }
 
 export function startAcpClient(options: AcpClientOptions): AcpTestClient {
-  schemaSingleton ??= new AgentMessageSchema();
-  const schema = schemaSingleton;
+  schemas ??= compileSchemas();
+  const schema = schemas;
   const child = spawn(process.execPath, [CLI_PATH, "acp", ...(options.args ?? [])], { cwd: options.cwd, env: testEnv(options.home, options.env), stdio: ["pipe", "pipe", "pipe"] });
   let stderr = "";
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
@@ -144,8 +167,17 @@ export function startAcpClient(options: AcpClientOptions): AcpTestClient {
   const received: Json[] = [];
   const permissions: RequestPermissionRequest[] = [];
   const violations: string[] = [];
-  /** The methods of the client's requests, by id, to check each answer against its own schema. */
-  const requestMethods = new Map<string, string>();
+  /** The methods of each side's requests, by id, to check each answer against its own schema. */
+  const clientRequests = new Map<string, string>();
+  const agentRequests = new Map<string, string>();
+  /** Where a message goes wrong; `method` requests are remembered so their answers are checked too. */
+  const check = (side: Side, message: Json, line: string): void => {
+    const mine = side === "agent" ? agentRequests : clientRequests;
+    const theirs = side === "agent" ? clientRequests : agentRequests;
+    const answers = "id" in message && message.method === undefined ? String(message.id) : undefined;
+    if (typeof message.method === "string" && "id" in message) mine.set(String(message.id), message.method);
+    for (const problem of schema[side].check(message, answers === undefined ? undefined : theirs.get(answers))) violations.push(`${side}: ${problem}\n  in ${line.slice(0, 400)}`);
+  };
 
   const fromAgent = new PassThrough();
   let pending = "";
@@ -165,8 +197,7 @@ export function startAcpClient(options: AcpClientOptions): AcpTestClient {
         continue;
       }
       received.push(message);
-      const id = "id" in message && message.method === undefined ? String(message.id) : undefined;
-      for (const problem of schema.check(message, id === undefined ? undefined : requestMethods.get(id))) violations.push(`${problem}\n  in ${line.slice(0, 400)}`);
+      check("agent", message, line);
       fromAgent.write(`${line}\n`);
     }
   });
@@ -181,8 +212,7 @@ export function startAcpClient(options: AcpClientOptions): AcpTestClient {
         const line = outgoing.slice(0, newline);
         outgoing = outgoing.slice(newline + 1);
         newline = outgoing.indexOf("\n");
-        const message = JSON.parse(line) as Json;
-        if (typeof message.method === "string" && "id" in message) requestMethods.set(String(message.id), message.method);
+        check("client", JSON.parse(line) as Json, line);
       }
       if (child.stdin.writable) child.stdin.write(chunk, done);
       else done();
