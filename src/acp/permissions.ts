@@ -17,7 +17,7 @@ import type { QuestionRequest } from "../protocol/events.js";
 import type { ExecApprovalDecision } from "../protocol/policy.js";
 import type { QuestionAnswer } from "../protocol/ops.js";
 import { displayCommand } from "../presentation/command-text.js";
-import { answersFromElicitResult, questionsElicitation } from "../presentation/question-form.js";
+import { answersFromElicitResult, elicitationAnswer, questionsElicitation } from "../presentation/question-form.js";
 import { errorMessage } from "../util/errors.js";
 
 export interface AskContext {
@@ -132,10 +132,7 @@ export class EditorQuestions {
       { mode: "form", sessionId: this.ctx.sessionId, message: `${request.server_name}: ${request.message}`, requestedSchema },
       { cancellationSignal: signal },
     );
-    const action = result.action;
-    if (action !== "accept" && action !== "decline" && action !== "cancel") return { type: "elicitation", action: "decline" };
-    const content = "content" in result && typeof result.content === "object" && result.content !== null ? (result.content as Record<string, unknown>) : undefined;
-    return { type: "elicitation", action, ...(action === "accept" && content ? { content } : {}) };
+    return elicitationAnswer(result);
   }
 }
 
