@@ -72,7 +72,8 @@ export class SessionUpdates {
       case "exec_command_begin":
         return this.begin(msg.call_id, commandShape(msg.command, msg.cwd, msg.parsed_cmd), { command: msg.command, cwd: msg.cwd }, this.terminalStart(msg.call_id, msg.cwd, replay));
       case "exec_command_output_delta":
-        return this.commandOutput(msg.call_id, msg.chunk);
+        // A replay shows no terminal (the command is not running): its output is the call's text when it ends.
+        return replay ? [] : this.commandOutput(msg.call_id, msg.chunk);
       case "exec_command_end":
         return this.commandEnd(msg, replay);
       case "patch_apply_begin": {
@@ -113,8 +114,8 @@ export class SessionUpdates {
       }
       case "task_complete":
       case "turn_aborted":
-        // Whatever the turn left unfinished (a call refused or cut off) ends with it.
-        return replay ? [] : this.closeAll("failed");
+        // Whatever the turn left unfinished (a call refused or cut off, live or in a replay) ends with it.
+        return this.closeAll("failed");
       case "warning":
         return this.notice("warning", msg.message);
       case "stream_error":

@@ -88,6 +88,48 @@ void test("acp: with the terminal_output extension a command's output streams to
     assert.equal(last?.status, "completed");
     assert.deepEqual(last?._meta, { terminal_exit: { terminal_id: "c1", exit_code: 0, signal: null } });
   });
+
+  // Loaded later, the command has no terminal any more: its recorded output is the call's text.
+  const again = startAcpClient({ cwd: ws.dir, home: ws.home });
+  await checked(again, server, async () => {
+    await again.connection.agent.request("initialize", { protocolVersion: 1, clientCapabilities: { _meta: { terminal_output: true } } });
+    await again.connection.agent.request("session/load", { sessionId, cwd: ws.dir, mcpServers: [] });
+    const calls = callUpdates(updatesOf(again), "c1");
+    assert.deepEqual(
+      calls.filter((u) => u._meta !== undefined || u.content?.some((c) => c.type === "terminal")),
+      [],
+      "no terminal is shown for a replayed command",
+    );
+    assert.equal(calls.at(-1)?.status, "completed");
+    assert.deepEqual(calls.at(-1)?.content, [{ type: "content", content: { type: "text", text: "```\none\ntwo\n```" } }]);
+  });
+  await server.close();
+});
+
+void test("acp: a command cut off by session/cancel ends failed, and so it is replayed when the session is loaded", async () => {
+  const server = await startModelServer([turn(fnCall("exec_command", { cmd: "echo started; sleep 30", yield_time_ms: 20000 }, "c1")), turn(text("unused"))]);
+  const ws = makeWorkspace();
+  writeFileSync(join(ws.home, "config.toml"), configFor(server, 'approval_policy = "never"\nsandbox_mode = "workspace-write"\n'));
+  const capabilities = { _meta: { terminal_output: true } };
+  const { acp, sessionId } = await openSession(ws, { capabilities });
+  await checked(acp, server, async () => {
+    const prompt = acp.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "wait" }] });
+    const printed = (): boolean => callUpdates(updatesOf(acp), "c1").some((u) => (u._meta?.terminal_output as { data?: string } | undefined)?.data?.includes("started") === true);
+    for (let i = 0; i < 500 && !printed(); i++) await new Promise((r) => setTimeout(r, 20));
+    assert.ok(printed(), "the command started and printed");
+    await acp.connection.agent.notify("session/cancel", { sessionId });
+    assert.equal((await prompt).stopReason, "cancelled");
+    assert.equal(callUpdates(updatesOf(acp), "c1").at(-1)?.status, "failed");
+  });
+
+  const again = startAcpClient({ cwd: ws.dir, home: ws.home });
+  await checked(again, server, async () => {
+    await again.connection.agent.request("initialize", { protocolVersion: 1, clientCapabilities: capabilities });
+    await again.connection.agent.request("session/load", { sessionId, cwd: ws.dir, mcpServers: [] });
+    const calls = callUpdates(updatesOf(again), "c1");
+    assert.deepEqual(calls.map((u) => u.status), ["in_progress", "failed"], "the replayed command does not stay running");
+    assert.deepEqual(calls.filter((u) => u._meta !== undefined), [], "no terminal is shown for a replayed command");
+  });
   await server.close();
 });
 
