@@ -362,7 +362,11 @@ export async function runCli(argv: string[]): Promise<number> {
     .option("-c, --config <key=value>", "override a config.toml value for every session (repeatable)", collect, [])
     .option("-p, --profile <name>", PROFILE_HELP)
     .option("-m, --model <model>", "the model sessions start with")
-    .addHelpText("after", '\nEditors start it themselves; in Zed\'s settings.json, for example:\n  "agent_servers": { "codex-ts": { "command": "codex-ts", "args": ["acp"] } }')
+    .addHelpText(
+      "after",
+      '\nEditors start it themselves; in Zed\'s settings.json, for example:\n  "agent_servers": { "codex-ts": { "type": "custom", "command": "codex-ts", "args": ["acp"] } }\n' +
+        "Signing in, modes, permissions and JetBrains IDEs: docs/acp.md.",
+    )
     .action(async (opts: { config: string[]; profile?: string; model?: string }) => {
       const { runAcp } = await import("../acp/serve.js");
       exitCode = await runAcp({ overrides: opts.config, ...(opts.profile !== undefined ? { profile: opts.profile } : {}), ...(opts.model !== undefined ? { model: opts.model } : {}) });
