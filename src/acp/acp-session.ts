@@ -59,7 +59,7 @@ export class AcpSession {
   ) {
     this.sessionId = thread.threadId;
     this.configured = new Promise((resolve) => (this.markConfigured = resolve));
-    this.updates = new SessionUpdates({ cwd: () => this.cwd, terminalOutput: peer.terminalOutput, notices: peer.notices });
+    this.updates = new SessionUpdates({ cwd: () => this.cwd, terminalOutput: peer.terminalOutput, notices: peer.notices, log: peer.log });
     this.questions = new EditorQuestions({
       sessionId: this.sessionId,
       client: peer.client,

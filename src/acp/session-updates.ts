@@ -8,7 +8,8 @@
  * stream, as in a replay). Commands, patches, MCP tool calls, web searches and viewed images
  * become tool calls: created when they begin (or when the agent asks about them), updated as they
  * run, completed or failed when they end; an end without a begin (a replay) creates the call
- * already finished. Plans, usage and, when the editor takes them, notices complete the picture.
+ * already finished. Plans, usage and live notices (lines in the agent log for an editor that takes
+ * no notices) complete the picture.
  */
 import type { SessionUpdate, ToolCall, ToolCallContent, ToolCallStatus, ToolKind } from "@agentclientprotocol/sdk";
 import type { EventMsg, QuestionRequest } from "../protocol/events.js";
@@ -28,6 +29,8 @@ export interface UpdateOptions {
   terminalOutput: boolean;
   /** The editor takes `notice` updates (its `session.notices` capability). */
   notices: boolean;
+  /** Where notices go when the editor takes none: its agent log (stderr). */
+  log(message: string): void;
 }
 
 /** Output past this many characters is cut from the front when shown as text (the end matters most). */
@@ -117,13 +120,13 @@ export class SessionUpdates {
         // Whatever the turn left unfinished (a call refused or cut off, live or in a replay) ends with it.
         return this.closeAll("failed");
       case "warning":
-        return this.notice("warning", msg.message);
+        return this.notice("warning", msg.message, null, replay);
       case "stream_error":
-        return this.notice("info", msg.message, msg.additional_details);
+        return this.notice("info", msg.message, msg.additional_details, replay);
       case "context_compacted":
-        return this.notice("info", "The conversation was summarised to free context.");
+        return this.notice("info", "The conversation was summarised to free context.", null, replay);
       case "mcp_startup_complete":
-        return msg.failed.flatMap((f) => this.notice("warning", `MCP server ${f.server} did not start: ${f.error}`));
+        return msg.failed.flatMap((f) => this.notice("warning", `MCP server ${f.server} did not start: ${f.error}`, null, replay));
       default:
         return [];
     }
@@ -229,11 +232,15 @@ export class SessionUpdates {
     return ids.map((toolCallId) => ({ sessionUpdate: "tool_call_update", toolCallId, status }));
   }
 
-  private notice(severity: "info" | "warning" | "error", message: string, detail?: string | null): SessionUpdate[] {
-    if (!this.options.notices) return [];
+  /** A notice for the editor that takes them; a line in its agent log for one that does not (live only). */
+  private notice(severity: "info" | "warning" | "error", message: string, detail: string | null, replay: boolean): SessionUpdate[] {
     const [title = "", ...rest] = message.trim().split("\n");
     const description = [rest.join("\n").trim(), detail?.trim() ?? ""].filter(Boolean).join("\n");
-    if (title === "") return [];
+    if (title === "" || replay) return [];
+    if (!this.options.notices) {
+      this.options.log(`${severity}: ${title}${description ? `\n${description}` : ""}`);
+      return [];
+    }
     return [{ sessionUpdate: "notice", severity, title, ...(description ? { description } : {}) }];
   }
 }

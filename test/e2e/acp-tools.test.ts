@@ -1,17 +1,20 @@
 /**
  * `codex-ts acp`: tools as the editor sees them. The editor's own MCP server joins the session;
  * an MCP tool that may change things waits for a permission, "reject always" is remembered, and a
- * server's question becomes an elicitation form. Command output goes to the editor's terminal
- * when it offers one (Zed's `terminal_output` extension). Signing in: a session without
- * credentials asks for authentication, and `authenticate` saves a key. Every agent message is
- * checked against the ACP schema (test/support/acp-client.ts).
+ * server's question becomes an elicitation form; a server that does not start is a notice (or a
+ * line in the agent log). Command output goes to the editor's terminal when it offers one (Zed's
+ * `terminal_output` extension), and a replay shows none; a command cut off by a cancel ends
+ * failed, live and replayed. Patches ask with their diff; the plan is a checklist. Signing in: a
+ * session without credentials asks for authentication, and `authenticate` saves a key or runs
+ * the browser sign-in. Every message of both sides is checked against the ACP schema
+ * (test/support/acp-client.ts).
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { agentText, callUpdates, checked, configFor, openSession, startAcpClient, updatesOf } from "../support/acp-client.js";
+import { agentText, callUpdates, checked, configFor, openSession, startAcpClient, updatesOf, type AcpTestClient } from "../support/acp-client.js";
 import { makeWorkspace } from "../support/cli.js";
 import { callOutputText, customCall, fnCall, startModelServer, text, turn } from "../support/model-server.js";
 import { STDIO_SERVER_PATH } from "../fixtures/mcp/stdio-server.js";
@@ -64,6 +67,32 @@ void test("acp: the editor's MCP server joins the session; a destructive tool as
     assert.deepEqual(forms, ["fx: Which colour?"]);
     assert.match(callOutputText(server, "m4"), /colour.*red/);
     assert.equal(agentText(acp.updates), "all done");
+  });
+  await server.close();
+});
+
+void test("acp: an editor MCP server that does not start is a notice for an editor that takes notices, a line in the agent log otherwise", async () => {
+  const server = await startModelServer([]);
+  const ws = makeWorkspace();
+  writeFileSync(join(ws.home, "config.toml"), configFor(server));
+  const broken = [{ name: "gone", command: join(ws.dir, "no-such-program"), args: [], env: [] }];
+  const failed = (acp: AcpTestClient) =>
+    updatesOf(acp).filter((u) => u.sessionUpdate === "notice" && u.severity === "warning" && u.title.startsWith("MCP server gone did not start"));
+  const waitFor = async (ready: () => boolean): Promise<void> => {
+    for (let i = 0; i < 250 && !ready(); i++) await new Promise((r) => setTimeout(r, 20));
+  };
+
+  const withNotices = (await openSession(ws, { capabilities: { session: { notices: {} } } }, broken)).acp;
+  await checked(withNotices, server, async () => {
+    await waitFor(() => failed(withNotices).length > 0);
+    assert.equal(failed(withNotices).length, 1, updatesOf(withNotices).map((u) => u.sessionUpdate).join(","));
+  });
+
+  const without = (await openSession(ws, {}, broken)).acp;
+  await checked(without, server, async () => {
+    await waitFor(() => without.stderr().includes("MCP server gone did not start"));
+    assert.match(without.stderr(), /warning: MCP server gone did not start/);
+    assert.equal(updatesOf(without).some((u) => u.sessionUpdate === "notice"), false, "no notice for an editor that did not ask for them");
   });
   await server.close();
 });
