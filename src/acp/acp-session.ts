@@ -16,6 +16,7 @@ import type { HostedThread, TurnOutcome } from "../host/hosted-thread.js";
 import { EditorQuestions } from "./permissions.js";
 import { availableCommands, promptOp, type CustomPrompt } from "./prompt-input.js";
 import { configOptionOp, configOptions, currentMode, modeOp, modeState, type SessionChoices } from "./session-config.js";
+import { titleOf } from "./session-list.js";
 import { SessionUpdates } from "./session-updates.js";
 
 export interface SessionPeer {
@@ -41,6 +42,8 @@ export class AcpSession {
   private cwd = "";
   private models: string[] = [];
   private prompts: CustomPrompt[] = [];
+  /** The editor knows the session's title: told after the first prompt, or a loaded conversation's own. */
+  private titled = false;
   /** Notifications go out one after another, whoever sends them. */
   private sending: Promise<void> = Promise.resolve();
   /** Resolved by the first event, session_configured (after a loaded thread's replay went out). */
@@ -117,6 +120,7 @@ export class AcpSession {
   async prompt(blocks: ContentBlock[], signal: AbortSignal): Promise<StopReason> {
     const turn: { subId: string | null; error: TurnError | null; cancelled: boolean } = { subId: null, error: null, cancelled: false };
     const op = promptOp(blocks, this.prompts);
+    await this.announceTitle(op);
     const onAbort = (): void => this.cancel();
     signal.addEventListener("abort", onAbort);
     try {
@@ -133,6 +137,16 @@ export class AcpSession {
       signal.removeEventListener("abort", onAbort);
       if (this.turn === turn) this.turn = null;
     }
+  }
+
+  /** A new session is titled by its first prompt, as `session/list` titles it later. */
+  private async announceTitle(op: Op): Promise<void> {
+    if (this.titled || op.type !== "user_input") return;
+    const first = op.items.find((item) => item.type === "text");
+    const title = titleOf(first?.type === "text" ? first.text : null);
+    if (title === null) return;
+    this.titled = true;
+    await this.send([{ sessionUpdate: "session_info_update", title }]);
   }
 
   /** `session/cancel`: the running turn is interrupted (its open questions are withdrawn with it). */
@@ -181,6 +195,7 @@ export class AcpSession {
       case "session_configured":
         this.cwd = msg.cwd;
         this.choices = { model: msg.model, effort: msg.reasoning_effort, approval: msg.approval_policy, sandbox: msg.sandbox_policy, planning: false };
+        this.titled = (msg.initial_messages ?? []).some((m) => m.type === "user_message");
         await this.send((msg.initial_messages ?? []).flatMap((m) => this.updates.map(m, true)));
         this.markConfigured();
         return;

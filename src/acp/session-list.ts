@@ -22,13 +22,14 @@ export function listSessions(codexHome: string, cwd: string | null, cursor: stri
     }
     if (thread.cwd === null) continue;
     if (sessions.length === PAGE) return { sessions, nextCursor: sessions.at(-1)?.sessionId ?? null };
-    const title = thread.name ?? oneLine(thread.firstPrompt);
+    const title = thread.name ?? titleOf(thread.firstPrompt);
     sessions.push({ sessionId: thread.id, cwd: thread.cwd, updatedAt: thread.updatedAt, ...(title !== null ? { title } : {}) });
   }
   return { sessions };
 }
 
-function oneLine(text: string | null): string | null {
+/** A session's title from its first prompt: the first line, shortened. */
+export function titleOf(text: string | null): string | null {
   const line = text?.trim().split("\n")[0]?.trim();
   if (!line) return null;
   return line.length > TITLE_CHARS ? `${line.slice(0, TITLE_CHARS - 1)}…` : line;

@@ -53,6 +53,8 @@ void test("acp: initialize, a prompt whose command waits for a permission, and t
     assert.deepEqual(calls[2]?.content, [{ type: "content", content: { type: "text", text: "```\nmade\n```" } }], "the output, once the command ended");
     assert.equal(agentText(first.updates), "made the file");
     assert.ok(kinds.includes("available_commands_update"));
+    const titles = updates.flatMap((u) => (u.sessionUpdate === "session_info_update" ? [u.title] : []));
+    assert.deepEqual(titles, ["make a file"], "the new session is titled by its first prompt, as session/list titles it");
   });
   assert.equal(existsSync(join(ws.dir, "made.txt")), true);
 
@@ -82,6 +84,7 @@ void test("acp: initialize, a prompt whose command waits for a permission, and t
     const again = await second.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "and now?" }] });
     assert.equal(again.stopReason, "end_turn");
     assert.equal(agentText(second.updates, before), "the second answer");
+    assert.equal(updatesOf(second).some((u) => u.sessionUpdate === "session_info_update"), false, "a loaded session keeps its title");
     const input = inputTexts(server.requests[2]?.body.input);
     for (const seen of ["make a file", "made the file", "and now?"]) assert.ok(input.some((t) => t.includes(seen)), `the loaded session's request carries ${seen}`);
 
