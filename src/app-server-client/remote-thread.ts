@@ -25,8 +25,10 @@ import {
   fileChangesFromV2,
 } from "../app-server-protocol/convert.js";
 import { EventLog } from "./event-log.js";
+import { RemoteHooks } from "./remote-hooks.js";
 import type { RpcConnection } from "./rpc-connection.js";
 import { commandArgv, V2Events } from "./v2-events.js";
+import { errorMessage } from "../util/errors.js";
 
 type Json = Record<string, unknown>;
 
@@ -59,6 +61,7 @@ export class RemoteThread implements ThreadHandle {
   readonly threadId: string;
   private readonly log = new EventLog();
   private readonly events = new V2Events();
+  private readonly hooks: RemoteHooks;
   private nextSub = 0;
   private settings: Settings;
   /** Settings changed since the last turn (`override_turn_context`): sent with the next `turn/start`. */
@@ -74,6 +77,7 @@ export class RemoteThread implements ThreadHandle {
     private readonly link: RemoteLink,
   ) {
     this.threadId = response.thread.id;
+    this.hooks = new RemoteHooks((method, params) => this.request(method, params), this.threadId);
     this.settings = settingsOf(response);
     const initial = this.events.replay(response.thread.turns.filter((t) => t.status !== "inProgress"));
     this.emit("", {
@@ -174,7 +178,7 @@ export class RemoteThread implements ThreadHandle {
     try {
       await this.run(subId, op);
     } catch (err) {
-      this.emit(subId, { type: "error", message: (err as Error).message, codex_error_info: op.type === "thread_rollback" ? "thread_rollback_failed" : null });
+      this.emit(subId, { type: "error", message: errorMessage(err), codex_error_info: op.type === "thread_rollback" ? "thread_rollback_failed" : null });
     }
   }
 
@@ -268,6 +272,12 @@ export class RemoteThread implements ThreadHandle {
       case "set_thread_goal_status":
       case "clear_thread_goal":
         this.emit(subId, { type: "error", message: "Thread goals are not available over a remote connection yet.", codex_error_info: null });
+        return;
+      case "list_hooks":
+        this.emit(subId, await this.hooks.list());
+        return;
+      case "update_hook_state":
+        this.emit(subId, await this.hooks.update(op.updates));
         return;
       case "shutdown":
         this.shuttingDown = true;

@@ -37,6 +37,7 @@ import { FEATURE_NAMES, featureWarnings, resolveFeatures, unknownFeatureFlags } 
 import { didYouMean } from "../util/nearest.js";
 import { checkLayer, fixedLayer, mergeLayers, overrideLayer, readFileLayer, whereSet, type Layer } from "./layers.js";
 import { mcpServersFromToml, type McpServerConfig } from "./mcp.js";
+import { hookSources, stateOverrides, type HookSettings } from "./hook-sources.js";
 import { DEFAULT_OSS_MODELS, DEFAULT_OSS_PROVIDER, OSS_PROVIDERS, isOssProvider, ossBaseUrl } from "./oss.js";
 import { ConfigError, type TomlTable } from "./overrides.js";
 import { bothFormsWarning, chooseProfile, missingProfile, profileTableLayer, readProfileFile } from "./profiles.js";
@@ -45,6 +46,7 @@ import { loadProjectConfig, type TrustLevel } from "./project-config.js";
 import { DEFAULT_MODEL, defaultsTable, isTable, validateTable } from "./schema.js";
 import { resolveWebSearch } from "./web-search.js";
 import type { WebSearchSettings } from "../protocol/web-search.js";
+import { errorMessage } from "../util/errors.js";
 
 export { DEFAULT_MODEL };
 
@@ -69,6 +71,8 @@ export interface CliConfigInput {
   disable?: string[];
   /** `--search`: `web_search = "live"`. */
   search?: boolean;
+  /** `--dangerously-bypass-hook-trust`: enabled hooks run without being trusted first. */
+  bypassHookTrust?: boolean;
   /** `--strict-config`: unknown keys (warnings otherwise) are errors. */
   strict?: boolean;
   /** `--ignore-user-config`: `$CODEX_HOME/config.toml` is not read (credentials still live in CODEX_HOME). */
@@ -121,6 +125,8 @@ export interface Config {
   otel: OtelSettings;
   /** `[mcp_servers.<name>]`, checked and with defaults filled in. */
   mcpServers: Record<string, McpServerConfig>;
+  /** Where lifecycle hooks are configured (hooks.json and `[hooks]` of each active layer) and how trust applies. */
+  hooks: HookSettings;
   projectDocMaxBytes: number;
   projectDocFallbackFilenames: string[];
   projectRootMarkers: string[];
@@ -281,6 +287,22 @@ export function loadConfig(input: CliConfigInput): Config {
       ...(maxBytes !== undefined ? { max_bytes: maxBytes } : {}),
     },
     mcpServers: mcpServersFromToml(t.mcp_servers, t),
+    hooks: {
+      enabled: features.hooks !== false,
+      sources: hookSources({
+        // --ignore-user-config leaves out the user's layer, its hooks.json with it.
+        codexHome: input.ignoreUserConfig ? null : home,
+        user,
+        userConfigFile: userFile,
+        profileFile,
+        trustedDotCodex: project.trustedDotCodex,
+        projectLayers: project.layers,
+        overrides,
+      }),
+      userConfigFile: userFile,
+      stateOverrides: stateOverrides(overrides),
+      bypassTrust: input.bypassHookTrust === true,
+    },
     webSearch: webSearch.settings,
     otel: otelSettingsFrom(table(t.otel), env),
     projectDocMaxBytes,
@@ -371,7 +393,7 @@ function readText(path: string, what: string): string {
   try {
     return readTextFile(path);
   } catch (err) {
-    throw new ConfigError(`${what}: cannot read ${path}: ${(err as Error).message}`);
+    throw new ConfigError(`${what}: cannot read ${path}: ${errorMessage(err)}`);
   }
 }
 

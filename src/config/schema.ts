@@ -282,7 +282,14 @@ const BASE_SCHEMA: readonly KeySpec[] = [
   { key: "agents", type: "any", unused: true, group: "Other", description: "Sub-agent settings (`max_threads`, roles)." },
   { key: "skills", type: "any", unused: true, group: "Other", description: "Skill settings." },
   { key: "apps", type: "any", unused: true, group: "Other", description: "App (connector) settings." },
-  { key: "hooks", type: "any", unused: true, group: "Other", description: "Lifecycle hooks." },
+  {
+    key: "hooks",
+    type: "any",
+    group: "Other",
+    description:
+      "Lifecycle hooks written inline, as in hooks.json (`[[hooks.PreToolUse]]` with `matcher` and `[[hooks.PreToolUse.hooks]]` entries), and `[hooks.state.\"<key>\"]` (`trusted_hash`, `enabled`: what `/hooks` saves). See docs/hooks.md.",
+    example: '[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = "command"\ncommand = "paplay /usr/share/sounds/freedesktop/stereo/complete.oga"',
+  },
   { key: "plugins", type: "any", unused: true, group: "Other", description: "Plugin settings." },
   { key: "memories", type: "any", unused: true, group: "Other", description: "Memory settings." },
   { key: "allow_login_shell", type: "boolean", default: true, unused: true, group: "Other", description: "Whether the model may ask for a login shell." },

@@ -31,6 +31,10 @@ import type { TurnCompaction } from "./tasks/task.js";
 import { mcpApprovalHook } from "./mcp-approval.js";
 import { McpRuntime } from "./mcp-runtime.js";
 import { TaskRunner } from "./tasks/runner.js";
+import { SessionHooks } from "../hooks/engine.js";
+import { compactWithHooks } from "./turn-hooks.js";
+import type { SessionStartSource, SubagentContext } from "../hooks/payloads.js";
+import { createCommandEnv } from "../exec/env.js";
 import { GoalTracker } from "./goals.js";
 import { startGoalContinuation } from "./goal-continuation.js";
 
@@ -63,6 +67,10 @@ export class SessionState {
   mcp: McpRuntime | null = null;
   /** The user's shell as its start-up files leave it, made in the background; null: login shells. */
   shellSnapshot: SessionShellSnapshot | null = null;
+  /** The thread's lifecycle hooks; null when none were configured. */
+  readonly hooks: SessionHooks | null;
+  /** What SessionStart hooks are told at the next turn (then null): the session's start. */
+  pendingSessionStart: SessionStartSource | null;
   /** The thread's goal (goals.ts); each change is published as thread_goal_updated. */
   readonly goals: GoalTracker;
 
@@ -74,13 +82,34 @@ export class SessionState {
   ) {
     this.threadId = threadId;
     this.telemetry = options.telemetry ?? noTelemetry();
-    this.fileSystemGuard = new FileSystemGuard(options.fileSystemRules ?? NO_FILESYSTEM_RULES);
+    this.fileSystemGuard = new FileSystemGuard(options.fileSystemRules ?? NO_FILESYSTEM_RULES, { warn: (message) => this.reportWarning(message) });
     this.recorder = options.recorder ?? null;
     this.history = new ConversationHistory((items) => this.recorder?.recordItems(items));
     this.settings = { ...options.settings };
     this.lastTurnSettings = this.settings;
     this.tasks = new TaskRunner(this);
     this.goals = new GoalTracker(threadId, (goal, eventId) => this.send(eventId ?? this.activeSubId, { type: "thread_goal_updated", goal }));
+    this.hooks = options.hooks
+      ? new SessionHooks(
+          options.hooks,
+          { sessionId: options.hookSessionId ?? threadId, transcriptPath: () => this.recorder?.path ?? null },
+          // Hooks get what commands get: the environment policy, so no credential is handed to them.
+          { env: createCommandEnv(options.shellEnvironmentPolicy, process.env), shell: userShellOf(options) },
+        )
+      : null;
+    this.pendingSessionStart = options.sessionStartSource ?? (options.resume ? (options.resume.warnOnModelChange ? "resume" : "fork") : "startup");
+  }
+
+  /** What SessionStart hooks have yet to be told (once: the session's start, later a compaction). */
+  takeSessionStart(): SessionStartSource | null {
+    const source = this.pendingSessionStart;
+    this.pendingSessionStart = null;
+    return source;
+  }
+
+  /** Set when this session is a sub-agent's. */
+  get subagent(): SubagentContext | undefined {
+    return this.options.subagent;
   }
 
   /** Starts the shell snapshot in the background (its failure is a warning after session_configured). */
@@ -143,6 +172,7 @@ export class SessionState {
       verbosity: s.verbosity,
       outputSchema: outputSchema ?? null,
       shellEnvironmentPolicy: this.options.shellEnvironmentPolicy,
+      ...(this.options.subagent ? { subagent: this.options.subagent } : {}),
       services: {
         unifiedExec: this.unifiedExec,
         userShell: userShellOf(this.options),
@@ -153,6 +183,7 @@ export class SessionState {
         approvalStore: this.approvalStore,
         fileSystemGuard: this.fileSystemGuard,
         ...(this.options.editorFiles ? { editorFiles: this.options.editorFiles } : {}),
+        ...(this.hooks ? { hooks: this.hooks } : {}),
         ...(turn_goals(this) ? { goals: this.goals } : {}),
       },
     };
@@ -198,7 +229,8 @@ export class SessionState {
     return {
       due: (overhead) => compactionDue(turn, host, overhead),
       // The compaction code loads the first time one runs.
-      run: async (options) => (await import("./compact/compactor.js")).compact(turn, host, options, signal, emit),
+      run: (options, trigger) =>
+        compactWithHooks(this.hooks, turn, emit, this.history, trigger, async () => (await import("./compact/compactor.js")).compact(turn, host, options, signal, emit)),
       windowFull: () => {
         this.tokens.setFull(turn.model.contextWindow);
         emit(this.tokenCount());

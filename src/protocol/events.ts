@@ -8,6 +8,7 @@ import type { ThreadGoal } from "./goals.js";
 import type { ReviewOutputEvent, ReviewRequest } from "./review.js";
 import type { AskForApproval, ReasoningEffort, SandboxPolicy } from "./policy.js";
 import type { McpEventMsg } from "./mcp-events.js";
+import type { HookEventMsg } from "./hook-events.js";
 import type { UserQuestion } from "./user-questions.js";
 import type { WebSearchAction } from "./web-search.js";
 import type { QuestionAnswer } from "./ops.js";
@@ -306,7 +307,9 @@ export type EventMsg =
     }
   | { type: "shutdown_complete" }
   /** MCP server start-up progress and MCP tool calls (see src/mcp/events.ts). */
-  | McpEventMsg;
+  | McpEventMsg
+  /** Lifecycle hook runs and the `/hooks` list (see hook-events.ts). */
+  | HookEventMsg;
 
 export type EventType = EventMsg["type"];
 

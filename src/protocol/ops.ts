@@ -5,6 +5,7 @@
 import type { ReviewRequest } from "./review.js";
 import type { AskForApproval, ExecApprovalDecision, ReasoningEffort, ReasoningSummary, ReviewDecision, SandboxPolicy } from "./policy.js";
 import type { UserInputResponse } from "./user-questions.js";
+import type { HookOp } from "./hook-events.js";
 
 export type UserInput =
   | { type: "text"; text: string }
@@ -91,7 +92,9 @@ export type Op =
   | { type: "set_thread_goal_status"; status: "active" | "paused" | "complete" }
   /** codex-ts: the user drops the goal. */
   | { type: "clear_thread_goal" }
-  | { type: "shutdown" };
+  | { type: "shutdown" }
+  /** Listing, trusting and turning lifecycle hooks on or off (see hook-events.ts). */
+  | HookOp;
 
 export interface Submission {
   id: string;

@@ -17,6 +17,7 @@ import { rolloutPath, serializeLine, utcTimestamp, type SessionMetaPayload, type
 import { gitInfo } from "./git-info.js";
 import { ItemJournal } from "./item-journal.js";
 import { PRIVATE_DIR_MODE } from "../util/atomic-write.js";
+import { errorMessage } from "../util/errors.js";
 
 export interface NewRolloutParams {
   codexHome: string;
@@ -168,7 +169,7 @@ export class RolloutRecorder {
 
   private fail(err: unknown): void {
     this.failed = true;
-    this.report(`could not write the session file ${this.path}: ${(err as Error).message}; this session will not be resumable from here on`);
+    this.report(`could not write the session file ${this.path}: ${errorMessage(err)}; this session will not be resumable from here on`);
   }
 }
 

@@ -15,6 +15,8 @@ import type { ApprovalStore } from "../approval/approval-store.js";
 import type { GoalStatus, ThreadGoal } from "../protocol/goals.js";
 import type { FileSystemGuard } from "../sandbox/fs-guard.js";
 import type { EditorFiles } from "../protocol/editor-files.js";
+import type { SessionHooks } from "../hooks/engine.js";
+import type { SubagentContext } from "../hooks/payloads.js";
 
 export interface TurnServices {
   /** Command rules that decide before the approval policy does. */
@@ -37,6 +39,8 @@ export interface TurnServices {
   fileSystemGuard?: FileSystemGuard;
   /** The editor's view of the files (its buffers), when the front end is inside one that offers it; absent: the disk. */
   editorFiles?: EditorFiles;
+  /** The session's lifecycle hooks (PreToolUse, PostToolUse, PermissionRequest run from the tools); absent: none. */
+  hooks?: SessionHooks;
   /** The thread's goal, for the goal tools; absent where goals are off (a review). */
   goals?: GoalAccess;
 }
@@ -76,6 +80,8 @@ export interface TurnContext {
   /** Plan mode: nothing may change (commands read-only, never escalated; no patches). */
   planning?: boolean;
   services: TurnServices;
+  /** Set when the turn is a sub-agent's: hooks add who it is to what they read, and run SubagentStop for Stop. */
+  subagent?: SubagentContext;
 }
 
 /** Resolves a tool's `workdir` against the turn's cwd (an absolute path replaces it). */

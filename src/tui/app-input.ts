@@ -10,6 +10,7 @@ import type { Composer } from "./composer.js";
 import { count, type NoticeKind } from "./cells.js";
 import { parseSlash, type SlashCommand, type SlashContext } from "./slash-commands.js";
 import { switchPlanMode } from "./plan-mode.js";
+import { errorMessage } from "../util/errors.js";
 
 /** What the keyboard handling reads and drives of the app. */
 export interface InputSurface extends SlashContext {
@@ -115,7 +116,7 @@ export class KeyInput {
     try {
       this.app.composer.setText(await this.app.host.externalEdit(this.app.composer.expandedText));
     } catch (err) {
-      this.app.notice("error", (err as Error).message);
+      this.app.notice("error", errorMessage(err));
     }
     this.app.requestRender();
   }
@@ -131,7 +132,7 @@ export class KeyInput {
         this.app.notice("warning", `/${command.name} cannot run while a turn is running; wait or press Esc first.`);
         return;
       }
-      void Promise.resolve(command.run(this.app, slash.args)).catch((err: unknown) => this.app.error(`/${command.name}: ${(err as Error).message}`));
+      void Promise.resolve(command.run(this.app, slash.args)).catch((err: unknown) => this.app.error(`/${command.name}: ${errorMessage(err)}`));
       return;
     }
     if (slash && !slash.name.includes("/")) {

@@ -33,6 +33,7 @@ import { addUsage } from "../presentation/usage.js";
 import { ChoiceOverlay, PickerOverlay, TextPromptOverlay, type Choice, type Overlay } from "./overlays.js";
 import { reviewCell } from "./review-cell.js";
 import type { AppHost, AppOptions } from "./app-host.js";
+import { HooksPanel, isHookEvent } from "./hooks-panel.js";
 import { firstLine } from "../presentation/text-lines.js";
 
 export type { AppHost, AppOptions };
@@ -51,6 +52,7 @@ export class App implements SlashContext {
   private readonly asked = new Map<string, QuestionRequest>();
   /** `/model` pickers waiting for the session's list_models_response. */
   private modelListWaiters: Array<(models: Array<{ slug: string; is_default: boolean }>) => void> = [];
+  private readonly hooks: HooksPanel;
   private spinner: NodeJS.Timeout | null = null;
   private customPrompts: SlashCommand[] = [];
   private readonly mcpStatus = new Map<string, string>();
@@ -96,6 +98,7 @@ export class App implements SlashContext {
       composer: (w) => [...this.composer.render(w), this.footer()],
     });
     this.turn = new LiveTurn(options.style, options.hideReasoning, (render) => this.view.commit(render));
+    this.hooks = new HooksPanel({ style: this.style, status: this.status, submit: (op) => this.submit(op), present: (make) => this.present(make), commit: (render) => this.view.commit(render), requestRender: () => this.requestRender() });
     for (const s of options.mcpServers) this.mcpStatus.set(s, "starting");
     const editorHost = { requestRender: () => this.requestRender(), terminal: { get rows() { return options.rows(); } } };
     this.composer = new Composer(editorHost, options.theme, new SlashCompletions(() => this.commands()), {
@@ -206,6 +209,10 @@ export class App implements SlashContext {
     return this.host.gitDiff();
   }
 
+  openHooks(): Promise<void> {
+    return this.hooks.open();
+  }
+
   warn(message: string): void {
     this.notice("warning", message);
   }
@@ -239,8 +246,6 @@ export class App implements SlashContext {
   quit(): void {
     this.host.quit();
   }
-
-
 
   // ------------------------------------------------------------------ events
 
@@ -285,6 +290,7 @@ export class App implements SlashContext {
   }
 
   private handle(msg: EventMsg, replay: boolean): void {
+    if (isHookEvent(msg)) return this.hooks.handle(msg, replay);
     switch (msg.type) {
       case "session_configured":
         this.header = {

@@ -18,6 +18,7 @@ import { PLAN_COMMAND } from "./plan-mode.js";
 import type { ThreadGoal } from "../protocol/goals.js";
 import { INIT_PROMPT } from "../presentation/init-prompt.js";
 import { PERMISSION_PRESETS } from "../presentation/permission-presets.js";
+import { errorMessage } from "../util/errors.js";
 
 export interface SlashContext {
   readonly cwd: string;
@@ -45,6 +46,8 @@ export interface SlashContext {
   compact(instructions: string): void;
   /** `/copy`: the latest answer to the clipboard. */
   copyLastAnswer(): void;
+  /** `/hooks`: the configured lifecycle hooks, to review, trust and turn on or off. */
+  openHooks(): Promise<void>;
   /** Saves the model and effort as the defaults in config.toml; resolves with the file's path. */
   saveModel(model: string, effort: ReasoningEffort | null): Promise<string>;
   gitDiff(): Promise<string[]>;
@@ -107,7 +110,7 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
         ctx.print("Model changed", [`${chosen} from the next turn on, and the default from now on (saved in ${file})`]);
       } catch (err) {
         ctx.print("Model changed", [`${chosen} from the next turn on, for this session`]);
-        ctx.error(`Could not save it as the default: ${(err as Error).message}`);
+        ctx.error(`Could not save it as the default: ${errorMessage(err)}`);
       }
     },
   },
@@ -186,6 +189,7 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
       ctx.error("Usage: /mcp, or /mcp login NAME");
     },
   },
+  { name: "hooks", description: "review, trust and turn lifecycle hooks on or off", duringTask: true, run: (ctx) => ctx.openHooks() },
   RENAME_COMMAND,
   GOAL_COMMAND,
   PLAN_COMMAND,

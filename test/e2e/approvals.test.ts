@@ -12,11 +12,12 @@ import { sandboxPolicyFor, type AskForApproval } from "../../src/protocol/policy
 import type { Session } from "../../src/core/session.js";
 import type { ModelServer } from "../support/model-server.js";
 import { customCall, fnCall, text, turn } from "../support/model-server.js";
+import { OUTSIDE_PARENT } from "../support/sandbox-scene.js";
 import { askedRequest, requestsIn, until, untilAsked, withSession } from "../support/session.js";
 
 /** A folder outside every writable root (not under /tmp, which workspace-write may write). */
 function outsideDir(): string {
-  return mkdtempSync(join("/var/tmp", "codex-ts-outside-"));
+  return mkdtempSync(join(OUTSIDE_PARENT, "codex-ts-outside-"));
 }
 
 function userTurn(session: Session, cwd: string, policy: AskForApproval, prompt = "go"): string {

@@ -7,11 +7,12 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, connect, type Server, type Socket } from "node:net";
 import { join } from "node:path";
-import { CLI_PATH, makeWorkspace, testEnv } from "../support/cli.js";
+import { startWsAppServer } from "../support/app-server-client.js";
+import { makeWorkspace } from "../support/cli.js";
 import { fnCall, startModelServer, text, turn } from "../support/model-server.js";
 import { KEY, PtySession, sleep } from "../support/pty.js";
 
@@ -50,19 +51,6 @@ class Relay {
   }
 }
 
-function startAppServer(cwd: string, home: string): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, [CLI_PATH, "app-server", "--listen", "ws://127.0.0.1:0"], { cwd, env: testEnv(home), stdio: ["ignore", "ignore", "pipe"] });
-  let err = "";
-  return new Promise((resolve, reject) => {
-    child.stderr?.on("data", (d: Buffer) => {
-      err += d.toString();
-      const port = /listening on: ws:\/\/127\.0\.0\.1:(\d+)/.exec(err)?.[1];
-      if (port) resolve({ child, port: Number(port) });
-    });
-    child.on("close", (code) => reject(new Error(`app-server exited (${code}): ${err}`)));
-  });
-}
-
 void test("the UI drives a thread on an app-server, and reconnects without losing the approval or the answer in flight", async () => {
   const ws = makeWorkspace({ git: false });
   execFileSync("git", ["init", "-q", ws.dir]);
@@ -75,7 +63,7 @@ void test("the UI drives a thread on an app-server, and reconnects without losin
     { ...turn(text("finished while you were away")), delayMs: 2500 },
   ]);
   writeFileSync(join(ws.home, "config.toml"), `openai_base_url = "${model.url}"\n`);
-  const server = await startAppServer(ws.dir, ws.home);
+  const server = await startWsAppServer(ws.dir, ws.home);
   const relay = new Relay(server.port);
   await relay.start();
   // The UI's own home: nothing of the server's is on this side.

@@ -2,6 +2,7 @@
 import type { Method } from "../server.js";
 import { accountMethods } from "./account.js";
 import { commandExec } from "./command-exec.js";
+import { hookMethods } from "./hooks.js";
 import { settingsMethods } from "./settings.js";
 import { threadMethods } from "./threads.js";
 import { turnMethods } from "./turns.js";
@@ -11,5 +12,6 @@ export const METHODS: Readonly<Record<string, Method>> = {
   ...turnMethods,
   ...settingsMethods,
   ...accountMethods,
+  ...hookMethods,
   "command/exec": commandExec,
 };

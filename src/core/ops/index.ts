@@ -5,6 +5,7 @@
 import type { Op } from "../../protocol/ops.js";
 import type { SessionState } from "../session-state.js";
 import { historyOps } from "./history.js";
+import { hookOps } from "./hooks.js";
 import { lifecycleOps } from "./lifecycle.js";
 import { listingOps } from "./listings.js";
 import { mcpOps } from "./mcp.js";
@@ -22,6 +23,7 @@ const HANDLERS: OpFamily<Op["type"]> = {
   ...reviewOps,
   ...mcpOps,
   ...lifecycleOps,
+  ...hookOps,
   ...goalOps,
 };
 

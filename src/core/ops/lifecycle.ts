@@ -1,10 +1,14 @@
-/** `shutdown`: the running task aborted, questions cancelled, processes and MCP servers ended, the rollout closed. */
+/**
+ * `shutdown`: the running task aborted, questions cancelled, SessionEnd hooks run (each within
+ * a few seconds), processes and MCP servers ended, the rollout closed.
+ */
 import type { OpFamily } from "./types.js";
 
 export const lifecycleOps: OpFamily<"shutdown"> = {
   shutdown: async (s, id) => {
     s.questions.cancelAll("shutdown");
     await s.tasks.abort("interrupted");
+    if (s.hooks?.has("SessionEnd")) await s.hooks.sessionEnd(s.settings.cwd, (msg) => s.send(id, msg));
     s.unifiedExec.terminateAll();
     await s.mcp?.shutdown();
     s.shellSnapshot?.dispose();

@@ -5,7 +5,11 @@ import type { SessionTask, TaskContext } from "./task.js";
 export class RegularTask implements SessionTask {
   readonly kind = "regular";
 
-  run(ctx: TaskContext): Promise<string | null> {
+  /** `begin` records the prompt before the model is asked; false (a hook blocked it) ends the turn there. */
+  constructor(private readonly begin?: (ctx: TaskContext) => Promise<boolean>) {}
+
+  async run(ctx: TaskContext): Promise<string | null> {
+    if (this.begin && !(await this.begin(ctx))) return null;
     return runTurn(ctx);
   }
 }

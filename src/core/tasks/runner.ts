@@ -19,6 +19,7 @@ import { errorMessage } from "../../util/errors.js";
 
 export interface ActiveTask {
   subId: string;
+  turn: TurnContext;
   kind: TaskKind;
   task: SessionTask;
   /** Unique across processes (submission ids restart at "0"): names the turn in its events and the rollout. */
@@ -72,6 +73,7 @@ export class TaskRunner {
     const controller = new AbortController();
     const active: ActiveTask = {
       subId,
+      turn,
       kind: task.kind,
       task,
       turnId,

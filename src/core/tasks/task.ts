@@ -18,7 +18,11 @@ import type { CompactOptions } from "../compact/compactor.js";
 export interface TurnCompaction {
   /** Whether history has reached the auto-compact threshold. */
   due(overheadTokens: number): boolean;
-  run(options: CompactOptions): Promise<void>;
+  /**
+   * Compacts now (`auto`: because history reached the limit; `manual`: the user asked); false
+   * when a PreCompact hook stopped it, in which case nothing changed.
+   */
+  run(options: CompactOptions, trigger: "auto" | "manual"): Promise<boolean>;
   /** The provider said the window overflowed: usage shows it full. */
   windowFull(): void;
 }

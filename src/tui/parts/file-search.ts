@@ -30,6 +30,7 @@ import { spawn } from "node:child_process";
 import { readdir } from "node:fs/promises";
 import { readTextFile } from "../../util/bounded-read.js";
 import { join } from "node:path";
+import { errorMessage } from "../../util/errors.js";
 
 export interface FileMatch {
   path: string;
@@ -380,7 +381,7 @@ export class FileIndex {
       this.last = null;
     } catch (err) {
       if (this.paths.length === 0) this.current = "failed";
-      this.failure = `could not list the files under ${this.root}: ${(err as Error).message}`;
+      this.failure = `could not list the files under ${this.root}: ${errorMessage(err)}`;
     } finally {
       this.rebuilding = false;
     }
