@@ -6,7 +6,8 @@
  * process or a later one, replaying its conversation first.
  *
  * Served: initialize (protocol version 1, loadSession, image and embedded-context prompts, HTTP
- * MCP servers, two auth methods), authenticate, session/new, session/load, session/list,
+ * MCP servers, two auth methods and, for a client that runs terminals, a terminal sign-in),
+ * authenticate, session/new, session/load, session/list,
  * session/close, session/prompt, session/cancel, session/set_mode, session/set_config_option
  * (mode, model, reasoning effort), and `session/set_model` for clients that still send it.
  */
@@ -19,7 +20,7 @@ import { FrontEndHost, HostStartError } from "../host/front-end-host.js";
 import { errorMessage } from "../util/errors.js";
 import { packageVersion } from "../util/version.js";
 import { AcpSession } from "./acp-session.js";
-import { AUTH_METHODS, authenticate } from "./auth.js";
+import { authenticate, authMethodsFor } from "./auth.js";
 import { editorFilesOf } from "./editor-files.js";
 import { joinEditorServers } from "./mcp-servers.js";
 import { listSessions } from "./session-list.js";
@@ -108,7 +109,7 @@ export function createAcpAgent(options: AcpOptions): { app: AgentApp; shutdown()
           mcpCapabilities: { http: true, sse: false },
           sessionCapabilities: { list: {}, close: {} },
         },
-        authMethods: AUTH_METHODS,
+        authMethods: authMethodsFor(capabilities),
         agentInfo: { name: "codex-ts", title: "codex-ts", version: packageVersion() },
       };
     })

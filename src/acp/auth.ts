@@ -8,11 +8,16 @@
  *   `codex-ts login --with-api-key` saves it; otherwise OPENAI_API_KEY in the agent's environment
  *   (set in the editor's agent settings) is used, and nothing is saved.
  *
+ * An editor that can run the agent in a terminal (`auth.terminal`) is also offered a terminal
+ * sign-in: it runs `codex-ts acp --login` there, which is `codex-ts login` (the browser sign-in,
+ * its address printed for a machine where no browser opens), and never passes it to
+ * `authenticate`.
+ *
  * config.toml's `forced_login_method` and `forced_chatgpt_workspace_id` apply as they do to
  * `codex-ts login`. `session/new` asks for authentication (error -32000) when the configured
  * provider has no credentials.
  */
-import { RequestError, type AuthenticateRequest, type AuthMethod } from "@agentclientprotocol/sdk";
+import { RequestError, type AuthenticateRequest, type AuthMethod, type ClientCapabilities } from "@agentclientprotocol/sdk";
 import { readAuthFile, writeApiKeyAuth } from "../auth/auth-file.js";
 import type { LoginPolicy } from "../auth/resolve-auth.js";
 import { codexHome } from "../config/codex-home.js";
@@ -21,10 +26,27 @@ import { errorMessage } from "../util/errors.js";
 export const CHATGPT_METHOD = "chatgpt";
 export const API_KEY_METHOD = "api-key";
 
-export const AUTH_METHODS: AuthMethod[] = [
+export const TERMINAL_METHOD = "chatgpt-terminal";
+/** What the editor appends to the agent's command line for the terminal sign-in. */
+export const TERMINAL_LOGIN_ARGS = ["--login"];
+
+const AUTH_METHODS: AuthMethod[] = [
   { id: CHATGPT_METHOD, name: "Sign in with ChatGPT", description: "use your ChatGPT plan (opens the sign-in page in your browser)" },
   { id: API_KEY_METHOD, name: "OpenAI API key", description: "use the key in OPENAI_API_KEY (set it in the agent's environment)" },
 ];
+
+/** The sign-in methods offered to a client with these capabilities. */
+export function authMethodsFor(capabilities: ClientCapabilities): AuthMethod[] {
+  if (capabilities.auth?.terminal !== true) return AUTH_METHODS;
+  const terminal: AuthMethod = {
+    type: "terminal",
+    id: TERMINAL_METHOD,
+    name: "Sign in with ChatGPT in a terminal",
+    description: "run the sign-in in a terminal, which prints the address to open when no browser opens here",
+    args: TERMINAL_LOGIN_ARGS,
+  };
+  return [...AUTH_METHODS, terminal];
+}
 
 export interface AuthEnvironment {
   env: NodeJS.ProcessEnv;
@@ -53,6 +75,7 @@ export async function authenticate(request: AuthenticateRequest, where: AuthEnvi
     if (savedLogin(home) === "api-key") return;
     throw RequestError.authRequired(undefined, "OPENAI_API_KEY is not set in the agent's environment; add it to the agent server's env in the editor's settings");
   }
+  if (request.methodId === TERMINAL_METHOD) throw RequestError.invalidParams({ methodId: request.methodId }, `${TERMINAL_METHOD} runs in a terminal (codex-ts acp ${TERMINAL_LOGIN_ARGS.join(" ")}), not through authenticate`);
   throw RequestError.invalidParams({ methodId: request.methodId }, `unknown auth method '${request.methodId}' (${CHATGPT_METHOD} or ${API_KEY_METHOD})`);
 }
 

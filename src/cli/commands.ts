@@ -366,12 +366,18 @@ export async function runCli(argv: string[]): Promise<number> {
     .option("-c, --config <key=value>", "override a config.toml value for every session (repeatable)", collect, [])
     .option("-p, --profile <name>", PROFILE_HELP)
     .option("-m, --model <model>", "the model sessions start with")
+    .option("--login", "sign in with ChatGPT as `codex-ts login` does, then exit (what an editor's terminal sign-in runs)")
     .addHelpText(
       "after",
       '\nEditors start it themselves; in Zed\'s settings.json, for example:\n  "agent_servers": { "codex-ts": { "type": "custom", "command": "codex-ts", "args": ["acp"] } }\n' +
         "Signing in, modes, permissions and JetBrains IDEs: docs/acp.md.",
     )
-    .action(async (opts: { config: string[]; profile?: string; model?: string }) => {
+    .action(async (opts: { config: string[]; profile?: string; model?: string; login?: boolean }) => {
+      if (opts.login === true) {
+        const { runLoginCommand, loginPolicyForStatus } = await import("./login-command.js");
+        exitCode = await runLoginCommand({}, { policy: await loginPolicyForStatus(process.env) });
+        return;
+      }
       const { runAcp } = await import("../acp/serve.js");
       exitCode = await runAcp({ overrides: opts.config, ...(opts.profile !== undefined ? { profile: opts.profile } : {}), ...(opts.model !== undefined ? { model: opts.model } : {}) });
     });

@@ -6,16 +6,17 @@
  * `terminal_output` extension), and a replay shows none; a command cut off by a cancel ends
  * failed, live and replayed. Patches ask with their diff; the plan is a checklist. Signing in: a
  * session without credentials asks for authentication, and `authenticate` saves a key or runs
- * the browser sign-in. Every message of both sides is checked against the ACP schema
+ * the browser sign-in; an editor that runs terminals is offered the terminal sign-in. Every message of both sides is checked against the ACP schema
  * (test/support/acp-client.ts).
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
+import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentText, callUpdates, checked, configFor, openSession, startAcpClient, updatesOf, type AcpTestClient } from "../support/acp-client.js";
-import { makeWorkspace } from "../support/cli.js";
+import { CLI_PATH, makeWorkspace, testEnv } from "../support/cli.js";
 import { callOutputText, customCall, fnCall, startModelServer, text, turn } from "../support/model-server.js";
 import { STDIO_SERVER_PATH } from "../fixtures/mcp/stdio-server.js";
 import { startIssuer } from "../support/issuer.js";
@@ -283,4 +284,48 @@ void test("acp: a patch waits for a permission showing its diff; allow always co
     assert.deepEqual(callUpdates(updatesOf(acp), "p2").map((u) => u.status), ["in_progress", "completed"]);
   });
   await server.close();
+});
+
+void test("acp: an editor that runs terminals is offered the terminal sign-in, which runs `codex-ts acp --login` there", async () => {
+  const issuer = await startIssuer();
+  const server = await startModelServer([]);
+  const ws = makeWorkspace();
+  writeFileSync(join(ws.home, "config.toml"), configFor(server));
+  const acp = startAcpClient({ cwd: ws.dir, home: ws.home });
+  let args: string[] = [];
+  await checked(acp, server, async () => {
+    const init = await acp.connection.agent.request("initialize", { protocolVersion: 1, clientCapabilities: { auth: { terminal: true } } });
+    const terminal = init.authMethods?.find((m) => "type" in m && m.type === "terminal");
+    assert.ok(terminal && "args" in terminal, JSON.stringify(init.authMethods));
+    assert.equal(terminal.id, "chatgpt-terminal");
+    args = terminal.args ?? [];
+    await assert.rejects(acp.connection.agent.request("authenticate", { methodId: "chatgpt-terminal" }), /runs in a terminal/);
+  });
+
+  // The editor runs the agent's command line with those arguments in a terminal; the test plays the user and the browser.
+  const child = spawn(process.execPath, [CLI_PATH, "acp", ...args], {
+    cwd: ws.dir,
+    env: testEnv(ws.home, { CODEX_TS_LOGIN_ISSUER: issuer.url, CODEX_TS_LOGIN_PORT: "0", BROWSER: "true" }),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let printed = "";
+  child.stdout.on("data", (d: Buffer) => (printed += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (printed += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+  try {
+    let authorize: string | undefined;
+    for (let i = 0; i < 250 && authorize === undefined; i++) {
+      authorize = printed.split("\n").find((l) => l.startsWith(`${issuer.url}/oauth/authorize?`));
+      if (authorize === undefined) await new Promise((r) => setTimeout(r, 20));
+    }
+    if (authorize === undefined) throw new Error(`no sign-in address printed:\n${printed}`);
+    const callback = follow(authorize, (await get(authorize)).location);
+    await get(follow(callback, (await get(callback)).location));
+    assert.equal(await exited, 0, printed);
+    assert.equal((JSON.parse(readFileSync(join(ws.home, "auth.json"), "utf8")) as { auth_mode: string }).auth_mode, "chatgpt");
+  } finally {
+    child.kill();
+    await server.close();
+    await issuer.close();
+  }
 });
