@@ -11,7 +11,6 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import http from "node:http";
 import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -19,6 +18,7 @@ import { agentText, callUpdates, checked, configFor, openSession, startAcpClient
 import { CLI_PATH, makeWorkspace, testEnv } from "../support/cli.js";
 import { callOutputText, customCall, fnCall, startModelServer, text, turn } from "../support/model-server.js";
 import { STDIO_SERVER_PATH } from "../fixtures/mcp/stdio-server.js";
+import { follow, get } from "../support/browser.js";
 import { startIssuer } from "../support/issuer.js";
 
 void test("acp: the editor's MCP server joins the session; a destructive tool asks, reject always is remembered, a server's question is a form", async () => {
@@ -186,29 +186,6 @@ void test("acp: a session without credentials asks for authentication; authentic
   await server.close();
 });
 
-interface Fetched {
-  status: number;
-  location: string | undefined;
-  body: string;
-}
-
-function get(url: string): Promise<Fetched> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, (res) => {
-        let body = "";
-        res.on("data", (d: Buffer) => (body += d.toString()));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, location: res.headers.location, body }));
-      })
-      .on("error", reject);
-  });
-}
-
-/** Where the browser goes next, with localhost pinned to IPv4 as the login server listens. */
-function follow(from: string, location: string | undefined): string {
-  assert.ok(location, `no redirect from ${from}`);
-  return new URL(location, from).toString().replace("//localhost:", "//127.0.0.1:");
-}
 
 void test("acp: authenticate with ChatGPT runs the browser sign-in (its address in the agent's log); the session then uses the login", async () => {
   const issuer = await startIssuer();
