@@ -39,6 +39,8 @@ void test("session/list pages through the interactive sessions of a folder, newe
     assert.deepEqual(second.sessions.map((s) => s.sessionId), ids.slice(50), "the rest, after the cursor");
     assert.equal(second.nextCursor, undefined, "no page after the last");
 
+    assert.throws(() => listSessions(home, here, "0199a000-0000-7000-8000-999999999999"), /names no session listed here/);
+
     const everywhere = [...listSessions(home, null, null).sessions, ...listSessions(home, null, ids[49] ?? null).sessions];
     assert.equal(everywhere.length, 53, "every folder's interactive sessions; the exec run is not offered");
   } finally {

@@ -1,9 +1,10 @@
 /**
  * `session/list`: the recorded threads a person drove (the terminal UI, an editor), newest first,
  * so an editor can offer them for `session/load`; only those recorded in `cwd` when it is given.
- * Pages of 50; the cursor is the last id of a page (the next page starts after it).
+ * Pages of 50; the cursor is the last id of a page (the next page starts after it); a cursor
+ * that names no listed session is refused rather than answered with an empty page.
  */
-import type { ListSessionsResponse, SessionInfo } from "@agentclientprotocol/sdk";
+import { RequestError, type ListSessionsResponse, type SessionInfo } from "@agentclientprotocol/sdk";
 import { threadReader } from "../host/recorded-threads.js";
 
 const PAGE = 50;
@@ -25,6 +26,7 @@ export function listSessions(codexHome: string, cwd: string | null, cursor: stri
     const title = thread.name ?? titleOf(thread.firstPrompt);
     sessions.push({ sessionId: thread.id, cwd: thread.cwd, updatedAt: thread.updatedAt, ...(title !== null ? { title } : {}) });
   }
+  if (skipping) throw RequestError.invalidParams({ cursor }, `the cursor '${cursor ?? ""}' names no session listed here (it may have been deleted since); list again without a cursor`);
   return { sessions };
 }
 
