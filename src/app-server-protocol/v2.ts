@@ -243,6 +243,20 @@ export interface UserInputQuestion {
   options: Array<{ label: string; description: string }> | null;
 }
 
+/**
+ * codex-ts's addition: what `thread/undo`, `thread/redo` and a `thread/rollback` with `restore`
+ * did to the files (the core's `undo_completed`). `conflicts` are files changed by hand since the
+ * turn, left alone: the request sent again with them in `overwrite` overwrites them.
+ */
+export interface FilesRestored {
+  success: boolean;
+  message: string | null;
+  action: "undo" | "redo" | "rollback";
+  /** The paths put back, relative to the thread's folder when inside it. */
+  restored: string[];
+  conflicts: string[];
+}
+
 /** A hook event as the protocol spells it (`preToolUse`). */
 export type V2HookEventName =
   | "preModelRequest" | "postModelRequest" | "preToolUse" | "permissionRequest" | "postToolUse" | "preCompact" | "postCompact"

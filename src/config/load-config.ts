@@ -117,6 +117,8 @@ export interface Config {
   /** `notify`: the program and its leading arguments; null when unset or empty. */
   notify: string[] | null;
   history: HistorySettings;
+  /** `[ghost_snapshot]`: undo's snapshots of the working tree (see docs/undo.md). */
+  undo: UndoSettings;
   /** Where `.rules` files are read from: `$CODEX_HOME/rules`, then trusted projects' `.codex/rules`. */
   rulesFolders: string[];
   /** The hosted web search tool's settings; null when it is not offered (disabled, or a Chat provider). */
@@ -287,6 +289,7 @@ export function loadConfig(input: CliConfigInput): Config {
       ...(maxBytes !== undefined ? { max_bytes: maxBytes } : {}),
     },
     mcpServers: mcpServersFromToml(t.mcp_servers, t),
+    undo: undoSettings(table(t.ghost_snapshot)),
     hooks: {
       enabled: features.hooks !== false,
       sources: hookSources({
@@ -395,6 +398,33 @@ function readText(path: string, what: string): string {
   } catch (err) {
     throw new ConfigError(`${what}: cannot read ${path}: ${errorMessage(err)}`);
   }
+}
+
+/**
+ * `[ghost_snapshot]`: the reference's limits (a number of 0 or less turns that limit off, as
+ * there; unset: undo's defaults) and codex-ts's `enabled`.
+ */
+export interface UndoSettings {
+  enabled: boolean;
+  /** Untracked files above this many bytes are left out of snapshots; null: the default (10 MiB). */
+  largeFileBytes: number | null;
+  /** Untracked folders with this many files are left out; null: the default (200). */
+  largeDirFiles: number | null;
+  /** Say nothing about what snapshots leave out. */
+  disableWarnings: boolean;
+}
+
+function undoSettings(t: TomlTable): UndoSettings {
+  const limit = (key: string): number | null => {
+    const n = num(t, key);
+    return n === undefined ? null : Math.max(0, n);
+  };
+  return {
+    enabled: bool(t, "enabled") ?? true,
+    largeFileBytes: limit("ignore_large_untracked_files"),
+    largeDirFiles: limit("ignore_large_untracked_dirs"),
+    disableWarnings: bool(t, "disable_warnings") ?? false,
+  };
 }
 
 // Readers for the merged table. Every layer was validated, so these only narrow the types.

@@ -7,7 +7,8 @@ import { findProjectRoot } from "../config/project-root.js";
 import { modelInfoFor } from "../model/catalog.js";
 import type { Config } from "../config/load-config.js";
 import type { ModelClient } from "../model/prompt.js";
-import type { SessionOptions } from "./session-options.js";
+import type { SessionOptions, UndoOptions } from "./session-options.js";
+import { DEFAULT_LIMITS } from "../undo/exclusions.js";
 import { HookRegistry } from "../hooks/registry.js";
 
 export function sessionOptionsFromConfig(config: Config, client: ModelClient): SessionOptions {
@@ -61,6 +62,18 @@ export function sessionOptionsFromConfig(config: Config, client: ModelClient): S
     notify: config.notify,
     promptHistory: { codexHome: config.codexHome, settings: config.history },
     mcpServers: config.mcpServers,
+    ...(config.undo.enabled ? { undo: undoOptions(config) } : {}),
+  };
+}
+
+/** `[ghost_snapshot]`'s limits, with undo's defaults where unset. */
+function undoOptions(config: Config): UndoOptions {
+  return {
+    limits: {
+      largeFileBytes: config.undo.largeFileBytes ?? DEFAULT_LIMITS.largeFileBytes,
+      largeDirFiles: config.undo.largeDirFiles ?? DEFAULT_LIMITS.largeDirFiles,
+    },
+    quiet: config.undo.disableWarnings,
   };
 }
 

@@ -15,6 +15,7 @@ import type { McpServerConfig } from "../config/mcp.js";
 import type { FileSystemRules } from "../sandbox/fs-rules.js";
 import type { AccountModel } from "./account-models.js";
 import type { EditorFiles } from "../protocol/editor-files.js";
+import type { SnapshotLimits } from "../undo/exclusions.js";
 import type { HookRegistry } from "../hooks/registry.js";
 import type { SessionStartSource, SubagentContext } from "../hooks/payloads.js";
 
@@ -116,6 +117,18 @@ export interface SessionOptions {
    * (the interactive UI); exec and the MCP server end with the turn they were asked for.
    */
   goalContinuation?: boolean;
+  /**
+   * Snapshots of the working tree around each turn, so its changes to files can be undone
+   * (docs/undo.md); absent: none are taken. Kept under `codexHome` (a temporary folder for a
+   * thread without a session file).
+   */
+  undo?: UndoOptions;
+}
+
+export interface UndoOptions {
+  limits: SnapshotLimits;
+  /** Say nothing about what snapshots leave out. */
+  quiet: boolean;
 }
 
 export interface ResumeOptions {

@@ -37,6 +37,7 @@ import type { SessionStartSource, SubagentContext } from "../hooks/payloads.js";
 import { createCommandEnv } from "../exec/env.js";
 import { GoalTracker } from "./goals.js";
 import { startGoalContinuation } from "./goal-continuation.js";
+import { FileHistory, type TurnFiles } from "./file-history.js";
 
 /** Whether this session's turns get the goal tools' state (the model's catalog entry decides whether they are offered). */
 const turn_goals = (s: SessionState): boolean => s.options.modelSettings?.features.goals !== false;
@@ -73,6 +74,8 @@ export class SessionState {
   pendingSessionStart: SessionStartSource | null;
   /** The thread's goal (goals.ts); each change is published as thread_goal_updated. */
   readonly goals: GoalTracker;
+  /** Snapshots around turns and the undo history (file-history.ts). */
+  readonly files: FileHistory;
 
   constructor(
     readonly options: SessionOptions,
@@ -89,6 +92,19 @@ export class SessionState {
     this.lastTurnSettings = this.settings;
     this.tasks = new TaskRunner(this);
     this.goals = new GoalTracker(threadId, (goal, eventId) => this.send(eventId ?? this.activeSubId, { type: "thread_goal_updated", goal }));
+    this.files = new FileHistory(
+      {
+        threadId,
+        codexHome: options.codexHome,
+        recorder: this.recorder,
+        guard: this.fileSystemGuard,
+        settings: () => this.settings,
+        grantedRoots: () => this.approvalStore.grantedRoots,
+        send: (id, msg) => this.send(id, msg),
+        warn: (message) => this.reportWarning(message),
+      },
+      options.undo,
+    );
     this.hooks = options.hooks
       ? new SessionHooks(
           options.hooks,
@@ -98,6 +114,11 @@ export class SessionState {
         )
       : null;
     this.pendingSessionStart = options.sessionStartSource ?? (options.resume ? (options.resume.warnOnModelChange ? "resume" : "fork") : "startup");
+  }
+
+  /** A regular turn's snapshots for undo (null: undo is off, or the turn cannot change files). */
+  trackFiles(turn: TurnContext): TurnFiles | null {
+    return this.files.beginTurn(turn);
   }
 
   /** What SessionStart hooks have yet to be told (once: the session's start, later a compaction). */

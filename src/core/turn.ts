@@ -114,8 +114,11 @@ export async function runTurn(ctx: TaskContext): Promise<string | null> {
       continue;
     }
     if (calls.length === 0) continue;
+    // Nothing may change a file before the turn's first undo snapshot is taken.
+    await turn.services.fileHistory?.toolsStarting();
     const notes: string[] = [];
     const outputs = await runToolCalls(calls, { turn, signal, emit, turnDiff, noteForModel: (text) => notes.push(text) }, router, turn.model.supportsParallelToolCalls);
+    turn.services.fileHistory?.toolsFinished();
     history.append(...limitToolOutputs(outputs, turn.model.truncationTokens), ...notes.map(developerText));
     // After each batch of tool calls, the net change of the turn so far, if patches changed it.
     const diff = turnDiff.unifiedDiff();

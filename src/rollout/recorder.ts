@@ -135,6 +135,14 @@ export class RolloutRecorder {
     this.add(serializeLine("compacted", replacementHistory ? { message, replacement_history: replacementHistory } : { message }));
   }
 
+  /**
+   * A turn's undo record: a `ghost_snapshot` response item (not history: the model never sees
+   * it), which the reference's readers skip and codex-ts replays into its undo history.
+   */
+  recordGhostSnapshot(payload: { type: "ghost_snapshot" } & Record<string, unknown>): void {
+    this.add(serializeLine("response_item", payload));
+  }
+
   recordTurnContext(context: TurnContextPayload): void {
     this.add(serializeLine("turn_context", context));
   }

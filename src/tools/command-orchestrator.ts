@@ -32,6 +32,7 @@ import { looksLikeSandboxDenial } from "../approval/sandbox-denial.js";
 import type { FileSystemGuard } from "../sandbox/fs-guard.js";
 import { SandboxUnavailableError, sandboxCommand, type SandboxType } from "../sandbox/launcher.js";
 import { isKnownSafeCommand } from "../safety/known-safe.js";
+import { commandMightBeDangerous } from "../safety/dangerous-command.js";
 import { shellJoin } from "../util/shell-quote.js";
 import type { ToolInvocation } from "./types.js";
 import { askApproval, type ApprovalAnswer } from "./tool-hooks.js";
@@ -73,6 +74,7 @@ export type Orchestrated<R> = { kind: "ran"; result: R; launch: CommandLaunch } 
 export const REJECTED_BY_USER = "exec command rejected by user";
 export const FORBIDDEN_BY_RULES = "command forbidden by an exec policy rule";
 export const PROMPT_RULE_UNDER_NEVER = "an exec policy rule requires approval for this command, and approval policy `never` cannot ask";
+export const FORCED_REMOVAL_UNDER_NEVER = "rm with a force option (-f, --force) is never run without asking, and approval policy `never` cannot ask; delete without the force option";
 export const RETRY_WITHOUT_SANDBOX = "command failed; retry without sandbox?";
 export const PLANNING_STAYS_READ_ONLY = "plan mode: commands run read-only and cannot leave the sandbox; read and explore now, and make changes once the user leaves plan mode";
 
@@ -100,6 +102,10 @@ export async function orchestrateCommand<R>(
   if (ruling?.decision === "forbidden") return refused(`${FORBIDDEN_BY_RULES}${because}`);
   // Nobody can be asked under `never`, so a rule that wants the user asked cannot let it run.
   if (ruling?.decision === "prompt" && policy === "never") return refused(`${PROMPT_RULE_UNDER_NEVER}${because}`);
+  // Where no rule speaks, a forced removal is asked about under every policy and refused where
+  // nobody can be asked, whatever the sandbox (as Codex 0.169 does, even with it bypassed).
+  const dangerous = ruling === null && (await commandMightBeDangerous(request.argv));
+  if (dangerous && policy === "never") return refused(`${commandLine(request.argv)}: ${FORCED_REMOVAL_UNDER_NEVER}`);
 
   const store = turn.services.approvalStore;
   const key = commandApprovalKey(request.argv, request.cwd, request.permissions);
@@ -121,7 +127,7 @@ export async function orchestrateCommand<R>(
     }
   } else {
     const allowed = ruling?.decision === "allow" || (ruling?.decision !== "prompt" && store.covers("exec", [key]));
-    const needsApproval = ruling?.decision === "prompt" || (policy === "untrusted" && !(await isKnownSafeCommand(request.argv, { sandboxed })));
+    const needsApproval = ruling?.decision === "prompt" || dangerous || (policy === "untrusted" && !(await isKnownSafeCommand(request.argv, { sandboxed })));
     if (needsApproval && !allowed) {
       const answer = await ask(invocation, request, undefined);
       if (!isApproval(answer.decision)) return refused(answer.message ?? REJECTED_BY_USER);

@@ -43,6 +43,18 @@ export interface TurnServices {
   hooks?: SessionHooks;
   /** The thread's goal, for the goal tools; absent where goals are off (a review). */
   goals?: GoalAccess;
+  /** Undo's record of this turn (docs/undo.md); absent when undo is off or the turn changes nothing. */
+  fileHistory?: TurnFileHistory;
+}
+
+/** What tools see of undo: the turn's first snapshot, and a copy of each file before a patch writes it. */
+export interface TurnFileHistory {
+  /** Tools are about to run: resolves once the turn's first snapshot is taken (never rejects). */
+  toolsStarting(): Promise<void>;
+  /** A batch of tool calls ended (the second snapshot may start while the model answers). */
+  toolsFinished(): void;
+  /** Saves each of `paths` (real: links resolved) as it is now, before a patch writes it. */
+  beforeWrite(paths: readonly string[]): Promise<void>;
 }
 
 /** What the goal tools report: the goal (null when none) and what its budget leaves. */

@@ -8,7 +8,7 @@ import type { Event, EventMsg, FileChange, QuestionRequest, RateLimitSnapshot, T
 import type { ReasoningEffort } from "../protocol/policy.js";
 import type { SelectItem } from "@mariozechner/pi-tui";
 import type { Theme } from "./parts/theme.js";
-import { commandCell, headerCell, mcpCallCell, noticeCell, patchCell, planCell, reasoningCell, textCell, workedCell } from "./cells.js";
+import { commandCell, headerCell, headerInfo, mcpCallCell, noticeCell, patchCell, planCell, reasoningCell, textCell, workedCell } from "./cells.js";
 import type { CellStyle, HeaderInfo, NoticeKind } from "./cells.js";
 import { StatusLine } from "./status-line.js";
 import { compactedCell, skillsLines, webSearchCell } from "./activity-cells.js";
@@ -35,6 +35,7 @@ import { reviewCell } from "./review-cell.js";
 import type { AppHost, AppOptions } from "./app-host.js";
 import { HooksPanel, isHookEvent } from "./hooks-panel.js";
 import { firstLine } from "../presentation/text-lines.js";
+import { UndoFlow } from "./undo-flow.js";
 
 export type { AppHost, AppOptions };
 
@@ -59,6 +60,8 @@ export class App implements SlashContext {
   /** The user messages of the thread, oldest first (for backtrack). */
   userMessages: string[] = [];
   private readonly input: KeyInput;
+  /** `/undo`, `/redo` and the files side of Esc Esc (undo-flow.ts). */
+  readonly undoFlow = new UndoFlow(this, (text) => this.composer.setText(text));
   private header: HeaderInfo | null = null;
   /** The thread's goal, as the last thread_goal_updated said. */
   private threadGoal: ThreadGoal | null = null;
@@ -148,7 +151,7 @@ export class App implements SlashContext {
   }
 
   choose<T>(title: string, choices: Choice<T>[], escape: T): Promise<T> {
-    return this.present<T>((done) => new ChoiceOverlay(this.theme, title, {}, choices, escape, done));
+    return this.present<T>((done) => new ChoiceOverlay(this.theme, title, { escape: "cancel" }, choices, escape, done));
   }
 
   ask(title: string): Promise<string | null> {
@@ -278,6 +281,7 @@ export class App implements SlashContext {
     });
     if (!redrawn) this.userMessages = this.userMessages.slice(0, Math.max(0, this.userMessages.length - turns));
     this.notice("info", `Rolled back ${turns} turn${turns === 1 ? "" : "s"}; the agent no longer sees them.`);
+    this.undoFlow.afterRollback();
   }
 
   noteUnderHeader(notes: string[]): void {
@@ -285,23 +289,16 @@ export class App implements SlashContext {
   }
 
   onEvent(event: Event): void {
-    this.handle(event.msg, false);
+    if (!this.undoFlow.takes(event)) this.handle(event.msg, false);
     this.requestRender();
   }
 
   private handle(msg: EventMsg, replay: boolean): void {
     if (isHookEvent(msg)) return this.hooks.handle(msg, replay);
+    if (msg.type === "undo_completed") return this.undoFlow.show(msg);
     switch (msg.type) {
       case "session_configured":
-        this.header = {
-          version: this.options.version,
-          model: msg.model,
-          effort: msg.reasoning_effort,
-          cwd: msg.cwd,
-          approval: msg.approval_policy,
-          sandbox: msg.sandbox_policy,
-          sessionId: msg.session_id,
-        };
+        this.header = headerInfo(msg, this.options.version);
         this.rolloutPath = msg.rollout_path;
         this.composer.setHistory(msg.history_log_id, msg.history_entry_count);
         this.commitHeader(this.header);
@@ -521,12 +518,8 @@ export class App implements SlashContext {
       case "view_image_tool_call":
         this.notice("info", `Viewed image ${msg.path}`);
         break;
-      case "turn_diff":
-      case "agent_reasoning_raw_content_delta":
-      case "agent_reasoning_raw_content":
-      case "shutdown_complete":
-        break;
       default:
+        // Nothing to draw: turn_diff (/diff reads the tree), raw reasoning, shutdown_complete, ….
         break;
     }
   }
@@ -587,10 +580,6 @@ export class App implements SlashContext {
     void this.present<null>((done) => ({ render: (width: number) => helpLines(this.theme, width), handleInput: () => done(null), invalidate: () => undefined }));
   }
 
-  private width(): number {
-    return this.view.width;
-  }
-
   requestRender(): void {
     this.view.requestRender();
   }
@@ -606,7 +595,6 @@ export class App implements SlashContext {
   }
 
   private footer(): string {
-    const keys = this.running ? " Enter to steer · Esc to interrupt · Ctrl+T transcript" : " Enter to send · / commands · @ files · !cmd shell · ? keys";
-    return this.theme.dim(keys);
+    return this.theme.dim(this.running ? " Enter to steer · Esc to interrupt · Ctrl+T transcript" : " Enter to send · / commands · @ files · !cmd shell · ? keys");
   }
 }

@@ -19,6 +19,7 @@ import type { ThreadGoal } from "../protocol/goals.js";
 import { INIT_PROMPT } from "../presentation/init-prompt.js";
 import { PERMISSION_PRESETS } from "../presentation/permission-presets.js";
 import { errorMessage } from "../util/errors.js";
+import type { UndoFlow } from "./undo-flow.js";
 
 export interface SlashContext {
   readonly cwd: string;
@@ -61,6 +62,8 @@ export interface SlashContext {
   /** Whether plan mode is on (plan-mode.ts). */
   planMode(): boolean;
   setPlanMode(on: boolean): void;
+  /** `/undo`, `/redo` and Esc Esc's files (undo-flow.ts). */
+  readonly undoFlow: UndoFlow;
   quit(): void;
 }
 
@@ -175,6 +178,8 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
     duringTask: false,
     run: (ctx, args) => ctx.compact(args),
   },
+  { name: "undo", description: "put back the files the last turn changed", duringTask: false, run: (ctx) => ctx.undoFlow.undo() },
+  { name: "redo", description: "reverse the last /undo", duringTask: false, run: (ctx) => ctx.undoFlow.redo() },
   { name: "copy", description: "copy the latest answer to the clipboard", duringTask: true, run: (ctx) => ctx.copyLastAnswer() },
   { name: "skills", description: "list the skills the agent can use", duringTask: true, run: (ctx) => void ctx.submit({ type: "list_skills" }) },
   {

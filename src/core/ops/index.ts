@@ -13,6 +13,7 @@ import { questionOps } from "./questions.js";
 import { reviewOps } from "./review.js";
 import { turnOps } from "./turns.js";
 import { goalOps } from "./goals.js";
+import { undoOps } from "./undo.js";
 import type { OpFamily } from "./types.js";
 
 const HANDLERS: OpFamily<Op["type"]> = {
@@ -25,6 +26,7 @@ const HANDLERS: OpFamily<Op["type"]> = {
   ...lifecycleOps,
   ...hookOps,
   ...goalOps,
+  ...undoOps,
 };
 
 /** Runs the handler of `op`. */

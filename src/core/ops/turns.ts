@@ -56,6 +56,7 @@ async function userTurn(s: SessionState, id: string, items: UserInput[], overrid
   if (active?.kind === "regular" || active?.kind === "review") {
     // Steering: the running turn picks this up at its next request, and the UI shows it now.
     active.pending.push(message);
+    s.files.noteUserMessage(active.turnId);
     active.emit({ type: "user_message", message: inputText(items), images: null });
     return;
   }
@@ -76,6 +77,7 @@ async function userTurn(s: SessionState, id: string, items: UserInput[], overrid
       s.history.append(...settingsUpdateItems(s.lastTurnSettings, settings, s.options.fileSystemRules));
       s.lastTurnSettings = settings;
       s.history.append(message);
+      s.files.noteUserMessage(turn.turnId);
       injectMentionedSkills(s, inputText(items), turn.subId);
       ctx.emit({ type: "user_message", message: inputText(items), images: null });
     });

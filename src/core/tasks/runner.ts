@@ -16,6 +16,7 @@ import type { ConversationHistory } from "../history.js";
 import { notifyTurnComplete, userTextMessages } from "../notify.js";
 import type { SessionTask, TaskContext, TaskKind, TurnCompaction } from "./task.js";
 import { errorMessage } from "../../util/errors.js";
+import type { TurnFiles } from "../file-history.js";
 
 export interface ActiveTask {
   subId: string;
@@ -50,6 +51,8 @@ export interface TaskHost {
   compactionFor(turn: TurnContext, emit: (msg: EventMsg) => void, signal: AbortSignal): TurnCompaction;
   /** A regular task completed without error or abort. */
   afterTurn(subId: string): void;
+  /** Undo's snapshots of a turn that may change files (null: none taken). */
+  trackFiles(turn: TurnContext): TurnFiles | null;
 }
 
 export class TaskRunner {
@@ -108,6 +111,7 @@ export class TaskRunner {
         emit(host.tokenCount());
       },
       compaction: host.compactionFor(turn, emit, controller.signal),
+      trackFiles: () => host.trackFiles(turn),
     };
     let completedTurn = false;
     active.done = task.run(ctx).then(

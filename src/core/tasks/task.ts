@@ -13,6 +13,7 @@ import type { ToolSearchCatalog } from "../../tools/tool-search.js";
 import type { TurnContext } from "../../tools/turn-context.js";
 import type { ConversationHistory } from "../history.js";
 import type { CompactOptions } from "../compact/compactor.js";
+import type { TurnFiles } from "../file-history.js";
 
 /** Automatic compaction as a turn sees it (see compact/compactor.ts). */
 export interface TurnCompaction {
@@ -52,6 +53,8 @@ export interface TaskContext {
   recordRateLimits(snapshot: RateLimitSnapshot): void;
   /** Compacting this thread's history (automatically, or as the task itself); null: never (a review's own history). */
   compaction: TurnCompaction | null;
+  /** Starts undo's snapshots of this turn (a user turn does; null when undo is off or nothing can change). */
+  trackFiles?(): TurnFiles | null;
 }
 
 export interface SessionTask {

@@ -159,6 +159,8 @@ async function applyPatch(invocation: ToolInvocation, text: string, cwd: string,
   let stdout = "";
   let stderr = "";
   try {
+    // Undo keeps each file as it was before the patch writes it.
+    await turn.services.fileHistory?.beforeWrite(canonicals);
     await commit(plan, approvedScope, turn.services.editorFiles);
     stdout = summarizePlan(plan);
     invocation.turnDiff.track(plan.changes);
