@@ -20,6 +20,7 @@ import type { QuestionUpstream } from "../approval/questions.js";
 import type { SessionShellSnapshot } from "../exec/shell-snapshot.js";
 import type { McpRuntime } from "./mcp-runtime.js";
 import type { AgentTree } from "./agents/agent-tree.js";
+import type { EditorFiles } from "../protocol/editor-files.js";
 import type { SnapshotLimits } from "../undo/exclusions.js";
 import type { HookRegistry } from "../hooks/registry.js";
 import type { SessionStartSource, SubagentContext } from "../hooks/payloads.js";
@@ -114,6 +115,8 @@ export interface SessionOptions {
   sharedShellSnapshot?: SessionShellSnapshot | null;
   /** The parent's MCP servers, which a sub-agent calls instead of starting its own (the parent ends them). */
   sharedMcp?: McpRuntime | null;
+  /** The editor's files (an ACP client's buffers): patches read and write through it; absent: the disk. */
+  editorFiles?: EditorFiles;
   /** The lifecycle hooks this thread may run (docs/hooks.md); absent: none. */
   hooks?: HookRegistry;
   /**

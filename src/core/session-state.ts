@@ -242,6 +242,7 @@ export class SessionState {
         approvalStore: this.approvalStore,
         fileSystemGuard: this.fileSystemGuard,
         ...(this.agents?.offer() ? { agents: this.agents } : {}),
+        ...(this.options.editorFiles ? { editorFiles: this.options.editorFiles } : {}),
         ...(this.hooks ? { hooks: this.hooks } : {}),
         ...(turn_goals(this) ? { goals: this.goals } : {}),
       },

@@ -30,6 +30,7 @@ import { RolloutRecorder } from "../rollout/recorder.js";
 import { findThreadPath } from "../rollout/list.js";
 import { loadThread } from "../rollout/reconstruct.js";
 import { AgentTree, type ChildThreadOpener } from "./agents/agent-tree.js";
+import type { EditorFiles } from "../protocol/editor-files.js";
 import { errorMessage } from "../util/errors.js";
 
 export interface ThreadManagerOptions {
@@ -62,6 +63,8 @@ export interface StartThreadRequest {
   /** Replace the configured instructions for this thread (the MCP server's tool arguments). */
   developerInstructions?: string;
   baseInstructions?: string;
+  /** The editor's files, when the front end runs inside an editor that offers them (ACP). */
+  editorFiles?: EditorFiles;
 }
 
 export interface StartedThread {
@@ -132,6 +135,7 @@ export class ThreadManager {
       telemetry: await this.telemetryFor(config, threadId),
       execPolicy,
       ...this.agentTree(config, threadId, opened.recorder !== null),
+      ...(req.editorFiles ? { editorFiles: req.editorFiles } : {}),
     });
     return this.adopt(session, config, opened.notices, warning);
   }
