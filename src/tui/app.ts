@@ -19,7 +19,7 @@ import { decisionCell } from "./decision-cells.js";
 import { AppView } from "./app-view.js";
 import { helpLines } from "./help.js";
 import { Composer, SlashCompletions } from "./composer.js";
-import { fileIndexFor } from "./parts/file-search.js";
+import { fileIndexFor } from "../file-search/file-index.js";
 import { join } from "node:path";
 import { BUILTIN_COMMANDS, promptCommand, type SlashCommand, type SlashContext } from "./slash-commands.js";
 import { decisionOf, questionOverlay } from "./questions.js";
@@ -105,7 +105,7 @@ export class App implements SlashContext {
         const remote = this.host.fileIndex?.(root);
         if (remote) return remote;
         const hidden = options.hiddenFile?.().then((denied) => (rel: string) => denied(join(root, rel)));
-        return fileIndexFor(root, hidden);
+        return fileIndexFor(root, hidden ? { hidden } : {});
       },
       fetchHistory: (offset) => this.host.submit({ type: "get_history_entry_request", offset, log_id: this.composer.logId }),
     });
