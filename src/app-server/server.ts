@@ -213,7 +213,7 @@ export class AppServer implements ConnectionHandler {
     if (name === "") throw invalidRequest("Invalid request: `clientInfo.name` must be a non-empty string");
     const capabilities = params.optionalObject("capabilities") ?? {};
     const optOut = Array.isArray(capabilities.optOutNotificationMethods) ? capabilities.optOutNotificationMethods.filter((m): m is string => typeof m === "string") : [];
-    connection.initialize({ name, title: typeof info.title === "string" ? info.title : null, version }, optOut);
+    connection.initialize({ name, title: typeof info.title === "string" ? info.title : null, version }, optOut, capabilities.experimentalApi === true);
     if (!this.frontEndHost) {
       // The first client names the originator threads are recorded and sent with, as the reference does.
       this.originator = this.options.env.CODEX_INTERNAL_ORIGINATOR_OVERRIDE ?? name;

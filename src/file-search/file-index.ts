@@ -3,7 +3,7 @@
  * TUI's `@` popup and the app-server's `fuzzyFileSearch` both search through it.
  *
  * API:
- * - `fileIndexFor(root, hidden?)`: the shared index of a folder (started on first call; a list
+ * - `fileIndexFor(root, { hidden?, folders? })`: the shared index of a folder (started on first call; a list
  *   older than `STALE_AFTER_MS` is refreshed in the background, the old one serving meanwhile,
  *   so files the agent created show up the next time someone searches).
  * - `new FileIndex(root, options)`: `state` ("building" | "ready" | "failed"), `error`, `size`,
@@ -177,13 +177,15 @@ const shared = new Map<string, FileIndex>();
 
 /**
  * The index for `root`, built in the background on first use and kept for later searches.
- * Indexes that offer folders are kept apart from those that do not.
+ * `hidden` is asked for only when the index is made. Indexes that offer folders are kept apart
+ * from those that do not.
  */
-export function fileIndexFor(root: string, options: { hidden?: Promise<(relativePath: string) => boolean>; folders?: boolean } = {}): FileIndex {
+export function fileIndexFor(root: string, options: { hidden?: () => Promise<(relativePath: string) => boolean>; folders?: boolean } = {}): FileIndex {
   const key = `${options.folders ? "folders" : "files"}:${root}`;
   let index = shared.get(key);
   if (index === undefined) {
-    index = new FileIndex(root, { ...(options.hidden ? { hidden: options.hidden } : {}), folders: options.folders === true });
+    const hidden = options.hidden?.();
+    index = new FileIndex(root, { ...(hidden ? { hidden } : {}), folders: options.folders === true });
     shared.set(key, index);
   } else if (index.state !== "building" && index.age() > STALE_AFTER_MS) {
     void index.refresh();

@@ -104,7 +104,8 @@ export class App implements SlashContext {
         const root = this.cwd;
         const remote = this.host.fileIndex?.(root);
         if (remote) return remote;
-        const hidden = options.hiddenFile?.().then((denied) => (rel: string) => denied(join(root, rel)));
+        const hiddenFile = options.hiddenFile;
+        const hidden = hiddenFile && (() => hiddenFile().then((denied) => (rel: string) => denied(join(root, rel))));
         return fileIndexFor(root, hidden ? { hidden } : {});
       },
       fetchHistory: (offset) => this.host.submit({ type: "get_history_entry_request", offset, log_id: this.composer.logId }),

@@ -2,6 +2,7 @@
 import type { Method } from "../server.js";
 import { accountMethods } from "./account.js";
 import { commandExec } from "./command-exec.js";
+import { fuzzyFileSearchMethods } from "./fuzzy-file-search.js";
 import { settingsMethods } from "./settings.js";
 import { threadMethods } from "./threads.js";
 import { turnMethods } from "./turns.js";
@@ -12,4 +13,5 @@ export const METHODS: Readonly<Record<string, Method>> = {
   ...settingsMethods,
   ...accountMethods,
   "command/exec": commandExec,
+  ...fuzzyFileSearchMethods,
 };
