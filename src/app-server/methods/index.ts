@@ -3,6 +3,7 @@ import type { Method } from "../server.js";
 import { accountMethods } from "./account.js";
 import { commandExec } from "./command-exec.js";
 import { fuzzyFileSearchMethods } from "./fuzzy-file-search.js";
+import { mcpMethods } from "./mcp.js";
 import { settingsMethods } from "./settings.js";
 import { threadMethods } from "./threads.js";
 import { turnMethods } from "./turns.js";
@@ -14,4 +15,5 @@ export const METHODS: Readonly<Record<string, Method>> = {
   ...accountMethods,
   "command/exec": commandExec,
   ...fuzzyFileSearchMethods,
+  ...mcpMethods,
 };
