@@ -264,6 +264,9 @@ export class RemoteThread implements ThreadHandle {
       case "restart_mcp_server":
         this.emit(subId, { type: "warning", message: `MCP server ${op.server} runs on the app-server; restart it there.` });
         return;
+      case "reload_mcp_servers":
+        this.emit(subId, { type: "warning", message: "The MCP servers run on the app-server, as its config.toml names them." });
+        return;
       case "set_thread_goal":
       case "set_thread_goal_status":
       case "clear_thread_goal":

@@ -185,6 +185,12 @@ export class LiveThread {
       case "question_resolved":
         this.questionResolved(msg.key);
         return;
+      case "mcp_startup_update": {
+        const status = msg.status;
+        const error = status.state === "failed" ? status.error : null;
+        this.broadcast([{ method: "mcpServer/startupStatus/updated", params: { threadId: this.threadId, name: msg.server, status: status.state, error, failureReason: null } }]);
+        return;
+      }
       case "shutdown_complete":
         this.broadcast([{ method: "thread/closed", params: { threadId: this.threadId } }]);
         return;

@@ -5,6 +5,7 @@
 import type { ReviewRequest } from "./review.js";
 import type { AskForApproval, ExecApprovalDecision, ReasoningEffort, ReasoningSummary, ReviewDecision, SandboxPolicy } from "./policy.js";
 import type { UserInputResponse } from "./user-questions.js";
+import type { McpServerConfig } from "./mcp-servers.js";
 
 export type UserInput =
   | { type: "text"; text: string }
@@ -63,6 +64,12 @@ export type Op =
   | { type: "run_user_shell_command"; command: string }
   /** codex-ts: stops one MCP server and starts it again (after an OAuth sign-in, say); progress as `mcp_startup_*` events. */
   | { type: "restart_mcp_server"; server: string }
+  /**
+   * codex-ts: replaces the session's MCP servers with `servers` (the config read again): every
+   * running server stops, the enabled ones start, progress as `mcp_startup_*` events; the next
+   * turn offers the new servers' tools.
+   */
+  | { type: "reload_mcp_servers"; servers: Record<string, McpServerConfig> }
   /**
    * Answers a `request_user_input` event. `id` is the event's `call_id`; the event's `turn_id`
    * (what the reference keys answers by) is accepted too and answers that turn's oldest question.

@@ -5,6 +5,8 @@
  * for the client to open, `mcpServer/oauthLogin/completed` tells how it ended, and the thread
  * named starts the server again with the new tokens).
  *
+ * `config/mcpServer/reload` has the loaded threads read their servers from the config again.
+ *
  * With a `threadId` the thread's running servers answer (the `list_mcp_tools` op); without one
  * the servers of the server's config are started just long enough to list them, as the
  * reference does.
@@ -146,7 +148,24 @@ const oauthLogin: Method = async ({ server }, params) => {
   throw invalidRequest(`MCP sign-in of ${name} failed: ${first.error ?? "the sign-in ended without an authorization URL"}`);
 };
 
+/**
+ * Reads the MCP servers from the config again (each loaded thread's, from its folder) and has
+ * every loaded thread stop its servers and start the new ones; their progress comes as
+ * `mcpServer/startupStatus/updated`.
+ */
+const reload: Method = ({ server }) => {
+  const threads = server.loadedThreadIds().flatMap((threadId) => {
+    const live = server.thread(threadId);
+    return live && !live.closed ? [live] : [];
+  });
+  // Every config first: one that no longer loads fails the request before any thread changed.
+  const reloads = threads.map((live) => ({ live, servers: server.loadConfig({ cwd: live.cwd }).mcpServers }));
+  for (const { live, servers } of reloads) live.submit({ type: "reload_mcp_servers", servers });
+  return Promise.resolve({});
+};
+
 export const mcpMethods: Readonly<Record<string, Method>> = {
+  "config/mcpServer/reload": reload,
   "mcpServerStatus/list": statusList,
   "mcpServer/oauth/login": oauthLogin,
 };

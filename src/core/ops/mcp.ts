@@ -3,7 +3,7 @@ import { emptyMcpSnapshot } from "../mcp-runtime.js";
 import type { SessionState } from "../session-state.js";
 import type { OpFamily } from "./types.js";
 
-export const mcpOps: OpFamily<"restart_mcp_server" | "list_mcp_tools" | "mcp_sign_in"> = {
+export const mcpOps: OpFamily<"restart_mcp_server" | "reload_mcp_servers" | "list_mcp_tools" | "mcp_sign_in"> = {
   mcp_sign_in: (s, id, op) => {
     // The browser flow waits for the user: other ops go on meanwhile.
     void signIn(s, id, op.server);
@@ -16,6 +16,9 @@ export const mcpOps: OpFamily<"restart_mcp_server" | "list_mcp_tools" | "mcp_sig
     }
     await s.mcp.restart(op.server);
   },
+  reload_mcp_servers: async (s, _id, op) => {
+    await s.reloadMcp(op.servers);
+  },
   list_mcp_tools: (s, id) => {
     // Discovery may take seconds: the answer comes when ready, other ops go on meanwhile.
     void listMcpTools(s, id);
@@ -25,7 +28,7 @@ export const mcpOps: OpFamily<"restart_mcp_server" | "list_mcp_tools" | "mcp_sig
 /** A snapshot of every server's tools, resources and auth status. */
 async function listMcpTools(s: SessionState, id: string): Promise<void> {
   try {
-    s.send(id, await (s.mcp ? s.mcp.snapshot(process.env) : emptyMcpSnapshot(s.options.mcpServers ?? {}, process.env)));
+    s.send(id, await (s.mcp ? s.mcp.snapshot(process.env) : emptyMcpSnapshot(s.mcpServers, process.env)));
   } catch (err) {
     s.reportWarning(`Could not list the MCP tools: ${(err as Error).message}`);
   }
@@ -37,7 +40,7 @@ async function listMcpTools(s: SessionState, id: string): Promise<void> {
  * this session with the stored tokens (they serve every later session too).
  */
 async function signIn(s: SessionState, id: string, server: string): Promise<void> {
-  const servers = s.options.mcpServers ?? {};
+  const servers = s.mcpServers;
   const config = servers[server];
   const fail = (error: string): void => s.send(id, { type: "mcp_sign_in_complete", server, success: false, error });
   if (!config) {
