@@ -217,7 +217,8 @@ export class AppServer implements ConnectionHandler {
     if (!this.frontEndHost) {
       // The first client names the originator threads are recorded and sent with, as the reference does.
       this.originator = this.options.env.CODEX_INTERNAL_ORIGINATOR_OVERRIDE ?? name;
-      this.frontEndHost = new FrontEndHost({ ...IDENTITIES["app-server"], originator: this.originator, userAgentProduct: name }, this.options.env);
+      // An active goal keeps its thread working turn after turn, as the reference's app-server does.
+      this.frontEndHost = new FrontEndHost({ ...IDENTITIES["app-server"], originator: this.originator, userAgentProduct: name }, this.options.env, { goalContinuation: true });
     }
     return {
       userAgent: `${name}/${packageVersion()} (${osType()} ${release()}; ${arch()}) ${this.options.env.TERM_PROGRAM ?? this.options.env.TERM ?? "unknown"} (${name}; ${version})`,

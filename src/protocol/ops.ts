@@ -96,6 +96,12 @@ export type Op =
   | { type: "set_thread_goal"; objective: string; token_budget?: number | null }
   /** codex-ts: the user pauses, resumes or completes the goal; answered by thread_goal_updated (or an error). */
   | { type: "set_thread_goal_status"; status: "active" | "paused" | "complete" }
+  /**
+   * codex-ts: the user edits the goal in place (the app-server's `thread/goal/set`): a new
+   * objective or budget keeps its progress, a status changes it as set_thread_goal_status does;
+   * with no goal, an objective makes one. Answered by thread_goal_updated (or an error).
+   */
+  | { type: "update_thread_goal"; objective?: string; token_budget?: number | null; status?: "active" | "paused" | "blocked" | "complete" }
   /** codex-ts: the user drops the goal. */
   | { type: "clear_thread_goal" }
   | { type: "shutdown" };

@@ -3,6 +3,7 @@ import type { Method } from "../server.js";
 import { accountMethods } from "./account.js";
 import { commandExec } from "./command-exec.js";
 import { fuzzyFileSearchMethods } from "./fuzzy-file-search.js";
+import { goalMethods } from "./goals.js";
 import { mcpMethods } from "./mcp.js";
 import { settingsMethods } from "./settings.js";
 import { threadMethods } from "./threads.js";
@@ -16,4 +17,5 @@ export const METHODS: Readonly<Record<string, Method>> = {
   "command/exec": commandExec,
   ...fuzzyFileSearchMethods,
   ...mcpMethods,
+  ...goalMethods,
 };
