@@ -24,6 +24,7 @@ import {
   sandboxToV2,
   fileChangesFromV2,
 } from "../app-server-protocol/convert.js";
+import { goalFromV2, type V2ThreadGoal } from "../app-server-protocol/goals.js";
 import { EventLog } from "./event-log.js";
 import type { RpcConnection } from "./rpc-connection.js";
 import { commandArgv, V2Events } from "./v2-events.js";
@@ -93,6 +94,17 @@ export class RemoteThread implements ThreadHandle {
     // A turn already running (a thread joined mid-turn): shown from where it is.
     const running = response.thread.turns.find((t) => t.status === "inProgress");
     if (running) this.catchUp([running]);
+    void this.loadGoal();
+  }
+
+  /** The thread's goal as the server keeps it, for the UI's goal line (a server without goals has none to show). */
+  private async loadGoal(): Promise<void> {
+    try {
+      const { goal } = await this.request<{ goal: V2ThreadGoal | null }>("thread/goal/get", { threadId: this.threadId });
+      if (goal) this.emit("", { type: "thread_goal_updated", goal: goalFromV2(goal) });
+    } catch {
+      // No goals there (an older server, or one that keeps them elsewhere): nothing to show.
+    }
   }
 
   // ------------------------------------------------------------------ ThreadHandle
@@ -153,6 +165,7 @@ export class RemoteThread implements ThreadHandle {
     this.settings = { ...settingsOf(response), ...this.pendingSettings() };
     this.catchUp(response.thread.turns);
     this.emit("", { type: "warning", message: "Reconnected to the app-server." });
+    void this.loadGoal();
     for (const { subId, op } of this.waiting.splice(0)) void this.dispatch(subId, op);
   }
 
@@ -267,10 +280,20 @@ export class RemoteThread implements ThreadHandle {
       case "reload_mcp_servers":
         this.emit(subId, { type: "warning", message: "The MCP servers run on the app-server, as its config.toml names them." });
         return;
+      // Goals live on the server; their changes come back as thread/goal/updated and cleared.
       case "set_thread_goal":
+        // The user's new goal replaces whatever there was, as in a local session.
+        await this.request("thread/goal/clear", { threadId });
+        await this.request("thread/goal/set", { threadId, objective: op.objective, ...(op.token_budget != null ? { tokenBudget: op.token_budget } : {}) });
+        return;
       case "set_thread_goal_status":
+        await this.request("thread/goal/set", { threadId, status: op.status });
+        return;
+      case "update_thread_goal":
+        await this.request("thread/goal/set", { threadId, objective: op.objective, status: op.status, ...(op.token_budget != null ? { tokenBudget: op.token_budget } : {}) });
+        return;
       case "clear_thread_goal":
-        this.emit(subId, { type: "error", message: "Thread goals are not available over a remote connection yet.", codex_error_info: null });
+        await this.request("thread/goal/clear", { threadId });
         return;
       case "shutdown":
         this.shuttingDown = true;

@@ -136,3 +136,45 @@ void test("the UI drives a thread on an app-server, and reconnects without losin
     await model.close();
   }
 });
+
+void test("/goal over --remote: the goal is the server's, its own turns run there, and a new UI sees it", async () => {
+  const ws = makeWorkspace();
+  const model = await startModelServer([turn(fnCall("update_goal", { status: "complete" }, "g1")), turn(text("The notes are written."))]);
+  writeFileSync(join(ws.home, "config.toml"), `openai_base_url = "${model.url}"\n`);
+  const server = await startAppServer(ws.dir, ws.home);
+  const local = makeWorkspace();
+  const url = `ws://127.0.0.1:${server.port}`;
+  const ui = new PtySession(["--remote", url, "-C", ws.dir], { cwd: local.dir, home: local.home, cols: 120, rows: 40 });
+  let again: PtySession | null = null;
+  try {
+    await ui.waitFor("Enter to send");
+    await ui.type("/goal Write the notes");
+    ui.write(KEY.enter);
+    await ui.waitFor("Goal (active): Write the notes");
+    // The server works on it in a turn of its own; the model completes it.
+    await ui.waitFor("The notes are written.");
+    await ui.waitFor("Goal (complete): Write the notes");
+    assert.equal(model.requests.length, 2, "a complete goal gets no more turns");
+    ui.write(KEY.ctrlD);
+    assert.equal(await ui.exit(), 0);
+    const threadId = /resume ([0-9a-f-]{36})/.exec(ui.output)?.[1];
+    assert.ok(threadId, ui.output);
+
+    // Another UI resumes the thread: the goal comes from the server.
+    again = new PtySession(["--remote", url, "-C", ws.dir, "resume", threadId], { cwd: local.dir, home: local.home, cols: 120, rows: 40 });
+    await again.waitFor("Enter to send");
+    await again.type("/goal");
+    again.write(KEY.enter);
+    await again.waitFor("Goal (complete): Write the notes");
+    await again.type("/goal clear");
+    again.write(KEY.enter);
+    await again.waitFor("Goal cleared.");
+    again.write(KEY.ctrlD);
+    assert.equal(await again.exit(), 0);
+  } finally {
+    ui.kill();
+    again?.kill();
+    server.child.kill("SIGTERM");
+    await model.close();
+  }
+});
