@@ -5,6 +5,7 @@ import { commandExec } from "./command-exec.js";
 import { fuzzyFileSearchMethods } from "./fuzzy-file-search.js";
 import { goalMethods } from "./goals.js";
 import { mcpMethods } from "./mcp.js";
+import { threadItemMethods } from "./thread-items.js";
 import { settingsMethods } from "./settings.js";
 import { threadMethods } from "./threads.js";
 import { turnMethods } from "./turns.js";
@@ -18,4 +19,5 @@ export const METHODS: Readonly<Record<string, Method>> = {
   ...fuzzyFileSearchMethods,
   ...mcpMethods,
   ...goalMethods,
+  ...threadItemMethods,
 };
