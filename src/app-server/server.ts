@@ -22,6 +22,7 @@ import { Connection, type ConnectionHandler, type Transport } from "./connection
 import { LiveThread } from "./live-thread.js";
 import { Params } from "./params.js";
 import { METHODS } from "./methods/index.js";
+import { endProcessesOf } from "./methods/command-processes.js";
 
 export interface AppServerOptions {
   env: NodeJS.ProcessEnv;
@@ -197,6 +198,8 @@ export class AppServer implements ConnectionHandler {
 
   closed(connection: Connection): void {
     this.connections.delete(connection);
+    // Its commands were its own (their output had nowhere else to go).
+    endProcessesOf(connection);
     for (const { live } of this.threads.values()) live.unsubscribe(connection);
   }
 

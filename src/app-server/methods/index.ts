@@ -2,6 +2,7 @@
 import type { Method } from "../server.js";
 import { accountMethods } from "./account.js";
 import { commandExec } from "./command-exec.js";
+import { processMethods } from "./command-processes.js";
 import { fuzzyFileSearchMethods } from "./fuzzy-file-search.js";
 import { goalMethods } from "./goals.js";
 import { mcpMethods } from "./mcp.js";
@@ -16,6 +17,7 @@ export const METHODS: Readonly<Record<string, Method>> = {
   ...settingsMethods,
   ...accountMethods,
   "command/exec": commandExec,
+  ...processMethods,
   ...fuzzyFileSearchMethods,
   ...mcpMethods,
   ...goalMethods,
