@@ -89,6 +89,11 @@ void test("command/exec with a processId: streamed output, stdin, a terminal, te
     const last = client.received.filter((m) => m.method === "command/exec/outputDelta" && (m.params as Json).processId === "capped" && (m.params as Json).stream === "stdout").at(-1);
     assert.equal((last?.params as Json).capReached, true);
 
+    // A chunk that fills the cap exactly: the next output is dropped, and an empty last chunk says so.
+    await client.request("command/exec", { command: ["sh", "-c", "printf 0123456789; sleep 0.2; printf more"], processId: "exact", streamStdoutStderr: true, outputBytesCap: 10, cwd: ws.dir });
+    const exact = client.received.filter((m) => m.method === "command/exec/outputDelta" && (m.params as Json).processId === "exact").map((m) => m.params as Json);
+    assert.deepEqual(exact.map((p) => [Buffer.from(String(p.deltaBase64), "base64").toString(), p.capReached]), [["0123456789", false], ["", true]]);
+
     // The sandbox holds: a read-only policy refuses the write.
     const blocked = await client.request<Json>("command/exec", { command: ["touch", join(ws.dir, "nope.txt")], processId: "ro", streamStdoutStderr: true, cwd: ws.dir, sandboxPolicy: { type: "readOnly", networkAccess: false } });
     assert.notEqual(blocked.exitCode, 0);

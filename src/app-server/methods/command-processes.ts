@@ -61,6 +61,8 @@ export function endProcessesOf(connection: Connection): void {
 class StreamOut {
   private kept: Buffer[] = [];
   private used = 0;
+  /** The client has been told the cap cut this stream. */
+  private toldCapped = false;
 
   constructor(
     private readonly cap: number,
@@ -68,11 +70,16 @@ class StreamOut {
   ) {}
 
   take(chunk: Buffer): void {
-    if (this.used >= this.cap) return;
     const room = this.cap - this.used;
+    if (room <= 0) {
+      // Output past a cap the last chunk filled exactly: say so once, with nothing more.
+      if (this.send && !this.toldCapped && chunk.length > 0) this.send(Buffer.alloc(0), (this.toldCapped = true));
+      return;
+    }
     const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
     this.used += part.length;
-    if (this.send) this.send(part, chunk.length > room);
+    this.toldCapped = chunk.length > room;
+    if (this.send) this.send(part, this.toldCapped);
     else this.kept.push(part);
   }
 
