@@ -26,6 +26,7 @@ import {
 } from "../app-server-protocol/convert.js";
 import { goalFromV2, type V2ThreadGoal } from "../app-server-protocol/goals.js";
 import { EventLog } from "./event-log.js";
+import { mcpStatusEvents, type V2McpServerStatus } from "./mcp-status.js";
 import type { RpcConnection } from "./rpc-connection.js";
 import { commandArgv, V2Events } from "./v2-events.js";
 
@@ -69,6 +70,8 @@ export class RemoteThread implements ThreadHandle {
   /** Ops that waited for the connection to come back. */
   private readonly waiting: Array<{ subId: string; op: Op }> = [];
   private shuttingDown = false;
+  /** MCP sign-ins this handle started, by login id: the op's submission each answers. */
+  private readonly signIns = new Map<string, string>();
 
   constructor(
     response: ThreadSettingsResponse,
@@ -130,6 +133,13 @@ export class RemoteThread implements ThreadHandle {
     if (method === "serverRequest/resolved") {
       const key = String(params.requestId);
       if (this.questions.delete(key)) this.emit(this.currentSub(), { type: "question_resolved", key, outcome: "answered" });
+      return;
+    }
+    if (method === "mcpServer/oauthLogin/completed") {
+      const sub = typeof params.loginId === "string" ? this.signIns.get(params.loginId) : undefined;
+      if (sub === undefined) return;
+      this.signIns.delete(String(params.loginId));
+      this.emit(sub, { type: "mcp_sign_in_complete", server: typeof params.name === "string" ? params.name : "", success: params.success === true, ...(typeof params.error === "string" ? { error: params.error } : {}) });
       return;
     }
     if (method === "thread/closed" && !this.shuttingDown) {
@@ -263,17 +273,24 @@ export class RemoteThread implements ThreadHandle {
       case "list_custom_prompts":
         this.emit(subId, { type: "list_custom_prompts_response", custom_prompts: [] });
         return;
-      case "list_mcp_tools":
-        this.emit(subId, { type: "mcp_list_tools_response", tools: {}, resources: {}, resource_templates: {}, auth_statuses: {} });
+      case "list_mcp_tools": {
+        // The server's view of this thread's servers: their states first (what `/mcp` shows per server), then the list.
+        const { data } = await this.request<{ data: V2McpServerStatus[] }>("mcpServerStatus/list", { threadId });
+        for (const msg of mcpStatusEvents(data)) this.emit(subId, msg);
         return;
+      }
       case "get_history_entry_request":
         this.emit(subId, { type: "get_history_entry_response", offset: op.offset, log_id: op.log_id });
         return;
       case "add_to_history":
         return;
-      case "mcp_sign_in":
-        this.emit(subId, { type: "mcp_sign_in_complete", server: op.server, success: false, error: "signing in to an MCP server is done on the app-server's machine (codex-ts mcp login there)" });
+      case "mcp_sign_in": {
+        // The browser sign-in runs on the server; its callback listens on the server's machine.
+        const { authorizationUrl, loginId } = await this.request<{ authorizationUrl: string; loginId: string | null }>("mcpServer/oauth/login", { name: op.server, threadId });
+        if (loginId !== null) this.signIns.set(loginId, subId);
+        this.emit(subId, { type: "mcp_sign_in_update", server: op.server, message: `Open this URL in a browser that can reach the app-server's machine: ${authorizationUrl}` });
         return;
+      }
       case "restart_mcp_server":
         this.emit(subId, { type: "warning", message: `MCP server ${op.server} runs on the app-server; restart it there.` });
         return;

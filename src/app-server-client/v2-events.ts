@@ -79,6 +79,10 @@ export class V2Events {
       }
       case "warning":
         return [{ type: "warning", message: text(p.message) }];
+      case "mcpServer/startupStatus/updated": {
+        const state = p.status === "ready" || p.status === "starting" || p.status === "cancelled" ? p.status : "failed";
+        return [{ type: "mcp_startup_update", server: text(p.name), status: state === "failed" ? { state, error: text(p.error) } : { state } }];
+      }
       case "thread/goal/updated":
         return [{ type: "thread_goal_updated", goal: goalFromV2(p.goal as V2ThreadGoal) }];
       case "thread/goal/cleared":

@@ -192,8 +192,8 @@ export class App implements SlashContext {
   }
 
   listMcp(): void {
-    if (this.mcpStatus.size === 0) this.print("MCP servers", ["no MCP servers configured (see `codex-ts mcp add`)"]);
-    else this.submit({ type: "list_mcp_tools" });
+    // Asked even with none known here: a remote session's servers are the server's to name.
+    this.submit({ type: "list_mcp_tools" });
   }
 
   listModels(): Promise<Array<{ slug: string; is_default: boolean }>> {

@@ -4,6 +4,7 @@
  * and the connection cut twice through a TCP relay: once while an approval waits (it is asked
  * again after the reconnection and answered), once while a turn finishes (its answer is shown
  * after the reconnection: nothing in flight is lost). `@` and /diff look at the server's files.
+ * `/goal` and `/mcp` (with `/mcp login`) work on the server's goal and MCP servers.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -14,6 +15,8 @@ import { join } from "node:path";
 import { CLI_PATH, makeWorkspace, testEnv } from "../support/cli.js";
 import { fnCall, startModelServer, text, turn } from "../support/model-server.js";
 import { KEY, PtySession, sleep } from "../support/pty.js";
+import { startOAuthFixture } from "../support/oauth-server.js";
+import { STDIO_SERVER_PATH } from "../fixtures/mcp/stdio-server.js";
 
 /** A TCP relay to the server that can cut every connection, and refuse new ones for a while. */
 class Relay {
@@ -176,5 +179,42 @@ void test("/goal over --remote: the goal is the server's, its own turns run ther
     again?.kill();
     server.child.kill("SIGTERM");
     await model.close();
+  }
+});
+
+void test("/mcp over --remote lists the server's MCP servers; /mcp login signs in through the server", async () => {
+  const fx = await startOAuthFixture();
+  const ws = makeWorkspace();
+  const model = await startModelServer([]);
+  const servers = [`[mcp_servers.fixture]`, `command = ${JSON.stringify(process.execPath)}`, `args = [${JSON.stringify(STDIO_SERVER_PATH)}, "--name", "fx"]`, `[mcp_servers.remote]`, `url = ${JSON.stringify(fx.url)}`, ""].join("\n");
+  writeFileSync(join(ws.home, "config.toml"), `openai_base_url = "${model.url}"\n${servers}`);
+  const server = await startAppServer(ws.dir, ws.home);
+  const local = makeWorkspace();
+  // Wide enough for the authorization URL to stay on one line.
+  const ui = new PtySession(["--remote", `ws://127.0.0.1:${server.port}`, "-C", ws.dir], { cwd: local.dir, home: local.home, cols: 500, rows: 40 });
+  try {
+    await ui.waitFor("Enter to send");
+    await ui.type("/mcp");
+    ui.write(KEY.enter);
+    await ui.waitFor(/fixture: ready/);
+    await ui.waitFor(/tools: .*echo/);
+    await ui.waitFor(/remote: failed · auth: not logged in/);
+
+    await ui.type("/mcp login remote");
+    ui.write(KEY.enter);
+    const url = (await ui.waitFor(/Open this URL in a browser that can reach the app-server's machine: (http:\/\/127\.0\.0\.1:\d+\/authorize\?\S+)/)).match(/(http:\/\/127\.0\.0\.1:\d+\/authorize\?\S+)/)?.[1];
+    assert.ok(url);
+    assert.match(await (await fetch(url)).text(), /Signed in/);
+    await ui.waitFor("Signed in to remote");
+    await ui.type("/mcp");
+    ui.write(KEY.enter);
+    await ui.waitFor(/remote: ready · auth: OAuth/);
+    ui.write(KEY.ctrlD);
+    assert.equal(await ui.exit(), 0);
+  } finally {
+    ui.kill();
+    server.child.kill("SIGTERM");
+    await model.close();
+    await fx.close();
   }
 });
