@@ -2,15 +2,16 @@
  * `command/exec` with a `processId` over stdio, every message checked against the reference's
  * schema: output streamed as `command/exec/outputDelta` and cut at `outputBytesCap`, stdin
  * written and closed, a terminal sized and resized, a command terminated, the sandbox holding for
- * these commands too, the reference's errors, and a client's commands ended when it goes away.
+ * these commands too, the reference's errors, and a WebSocket client's commands ended when it
+ * goes away while the server serves its other clients.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { AppServerClient, assertNoViolations } from "../support/app-server-client.js";
-import { makeWorkspace } from "../support/cli.js";
+import { CLI_PATH, makeWorkspace, testEnv } from "../support/cli.js";
 
 type Json = Record<string, unknown>;
 const b64 = (text: string): string => Buffer.from(text, "utf8").toString("base64");
@@ -114,19 +115,34 @@ void test("command/exec with a processId: streamed output, stdin, a terminal, te
   }
 });
 
-void test("a client that goes away (over stdio: its server ends with it) takes its commands with it", async () => {
+void test("a client that goes away takes its commands with it; the server and its other clients go on", async () => {
   const ws = makeWorkspace();
-  const client = AppServerClient.spawn({ cwd: ws.dir, home: ws.home });
+  const server = spawn(process.execPath, [CLI_PATH, "app-server", "--listen", "ws://127.0.0.1:0"], { cwd: ws.dir, env: testEnv(ws.home), stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  const url = await new Promise<string>((resolve, reject) => {
+    server.stderr.on("data", (d: Buffer) => {
+      stderr += d.toString();
+      const found = /listening on: (ws:\/\/\S+)/.exec(stderr)?.[1];
+      if (found) resolve(found);
+    });
+    server.on("close", (code) => reject(new Error(`app-server exited (${code}): ${stderr}`)));
+  });
   const marker = "sleep 61.25";
   try {
-    await client.initialize();
-    void client.call("command/exec", { command: ["sleep", "61.25"], processId: "long", cwd: ws.dir, disableTimeout: true });
+    const leaving = await AppServerClient.connect(url);
+    const staying = await AppServerClient.connect(url);
+    await Promise.all([leaving.initialize("leaving"), staying.initialize("staying")]);
+    void leaving.call("command/exec", { command: ["sleep", "61.25"], processId: "long", cwd: ws.dir, disableTimeout: true });
     for (let i = 0; i < 200 && !running(marker); i++) await new Promise((resolve) => setTimeout(resolve, 50));
     assert.ok(running(marker), "the command runs");
-    await client.close();
+    await leaving.close();
     for (let i = 0; i < 100 && running(marker); i++) await new Promise((resolve) => setTimeout(resolve, 50));
     assert.equal(running(marker), false, "the command ended with its client");
+    // Ids are each connection's own: another client uses the same one; the server serves on.
+    assert.deepEqual(await staying.request("command/exec", { command: ["echo", "still here"], processId: "long", cwd: ws.dir }), { exitCode: 0, stdout: "still here\n", stderr: "" });
+    assertNoViolations(leaving, staying);
+    await staying.close();
   } finally {
-    await client.close();
+    server.kill("SIGTERM");
   }
 });
