@@ -8,6 +8,7 @@
  * caught up, the queued ops go out, and the server asks its open questions again.
  */
 import type { Event, EventMsg, QuestionRequest } from "../protocol/events.js";
+import type { McpCallToolResult } from "../protocol/mcp-events.js";
 import type { Op, QuestionAnswer, TurnOverrides, UserInput } from "../protocol/ops.js";
 import type { AskForApproval, ReasoningEffort, SandboxPolicy } from "../protocol/policy.js";
 import type { EventStream, ThreadHandle } from "../protocol/thread-handle.js";
@@ -284,6 +285,16 @@ export class RemoteThread implements ThreadHandle {
         return;
       case "add_to_history":
         return;
+      case "read_mcp_resource": {
+        const { contents } = await this.request<{ contents: unknown[] }>("mcpServer/resource/read", { threadId, server: op.server, uri: op.uri });
+        this.emit(subId, { type: "mcp_resource_read_response", server: op.server, uri: op.uri, contents });
+        return;
+      }
+      case "call_mcp_tool": {
+        const result = await this.request<McpCallToolResult>("mcpServer/tool/call", { threadId, server: op.server, tool: op.tool, arguments: op.arguments });
+        this.emit(subId, { type: "mcp_tool_call_response", server: op.server, tool: op.tool, result });
+        return;
+      }
       case "mcp_sign_in": {
         // The browser sign-in runs on the server; its callback listens on the server's machine.
         const { authorizationUrl, loginId } = await this.request<{ authorizationUrl: string; loginId: string | null }>("mcpServer/oauth/login", { name: op.server, threadId });

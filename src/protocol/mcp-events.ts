@@ -111,7 +111,12 @@ export interface McpListToolsResponse {
   servers?: McpServerDetail[];
 }
 
-export type McpEventMsg = McpStartupEventMsg | McpToolCallEventMsg | McpListToolsResponse;
+/** codex-ts: the answers to a front end's own `read_mcp_resource` and `call_mcp_tool` ops. */
+export type McpClientCallEventMsg =
+  | { type: "mcp_resource_read_response"; server: string; uri: string; contents: unknown[] }
+  | { type: "mcp_tool_call_response"; server: string; tool: string; result: McpCallToolResult };
+
+export type McpEventMsg = McpStartupEventMsg | McpToolCallEventMsg | McpListToolsResponse | McpClientCallEventMsg;
 
 /** The reference's success test for an end event: an Ok result not flagged as an error. */
 export function isSuccessfulOutcome(result: McpToolCallOutcome): boolean {

@@ -79,6 +79,13 @@ export type Op =
   | { type: "list_custom_prompts" }
   /** Asks for the skills seen from these folders (the session's cwd when empty); answered by list_skills_response. */
   | { type: "list_skills"; cwds?: string[] }
+  /** codex-ts: reads a resource of one of the session's MCP servers for the front end; answered by mcp_resource_read_response (or an error). */
+  | { type: "read_mcp_resource"; server: string; uri: string }
+  /**
+   * codex-ts: calls a tool of one of the session's MCP servers for the front end (the user's own
+   * call: no approval, not part of the conversation); answered by mcp_tool_call_response (or an error).
+   */
+  | { type: "call_mcp_tool"; server: string; tool: string; arguments: unknown }
   /** Asks for the MCP servers' tools, resources and auth status; answered by mcp_list_tools_response. */
   | { type: "list_mcp_tools" }
   /**

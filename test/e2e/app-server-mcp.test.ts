@@ -2,6 +2,7 @@
  * MCP servers over the app-server, end to end over stdio with every message checked against the
  * reference's schema: `mcpServerStatus/list` outside any thread (the config's servers started
  * just to list them) and for a thread's running servers, its paging and filters, and
+ * a thread's servers reloaded from the config, the client's own resource reads and tool calls, and
  * `mcpServer/oauth/login` against a real OAuth-protected MCP server (test/support/oauth-server.ts),
  * the client following the authorization URL as a browser would.
  */
@@ -88,6 +89,17 @@ void test("mcpServerStatus/list: the config's servers without a thread, a thread
     assert.deepEqual(running.data.map((s) => [s.name, s.runtimeStatus]), [["broken", "failed"], ["fixture", "connected"], ["off", "disabled"]]);
     assert.ok(running.data[1]?.tools.echo);
     await assert.rejects(list({ threadId: "00000000-0000-0000-0000-000000000000" }), /thread not found/);
+
+    // The client's own calls to the thread's servers: a resource read, tool calls; the conversation never sees them.
+    const read = await client.request<{ contents: Json[] }>("mcpServer/resource/read", { threadId, server: "fixture", uri: "fixture://fx/greeting" });
+    assert.equal(read.contents[0]?.uri, "fixture://fx/greeting");
+    assert.equal(typeof read.contents[0]?.text, "string");
+    assert.deepEqual(await client.request("mcpServer/tool/call", { threadId, server: "fixture", tool: "echo", arguments: { text: "hi" } }), { content: [{ type: "text", text: "echo: hi" }], structuredContent: null, isError: null, _meta: null });
+    const added = await client.request<Json>("mcpServer/tool/call", { threadId, server: "fixture", tool: "add", arguments: { a: 2, b: 3 } });
+    assert.deepEqual(added.structuredContent, { sum: 5 });
+    await assert.rejects(client.request("mcpServer/tool/call", { threadId, server: "nope", tool: "echo", arguments: {} }), /unknown MCP server 'nope'/);
+    await assert.rejects(client.request("mcpServer/resource/read", { server: "fixture", uri: "fixture://fx/greeting" }), /needs a `threadId`/);
+    assert.equal(model.requests.length, 0, "no model request for the client's own calls");
 
     // The config changes: a reload has the thread stop its servers and start the new set.
     const secondServer = ["[mcp_servers.second]", `command = ${JSON.stringify(process.execPath)}`, `args = [${JSON.stringify(STDIO_SERVER_PATH)}, "--name", "two"]`, ""].join("\n");

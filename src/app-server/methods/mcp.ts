@@ -5,7 +5,8 @@
  * for the client to open, `mcpServer/oauthLogin/completed` tells how it ended, and the thread
  * named starts the server again with the new tokens).
  *
- * `config/mcpServer/reload` has the loaded threads read their servers from the config again.
+ * `config/mcpServer/reload` has the loaded threads read their servers from the config again;
+ * `mcpServer/resource/read` and `mcpServer/tool/call` go to a loaded thread's servers.
  *
  * With a `threadId` the thread's running servers answer (the `list_mcp_tools` op); without one
  * the servers of the server's config are started just long enough to list them, as the
@@ -164,7 +165,28 @@ const reload: Method = ({ server }) => {
   return Promise.resolve({});
 };
 
+/** A resource of one of a thread's MCP servers (codex-ts reads them through a loaded thread's servers). */
+const resourceRead: Method = async ({ server }, params) => {
+  const threadId = params.optionalString("threadId");
+  if (threadId === undefined) throw invalidRequest("mcpServer/resource/read needs a `threadId`: codex-ts reads resources through a loaded thread's MCP servers");
+  const live = server.requireThread(threadId);
+  const serverName = params.string("server");
+  const uri = params.string("uri");
+  const contents = await live.request({ type: "read_mcp_resource", server: serverName, uri }, (msg) => (msg.type === "mcp_resource_read_response" ? msg.contents : undefined));
+  return { contents };
+};
+
+/** One tool of a thread's MCP server called for the client (its own call: no approval, not in the conversation). */
+const toolCall: Method = async ({ server }, params) => {
+  const live = server.requireThread(params.string("threadId"));
+  const op = { type: "call_mcp_tool" as const, server: params.string("server"), tool: params.string("tool"), arguments: params.raw("arguments") ?? null };
+  const result = await live.request(op, (msg) => (msg.type === "mcp_tool_call_response" ? msg.result : undefined));
+  return { content: result.content, structuredContent: result.structuredContent ?? null, isError: result.isError ?? null, _meta: result._meta ?? null };
+};
+
 export const mcpMethods: Readonly<Record<string, Method>> = {
+  "mcpServer/resource/read": resourceRead,
+  "mcpServer/tool/call": toolCall,
   "config/mcpServer/reload": reload,
   "mcpServerStatus/list": statusList,
   "mcpServer/oauth/login": oauthLogin,
