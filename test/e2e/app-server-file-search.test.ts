@@ -71,6 +71,12 @@ void test("fuzzyFileSearch: files and folders best first, indices in characters,
     assert.ok(both.some((f) => f.root === app && f.path === "src/main.ts"));
     assert.equal((await search("file", [other])).length, 50, "at most 50 results");
 
+    // Denied files that would fill the page are passed over for the visible ones behind them.
+    const crowded = join(dir, "crowded");
+    plant(crowded, [...Array.from({ length: 120 }, (_, i) => `secrets/key${i}.txt`), "docs/keys-howto.md", "deep/down/the/tree/monkey.txt"]);
+    const keys = await search("key", [crowded]);
+    assert.deepEqual(keys.filter((f) => f.match_type === "file").map((f) => f.path).sort(), ["deep/down/the/tree/monkey.txt", "docs/keys-howto.md"]);
+
     // What the reference answers: nothing for an empty query or a root that is relative, missing or none at all.
     assert.deepEqual(await search("", [app]), []);
     assert.deepEqual(await search("main", ["relative/path"]), []);

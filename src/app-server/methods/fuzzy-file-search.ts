@@ -8,12 +8,12 @@
  * characters (code points) of `path`; an empty query, a relative root or one that is no folder
  * give no results rather than an error; a later request with the same `cancellationToken` makes
  * an earlier one still waiting for its index answer empty. Files the permission profile denies
- * (config of the root) are never offered, as in the TUI.
+ * (the root's config) are never offered, as in the TUI.
  */
 import { statSync } from "node:fs";
 import { basename, isAbsolute, join } from "node:path";
 import { ERROR_CODES, invalidRequest, RpcError } from "../../app-server-protocol/jsonrpc.js";
-import { fileIndexFor } from "../../file-search/file-index.js";
+import { fileIndexFor, STALE_AFTER_MS, type FileIndex } from "../../file-search/file-index.js";
 import type { FileMatch } from "../../file-search/fuzzy-match.js";
 import { deniedPathFilter } from "../../host/standalone.js";
 import type { Connection } from "../connection.js";
@@ -62,18 +62,40 @@ function toResult(root: string, match: FileMatch): FuzzyFileSearchResult {
   return { root, path: match.path, match_type: match.kind, file_name: basename(match.path), score: match.score, indices: codePointIndices(match.path, match.indices) };
 }
 
+/** Each root's denied-name check, taken again from its config as often as the file lists are. */
+const deniedFilters = new Map<string, { at: number; denied: Promise<(absolutePath: string) => boolean> }>();
+
+function deniedIn(server: AppServer, root: string): Promise<(absolutePath: string) => boolean> {
+  const cached = deniedFilters.get(root);
+  if (cached && Date.now() - cached.at < STALE_AFTER_MS) return cached.denied;
+  const denied = deniedPathFilter(server.loadConfig({ cwd: root }));
+  deniedFilters.set(root, { at: Date.now(), denied });
+  return denied;
+}
+
+/**
+ * The best matches the permission profile does not deny. They are checked after the search, so
+ * only the best candidates pay for the check (several µs a path: checking a whole tree would
+ * cost more than listing it); more are taken while denied ones leave too few.
+ */
+function visibleMatches(index: FileIndex, query: string, denied: (absolutePath: string) => boolean): FileMatch[] {
+  for (let wanted = MATCH_LIMIT; ; wanted *= 4) {
+    const found = index.search(query, wanted);
+    const shown = found.filter((match) => !denied(join(index.root, match.path)));
+    if (shown.length >= MATCH_LIMIT || found.length < wanted) return shown.slice(0, MATCH_LIMIT);
+  }
+}
+
 /**
  * Searches every root (waiting for indexes still being built) and merges the best matches. An
  * empty query finds nothing, but still has the indexes built for the queries to come.
  */
 async function search(server: AppServer, roots: string[], query: string): Promise<FuzzyFileSearchResult[]> {
-  const indexes = searchableRoots(roots).map((root) => {
-    const hidden = (): Promise<(rel: string) => boolean> => deniedPathFilter(server.loadConfig({ cwd: root })).then((denied) => (rel) => denied(join(root, rel)));
-    return fileIndexFor(root, { hidden, folders: true });
-  });
-  await Promise.all(indexes.map((index) => index.whenReady()));
+  const searched = searchableRoots(roots).map((root) => ({ index: fileIndexFor(root, { folders: true }), denied: deniedIn(server, root) }));
+  await Promise.all(searched.map(({ index }) => index.whenReady()));
   if (query.trim() === "") return [];
-  const results = indexes.flatMap((index) => index.search(query, MATCH_LIMIT).map((match) => toResult(index.root, match)));
+  const perRoot = await Promise.all(searched.map(async ({ index, denied }) => visibleMatches(index, query, await denied).map((match) => toResult(index.root, match))));
+  const results = perRoot.flat();
   results.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return results.slice(0, MATCH_LIMIT);
 }
