@@ -23,15 +23,19 @@ const LAYERS = {
   auth: ["protocol", "util"],
   model: ["protocol", "util", "telemetry"],
   rollout: ["protocol", "util", "telemetry", "patch", "model"],
+  // Snapshots of the working tree and restoring them (undo, redo, rollback of files).
+  undo: ["protocol", "util"],
   history: ["protocol", "util"],
   approval: ["protocol", "util", "telemetry", "sandbox", "safety", "exec"],
   config: ["protocol", "util", "telemetry", "exec", "sandbox", "model", "history", "rollout"],
-  tools: ["protocol", "util", "telemetry", "patch", "exec", "sandbox", "safety", "shell", "model", "approval", "config"],
+  // Lifecycle hooks: finding them in the config layers, running them, reading their answers.
+  hooks: ["protocol", "util", "exec", "config"],
+  tools: ["protocol", "util", "telemetry", "patch", "exec", "sandbox", "safety", "shell", "model", "approval", "config", "hooks"],
   mcp: ["protocol", "util", "telemetry", "exec", "model", "approval", "config", "tools"],
-  core: ["protocol", "util", "auth", "telemetry", "patch", "exec", "sandbox", "safety", "shell", "model", "rollout", "history", "approval", "config", "tools", "mcp"],
+  core: ["protocol", "util", "auth", "telemetry", "patch", "exec", "sandbox", "safety", "shell", "model", "rollout", "history", "approval", "config", "hooks", "tools", "mcp", "undo"],
   // The front-end host: the one way front ends reach the engine (threads, recorded threads, the
   // standalone commands' entry points).
-  host: ["protocol", "util", "approval", "config", "core", "exec", "mcp", "patch", "rollout", "sandbox"],
+  host: ["protocol", "util", "approval", "config", "core", "exec", "hooks", "mcp", "patch", "rollout", "sandbox", "undo"],
   // Text and items front ends show, made from the protocol's events alone.
   presentation: ["protocol", "util"],
   // The app-server protocol's framing and v2 shapes, and their conversions to and from the core's.

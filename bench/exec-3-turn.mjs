@@ -6,8 +6,11 @@
 // tsc build from before the bundle) and the reference's native binary take turns run by run, so
 // load on the machine affects them alike. Prints median wall time, CPU time and peak RSS of each,
 // the ratios to the reference, and a median breakdown of where the time went. No timing is
-// asserted. Usage: node bench/exec-3-turn.mjs [--runs N] [--real-home] [--otel]
+// asserted. Usage: node bench/exec-3-turn.mjs [--runs N] [--real-home] [--otel] [--hooks]
 // --otel: the codex-ts runs export OpenTelemetry (OTLP/HTTP protobuf) to a collector the bench runs.
+// --hooks: every program gets the same hooks.json (a hook that logs its stdin on SessionStart,
+// UserPromptSubmit, PreToolUse, PostToolUse and Stop: 7 runs per task) and runs it untrusted
+// (--dangerously-bypass-hook-trust); a run whose log does not hold the 7 events fails.
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -37,16 +40,28 @@ function script(m) {
   ];
 }
 
+/** The `--hooks` hooks.json: each event's stdin appended to $CODEX_HOME/hooks.log, one line per run. */
+const HOOKED_EVENTS = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"];
+const HOOK_RUNS = 7;
+const HOOKS_JSON = JSON.stringify({
+  hooks: Object.fromEntries(HOOKED_EVENTS.map((e) => [e, [{ hooks: [{ type: "command", command: 'cat >> "$CODEX_HOME/hooks.log"; echo >> "$CODEX_HOME/hooks.log"' }] }]])),
+});
+
 /** What each program runs: codex-ts variants with `-c openai_base_url`, the reference with a config.toml. */
-function subjects(collector) {
+function subjects(collector, hooks) {
+  const hookArgs = hooks ? ["--dangerously-bypass-hook-trust"] : [];
+  const installHooks = (codexHome) => {
+    if (hooks) writeFileSync(join(codexHome, "hooks.json"), HOOKS_JSON);
+  };
   const list = codexTsVariants().map((v) => ({
     key: v.key,
     label: v.label,
     env: v.env,
     setup: (codexHome) => {
+      installHooks(codexHome);
       if (collector) writeFileSync(join(codexHome, "config.toml"), `[otel]\nexporter = { otlp-http = { endpoint = "${collector}", protocol = "binary" } }\n`);
     },
-    argv: (url) => [...v.argv, "exec", "--json", "-m", MODEL, "-s", "danger-full-access", "--skip-git-repo-check", "-c", `openai_base_url="${url}"`, PROMPT],
+    argv: (url) => [...v.argv, "exec", "--json", ...hookArgs, "-m", MODEL, "-s", "danger-full-access", "--skip-git-repo-check", "-c", `openai_base_url="${url}"`, PROMPT],
   }));
   const ref = referenceBinary();
   if (ref) {
@@ -54,15 +69,18 @@ function subjects(collector) {
       key: "ref",
       label: "reference (native)",
       env: {},
-      setup: (codexHome, url) => writeFileSync(join(codexHome, "config.toml"), referenceConfig(url)),
-      argv: () => [ref, "exec", "--json", "-s", "danger-full-access", "--skip-git-repo-check", PROMPT],
+      setup: (codexHome, url) => {
+        installHooks(codexHome);
+        writeFileSync(join(codexHome, "config.toml"), referenceConfig(url));
+      },
+      argv: () => [ref, "exec", "--json", ...hookArgs, "-s", "danger-full-access", "--skip-git-repo-check", PROMPT],
     });
   }
   return list;
 }
 
 /** One run; resolves with timings (ms since spawn), CPU, RSS and any problems seen. */
-async function runOnce(m, subject, realHome) {
+async function runOnce(m, subject, realHome, hooks) {
   const root = mkdtempSync(join(tmpdir(), "codex-ts-bench-"));
   const work = join(root, "work");
   const codexHome = join(root, "codex-home");
@@ -119,6 +137,15 @@ async function runOnce(m, subject, realHome) {
     content = "(missing)";
   }
   if (content !== "hello world\n") problems.push(`a.txt is ${JSON.stringify(content)}`);
+  if (hooks) {
+    let logged = 0;
+    try {
+      logged = readFileSync(join(codexHome, "hooks.log"), "utf8").split("\n").filter((l) => l.trim()).length;
+    } catch {
+      logged = 0;
+    }
+    if (logged !== HOOK_RUNS) problems.push(`${logged} hook runs logged, expected ${HOOK_RUNS}`);
+  }
   if (problems.length > 0 && stderr.trim()) problems.push(`stderr: ${stderr.trim().slice(0, 500)}`);
   if (problems.length > 0 && !stdout.trim()) problems.push("stdout was empty");
   rmSync(root, { recursive: true, force: true });
@@ -177,18 +204,20 @@ async function main() {
   requireBuilt(BUNDLE_BIN, TSC_CLI, SERVER);
   const m = await import(SERVER);
   const collector = argv.includes("--otel") ? await startCollector() : null;
-  const list = subjects(collector?.endpoint);
+  const hooks = argv.includes("--hooks");
+  const list = subjects(collector?.endpoint, hooks);
   const loads = [loadAverage()];
 
   console.log(`exec, 3 model requests (${MODEL}): ${runs} runs of each after ${WARMUP} warm-up, in turns, Node ${benchNodeVersion()}`);
   console.log("Script: exec_command `echo hello > a.txt && cat a.txt` -> apply_patch (freeform) -> message, as the reference's.");
   console.log(`HOME: ${realHome ? "the real one (login-shell profile is sourced by `bash -lc`)" : "an empty temporary directory (use --real-home to keep yours)"}`);
   if (collector) console.log("OpenTelemetry: the codex-ts runs export to a local OTLP/HTTP collector");
+  if (hooks) console.log(`Hooks: the same hooks.json for every program, ${HOOK_RUNS} hook runs per task (${HOOKED_EVENTS.join(", ")})`);
   if (!list.some((s) => s.key === "ref")) console.log("Reference: not found (CODEX_REF_BIN, /work/ref/node_modules/.bin/codex or `codex` on PATH); its rows are left out.");
 
   const results = new Map(list.map((s) => [s.key, []]));
-  for (let i = 0; i < WARMUP; i++) for (const s of list) await runOnce(m, s, realHome);
-  for (let i = 0; i < runs; i++) for (const s of list) results.get(s.key).push(await runOnce(m, s, realHome));
+  for (let i = 0; i < WARMUP; i++) for (const s of list) await runOnce(m, s, realHome, hooks);
+  for (let i = 0; i < runs; i++) for (const s of list) results.get(s.key).push(await runOnce(m, s, realHome, hooks));
   loads.push(loadAverage());
   if (collector) {
     console.log(`OpenTelemetry: the collector received ${collector.received()} export requests`);
@@ -233,7 +262,7 @@ async function main() {
       const r = med(key, "wallMs") / med("ref", "wallMs");
       const rss = med(key, "rssMiB");
       reportRow({
-        work: `3-turn scripted exec${key === "bundle-ca" ? ", NODE_EXTRA_CA_CERTS set" : ""}`,
+        work: `3-turn scripted exec${hooks ? " with 7 hook runs" : ""}${key === "bundle-ca" ? ", NODE_EXTRA_CA_CERTS set" : ""}`,
         ours: `${fmt(med(key, "wallMs"), "ms")} / ${fmt(rss, "MiB")}`,
         reference: `${fmt(med("ref", "wallMs"), "ms")} / ${fmt(med("ref", "rssMiB"), "MiB")}`,
         ratio: r,

@@ -1,11 +1,12 @@
 // `npm run test:one -- <file>...`: builds incrementally (tsc reuses dist/.tsbuildinfo) and runs the
-// given test files as `npm test` runs them (node --test, a fresh HOME), without the typed lint,
-// so an edit-and-test loop takes seconds. A file may be named by its source (src/x/y.test.ts,
+// given test files as `npm test` runs them (node --test, HOME and TMPDIR in a scratch folder that
+// is removed afterwards: in-scratch.mjs), without the typed lint, so an edit-and-test loop takes
+// seconds. A file may be named by its source (src/x/y.test.ts,
 // test/e2e/z.test.ts) or its build (dist/...js); options (--test-name-pattern=…) go to node --test.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { runInScratch } from "./in-scratch.mjs";
 
 const args = process.argv.slice(2);
 const options = args.filter((a) => a.startsWith("--"));
@@ -23,9 +24,7 @@ for (const file of files) {
     process.exit(2);
   }
 }
-const home = mkdtempSync(join(tmpdir(), "codex-ts-test-home-"));
-const run = spawnSync(process.execPath, ["--test", ...options, ...files], { stdio: "inherit", env: { ...process.env, HOME: home } });
-process.exit(run.status ?? 1);
+process.exit(await runInScratch([process.execPath, "--test", ...options, ...files]));
 
 /** The compiled file of a test named by its source or its build. */
 function built(file) {

@@ -10,6 +10,7 @@ import type { RequestId } from "../app-server-protocol/jsonrpc.js";
 import type { Thread, ThreadSettingsResponse } from "../app-server-protocol/v2.js";
 import { RpcConnection, type ConnectionListener } from "./rpc-connection.js";
 import { RemoteThread } from "./remote-thread.js";
+import { errorMessage } from "../util/errors.js";
 
 export { ConnectionLost, RemoteError } from "./rpc-connection.js";
 export type { RemoteThread };
@@ -29,10 +30,14 @@ type Json = Record<string, unknown>;
 const FIRST_RETRY_MS = 250;
 const MAX_RETRY_MS = 5_000;
 const DEFAULT_RECONNECT_FOR_MS = 5 * 60_000;
+/** Notifications kept for a thread not adopted yet, and for how many such threads. */
+const EARLY_PER_THREAD = 64;
+const EARLY_THREADS = 8;
 
 export class RemoteClient implements ConnectionListener {
   private current: RpcConnection | null = null;
   private readonly threads = new Map<string, RemoteThread>();
+  private readonly early = new Map<string, Array<{ method: string; params: Json }>>();
   private closing = false;
 
   private constructor(private readonly options: RemoteOptions) {}
@@ -53,7 +58,7 @@ export class RemoteClient implements ConnectionListener {
     try {
       connection = await RpcConnection.open(this.options.url, this.options.token, this);
     } catch (err) {
-      throw new Error(`could not connect to ${this.options.url}: ${(err as Error).message}`);
+      throw new Error(`could not connect to ${this.options.url}: ${errorMessage(err)}`);
     }
     await connection.request("initialize", { clientInfo: { name: this.options.clientName, title: "codex-ts", version: this.options.version }, capabilities: { experimentalApi: false } });
     connection.notify("initialized");
@@ -74,6 +79,8 @@ export class RemoteClient implements ConnectionListener {
       },
     });
     this.threads.set(thread.threadId, thread);
+    for (const { method, params } of this.early.get(thread.threadId) ?? []) thread.notification(method, params);
+    this.early.delete(thread.threadId);
     return thread;
   }
 
@@ -113,8 +120,28 @@ export class RemoteClient implements ConnectionListener {
 
   notification(method: string, params: Json): void {
     const threadId = typeof params.threadId === "string" ? params.threadId : typeof (params.thread as Json | undefined)?.id === "string" ? String((params.thread as Json).id) : null;
-    if (threadId !== null) this.threads.get(threadId)?.notification(method, params);
-    else for (const thread of this.threads.values()) thread.notification(method, params);
+    if (threadId !== null) {
+      const thread = this.threads.get(threadId);
+      if (thread) thread.notification(method, params);
+      else this.keepEarly(threadId, method, params);
+    } else for (const thread of this.threads.values()) thread.notification(method, params);
+  }
+
+  /**
+   * A notification can arrive in the same read as the response that names its thread (a start-up
+   * warning right after `thread/start`), before that thread is adopted: it waits for it. Only a
+   * few threads' worth are kept (other clients' threads are announced too).
+   */
+  private keepEarly(threadId: string, method: string, params: Json): void {
+    const kept = this.early.get(threadId) ?? [];
+    if (kept.length >= EARLY_PER_THREAD) return;
+    kept.push({ method, params });
+    this.early.delete(threadId);
+    this.early.set(threadId, kept);
+    for (const oldest of this.early.keys()) {
+      if (this.early.size <= EARLY_THREADS) break;
+      this.early.delete(oldest);
+    }
   }
 
   request(id: RequestId, method: string, params: Json): void {
@@ -139,7 +166,7 @@ export class RemoteClient implements ConnectionListener {
       try {
         await this.open();
       } catch (err) {
-        lastError = (err as Error).message;
+        lastError = errorMessage(err);
         continue;
       }
       for (const thread of [...this.threads.values()]) {
@@ -147,7 +174,7 @@ export class RemoteClient implements ConnectionListener {
           thread.reconnected(await this.require().request<ThreadSettingsResponse>("thread/resume", { threadId: thread.threadId }));
         } catch (err) {
           this.threads.delete(thread.threadId);
-          thread.ended(`the thread could not be resumed: ${(err as Error).message}`);
+          thread.ended(`the thread could not be resumed: ${errorMessage(err)}`);
         }
       }
       return;

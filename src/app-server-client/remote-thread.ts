@@ -13,7 +13,7 @@ import type { Op, QuestionAnswer, TurnOverrides, UserInput } from "../protocol/o
 import type { AskForApproval, ReasoningEffort, SandboxPolicy } from "../protocol/policy.js";
 import type { EventStream, ThreadHandle } from "../protocol/thread-handle.js";
 import type { RequestId } from "../app-server-protocol/jsonrpc.js";
-import type { ThreadSettingsResponse, Turn, UserInputQuestion } from "../app-server-protocol/v2.js";
+import type { FilesRestored, ThreadSettingsResponse, Turn, UserInputQuestion } from "../app-server-protocol/v2.js";
 import {
   approvalFromV2,
   commandDecisionToV2,
@@ -28,8 +28,10 @@ import {
 import { goalFromV2, type V2ThreadGoal } from "../app-server-protocol/goals.js";
 import { EventLog } from "./event-log.js";
 import { mcpStatusEvents, type V2McpServerStatus } from "./mcp-status.js";
-import type { RpcConnection } from "./rpc-connection.js";
+import { RemoteHooks } from "./remote-hooks.js";
+import { RemoteError, type RpcConnection } from "./rpc-connection.js";
 import { commandArgv, V2Events } from "./v2-events.js";
+import { errorMessage } from "../util/errors.js";
 
 type Json = Record<string, unknown>;
 
@@ -62,6 +64,7 @@ export class RemoteThread implements ThreadHandle {
   readonly threadId: string;
   private readonly log = new EventLog();
   private readonly events = new V2Events();
+  private readonly hooks: RemoteHooks;
   private nextSub = 0;
   private settings: Settings;
   /** Settings changed since the last turn (`override_turn_context`): sent with the next `turn/start`. */
@@ -79,6 +82,7 @@ export class RemoteThread implements ThreadHandle {
     private readonly link: RemoteLink,
   ) {
     this.threadId = response.thread.id;
+    this.hooks = new RemoteHooks((method, params) => this.request(method, params), this.threadId);
     this.settings = settingsOf(response);
     const initial = this.events.replay(response.thread.turns.filter((t) => t.status !== "inProgress"));
     this.emit("", {
@@ -198,7 +202,7 @@ export class RemoteThread implements ThreadHandle {
     try {
       await this.run(subId, op);
     } catch (err) {
-      this.emit(subId, { type: "error", message: (err as Error).message, codex_error_info: op.type === "thread_rollback" ? "thread_rollback_failed" : null });
+      this.emit(subId, { type: "error", message: errorMessage(err), codex_error_info: op.type === "thread_rollback" ? "thread_rollback_failed" : null });
     }
   }
 
@@ -249,9 +253,13 @@ export class RemoteThread implements ThreadHandle {
         await this.request("thread/compact/start", { threadId });
         return;
       case "thread_rollback":
-        await this.request("thread/rollback", { threadId, numTurns: op.num_turns });
-        this.emit(subId, { type: "thread_rolled_back", num_turns: op.num_turns });
+        return this.rollback(subId, op);
+      case "undo":
+      case "redo": {
+        const files = await this.request<FilesRestored>(`thread/${op.type}`, { threadId, overwrite: op.overwrite ?? [] });
+        this.emit(subId, undoCompleted(files));
         return;
+      }
       case "run_user_shell_command":
         await this.request("thread/shellCommand", { threadId, command: op.command });
         return;
@@ -323,6 +331,12 @@ export class RemoteThread implements ThreadHandle {
       case "clear_thread_goal":
         await this.request("thread/goal/clear", { threadId });
         return;
+      case "list_hooks":
+        this.emit(subId, await this.hooks.list());
+        return;
+      case "update_hook_state":
+        this.emit(subId, await this.hooks.update(op.updates));
+        return;
       case "shutdown":
         this.shuttingDown = true;
         try {
@@ -355,6 +369,22 @@ export class RemoteThread implements ThreadHandle {
     const started = await this.request<{ turn: Turn }>("turn/start", params);
     this.overrides = {};
     this.turnSubs.set(started.turn.id, subId);
+  }
+
+  /** A rollback, with the files put back first when asked (their result as the core reports it). */
+  private async rollback(subId: string, op: Extract<Op, { type: "thread_rollback" }>): Promise<void> {
+    const restore = op.restore ?? "conversation";
+    let response: { files?: FilesRestored };
+    try {
+      response = await this.request("thread/rollback", { threadId: this.threadId, numTurns: op.num_turns, ...(restore === "conversation" ? {} : { restore, overwrite: op.overwrite ?? [] }) });
+    } catch (err) {
+      // The files could not be put back (nothing was): say why, then the rollback's error.
+      const files = err instanceof RemoteError ? (err.data as { files?: FilesRestored } | undefined)?.files : undefined;
+      if (files) this.emit(subId, undoCompleted(files));
+      throw err;
+    }
+    if (response.files) this.emit(subId, undoCompleted(response.files));
+    if (restore !== "code") this.emit(subId, { type: "thread_rolled_back", num_turns: op.num_turns });
   }
 
   private answerCall(callId: string, answer: QuestionAnswer): Promise<void> {
@@ -475,4 +505,9 @@ function resultFor(question: OpenQuestion, answer: QuestionAnswer): Json {
       return { action: "cancel", content: null, _meta: null };
     }
   }
+}
+
+/** The app-server's answer to an undo, redo or rollback of files, as the core's event. */
+function undoCompleted(files: FilesRestored): EventMsg {
+  return { type: "undo_completed", success: files.success, message: files.message, action: files.action, restored: files.restored, conflicts: files.conflicts };
 }

@@ -19,6 +19,8 @@ export class RemoteError extends Error {
   constructor(
     readonly code: number,
     message: string,
+    /** The error's `data`, when the server sent some. */
+    readonly data?: unknown,
   ) {
     super(message);
     this.name = "RemoteError";
@@ -108,7 +110,7 @@ export class RpcConnection {
         this.pending.delete(message.message.id);
         if (!pending) return;
         if ("result" in message.message) pending.resolve(message.message.result);
-        else pending.reject(new RemoteError(message.message.error.code, message.message.error.message));
+        else pending.reject(new RemoteError(message.message.error.code, message.message.error.message, message.message.error.data));
         return;
       }
       case "notification":

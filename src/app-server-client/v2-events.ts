@@ -10,6 +10,8 @@ import type { EventMsg, RateLimitSnapshot, TokenUsageInfo } from "../protocol/ev
 import type { ThreadItem, Turn, V2RateLimitSnapshot, ThreadTokenUsage, V2WebSearchAction, CommandAction, FileUpdateChange, JsonValue } from "../app-server-protocol/v2.js";
 import { errorInfoFromV2, fileChangesFromV2, parsedCommands, planFromV2, rateLimitsFromV2, tokenUsageFromV2, webSearchActionFromV2 } from "../app-server-protocol/convert.js";
 import { goalFromV2, type V2ThreadGoal } from "../app-server-protocol/goals.js";
+import { hookRunFromV2 } from "../app-server-protocol/hook-runs.js";
+import type { V2HookRunSummary } from "../app-server-protocol/v2.js";
 import { splitShellWords } from "../util/shell-words.js";
 
 type Json = Record<string, unknown>;
@@ -87,6 +89,12 @@ export class V2Events {
         return [{ type: "thread_goal_updated", goal: goalFromV2(p.goal as V2ThreadGoal) }];
       case "thread/goal/cleared":
         return [{ type: "thread_goal_updated", goal: null }];
+      case "hook/started":
+      case "hook/completed": {
+        const run = hookRunFromV2(p.run as V2HookRunSummary);
+        const turnId = typeof p.turnId === "string" ? p.turnId : null;
+        return run ? [{ type: method === "hook/started" ? "hook_started" : "hook_completed", turn_id: turnId, run }] : [];
+      }
       default:
         return [];
     }

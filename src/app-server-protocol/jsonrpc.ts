@@ -4,6 +4,7 @@
  * Requests carry `id` and `method`, notifications only `method`, responses `id` with `result` or
  * `error`. Shared by the server and its clients (the remote UI).
  */
+import { errorMessage } from "../util/errors.js";
 
 export type RequestId = string | number;
 
@@ -74,7 +75,7 @@ export function parseMessage(text: string): IncomingMessage {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    return { kind: "invalid", id: null, error: { code: ERROR_CODES.parseError, message: `Parse error: ${(err as Error).message}` } };
+    return { kind: "invalid", id: null, error: { code: ERROR_CODES.parseError, message: `Parse error: ${errorMessage(err)}` } };
   }
   return classify(value);
 }

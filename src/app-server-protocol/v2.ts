@@ -242,3 +242,69 @@ export interface UserInputQuestion {
   isSecret: boolean;
   options: Array<{ label: string; description: string }> | null;
 }
+
+/**
+ * codex-ts's addition: what `thread/undo`, `thread/redo` and a `thread/rollback` with `restore`
+ * did to the files (the core's `undo_completed`). `conflicts` are files changed by hand since the
+ * turn, left alone: the request sent again with them in `overwrite` overwrites them.
+ */
+export interface FilesRestored {
+  success: boolean;
+  message: string | null;
+  action: "undo" | "redo" | "rollback";
+  /** The paths put back, relative to the thread's folder when inside it. */
+  restored: string[];
+  conflicts: string[];
+}
+
+/** A hook event as the protocol spells it (`preToolUse`). */
+export type V2HookEventName =
+  | "preModelRequest" | "postModelRequest" | "preToolUse" | "permissionRequest" | "postToolUse" | "preCompact" | "postCompact"
+  | "sessionStart" | "sessionEnd" | "userPromptSubmit" | "subagentStart" | "subagentStop" | "stop" | "interrupt";
+
+/** Where a hook came from, as the protocol names the config layers (codex-ts has the first three). */
+export type V2HookSource = "user" | "project" | "sessionFlags" | "system" | "mdm" | "plugin" | "cloudRequirements" | "cloudManagedConfig" | "legacyManagedConfigFile" | "legacyManagedConfigMdm" | "unknown";
+
+/** One hook run, in `hook/started` and `hook/completed`. */
+export interface V2HookRunSummary {
+  id: string;
+  eventName: V2HookEventName;
+  handlerType: "command" | "mcpTool" | "prompt" | "agent";
+  executionMode: "sync" | "async";
+  scope: "thread" | "turn";
+  sourcePath: string;
+  source: V2HookSource;
+  displayOrder: number;
+  status: "running" | "completed" | "failed" | "blocked" | "stopped";
+  statusMessage: string | null;
+  startedAt: number;
+  completedAt: number | null;
+  durationMs: number | null;
+  entries: Array<{ kind: "warning" | "stop" | "feedback" | "context" | "error"; text: string }>;
+}
+
+/** One configured hook, in `hooks/list` (the command form; codex-ts has no other handler types). */
+export interface V2HookMetadata {
+  key: string;
+  eventName: V2HookEventName;
+  handlerType: "command";
+  command: string;
+  async: boolean;
+  matcher: string | null;
+  timeoutSec: number;
+  statusMessage: string | null;
+  sourcePath: string;
+  source: V2HookSource;
+  displayOrder: number;
+  enabled: boolean;
+  isManaged: boolean;
+  currentHash: string;
+  trustStatus: "managed" | "untrusted" | "trusted" | "modified";
+}
+
+export interface V2HooksListEntry {
+  cwd: string;
+  hooks: V2HookMetadata[];
+  warnings: string[];
+  errors: Array<{ path: string; message: string }>;
+}

@@ -5,6 +5,7 @@
  * `emittedAtMs` unless the client opted out of them at `initialize`.
  */
 import { ERROR_CODES, parseMessage, RpcError, type RequestId, type RpcErrorBody, type RpcRequest } from "../app-server-protocol/jsonrpc.js";
+import { errorMessage } from "../util/errors.js";
 
 /** Carries one client's messages: one JSON text each way per message. */
 export interface Transport {
@@ -151,7 +152,7 @@ export class Connection {
         this.write({ id: request.id, result });
       }
     } catch (err) {
-      const error = err instanceof RpcError ? err.body : { code: ERROR_CODES.internalError, message: `Internal error: ${(err as Error).message}` };
+      const error = err instanceof RpcError ? err.body : { code: ERROR_CODES.internalError, message: `Internal error: ${errorMessage(err)}` };
       this.write({ id: request.id, error });
     }
   }

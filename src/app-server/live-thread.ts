@@ -16,6 +16,7 @@ import { RpcError, ERROR_CODES } from "../app-server-protocol/jsonrpc.js";
 import type { ThreadActiveFlag, ThreadSettingsResponse, ThreadStatus, Turn, TurnError } from "../app-server-protocol/v2.js";
 import { approvalToV2, effortToV2, errorInfoToV2, sandboxToV2 } from "../app-server-protocol/convert.js";
 import { goalNotification } from "../app-server-protocol/goals.js";
+import { hookRunToV2 } from "../app-server-protocol/hook-runs.js";
 import { ClientGone, type Connection } from "./connection.js";
 import type { Outgoing } from "./outgoing.js";
 import { declines, routeQuestion, type QuestionRoute } from "./server-requests.js";
@@ -59,6 +60,8 @@ export class LiveThread {
   private readonly expectations: Expectation[] = [];
   private readonly turnStarts = new Map<string, { resolve: (turn: Turn) => void; reject: (err: RpcError) => void }>();
   private readonly turnEnds: Array<() => void> = [];
+  /** Warnings held until the first client has the thread; null once they went out. */
+  private unheard: Outgoing[] | null = [];
   private ready: Promise<Configured>;
   private markReady: (configured: Configured) => void = () => undefined;
   private ended = false;
@@ -145,6 +148,15 @@ export class LiveThread {
   /** Adds a client; the questions still open are asked of it too (call after its response is out). */
   subscribe(connection: Connection): void {
     this.subscribers.add(connection);
+    // Warnings from the session's start (a config problem, hooks awaiting trust) reach the first
+    // client after the response that subscribed it, which names the thread they are about.
+    if (this.unheard !== null && this.subscribers.size === 1) {
+      setImmediate(() => {
+        const unheard = this.unheard ?? [];
+        this.unheard = null;
+        this.broadcast(unheard);
+      });
+    }
   }
 
   askOpenQuestions(connection: Connection): void {
@@ -207,8 +219,16 @@ export class LiveThread {
         if (this.active) this.active.turn.error ??= { message: msg.message, codexErrorInfo: errorInfoToV2(msg.codex_error_info), additionalDetails: null };
         break;
       case "warning":
-        if (!this.active) this.broadcast([{ method: "warning", params: { threadId: this.threadId, message: msg.message } }]);
+        if (!this.active) {
+          const warning = { method: "warning", params: { threadId: this.threadId, message: msg.message } };
+          if (this.unheard !== null) this.unheard.push(warning);
+          else this.broadcast([warning]);
+        }
         break;
+      case "hook_started":
+      case "hook_completed":
+        this.broadcast([{ method: msg.type === "hook_started" ? "hook/started" : "hook/completed", params: { threadId: this.threadId, turnId: msg.turn_id, run: hookRunToV2(msg.run) } }]);
+        return;
       default:
         break;
     }

@@ -8,6 +8,7 @@
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { isAbsolute } from "node:path";
+import { errorMessage } from "../util/errors.js";
 
 export type WsAuth =
   | { kind: "none" }
@@ -35,7 +36,7 @@ function readSecretFile(flag: string, path: string): Buffer {
   try {
     text = readFileSync(path, "utf8");
   } catch (err) {
-    throw new WsAuthError(`${flag} ${path}: ${(err as Error).message}`);
+    throw new WsAuthError(`${flag} ${path}: ${errorMessage(err)}`);
   }
   const secret = text.trim();
   if (secret === "") throw new WsAuthError(`${flag} ${path} is empty`);

@@ -27,6 +27,8 @@ export type McpApprovalDecision = "accept" | "accept_for_session" | "decline" | 
 
 export interface McpApprovalRequest {
   callId: string;
+  /** The name the model called it by (`mcp__server__tool`), as hooks name it. */
+  qualifiedName: string;
   server: string;
   tool: string;
   arguments: unknown;

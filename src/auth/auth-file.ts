@@ -15,6 +15,7 @@ import { mkdirSync, unlinkSync } from "node:fs";
 import { readTextFile } from "../util/bounded-read.js";
 import { join } from "node:path";
 import { PRIVATE_DIR_MODE, writeFileAtomic } from "../util/atomic-write.js";
+import { errorCode, errorMessage } from "../util/errors.js";
 
 export const AUTH_FILE_NAME = "auth.json";
 
@@ -83,8 +84,8 @@ export function readAuthFile(codexHome: string): SavedAuth | null {
   try {
     text = readTextFile(file);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw new AuthFileError(`cannot read ${file}: ${(err as Error).message}`);
+    if (errorCode(err) === "ENOENT") return null;
+    throw new AuthFileError(`cannot read ${file}: ${errorMessage(err)}`);
   }
   return parseAuthJson(text, file);
 }
@@ -143,7 +144,7 @@ export function deleteAuthFile(codexHome: string): boolean {
     unlinkSync(authFilePath(codexHome));
     return true;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return false;
+    if (errorCode(err) === "ENOENT") return false;
     throw err;
   }
 }

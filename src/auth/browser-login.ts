@@ -13,6 +13,7 @@ import type { ChatgptLogin } from "./auth-file.js";
 import { checkIssuedWorkspace, exchangeCode, generatePkce, saveChatgptLogin } from "./sign-in.js";
 import { failurePage, successPage } from "./login-pages.js";
 import { sleep } from "../util/sleep.js";
+import { errorMessage } from "../util/errors.js";
 
 export const DEFAULT_LOGIN_PORT = 1455;
 /** The second redirect port the issuer accepts for the reference's client. */
@@ -57,7 +58,7 @@ export async function startChatGptLogin(opts: ChatGptLoginOptions): Promise<Chat
   let redirectUri = "";
 
   const server = createServer((req, res) => {
-    handle(req, res).catch((err: unknown) => finish(res, new Error(`Sign-in failed: ${(err as Error).message}`)));
+    handle(req, res).catch((err: unknown) => finish(res, new Error(`Sign-in failed: ${errorMessage(err)}`)));
   });
   const port = await listen(server, preferredPort(opts.env));
   redirectUri = `http://localhost:${port}/auth/callback`;
@@ -101,12 +102,12 @@ export async function startChatGptLogin(opts: ChatGptLoginOptions): Promise<Chat
           issued = await exchangeCode(opts.env, code, redirectUri, pkce.verifier);
           checkIssuedWorkspace(issued, opts.allowedWorkspaceIds);
         } catch (err) {
-          return finish(res, new Error(`Sign-in failed: ${(err as Error).message}`));
+          return finish(res, new Error(`Sign-in failed: ${errorMessage(err)}`));
         }
         try {
           login = saveChatgptLogin(opts.codexHome, issued);
         } catch (err) {
-          return finish(res, new Error(`Signed in, but the login could not be saved: ${(err as Error).message}`));
+          return finish(res, new Error(`Signed in, but the login could not be saved: ${errorMessage(err)}`));
         }
         res.writeHead(302, { location: "/success", connection: "close" });
         res.end();

@@ -10,6 +10,7 @@ import { errorDetail, postJson } from "./auth-http.js";
 import { CLIENT_ID, issuerUrl } from "./endpoints.js";
 import { checkIssuedWorkspace, exchangeCode, saveChatgptLogin } from "./sign-in.js";
 import { sleep } from "../util/sleep.js";
+import { errorMessage } from "../util/errors.js";
 
 export const DEVICE_CODE_MAX_WAIT_MS = 15 * 60_000;
 
@@ -65,7 +66,7 @@ export async function completeDeviceLogin(
       try {
         issued = await exchangeCode(env, code, `${issuer}/deviceauth/callback`, verifier);
       } catch (err) {
-        throw new Error(`device code exchange failed: ${(err as Error).message}`);
+        throw new Error(`device code exchange failed: ${errorMessage(err)}`);
       }
       checkIssuedWorkspace(issued, allowedWorkspaceIds);
       return saveChatgptLogin(codexHome, issued);

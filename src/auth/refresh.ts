@@ -11,6 +11,7 @@ import { errorDetail, postJson } from "./auth-http.js";
 import { CLIENT_ID, refreshUrl } from "./endpoints.js";
 import { jwtExpiresAt } from "./jwt.js";
 import { LockBusyError, withLockFile, type LockFileOptions } from "../util/lock-file.js";
+import { errorMessage } from "../util/errors.js";
 
 /** Refresh this long before the access token expires, so no request goes out with a dying one. */
 export const REFRESH_MARGIN_MS = 5 * 60_000;
@@ -105,7 +106,7 @@ async function requestRefresh(refreshToken: string, env: NodeJS.ProcessEnv, opts
   try {
     res = await postJson(refreshUrl(env), body, env, { headers: opts.clientHeaders ?? {} });
   } catch (err) {
-    throw new RefreshError(false, `Could not reach the token endpoint to refresh the ChatGPT login: ${(err as Error).message}`);
+    throw new RefreshError(false, `Could not reach the token endpoint to refresh the ChatGPT login: ${errorMessage(err)}`);
   }
   if (res.status >= 200 && res.status < 300) {
     try {

@@ -6,6 +6,7 @@
 import type { ChatgptLogin } from "./auth-file.js";
 import { errorDetail, postJson } from "./auth-http.js";
 import { CLIENT_ID, revokeUrl } from "./endpoints.js";
+import { errorMessage } from "../util/errors.js";
 
 const REVOKE_TIMEOUT_MS = 10_000;
 
@@ -18,6 +19,6 @@ export async function revokeLogin(login: ChatgptLogin, env: NodeJS.ProcessEnv): 
     if (res.status >= 200 && res.status < 300) return null;
     return `the issuer answered ${res.status}: ${errorDetail(res.text)}`;
   } catch (err) {
-    return (err as Error).message;
+    return errorMessage(err);
   }
 }

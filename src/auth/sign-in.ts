@@ -11,6 +11,7 @@ import { errorDetail, postForm } from "./auth-http.js";
 import { CLIENT_ID, tokenUrl } from "./endpoints.js";
 import { idTokenClaims } from "./jwt.js";
 import { readTextFile } from "../util/bounded-read.js";
+import { errorCode, errorMessage } from "../util/errors.js";
 
 export interface PkceCodes {
   verifier: string;
@@ -85,8 +86,8 @@ export function importLogin(sourceHome: string, codexHome: string): ChatgptLogin
   try {
     text = readTextFile(source);
   } catch (err) {
-    const missing = (err as NodeJS.ErrnoException).code === "ENOENT";
-    throw new AuthFileError(missing ? `no login to import: ${source} does not exist (sign in with the reference CLI first, or name its CODEX_HOME)` : `cannot read ${source}: ${(err as Error).message}`);
+    const missing = errorCode(err) === "ENOENT";
+    throw new AuthFileError(missing ? `no login to import: ${source} does not exist (sign in with the reference CLI first, or name its CODEX_HOME)` : `cannot read ${source}: ${errorMessage(err)}`);
   }
   const saved = parseAuthJson(text, source);
   if (saved.kind === "empty") throw new AuthFileError(`${source} holds no login to import`);

@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { isatty } from "node:tty";
 import { applyPatchIn } from "../host/standalone.js";
 import { writeToFd } from "./write-fd.js";
+import { errorCode } from "../util/errors.js";
 
 const USAGE = "Usage: codex-ts apply_patch 'PATCH'\n       echo 'PATCH' | codex-ts apply_patch\n";
 
@@ -35,7 +36,7 @@ async function readStdin(): Promise<string | null> {
     return readFileSync(0, "utf8");
   } catch (err) {
     // A non-blocking pipe inherited from the parent cannot be read that way: stream it.
-    if ((err as NodeJS.ErrnoException).code !== "EAGAIN") throw err;
+    if (errorCode(err) !== "EAGAIN") throw err;
   }
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);

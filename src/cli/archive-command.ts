@@ -68,7 +68,7 @@ export async function runDelete(session: string, opts: { force?: boolean }): Pro
       return 0;
     }
   }
-  deleteRecordedThread(found);
+  deleteRecordedThread(home, found);
   process.stdout.write(`Deleted session ${label(found)}.\n`);
   return 0;
 }

@@ -15,6 +15,9 @@ import { searchOption } from "./search-option.js";
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 const collectList = (value: string, previous: string[]): string[] => [...previous, ...value.split(",").filter(Boolean)];
 /** `-p` reads both forms of a profile (config/profiles.ts), for exec and the interactive UI alike. */
+/** `--dangerously-bypass-hook-trust`, as exec and the interactive UI describe it. */
+const HOOK_TRUST_HELP = "run enabled hooks (docs/hooks.md) without their having been trusted, for this run only. DANGEROUS: only for automation that vets its hook files";
+
 const PROFILE_HELP = "use profile NAME: $CODEX_HOME/NAME.config.toml over config.toml, or its [profiles.NAME] table";
 
 export async function runCli(argv: string[]): Promise<number> {
@@ -46,6 +49,7 @@ export async function runCli(argv: string[]): Promise<number> {
     .option("--ephemeral", "do not keep a session file for this run")
     .option("--full-auto", "let the agent write in the workspace (same as --sandbox workspace-write)")
     .option("--dangerously-bypass-approvals-and-sandbox", "run every command unconfined and without asking")
+    .option("--dangerously-bypass-hook-trust", HOOK_TRUST_HELP)
     .option("--oss", "use a local model server (oss_provider from config, default ollama); checks it is running first")
     .addOption(new Option("--local-provider <provider>", "the local server --oss uses").choices(["ollama", "lmstudio"]))
     .option("--enable <feature>", "turn a feature flag on for this run, like -c features.<feature>=true (repeatable)", collect, [])
@@ -481,6 +485,7 @@ function threadCommand(exec: Command, kind: ThreadTarget["kind"], run: ThreadRun
     .option("--ephemeral", "read the session but write nothing")
     .option("--full-auto", "let the agent write in the workspace (same as --sandbox workspace-write)")
     .option("--dangerously-bypass-approvals-and-sandbox", "run every command unconfined and without asking")
+    .option("--dangerously-bypass-hook-trust", HOOK_TRUST_HELP)
     .action(async (first: string | undefined, second: string | undefined, sub: SubcommandOptions, cmd: Command) => {
       const parent = cmd.parent?.opts<ExecOptions>() ?? ({ addDir: [], config: [], image: [], color: "auto" } as ExecOptions);
       const { last, all, image, config, ...rest } = sub;
@@ -512,6 +517,7 @@ function interactiveOptions(command: Command): Command {
     .option("-i, --image <file>", "attach image(s) to the first message (repeatable or comma-separated)", collectList, [])
     .option("--full-auto", "let the agent edit and run commands in the workspace, asking only to go beyond it")
     .option("--dangerously-bypass-approvals-and-sandbox", "run every command unconfined and without asking")
+    .option("--dangerously-bypass-hook-trust", HOOK_TRUST_HELP)
     .option("--alt-screen", "use the whole screen instead of printing into the terminal's scrollback (tui.alternate_screen)")
     .option("--no-alt-screen", "print into the terminal's scrollback even if tui.alternate_screen is set")
     .option("--oss", "use a local model server (oss_provider from config, default ollama)")

@@ -8,6 +8,7 @@
 import { loadConfig } from "../config/load-config.js";
 import { ConfigError } from "../config/overrides.js";
 import { evaluateCommandRules } from "../host/standalone.js";
+import { errorMessage } from "../util/errors.js";
 
 export interface ExecPolicyCheckOptions {
   rules: string[];
@@ -24,7 +25,7 @@ export async function runExecPolicyCheck(command: string[], opts: ExecPolicyChec
       process.stderr.write(`Error loading config: ${err.message}\n`);
       return 2;
     }
-    process.stderr.write(`Error: failed to load rules: ${(err as Error).message}\n`);
+    process.stderr.write(`Error: failed to load rules: ${errorMessage(err)}\n`);
     return 1;
   }
   process.stdout.write(`${opts.pretty ? JSON.stringify(evaluation, null, 2) : JSON.stringify(evaluation)}\n`);

@@ -14,6 +14,7 @@ import { configInputFromFlags, type SessionFlags } from "../config/session-flags
 import { ConfigEditError, setTableValue } from "../config/toml-edit.js";
 import { writeFileAtomic } from "../util/atomic-write.js";
 import { didYouMean } from "../util/nearest.js";
+import { errorCode, errorMessage } from "../util/errors.js";
 
 export type FeaturesListOptions = Pick<SessionFlags, "config" | "profile" | "enable" | "disable">;
 
@@ -58,8 +59,8 @@ export function runFeaturesSet(name: string, enabled: boolean, opts: { profile?:
   try {
     text = readFileSync(file, "utf8");
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "ENOENT") {
-      process.stderr.write(`Error: cannot read ${file}: ${(err as Error).message}\n`);
+    if (errorCode(err) !== "ENOENT") {
+      process.stderr.write(`Error: cannot read ${file}: ${errorMessage(err)}\n`);
       return 1;
     }
   }

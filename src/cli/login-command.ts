@@ -8,6 +8,7 @@ import { CODEX_API_KEY_ENV_VAR, loginPolicyFrom, NO_LOGIN_POLICY, resolveAuth, t
 import { codexHome } from "../config/codex-home.js";
 import { deleteAuthFile, readAuthFile, writeApiKeyAuth, type ChatgptLogin, type SavedAuth } from "../auth/auth-file.js";
 import { idTokenClaims, planLabel } from "../auth/jwt.js";
+import { errorMessage } from "../util/errors.js";
 
 export interface LoginOptions {
   /** `--with-api-key`: read the API key from stdin. */
@@ -83,7 +84,7 @@ export async function runLoginCommand(opts: LoginOptions, io: LoginIo = {}): Pro
     if (opts.import !== undefined && opts.import !== false) return await importReferenceLogin(io, home, opts.import);
     return await loginWithBrowser(io, home, env);
   } catch (err) {
-    say(`Error logging in: ${(err as Error).message}`);
+    say(`Error logging in: ${errorMessage(err)}`);
     return 1;
   }
 }
@@ -100,7 +101,7 @@ async function loginWithApiKey(io: LoginIo, home: string): Promise<number> {
   try {
     apiKey = (await readAll(stdin)).trim();
   } catch (err) {
-    say(`Failed to read API key from stdin: ${(err as Error).message}`);
+    say(`Failed to read API key from stdin: ${errorMessage(err)}`);
     return 1;
   }
   if (apiKey === "") {
@@ -186,7 +187,7 @@ export async function runLoginStatus(io: LoginIo = {}): Promise<number> {
   try {
     auth = readAuthFile(home);
   } catch (err) {
-    say(`Error checking login status: ${(err as Error).message}`);
+    say(`Error checking login status: ${errorMessage(err)}`);
     return 1;
   }
   const codexKey = env[CODEX_API_KEY_ENV_VAR]?.trim();
@@ -250,7 +251,7 @@ export async function runLogout(io: LoginIo = {}): Promise<number> {
     }
     removed = deleteAuthFile(home);
   } catch (err) {
-    say(`Error logging out: ${(err as Error).message}`);
+    say(`Error logging out: ${errorMessage(err)}`);
     return 1;
   }
   say(removed ? MESSAGES.loggedOut : MESSAGES.notLoggedIn);

@@ -58,6 +58,7 @@ export async function runSandboxCommand(argv: string[], opts: SandboxCommandOpti
     process.stderr.write(`${command.unavailable}\n`);
     return 1;
   }
+  for (const warning of command.warnings) process.stderr.write(`warning: ${warning}\n`);
   const [file = program, ...args] = command.argv;
   return new Promise<number>((resolvePromise) => {
     const child = spawn(file, args, { cwd, env: command.env, stdio: "inherit" });

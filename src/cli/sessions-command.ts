@@ -6,6 +6,7 @@ import { resolve } from "node:path";
 import { codexHome } from "../config/codex-home.js";
 import type { ThreadSummary } from "../protocol/threads.js";
 import { forkRecordedThread, recordedThreads, sessionsFolder, ThreadNotFoundError } from "../host/recorded-threads.js";
+import { errorMessage } from "../util/errors.js";
 
 export interface SessionsOptions {
   all?: boolean;
@@ -63,7 +64,7 @@ export function runForkCommand(sessionId: string | undefined, opts: ForkOptions)
     process.stdout.write(`${fork.threadId}\n`);
     return 0;
   } catch (err) {
-    process.stderr.write(`${err instanceof ThreadNotFoundError ? err.message : `Could not fork: ${(err as Error).message}`}\n`);
+    process.stderr.write(`${err instanceof ThreadNotFoundError ? err.message : `Could not fork: ${errorMessage(err)}`}\n`);
     return 1;
   }
 }

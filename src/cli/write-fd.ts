@@ -6,6 +6,7 @@
  * non-blocking pipe that is full) gets the rest through the stream, which waits for the reader.
  */
 import { writeSync } from "node:fs";
+import { errorCode } from "../util/errors.js";
 
 export function writeToFd(fd: 1 | 2, text: string): void {
   const bytes = Buffer.from(text, "utf8");
@@ -14,7 +15,7 @@ export function writeToFd(fd: 1 | 2, text: string): void {
     try {
       offset += writeSync(fd, bytes, offset);
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
+      const code = errorCode(err);
       if (code === "EPIPE") return;
       if (code !== "EAGAIN") throw err;
       (fd === 1 ? process.stdout : process.stderr).write(bytes.subarray(offset));

@@ -48,7 +48,8 @@ void test("in each folder the override wins, then AGENTS.md, then the fallback n
 
 void test("without a root marker only cwd is read; custom markers define the root", () => {
   const root = tree({ "proj/AGENTS.md": "proj", "proj/sub/AGENTS.md": "sub", "proj/.hg/x": "" });
-  assert.equal(load(root, "proj/sub"), "sub");
+  // A marker no folder above the temporary one can hold (a stray /tmp/.git would make /tmp the root).
+  assert.equal(load(root, "proj/sub", { rootMarkers: [".codex-ts-test-no-such-marker"] }), "sub");
   assert.equal(load(root, "proj/sub", { rootMarkers: [".hg"] }), "proj\n\nsub");
 });
 

@@ -10,6 +10,7 @@ import { readTextFile } from "../util/bounded-read.js";
 import { join } from "node:path";
 import { parseFrontMatter } from "./front-matter.js";
 import { splitShellWords } from "../util/shell-words.js";
+import { errorMessage } from "../util/errors.js";
 
 export interface CustomPrompt {
   name: string;
@@ -46,7 +47,7 @@ export function discoverPrompts(dir: string): { prompts: CustomPrompt[]; errors:
         ...(typeof data["argument-hint"] === "string" ? { argument_hint: data["argument-hint"] } : {}),
       });
     } catch (err) {
-      errors.push({ path, message: (err as Error).message });
+      errors.push({ path, message: errorMessage(err) });
     }
   }
   return { prompts, errors };

@@ -67,7 +67,10 @@ other values, arrays included, replace):
 patterns mapped to \`"read"\`, \`"write"\` or \`"none"\` (off limits to every command and to the
 agent's own reads). The two ways do not combine: when \`sandbox_mode\` is set anywhere it decides,
 and a warning says the profile is not used. \`.env\` files and SSH private keys are off limits out
-of the box. The format, the built-ins and what enforces a denial are in
+of the box; where only Landlock can confine commands (no usable bubblewrap), those built-in
+denials are left out inside writable folders, with a warning, so that the project stays writable,
+while a denial you write yourself (\`":project_roots" = { "**/.env" = "none" }\`) is always
+enforced. The format, the built-ins and what enforces a denial are in
 [sandbox.md](sandbox.md#permission-profiles-and-denied-paths).
 
 ## Profiles

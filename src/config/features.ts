@@ -32,6 +32,7 @@ const DESCRIPTIONS: Readonly<Record<string, string>> = {
   web_search_request: "live web search when `web_search` is unset; use `web_search = \"live\"`",
   web_search_cached: "cached web search when `web_search` is unset (wins over `web_search_request`); use `web_search = \"cached\"`",
   collaboration_modes: "plan mode (`/plan`, Shift+Tab); always on",
+  hooks: "lifecycle hooks from hooks.json and `[hooks]` beside each config layer (see docs/hooks.md)",
 };
 
 /** codex-ts's own flags, which the reference does not have. */
@@ -70,6 +71,7 @@ export const HONOURED_FEATURES: ReadonlySet<string> = new Set([
   "shell_snapshot",
   "goals",
   "collaboration_modes",
+  "hooks",
   // Deprecated, but still read (with a note) when no top-level `web_search` is set: see web-search.ts.
   "web_search_request",
   "web_search_cached",

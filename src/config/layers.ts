@@ -9,6 +9,7 @@ import { ConfigError, applyOverride, parseOverride, type TomlTable } from "./ove
 import { formatPath, isTable, resolvePaths, validateTable } from "./schema.js";
 import { parseTomlFile } from "./toml-errors.js";
 import { locateKeys } from "./toml-locate.js";
+import { errorCode, errorMessage } from "../util/errors.js";
 
 export interface Layer {
   /** The file, `-c key=value`, or a description such as `built-in defaults`. */
@@ -25,8 +26,8 @@ export function readFileLayer(file: string): Layer | null {
     // Only a regular file of a sane size: a repository's .codex/config.toml may be a FIFO or huge.
     text = readTextFile(file);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT" || (err as NodeJS.ErrnoException).code === "ENOTDIR") return null;
-    throw new ConfigError(`${file}: ${(err as Error).message}`);
+    if (errorCode(err) === "ENOENT" || errorCode(err) === "ENOTDIR") return null;
+    throw new ConfigError(`${file}: ${errorMessage(err)}`);
   }
   return fileLayer(file, text);
 }

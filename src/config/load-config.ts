@@ -37,6 +37,7 @@ import { FEATURE_NAMES, featureWarnings, resolveFeatures, unknownFeatureFlags } 
 import { didYouMean } from "../util/nearest.js";
 import { checkLayer, fixedLayer, mergeLayers, overrideLayer, readFileLayer, whereSet, type Layer } from "./layers.js";
 import { mcpServersFromToml, type McpServerConfig } from "./mcp.js";
+import { hookSources, stateOverrides, type HookSettings } from "./hook-sources.js";
 import { DEFAULT_OSS_MODELS, DEFAULT_OSS_PROVIDER, OSS_PROVIDERS, isOssProvider, ossBaseUrl } from "./oss.js";
 import { ConfigError, type TomlTable } from "./overrides.js";
 import { bothFormsWarning, chooseProfile, missingProfile, profileTableLayer, readProfileFile } from "./profiles.js";
@@ -45,6 +46,7 @@ import { loadProjectConfig, type TrustLevel } from "./project-config.js";
 import { DEFAULT_MODEL, defaultsTable, isTable, validateTable } from "./schema.js";
 import { resolveWebSearch } from "./web-search.js";
 import type { WebSearchSettings } from "../protocol/web-search.js";
+import { errorMessage } from "../util/errors.js";
 
 export { DEFAULT_MODEL };
 
@@ -69,6 +71,8 @@ export interface CliConfigInput {
   disable?: string[];
   /** `--search`: `web_search = "live"`. */
   search?: boolean;
+  /** `--dangerously-bypass-hook-trust`: enabled hooks run without being trusted first. */
+  bypassHookTrust?: boolean;
   /** `--strict-config`: unknown keys (warnings otherwise) are errors. */
   strict?: boolean;
   /** `--ignore-user-config`: `$CODEX_HOME/config.toml` is not read (credentials still live in CODEX_HOME). */
@@ -113,6 +117,8 @@ export interface Config {
   /** `notify`: the program and its leading arguments; null when unset or empty. */
   notify: string[] | null;
   history: HistorySettings;
+  /** `[ghost_snapshot]`: undo's snapshots of the working tree (see docs/undo.md). */
+  undo: UndoSettings;
   /** Where `.rules` files are read from: `$CODEX_HOME/rules`, then trusted projects' `.codex/rules`. */
   rulesFolders: string[];
   /** The hosted web search tool's settings; null when it is not offered (disabled, or a Chat provider). */
@@ -121,6 +127,8 @@ export interface Config {
   otel: OtelSettings;
   /** `[mcp_servers.<name>]`, checked and with defaults filled in. */
   mcpServers: Record<string, McpServerConfig>;
+  /** Where lifecycle hooks are configured (hooks.json and `[hooks]` of each active layer) and how trust applies. */
+  hooks: HookSettings;
   projectDocMaxBytes: number;
   projectDocFallbackFilenames: string[];
   projectRootMarkers: string[];
@@ -281,6 +289,23 @@ export function loadConfig(input: CliConfigInput): Config {
       ...(maxBytes !== undefined ? { max_bytes: maxBytes } : {}),
     },
     mcpServers: mcpServersFromToml(t.mcp_servers, t),
+    undo: undoSettings(table(t.ghost_snapshot)),
+    hooks: {
+      enabled: features.hooks !== false,
+      sources: hookSources({
+        // --ignore-user-config leaves out the user's layer, its hooks.json with it.
+        codexHome: input.ignoreUserConfig ? null : home,
+        user,
+        userConfigFile: userFile,
+        profileFile,
+        trustedDotCodex: project.trustedDotCodex,
+        projectLayers: project.layers,
+        overrides,
+      }),
+      userConfigFile: userFile,
+      stateOverrides: stateOverrides(overrides),
+      bypassTrust: input.bypassHookTrust === true,
+    },
     webSearch: webSearch.settings,
     otel: otelSettingsFrom(table(t.otel), env),
     projectDocMaxBytes,
@@ -371,8 +396,35 @@ function readText(path: string, what: string): string {
   try {
     return readTextFile(path);
   } catch (err) {
-    throw new ConfigError(`${what}: cannot read ${path}: ${(err as Error).message}`);
+    throw new ConfigError(`${what}: cannot read ${path}: ${errorMessage(err)}`);
   }
+}
+
+/**
+ * `[ghost_snapshot]`: the reference's limits (a number of 0 or less turns that limit off, as
+ * there; unset: undo's defaults) and codex-ts's `enabled`.
+ */
+export interface UndoSettings {
+  enabled: boolean;
+  /** Untracked files above this many bytes are left out of snapshots; null: the default (10 MiB). */
+  largeFileBytes: number | null;
+  /** Untracked folders with this many files are left out; null: the default (200). */
+  largeDirFiles: number | null;
+  /** Say nothing about what snapshots leave out. */
+  disableWarnings: boolean;
+}
+
+function undoSettings(t: TomlTable): UndoSettings {
+  const limit = (key: string): number | null => {
+    const n = num(t, key);
+    return n === undefined ? null : Math.max(0, n);
+  };
+  return {
+    enabled: bool(t, "enabled") ?? true,
+    largeFileBytes: limit("ignore_large_untracked_files"),
+    largeDirFiles: limit("ignore_large_untracked_dirs"),
+    disableWarnings: bool(t, "disable_warnings") ?? false,
+  };
 }
 
 // Readers for the merged table. Every layer was validated, so these only narrow the types.

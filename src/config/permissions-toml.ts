@@ -18,7 +18,8 @@
  * codex-ts's own built-ins deny, out of the box, `.env` files anywhere in the project roots and
  * SSH private keys (by their usual names) in the project roots and in `~/.ssh`. A profile that
  * extends a built-in inherits those entries and may turn one off by giving the same key
- * `"read"`; a profile that extends nothing starts from nothing.
+ * `"read"`; a profile that extends nothing starts from nothing. Those inherited denials stay
+ * marked as the built-in's (`defaultDenials`) until a profile writes the same entry itself.
  */
 import type { TomlTable } from "./overrides.js";
 import { didYouMean } from "../util/nearest.js";
@@ -35,6 +36,11 @@ export interface ProfileToml {
   networkEnabled: boolean | null;
   /** Network keys codex-ts reads but cannot enforce (proxy, domain and socket rules). */
   networkExtras: string[];
+  /**
+   * The entries (`denialKey(key, sub)`) that are still the built-in denials as a built-in
+   * profile made them: no profile in the `extends` chain wrote them itself.
+   */
+  defaultDenials: ReadonlySet<string>;
 }
 
 export const BUILTIN_READ_ONLY = ":read-only";
@@ -53,13 +59,22 @@ export const DEFAULT_DENIALS: Readonly<Record<string, Record<string, AccessToml>
   "~/.ssh": { [SSH_KEYS]: "none" },
 };
 
+/** How `defaultDenials` names the entry `sub` of the filesystem key `key`. */
+export function denialKey(key: string, sub: string): string {
+  return `${key}\0${sub}`;
+}
+
+const BUILTIN_DENIAL_KEYS: ReadonlySet<string> = new Set(
+  Object.entries(DEFAULT_DENIALS).flatMap(([key, entries]) => Object.keys(entries).map((sub) => denialKey(key, sub))),
+);
+
 const NETWORK_KEYS = [
   "enabled", "proxy_url", "enable_socks5", "socks_url", "enable_socks5_udp", "allow_upstream_proxy",
   "dangerously_allow_non_loopback_proxy", "dangerously_allow_all_unix_sockets", "mode", "domains", "unix_sockets", "allow_local_binding",
 ];
 
 function builtinProfile(name: string): ProfileToml | null {
-  const base = { workspaceRoots: [], globScanMaxDepth: null, networkEnabled: null, networkExtras: [] };
+  const base = { workspaceRoots: [], globScanMaxDepth: null, networkEnabled: null, networkExtras: [], defaultDenials: BUILTIN_DENIAL_KEYS };
   switch (name) {
     case BUILTIN_READ_ONLY:
       return { ...base, filesystem: { ":root": "read", ...copyEntries(DEFAULT_DENIALS) } };
@@ -71,7 +86,7 @@ function builtinProfile(name: string): ProfileToml | null {
       };
     }
     case BUILTIN_FULL_ACCESS:
-      return { ...base, filesystem: { ":root": "write" }, networkEnabled: true };
+      return { ...base, filesystem: { ":root": "write" }, networkEnabled: true, defaultDenials: new Set() };
     default:
       return null;
   }
@@ -191,14 +206,19 @@ function profileFromToml(raw: TomlTable): ProfileToml {
     globScanMaxDepth,
     networkEnabled: typeof network.enabled === "boolean" ? network.enabled : null,
     networkExtras: Object.keys(network).filter((key) => key !== "enabled"),
+    defaultDenials: new Set(),
   };
 }
 
 function mergeProfiles(parent: ProfileToml, child: ProfileToml): ProfileToml {
   const filesystem: Record<string, FilesystemEntryToml> = { ...parent.filesystem };
+  // An inherited built-in denial the child writes again (or replaces) is the child's own from then on.
+  const defaultDenials = new Set(parent.defaultDenials);
   for (const [key, value] of Object.entries(child.filesystem)) {
     const inherited = filesystem[key];
     filesystem[key] = typeof value === "object" && typeof inherited === "object" ? { ...inherited, ...value } : value;
+    const written = typeof value === "object" ? Object.keys(value) : typeof inherited === "object" ? Object.keys(inherited) : [];
+    for (const sub of written) defaultDenials.delete(denialKey(key, sub));
   }
   return {
     workspaceRoots: [...new Set([...parent.workspaceRoots, ...child.workspaceRoots])],
@@ -206,6 +226,7 @@ function mergeProfiles(parent: ProfileToml, child: ProfileToml): ProfileToml {
     globScanMaxDepth: child.globScanMaxDepth ?? parent.globScanMaxDepth,
     networkEnabled: child.networkEnabled ?? parent.networkEnabled,
     networkExtras: [...new Set([...parent.networkExtras, ...child.networkExtras])],
+    defaultDenials,
   };
 }
 

@@ -174,3 +174,27 @@ void test("a trusted project adds its own profile and denials in .codex/config.t
   assert.equal(trusted.permissionProfile, "repo");
   assert.ok(trusted.fileSystemRules.denyGlobs.some((g) => g.base === join(repo, "fixtures/keys")));
 });
+
+void test("the built-in denials are marked as such until a profile writes the same entry itself", () => {
+  const marked = (config: Config): string[] => config.fileSystemRules.denyGlobs.map((g) => `${globText(g)}${g.byDefault === true ? " (built-in)" : ""}`).sort();
+  const legacy = home('sandbox_mode = "workspace-write"\n');
+  assert.deepEqual(marked(load(legacy)), [`${join(legacy.cwd, "**/.env")} (built-in)`, `${join(legacy.cwd, `**/${SSH}`)} (built-in)`, `${join(legacy.user, ".ssh", SSH)} (built-in)`].sort());
+
+  const h = home(
+    [
+      'default_permissions = "mine"',
+      "[permissions.base]",
+      'extends = ":workspace"',
+      "[permissions.base.filesystem]",
+      '":project_roots" = { "**/.env" = "none" }',
+      "[permissions.mine]",
+      'extends = "base"',
+      "[permissions.mine.filesystem]",
+      '":project_roots" = { "secrets" = "none" }',
+    ].join("\n"),
+  );
+  const config = load(h);
+  // Written again in the chain: the user's own. Inherited untouched: still the built-in's.
+  assert.deepEqual(marked(config), [join(h.cwd, "**/.env"), `${join(h.cwd, `**/${SSH}`)} (built-in)`, `${join(h.user, ".ssh", SSH)} (built-in)`].sort());
+  assert.deepEqual(config.fileSystemRules.paths, [{ path: join(h.cwd, "secrets"), access: "none" }]);
+});

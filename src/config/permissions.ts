@@ -25,11 +25,13 @@ import {
   BUILTIN_FULL_ACCESS,
   BUILTIN_READ_ONLY,
   BUILTIN_WORKSPACE,
+  denialKey,
   isGlob,
   reservedNameProblem,
   resolveProfile,
   type ProfileToml,
 } from "./permissions-toml.js";
+import { errorMessage } from "../util/errors.js";
 
 export interface PermissionsInput {
   /** The merged config. */
@@ -116,7 +118,7 @@ function fromProfile(input: PermissionsInput, permissions: TomlTable, name: stri
   try {
     profile = resolveProfile(permissions, name);
   } catch (err) {
-    throw new ConfigError(`${where}: ${(err as Error).message}`);
+    throw new ConfigError(`${where}: ${errorMessage(err)}`);
   }
   const warnings: string[] = [];
   if (name === BUILTIN_WORKSPACE) {
@@ -151,11 +153,20 @@ function compileProfile(profile: ProfileToml, input: PermissionsInput, warnings:
   const home = input.env.HOME || homedir();
   const projectRoots = [input.cwd, ...profile.workspaceRoots.map((root) => expandHome(root, home, input.cwd))];
   const rules = new Map<string, FsAccess>();
+  // Denied paths that only the built-in denials deny (a denial of the user's at the same path wins).
+  const deniedByDefault = new Set<string>();
   const globs: DenyGlob[] = [];
-  const setRule = (path: string, access: FsAccess): void => {
+  const setRule = (path: string, access: FsAccess, byDefault: boolean): void => {
     const previous = rules.get(path);
+    if (access === "none" && previous === "none") {
+      if (!byDefault) deniedByDefault.delete(path);
+      return;
+    }
     // At one path "none" wins, then "write" (as in the reference, write beats read).
-    if (previous === undefined || rank(access) > rank(previous)) rules.set(path, access);
+    if (previous === undefined || rank(access) > rank(previous)) {
+      rules.set(path, access);
+      if (access === "none" && byDefault) deniedByDefault.add(path);
+    }
   };
 
   for (const [key, entry] of Object.entries(profile.filesystem)) {
@@ -164,10 +175,11 @@ function compileProfile(profile: ProfileToml, input: PermissionsInput, warnings:
     const scoped = typeof entry === "string" ? { ".": entry } : entry;
     for (const base of bases) {
       for (const [sub, access] of Object.entries(scoped)) {
+        const byDefault = profile.defaultDenials.has(denialKey(key, sub));
         if (!isGlob(sub)) {
-          setRule(resolve(base, sub), access);
+          setRule(resolve(base, sub), access, byDefault);
         } else if (access === "none") {
-          globs.push(splitGlob(base, sub));
+          globs.push({ ...splitGlob(base, sub), ...(byDefault ? { byDefault } : {}) });
         } else {
           warnings.push(`permissions.${name}.filesystem: \`${key}\` = { "${sub}" = "${access}" } is ignored: only "none" can be given to a pattern`);
         }
@@ -193,7 +205,7 @@ function compileProfile(profile: ProfileToml, input: PermissionsInput, warnings:
   for (const [path, ruleAccess] of rules) {
     if (path === "/") continue;
     const above = parentRule(rules, path);
-    if (ruleAccess === "none") paths.push({ path, access: "none" });
+    if (ruleAccess === "none") paths.push({ path, access: "none", ...(deniedByDefault.has(path) ? { byDefault: true } : {}) });
     // A read rule matters only where writes would otherwise be allowed; .git and .codex right
     // below a writable root are read-only anyway.
     else if (ruleAccess === "read" && above.access === "write" && writable && !isProtectedSubpath(rules, path)) paths.push({ path, access: "read" });

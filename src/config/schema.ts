@@ -196,10 +196,11 @@ const BASE_SCHEMA: readonly KeySpec[] = [
   { key: "tools.web_search.location.city", type: "string", group: "Features", description: "City." },
   { key: "tools.web_search.location.timezone", type: "string", group: "Features", description: "IANA time zone, e.g. \"America/New_York\"." },
   { key: "tools.view_image", type: "boolean", unused: true, group: "Features", description: "Older switch for the view_image tool." },
-  { key: "ghost_snapshot", type: "table", unused: true, group: "Features", description: "Settings of the `undo` snapshots." },
-  { key: "ghost_snapshot.ignore_large_untracked_files", type: "integer", min: 0, unused: true, group: "Features", description: "Untracked files above this many bytes are left out of snapshots (10 MiB)." },
-  { key: "ghost_snapshot.ignore_large_untracked_dirs", type: "integer", min: 0, unused: true, group: "Features", description: "Untracked folders with more files than this are left out (200)." },
-  { key: "ghost_snapshot.disable_warnings", type: "boolean", unused: true, group: "Features", description: "Do not warn about files left out of snapshots." },
+  { key: "ghost_snapshot", type: "table", group: "Features", description: "Undo's snapshots of the working tree at the start and end of each turn (`/undo`, `/redo`, Esc Esc; see docs/undo.md)." },
+  { key: "ghost_snapshot.enabled", type: "boolean", default: true, group: "Features", description: "codex-ts only: take the snapshots that `/undo` needs; false turns undo off." },
+  { key: "ghost_snapshot.ignore_large_untracked_files", type: "integer", group: "Features", description: "Untracked files above this many bytes are left out of snapshots (10 MiB when unset; 0 or less: none are left out for their size)." },
+  { key: "ghost_snapshot.ignore_large_untracked_dirs", type: "integer", group: "Features", description: "Untracked folders with at least this many files directly in them are left out of snapshots (200 when unset; 0 or less: none are)." },
+  { key: "ghost_snapshot.disable_warnings", type: "boolean", default: false, group: "Features", description: "Do not warn about files left out of snapshots." },
   { key: "suppress_unstable_features_warning", type: "boolean", default: false, group: "Features", description: "Do not warn when an under-development feature is on." },
 
   // MCP servers
@@ -282,7 +283,14 @@ const BASE_SCHEMA: readonly KeySpec[] = [
   { key: "agents", type: "any", unused: true, group: "Other", description: "Sub-agent settings (`max_threads`, roles)." },
   { key: "skills", type: "any", unused: true, group: "Other", description: "Skill settings." },
   { key: "apps", type: "any", unused: true, group: "Other", description: "App (connector) settings." },
-  { key: "hooks", type: "any", unused: true, group: "Other", description: "Lifecycle hooks." },
+  {
+    key: "hooks",
+    type: "any",
+    group: "Other",
+    description:
+      "Lifecycle hooks written inline, as in hooks.json (`[[hooks.PreToolUse]]` with `matcher` and `[[hooks.PreToolUse.hooks]]` entries), and `[hooks.state.\"<key>\"]` (`trusted_hash`, `enabled`: what `/hooks` saves). See docs/hooks.md.",
+    example: '[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = "command"\ncommand = "paplay /usr/share/sounds/freedesktop/stereo/complete.oga"',
+  },
   { key: "plugins", type: "any", unused: true, group: "Other", description: "Plugin settings." },
   { key: "memories", type: "any", unused: true, group: "Other", description: "Memory settings." },
   { key: "allow_login_shell", type: "boolean", default: true, unused: true, group: "Other", description: "Whether the model may ask for a login shell." },

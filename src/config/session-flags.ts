@@ -23,6 +23,8 @@ export interface SessionFlags {
   disable?: string[];
   /** `--search`: live web search for this run. */
   search?: boolean;
+  /** `--dangerously-bypass-hook-trust`: enabled hooks run without being trusted. */
+  dangerouslyBypassHookTrust?: boolean;
   /** `--strict-config`: an unknown key in any config layer is an error. */
   strictConfig?: boolean;
   /** `--ignore-user-config`: leave `$CODEX_HOME/config.toml` unread. */
@@ -48,6 +50,7 @@ export function configInputFromFlags(cwd: string, flags: SessionFlags): CliConfi
     enable: flags.enable,
     disable: flags.disable,
     search: flags.search,
+    bypassHookTrust: flags.dangerouslyBypassHookTrust === true,
     strict: flags.strictConfig,
     ignoreUserConfig: flags.ignoreUserConfig,
     ignoreRules: flags.ignoreRules,

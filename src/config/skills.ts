@@ -12,6 +12,7 @@ import { readTextFile } from "../util/bounded-read.js";
 import { homedir } from "node:os";
 import { join, relative, sep } from "node:path";
 import { parseFrontMatter } from "./front-matter.js";
+import { errorMessage } from "../util/errors.js";
 
 export type SkillScope = "repo" | "user" | "admin";
 
@@ -88,7 +89,7 @@ function readSkill(path: string, scope: SkillScope): Skill | SkillError {
   try {
     data = parseFrontMatter(readSkillFile(path)).data;
   } catch (err) {
-    return { path, message: `cannot read the skill: ${(err as Error).message}` };
+    return { path, message: `cannot read the skill: ${errorMessage(err)}` };
   }
   const name = data.name;
   const description = data.description;

@@ -16,6 +16,7 @@ import { parse as parseToml } from "smol-toml";
 import { parse as patchParse, parseDocument, patch } from "@decimalturn/toml-patch";
 import { tomlKey, tomlValue } from "../util/toml-text.js";
 import { isTable } from "./schema.js";
+import { errorMessage } from "../util/errors.js";
 
 type Table = Record<string, unknown>;
 
@@ -26,7 +27,7 @@ export function parseConfigText(text: string): Table {
   try {
     return parseToml(text) as Table;
   } catch (err) {
-    throw new ConfigEditError((err as Error).message);
+    throw new ConfigEditError(errorMessage(err));
   }
 }
 
@@ -57,7 +58,7 @@ export function patchedOrFail(text: string, change: (root: Table) => unknown, ex
     change(obj);
     result = patch(text, obj);
   } catch (err) {
-    throw new ConfigEditError(`could not edit config.toml: ${(err as Error).message}`);
+    throw new ConfigEditError(`could not edit config.toml: ${errorMessage(err)}`);
   }
   if (!sameConfig(result, expected, normalize)) throw new ConfigEditError("could not edit config.toml without changing other settings");
   return result;

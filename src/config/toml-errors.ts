@@ -6,6 +6,7 @@
  */
 import { parse, TomlError } from "smol-toml";
 import { ConfigError, type TomlTable } from "./overrides.js";
+import { errorMessage } from "../util/errors.js";
 
 /** smol-toml's reasons that, on a `[` line, mean the header itself is broken. */
 const HEADER_REASONS = new Set([
@@ -29,7 +30,7 @@ export function parseTomlFile(file: string, text: string): TomlTable {
     return parse(text) as TomlTable;
   } catch (err) {
     if (err instanceof TomlError) throw new ConfigError(formatTomlError(file, text, explainTomlError(text, err)));
-    throw new ConfigError(`${file}: ${(err as Error).message}`);
+    throw new ConfigError(`${file}: ${errorMessage(err)}`);
   }
 }
 

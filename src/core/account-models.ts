@@ -17,6 +17,7 @@ import { debuglog } from "node:util";
 import { getJson } from "../auth/auth-http.js";
 import { writeFileAtomic } from "../util/atomic-write.js";
 import type { Config } from "../config/load-config.js";
+import { errorMessage } from "../util/errors.js";
 
 export const MODELS_CACHE_FILE = "models_cache.json";
 /** The reference's cache lifetime. */
@@ -122,11 +123,11 @@ async function fetchAndCache(req: AccountModelsRequest, timeoutMs: number, backg
     try {
       writeCache(req, raw as unknown[], res.etag);
     } catch (err) {
-      debug("the model list could not be cached: %s", (err as Error).message);
+      debug("the model list could not be cached: %s", errorMessage(err));
     }
     return models;
   } catch (err) {
-    debug("the account's model list could not be fetched (%s); using the built-in defaults", (err as Error).message);
+    debug("the account's model list could not be fetched (%s); using the built-in defaults", errorMessage(err));
     return null;
   }
 }

@@ -15,6 +15,7 @@ import type { McpCallToolResult, McpListToolsResponse } from "../protocol/mcp-ev
 import type { ToolExtension } from "../tools/registry.js";
 import type { SessionOptions } from "./session-options.js";
 import type { FileSystemGuard } from "../sandbox/fs-guard.js";
+import { errorMessage } from "../util/errors.js";
 
 interface Loaded {
   manager: McpConnectionManager;
@@ -42,7 +43,7 @@ export class McpRuntime {
     const servers = options.mcpServers ?? {};
     if (!Object.values(servers).some((s) => s.enabled)) return null;
     const loaded = load(servers, cwd, hooks, options.mcpSignIn).catch((err: unknown) => {
-      hooks.warn(`MCP servers could not be started: ${(err as Error).message}`);
+      hooks.warn(`MCP servers could not be started: ${errorMessage(err)}`);
       return null;
     });
     return new McpRuntime(loaded, servers);

@@ -11,6 +11,7 @@
  */
 import { spawn } from "node:child_process";
 import type { UserInput } from "../protocol/ops.js";
+import { errorMessage } from "../util/errors.js";
 
 export interface TurnCompletePayload {
   threadId: string;
@@ -64,7 +65,7 @@ export function notifyTurnComplete(
     if (reported) return;
     reported = true;
     try {
-      options.onError?.(`notify program ${JSON.stringify(program)} could not be started: ${(err as Error).message ?? String(err)}`);
+      options.onError?.(`notify program ${JSON.stringify(program)} could not be started: ${errorMessage(err)}`);
     } catch {
       // A failing reporter must not disturb the agent either.
     }

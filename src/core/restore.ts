@@ -26,6 +26,7 @@ export function restoreThread(s: SessionState, thread: RecordedThread, warnOnMod
   s.history.append(...thread.unanswered.map((call) => outputItem(call, ABORTED_OUTPUT)));
   s.tokens = new TokenAccounting(thread.tokenInfo);
   s.goals.restore(thread.goal);
+  s.files.restore(thread.undo);
   // Front ends learn the goal the thread came back with as they learn any change of it.
   if (thread.goal !== null) s.send("", { type: "thread_goal_updated", goal: s.goals.current() });
   const last = thread.lastTurn;

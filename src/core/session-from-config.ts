@@ -7,10 +7,13 @@ import { findProjectRoot } from "../config/project-root.js";
 import { modelInfoFor } from "../model/catalog.js";
 import type { Config } from "../config/load-config.js";
 import type { ModelClient } from "../model/prompt.js";
-import type { SessionOptions } from "./session-options.js";
+import type { SessionOptions, UndoOptions } from "./session-options.js";
+import { DEFAULT_LIMITS } from "../undo/exclusions.js";
+import { HookRegistry } from "../hooks/registry.js";
 
 export function sessionOptionsFromConfig(config: Config, client: ModelClient): SessionOptions {
   const markers = config.projectRootMarkers.length > 0 ? config.projectRootMarkers : [".git"];
+  const hooks = new HookRegistry(config.hooks);
   const found = discoverSkills({ codexHome: config.codexHome, cwd: config.cwd, projectRoot: findProjectRoot(config.cwd, markers) ?? config.cwd });
   const skillsSection = skillsInstructions(found.skills);
   return {
@@ -49,10 +52,28 @@ export function sessionOptionsFromConfig(config: Config, client: ModelClient): S
     baseInstructionsOverride: config.baseInstructionsOverride,
     shellEnvironmentPolicy: config.shellEnvironmentPolicy,
     fileSystemRules: config.fileSystemRules,
-    startupWarnings: [...config.warnings, ...unknownModelWarning(config.model), ...found.errors.map((e) => `skill ${e.path} was not loaded: ${e.message}`)],
+    startupWarnings: [
+      ...config.warnings,
+      ...unknownModelWarning(config.model),
+      ...found.errors.map((e) => `skill ${e.path} was not loaded: ${e.message}`),
+      ...hooks.startupWarnings(),
+    ],
+    hooks,
     notify: config.notify,
     promptHistory: { codexHome: config.codexHome, settings: config.history },
     mcpServers: config.mcpServers,
+    ...(config.undo.enabled ? { undo: undoOptions(config) } : {}),
+  };
+}
+
+/** `[ghost_snapshot]`'s limits, with undo's defaults where unset. */
+function undoOptions(config: Config): UndoOptions {
+  return {
+    limits: {
+      largeFileBytes: config.undo.largeFileBytes ?? DEFAULT_LIMITS.largeFileBytes,
+      largeDirFiles: config.undo.largeDirFiles ?? DEFAULT_LIMITS.largeDirFiles,
+    },
+    quiet: config.undo.disableWarnings,
   };
 }
 

@@ -14,6 +14,9 @@ import type { McpSignInHandler } from "../mcp/sign-in.js";
 import type { McpServerConfig } from "../config/mcp.js";
 import type { FileSystemRules } from "../sandbox/fs-rules.js";
 import type { AccountModel } from "./account-models.js";
+import type { SnapshotLimits } from "../undo/exclusions.js";
+import type { HookRegistry } from "../hooks/registry.js";
+import type { SessionStartSource, SubagentContext } from "../hooks/payloads.js";
 
 /** Settings a user turn can change; the session keeps the latest. */
 export interface SessionSettings {
@@ -91,11 +94,38 @@ export interface SessionOptions {
   execPolicy?: { policy: ExecPolicy; codexHome: string };
   /** Where the `codex.*` OpenTelemetry events go; absent: nowhere. */
   telemetry?: TelemetryRecorder;
+  /** The lifecycle hooks this thread may run (docs/hooks.md); absent: none. */
+  hooks?: HookRegistry;
+  /**
+   * What SessionStart hooks are told started the session at its first turn; absent: `resume`
+   * for a resumed thread, `fork` for a forked one, else `startup`.
+   */
+  sessionStartSource?: SessionStartSource;
+  /**
+   * Set for a sub-agent's session: its turns tell hooks who it is, SubagentStart runs at its
+   * first turn (instead of SessionStart) and SubagentStop instead of Stop. Its hooks' session id
+   * should be the root thread's (`hookSessionId`).
+   */
+  subagent?: SubagentContext;
+  /** The session id hooks read; absent: the thread's own id (a sub-agent passes its root thread's). */
+  hookSessionId?: string;
   /**
    * After a user turn, keep going on an active goal in turns of its own while its budget allows
    * (the interactive UI); exec and the MCP server end with the turn they were asked for.
    */
   goalContinuation?: boolean;
+  /**
+   * Snapshots of the working tree around each turn, so its changes to files can be undone
+   * (docs/undo.md); absent: none are taken. Kept under `codexHome` (a temporary folder for a
+   * thread without a session file).
+   */
+  undo?: UndoOptions;
+}
+
+export interface UndoOptions {
+  limits: SnapshotLimits;
+  /** Say nothing about what snapshots leave out. */
+  quiet: boolean;
 }
 
 export interface ResumeOptions {

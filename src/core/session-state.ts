@@ -32,8 +32,13 @@ import { mcpApprovalHook } from "./mcp-approval.js";
 import { McpRuntime } from "./mcp-runtime.js";
 import type { McpServerConfig } from "../config/mcp.js";
 import { TaskRunner } from "./tasks/runner.js";
+import { SessionHooks } from "../hooks/engine.js";
+import { compactWithHooks } from "./turn-hooks.js";
+import type { SessionStartSource, SubagentContext } from "../hooks/payloads.js";
+import { createCommandEnv } from "../exec/env.js";
 import { GoalTracker } from "./goals.js";
 import { startGoalContinuation } from "./goal-continuation.js";
+import { FileHistory, type TurnFiles } from "./file-history.js";
 
 /** Whether this session's turns get the goal tools' state (the model's catalog entry decides whether they are offered). */
 const turn_goals = (s: SessionState): boolean => s.options.modelSettings?.features.goals !== false;
@@ -66,8 +71,14 @@ export class SessionState {
   private mcpServerConfigs: Record<string, McpServerConfig> | null = null;
   /** The user's shell as its start-up files leave it, made in the background; null: login shells. */
   shellSnapshot: SessionShellSnapshot | null = null;
+  /** The thread's lifecycle hooks; null when none were configured. */
+  readonly hooks: SessionHooks | null;
+  /** What SessionStart hooks are told at the next turn (then null): the session's start. */
+  pendingSessionStart: SessionStartSource | null;
   /** The thread's goal (goals.ts); each change is published as thread_goal_updated. */
   readonly goals: GoalTracker;
+  /** Snapshots around turns and the undo history (file-history.ts). */
+  readonly files: FileHistory;
 
   constructor(
     readonly options: SessionOptions,
@@ -77,13 +88,52 @@ export class SessionState {
   ) {
     this.threadId = threadId;
     this.telemetry = options.telemetry ?? noTelemetry();
-    this.fileSystemGuard = new FileSystemGuard(options.fileSystemRules ?? NO_FILESYSTEM_RULES);
+    this.fileSystemGuard = new FileSystemGuard(options.fileSystemRules ?? NO_FILESYSTEM_RULES, { warn: (message) => this.reportWarning(message) });
     this.recorder = options.recorder ?? null;
     this.history = new ConversationHistory((items) => this.recorder?.recordItems(items));
     this.settings = { ...options.settings };
     this.lastTurnSettings = this.settings;
     this.tasks = new TaskRunner(this);
     this.goals = new GoalTracker(threadId, (goal, eventId) => this.send(eventId ?? this.activeSubId, { type: "thread_goal_updated", goal }));
+    this.files = new FileHistory(
+      {
+        threadId,
+        codexHome: options.codexHome,
+        recorder: this.recorder,
+        guard: this.fileSystemGuard,
+        settings: () => this.settings,
+        grantedRoots: () => this.approvalStore.grantedRoots,
+        send: (id, msg) => this.send(id, msg),
+        warn: (message) => this.reportWarning(message),
+      },
+      options.undo,
+    );
+    this.hooks = options.hooks
+      ? new SessionHooks(
+          options.hooks,
+          { sessionId: options.hookSessionId ?? threadId, transcriptPath: () => this.recorder?.path ?? null },
+          // Hooks get what commands get: the environment policy, so no credential is handed to them.
+          { env: createCommandEnv(options.shellEnvironmentPolicy, process.env), shell: userShellOf(options) },
+        )
+      : null;
+    this.pendingSessionStart = options.sessionStartSource ?? (options.resume ? (options.resume.warnOnModelChange ? "resume" : "fork") : "startup");
+  }
+
+  /** A regular turn's snapshots for undo (null: undo is off, or the turn cannot change files). */
+  trackFiles(turn: TurnContext): TurnFiles | null {
+    return this.files.beginTurn(turn);
+  }
+
+  /** What SessionStart hooks have yet to be told (once: the session's start, later a compaction). */
+  takeSessionStart(): SessionStartSource | null {
+    const source = this.pendingSessionStart;
+    this.pendingSessionStart = null;
+    return source;
+  }
+
+  /** Set when this session is a sub-agent's. */
+  get subagent(): SubagentContext | undefined {
+    return this.options.subagent;
   }
 
   /** Starts the shell snapshot in the background (its failure is a warning after session_configured). */
@@ -160,6 +210,7 @@ export class SessionState {
       verbosity: s.verbosity,
       outputSchema: outputSchema ?? null,
       shellEnvironmentPolicy: this.options.shellEnvironmentPolicy,
+      ...(this.options.subagent ? { subagent: this.options.subagent } : {}),
       services: {
         unifiedExec: this.unifiedExec,
         userShell: userShellOf(this.options),
@@ -169,6 +220,7 @@ export class SessionState {
         questions: this.questions,
         approvalStore: this.approvalStore,
         fileSystemGuard: this.fileSystemGuard,
+        ...(this.hooks ? { hooks: this.hooks } : {}),
         ...(turn_goals(this) ? { goals: this.goals } : {}),
       },
     };
@@ -214,7 +266,8 @@ export class SessionState {
     return {
       due: (overhead) => compactionDue(turn, host, overhead),
       // The compaction code loads the first time one runs.
-      run: async (options) => (await import("./compact/compactor.js")).compact(turn, host, options, signal, emit),
+      run: (options, trigger) =>
+        compactWithHooks(this.hooks, turn, emit, this.history, trigger, async () => (await import("./compact/compactor.js")).compact(turn, host, options, signal, emit)),
       windowFull: () => {
         this.tokens.setFull(turn.model.contextWindow);
         emit(this.tokenCount());

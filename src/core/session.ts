@@ -22,6 +22,7 @@ import { handleOp } from "./ops/index.js";
 import { restoreThread } from "./restore.js";
 import type { SessionOptions, SessionSettings } from "./session-options.js";
 import { SessionState } from "./session-state.js";
+import { errorMessage } from "../util/errors.js";
 
 export class Session implements ThreadHandle {
   readonly threadId: string;
@@ -59,6 +60,8 @@ export class Session implements ThreadHandle {
     if (resumed) restoreThread(state, resumed, options.resume?.warnOnModelChange === true);
     else state.history.append(...initialContext(settings, options));
     state.startMcp();
+    // The deny patterns' first walk, off the first command's path.
+    void state.fileSystemGuard.prewarm();
   }
 
   /** The `codex.*` OpenTelemetry events of this thread (records nothing without an exporter). */
@@ -83,7 +86,7 @@ export class Session implements ThreadHandle {
         if (!this.state.closed) return handleOp(this.state, id, op);
       })
       .catch((err: unknown) => {
-        this.state.send(id, { type: "error", message: `internal error: ${(err as Error).message}`, codex_error_info: "other" });
+        this.state.send(id, { type: "error", message: `internal error: ${errorMessage(err)}`, codex_error_info: "other" });
       });
     return id;
   }

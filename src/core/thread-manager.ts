@@ -27,6 +27,7 @@ import type { OtelHandle } from "../telemetry/otel.js";
 import { uuidv7 } from "../util/ids.js";
 import { ExecPolicy } from "../approval/exec-policy/policy.js";
 import { RolloutRecorder } from "../rollout/recorder.js";
+import { errorMessage } from "../util/errors.js";
 
 export interface ThreadManagerOptions {
   env: NodeJS.ProcessEnv;
@@ -159,7 +160,7 @@ export class ThreadManager {
       await thread.session.mcpReady();
     } catch (err) {
       await this.closeThread(thread.threadId);
-      throw new ThreadStartError("mcp_required", (err as Error).message);
+      throw new ThreadStartError("mcp_required", errorMessage(err));
     }
   }
 
@@ -231,7 +232,7 @@ export class ThreadManager {
         }),
       )
       .catch((err: unknown) => {
-        this.startupWarning = `OpenTelemetry export is off: ${(err as Error).message}`;
+        this.startupWarning = `OpenTelemetry export is off: ${errorMessage(err)}`;
         return null;
       });
     const handle = await this.otel;
@@ -292,7 +293,7 @@ export class ThreadManager {
       return opener();
     } catch (err) {
       if (err instanceof ThreadNotFoundError) throw new ThreadStartError("thread_not_found", err.message);
-      throw new ThreadStartError("rollout", `Could not open the session: ${(err as Error).message}`);
+      throw new ThreadStartError("rollout", `Could not open the session: ${errorMessage(err)}`);
     }
   }
 }
@@ -304,7 +305,7 @@ function loadRules(config: Config): { policy: ExecPolicy; codexHome: string } {
     const policy = config.features.exec_policy === false ? ExecPolicy.empty() : ExecPolicy.loadFolders(config.rulesFolders);
     return { policy, codexHome: config.codexHome };
   } catch (err) {
-    throw new ThreadStartError("rules", `failed to load rules: ${(err as Error).message}`);
+    throw new ThreadStartError("rules", `failed to load rules: ${errorMessage(err)}`);
   }
 }
 

@@ -4,7 +4,8 @@
  *
  *   pending input ─▶ prompt ─▶ stream ─▶ tool calls? ─yes─▶ run (concurrently) ─▶ outputs ─┐
  *        ▲                                   │ no                                          │
- *        └───────────────────────────────────┴──▶ done (unless input arrived meanwhile) ◀──┘
+ *        └───────────────────────────────────┴──▶ done (unless input arrived meanwhile,  ◀──┘
+ *                                                   or a Stop hook sends it back)
  */
 import { developerText, type ResponseItem, type ToolCallItem, type ToolSearchCallItem } from "../protocol/items.js";
 import type { ConversationHistory } from "./history.js";
@@ -16,6 +17,8 @@ import { TurnDiffTracker } from "../patch/turn-diff.js";
 import { ModelError } from "../model/errors.js";
 import { approxTokenCount } from "../exec/truncate.js";
 import { limitToolOutputs } from "./tool-output-limit.js";
+import { admitSteeredInput, checkStop } from "./turn-hooks.js";
+import { webSearchHooks } from "./web-search-hooks.js";
 
 /** Output recorded for a call whose tool never finished because the turn was interrupted. */
 export const ABORTED_OUTPUT = "aborted";
@@ -35,18 +38,22 @@ export async function runTurn(ctx: TaskContext): Promise<string | null> {
   const overheadTokens = approxTokenCount(ctx.baseInstructions) + approxTokenCount(JSON.stringify(specs));
   // Set by a compaction, cleared by the next completed response: never compact twice in a row.
   let justCompacted = false;
-  const compactNow = async (): Promise<void> => {
-    await ctx.compaction?.run({ overheadTokens }).catch((err: unknown) => {
+  /** False when a PreCompact hook stopped it: the turn ends there. */
+  const compactNow = async (): Promise<boolean> => {
+    const done = await (ctx.compaction?.run({ overheadTokens }, "auto") ?? Promise.resolve(true)).catch((err: unknown) => {
       // Even the compaction did not fit (the initial context alone is too big): show it full.
       if (err instanceof ModelError && err.kind === "context_window") ctx.compaction?.windowFull();
       throw err;
     });
     justCompacted = true;
+    return done;
   };
+  // Set once a Stop hook sent the agent back to work this turn (hooks read it as stop_hook_active).
+  let stopHookActive = false;
   for (;;) {
-    history.append(...ctx.takePendingInput());
+    history.append(...(await admitSteeredInput(turn, emit, ctx.takePendingInput())));
     // Before the turn's first request and between its requests, as the reference does.
-    if (ctx.compaction?.due(overheadTokens) && !justCompacted) await compactNow();
+    if (ctx.compaction?.due(overheadTokens) && !justCompacted && !(await compactNow())) break;
     const result = await sampleWithRetries({
       client: ctx.client,
       prompt: {
@@ -77,7 +84,7 @@ export async function runTurn(ctx: TaskContext): Promise<string | null> {
       throw err;
     });
     if (result === null) {
-      await compactNow();
+      if (!(await compactNow())) break;
       continue;
     }
     justCompacted = false;
@@ -88,20 +95,31 @@ export async function runTurn(ctx: TaskContext): Promise<string | null> {
     const calls = result.items.filter(
       (i): i is ToolCallItem => i.type === "function_call" || i.type === "custom_tool_call",
     );
+    await webSearchHooks(result.items, turn, emit, (text) => history.append(developerText(text)));
     // tool_search is answered here at once: a search of the deferred tools, no process, no approval.
     const searches = result.items.filter((i): i is ToolSearchCallItem => i.type === "tool_search_call").map((call) => router.search(call));
     history.append(...searches);
     if (calls.length === 0 && searches.length === 0) {
-      // The model is done, unless the user said more while it was answering.
+      // The model is done, unless the user said more while it was answering, or a Stop hook sends it back.
       if (signal.aborted) break;
-      const pending = ctx.takePendingInput();
-      if (pending.length === 0) break;
-      history.append(...pending);
+      const pending = await admitSteeredInput(turn, emit, ctx.takePendingInput());
+      if (pending.length > 0) {
+        history.append(...pending);
+        continue;
+      }
+      const check = await checkStop(turn, emit, lastAgentMessage, stopHookActive);
+      if (check.continuation === null || signal.aborted) break;
+      history.append(check.continuation);
+      stopHookActive = true;
       continue;
     }
     if (calls.length === 0) continue;
-    const outputs = await runToolCalls(calls, { turn, signal, emit, turnDiff }, router, turn.model.supportsParallelToolCalls);
-    history.append(...limitToolOutputs(outputs, turn.model.truncationTokens));
+    // Nothing may change a file before the turn's first undo snapshot is taken.
+    await turn.services.fileHistory?.toolsStarting();
+    const notes: string[] = [];
+    const outputs = await runToolCalls(calls, { turn, signal, emit, turnDiff, noteForModel: (text) => notes.push(text) }, router, turn.model.supportsParallelToolCalls);
+    turn.services.fileHistory?.toolsFinished();
+    history.append(...limitToolOutputs(outputs, turn.model.truncationTokens), ...notes.map(developerText));
     // After each batch of tool calls, the net change of the turn so far, if patches changed it.
     const diff = turnDiff.unifiedDiff();
     if (diff !== null && diff !== lastDiff) emit({ type: "turn_diff", unified_diff: diff });

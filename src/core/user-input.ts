@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import type { UserInput } from "../protocol/ops.js";
 import type { ContentItem, ResponseItem } from "../protocol/items.js";
 import { loadImageFile } from "../util/image-file.js";
+import { errorMessage } from "../util/errors.js";
 
 export async function userMessageFrom(inputs: UserInput[], cwd: string): Promise<ResponseItem> {
   const content: ContentItem[] = [];
@@ -28,7 +29,7 @@ async function localImage(path: string, cwd: string): Promise<ContentItem> {
     const image = await loadImageFile(resolve(cwd, path));
     return { type: "input_image", image_url: image.dataUrl };
   } catch (err) {
-    return { type: "input_text", text: `[image ${path} not attached: ${(err as Error).message}]` };
+    return { type: "input_text", text: `[image ${path} not attached: ${errorMessage(err)}]` };
   }
 }
 

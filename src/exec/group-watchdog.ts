@@ -15,6 +15,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { writeSync } from "node:fs";
 import type { Socket } from "node:net";
+import { errorCode } from "../util/errors.js";
 
 /** How often registered groups whose leader has exited are checked for being empty. */
 const EMPTY_CHECK_MS = 2_000;
@@ -127,6 +128,6 @@ function groupAlive(pgid: number): boolean {
     process.kill(-pgid, 0);
     return true;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
+    return errorCode(err) === "EPERM";
   }
 }

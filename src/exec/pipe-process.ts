@@ -9,6 +9,7 @@ import { stat } from "node:fs/promises";
 import { exitCodeFromStatus, killProcessGroup, PIPE_DRAIN_GRACE_MS } from "./run-command.js";
 import { leaderExited, watchProcessGroup } from "./group-watchdog.js";
 import { beforeCommandSpawn } from "./before-spawn.js";
+import { errorCode } from "../util/errors.js";
 
 export type OutputStream = "stdout" | "stderr";
 
@@ -122,7 +123,7 @@ export const spawnPipeProcess: ExecProcessSpawner = async (spec) => {
   try {
     if (!(await stat(spec.cwd)).isDirectory()) throw new Error(`working directory is not a directory: ${spec.cwd}`);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
+    const code = errorCode(err);
     if (code === undefined) throw err;
     throw new Error(`working directory is not accessible: ${spec.cwd} (${code})`);
   }

@@ -14,7 +14,7 @@ import path from "node:path";
 import type { IPty, IPtyForkOptions } from "@lydell/node-pty";
 import type { ExecProcess, ExecProcessSpawner, ExecProcessSpec } from "./pipe-process.js";
 import { EXIT_CODE_SIGNAL_BASE, killProcessGroup, PIPE_DRAIN_GRACE_MS } from "./run-command.js";
-import { errorMessage } from "../util/errors.js";
+import { errorCode, errorMessage } from "../util/errors.js";
 import { leaderExited, watchProcessGroup } from "./group-watchdog.js";
 import { beforeCommandSpawn } from "./before-spawn.js";
 
@@ -143,7 +143,7 @@ async function checkCwd(cwd: string): Promise<void> {
   try {
     if (!(await stat(cwd)).isDirectory()) throw new Error(`working directory is not a directory: ${cwd}`);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
+    const code = errorCode(err);
     if (code === undefined) throw err;
     throw new Error(`working directory is not accessible: ${cwd} (${code})`);
   }

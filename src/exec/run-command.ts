@@ -1,6 +1,7 @@
 /**
- * Runs one command to completion for the `shell` / `shell_command` tools: spawns it in its own
- * process group with stdin on /dev/null, captures stdout, stderr and their interleaving, and
+ * Runs one command to completion for the `shell` / `shell_command` tools and for lifecycle hooks:
+ * spawns it in its own process group with stdin on /dev/null (or fed the given text and closed),
+ * captures stdout, stderr and their interleaving, and
  * always resolves (never throws) so the caller can turn every outcome into model-readable text.
  * Timeouts and aborts kill the whole group; a grandchild that inherits the pipes cannot keep the
  * call waiting once the direct child has exited.
@@ -10,6 +11,7 @@ import { stat } from "node:fs/promises";
 import { OutputCapture } from "./output-capture.js";
 import { leaderExited, watchProcessGroup } from "./group-watchdog.js";
 import { beforeCommandSpawn } from "./before-spawn.js";
+import { errorCode } from "../util/errors.js";
 
 export interface RunCommandRequest {
   argv: string[];
@@ -21,6 +23,8 @@ export interface RunCommandRequest {
   onOutput?: (stream: "stdout" | "stderr", chunk: Buffer) => void;
   /** In-memory cap per captured text (code units); defaults to MAX_CAPTURE_CHARS. */
   maxCaptureChars?: number;
+  /** Written to the command's stdin, which is then closed (a hook reads its event there); absent: /dev/null. */
+  stdin?: string;
 }
 
 export interface CommandResult {
@@ -98,7 +102,7 @@ async function checkCwd(cwd: string): Promise<string | null> {
     const info = await stat(cwd);
     return info.isDirectory() ? null : `codex-ts: working directory is not a directory: ${cwd}`;
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? "error";
+    const code = errorCode(err) ?? "error";
     return `codex-ts: working directory is not accessible: ${cwd} (${code})`;
   }
 }
@@ -128,13 +132,22 @@ export async function runCommand(req: RunCommandRequest): Promise<CommandResult>
     let graceTimer: NodeJS.Timeout | undefined;
 
     beforeCommandSpawn();
-    const child = spawn(program, req.argv.slice(1), {
+    const options = {
       cwd: req.cwd,
       env: req.env,
       detached: true, // own process group, so one kill reaches every descendant
-      stdio: ["ignore", "pipe", "pipe"], // stdin is /dev/null: tools like rg wait on an open stdin
-    });
+    };
+    // stdin is /dev/null unless there is something to feed: tools like rg wait on an open stdin.
+    const child =
+      req.stdin === undefined
+        ? spawn(program, req.argv.slice(1), { ...options, stdio: ["ignore", "pipe", "pipe"] })
+        : spawn(program, req.argv.slice(1), { ...options, stdio: ["pipe", "pipe", "pipe"] });
     watchProcessGroup(child.pid);
+    if (req.stdin !== undefined && child.stdin) {
+      // A command that exits without reading its input must not crash us (EPIPE).
+      child.stdin.on("error", () => undefined);
+      child.stdin.end(req.stdin);
+    }
 
     const onAbort = (): void => {
       if (exitStatus !== null || settled) return;

@@ -17,6 +17,7 @@ import { SNAPSHOT_MARKER, snapshotScript, snapshotShellKind, type SnapshotShellK
 import { wrapWithSnapshot } from "./snapshot-wrapper.js";
 import { processAlive } from "../util/process-alive.js";
 import { PRIVATE_DIR_MODE } from "../util/atomic-write.js";
+import { errorMessage } from "../util/errors.js";
 
 export const SNAPSHOT_DIR = "shell_snapshots";
 /** Start-up files slower than this are treated as broken (the reference's bound too). */
@@ -96,7 +97,7 @@ export async function captureShellSnapshot(o: CaptureOptions): Promise<ShellSnap
   } catch (err) {
     await rm(temp, { force: true });
     if (err instanceof SnapshotError) throw err;
-    throw new SnapshotError((err as Error).message);
+    throw new SnapshotError(errorMessage(err));
   } finally {
     await rm(errors, { force: true });
     liveFiles.delete(temp);
@@ -224,7 +225,7 @@ export class SessionShellSnapshot {
         return this.file;
       },
       (err: unknown) => {
-        if (!this.ended.signal.aborted) onFailure((err as Error).message);
+        if (!this.ended.signal.aborted) onFailure(errorMessage(err));
         return null;
       },
     );

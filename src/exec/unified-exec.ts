@@ -14,6 +14,7 @@ import { startWatchdog } from "./group-watchdog.js";
 import { approxTokenCount, formattedTruncateText } from "./truncate.js";
 import type { UnifiedExecResponseFields } from "./format.js";
 import { sleep } from "../util/sleep.js";
+import { errorMessage } from "../util/errors.js";
 
 export const MIN_YIELD_TIME_MS = 250;
 export const MAX_YIELD_TIME_MS = 30_000;
@@ -208,7 +209,7 @@ export class UnifiedExecManager {
       });
     } catch (err) {
       this.starting.delete(session);
-      throw new UnifiedExecError("create_failed", `Failed to create unified exec process: ${(err as Error).message}`);
+      throw new UnifiedExecError("create_failed", `Failed to create unified exec process: ${errorMessage(err)}`);
     }
 
     const startedAt = performance.now();

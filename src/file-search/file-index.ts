@@ -15,6 +15,7 @@
  */
 import { foldersOf, listFiles, type ListedFiles, type ListOptions } from "./list-files.js";
 import { matchOf, nameStartOf, NO_MATCH, normalizeQuery, scoreOne, type FileMatch } from "./fuzzy-match.js";
+import { errorMessage } from "../util/errors.js";
 
 export type IndexState = "building" | "ready" | "failed";
 
@@ -111,7 +112,7 @@ export class FileIndex {
       this.last = null;
     } catch (err) {
       if (this.paths.length === 0) this.current = "failed";
-      this.failure = `could not list the files under ${this.root}: ${(err as Error).message}`;
+      this.failure = `could not list the files under ${this.root}: ${errorMessage(err)}`;
     } finally {
       this.rebuilding = false;
     }

@@ -5,6 +5,7 @@
  * thread's file redraws its conversation from (the UI's redraw after a backtrack, the
  * app-server's turns). Nothing here talks to a model.
  */
+import { removeThreadStore } from "../undo/storage.js";
 import { join } from "node:path";
 import type { EventMsg } from "../protocol/events.js";
 import type { ThreadSummary, ThreadTarget } from "../protocol/threads.js";
@@ -101,8 +102,10 @@ export function archiveRecordedThread(codexHome: string, found: FoundThread): vo
 export function unarchiveRecordedThread(codexHome: string, found: FoundThread): void {
   unarchiveThreadFile(codexHome, found.path);
 }
-export function deleteRecordedThread(found: FoundThread): void {
+/** Deletes a thread: its session file, and what undo kept for it. */
+export function deleteRecordedThread(codexHome: string, found: FoundThread): void {
   deleteThreadFile(found.path);
+  removeThreadStore(codexHome, found.id);
 }
 
 /** Names a thread (`/rename`); the trimmed name, or why it cannot be one. */

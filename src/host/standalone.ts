@@ -18,11 +18,22 @@ export async function commandEnvironment(config: Config): Promise<Record<string,
   return createCommandEnv(config.shellEnvironmentPolicy, process.env);
 }
 
-/** `argv` wrapped in the config's sandbox (its denied paths hidden), or the reason no sandbox can be set up here. */
-export async function sandboxed(config: Config, cwd: string, argv: string[], env: Record<string, string>, tty: boolean): Promise<SandboxedCommand | { unavailable: string }> {
+/**
+ * `argv` wrapped in the config's sandbox (its denied paths hidden) with the warnings the user
+ * should see about it, or the reason no sandbox can be set up here.
+ */
+export async function sandboxed(
+  config: Config,
+  cwd: string,
+  argv: string[],
+  env: Record<string, string>,
+  tty: boolean,
+): Promise<(SandboxedCommand & { warnings: string[] }) | { unavailable: string }> {
   const [{ SandboxUnavailableError, sandboxCommand }, { FileSystemGuard }] = await Promise.all([import("../sandbox/launcher.js"), import("../sandbox/fs-guard.js")]);
+  const warnings: string[] = [];
   try {
-    return await sandboxCommand({ policy: config.sandboxPolicy, cwd, argv, env, tty, guard: new FileSystemGuard(config.fileSystemRules) });
+    const guard = new FileSystemGuard(config.fileSystemRules, { warn: (message) => warnings.push(message) });
+    return { ...(await sandboxCommand({ policy: config.sandboxPolicy, cwd, argv, env, tty, guard })), warnings };
   } catch (err) {
     if (err instanceof SandboxUnavailableError) return { unavailable: err.message };
     throw err;

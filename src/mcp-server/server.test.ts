@@ -167,7 +167,8 @@ void test("a declined approval is denied: the command does not run and the model
 });
 
 void test("a patch approval is elicited with the reference's patch-approval fields", async () => {
-  const outside = mkdtempSync(join("/var/tmp", "codex-ts-mcp-outside-"));
+  // Under no writable root: npm test's scratch folder outside /tmp (scripts/in-scratch.mjs), else /var/tmp.
+  const outside = mkdtempSync(join(process.env.CODEX_TS_TEST_OUTSIDE ?? "/var/tmp", "codex-ts-mcp-outside-"));
   const target = join(outside, "one.txt");
   const server = await startModelServer([turn(customCall("apply_patch", `*** Begin Patch\n*** Add File: ${target}\n+hi\n*** End Patch\n`, "p1")), turn(text("patched"))]);
   const h = await connect(server);

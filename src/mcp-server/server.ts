@@ -39,6 +39,7 @@ import { FrontEndHost } from "../host/front-end-host.js";
 import type { EventListener, HostedThread } from "../host/hosted-thread.js";
 import { answersFromElicitResult, questionsElicitation } from "./user-questions.js";
 import { CODEX_REPLY_TOOL, CODEX_TOOL, ParamsError, parseCodexParams, parseReplyParams, type CodexToolParams } from "./tools.js";
+import { errorMessage } from "../util/errors.js";
 
 /** `codex/event`: one core Event, with the MCP request it belongs to. */
 interface CodexEventNotification extends Notification {
@@ -297,7 +298,7 @@ export function createMcpServer(options: McpServerOptions = {}): CodexMcpServer 
         await host.ready(thread);
       } catch (err) {
         const prefix = err instanceof ConfigError ? "Failed to load Codex configuration from overrides" : "Failed to start Codex session";
-        return textResult(`${prefix}: ${(err as Error).message}`, true);
+        return textResult(`${prefix}: ${errorMessage(err)}`, true);
       }
       return runCall(relayFor(thread), thread, params.prompt, extra);
     }
@@ -314,7 +315,7 @@ export function createMcpServer(options: McpServerOptions = {}): CodexMcpServer 
         thread = await host.resume(params.threadId, where.cwd);
       } catch (err) {
         const prefix = err instanceof ConfigError ? "Failed to load Codex configuration" : "Failed to resume Codex session";
-        return threadResult(params.threadId, `${prefix}: ${(err as Error).message}`, true);
+        return threadResult(params.threadId, `${prefix}: ${errorMessage(err)}`, true);
       }
       if (!thread) {
         // With structuredContent matching the output schema, which clients check even on errors.

@@ -30,7 +30,7 @@ import { collectPages, type PageResult } from "./pages.js";
 import { McpStartupError, spawnErrorMessage } from "./startup-errors.js";
 import { skipOversizedMessages } from "./stdio-read-buffer.js";
 import { formatDuration, McpTimeoutError, sdkTimeoutMs, secondsToMs, withDeadline } from "./time.js";
-import { errorMessage } from "../util/errors.js";
+import { errorCode, errorMessage } from "../util/errors.js";
 
 /** Variables a stdio server inherits from our environment (the reference's list, Unix). */
 export const DEFAULT_INHERITED_ENV_VARS = [
@@ -101,7 +101,7 @@ export function httpServerHeaders(server: string, config: McpHttpServer, source:
 }
 
 function isErrno(err: unknown): err is NodeJS.ErrnoException {
-  return err instanceof Error && typeof (err as NodeJS.ErrnoException).code === "string";
+  return err instanceof Error && errorCode(err) !== undefined;
 }
 
 function message(err: unknown): string {

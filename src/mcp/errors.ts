@@ -4,12 +4,13 @@
  * prints them either on one line (`outer: inner`) or in its debug form, which is what the model
  * sees after "tool call error: ".
  */
+import { errorMessage } from "../util/errors.js";
 
 export function errorChain(err: unknown): string[] {
   const out: string[] = [];
   let current: unknown = err;
   while (current !== undefined && current !== null && out.length < 16) {
-    out.push(current instanceof Error ? current.message : String(current));
+    out.push(errorMessage(current));
     current = current instanceof Error ? current.cause : undefined;
   }
   return out;

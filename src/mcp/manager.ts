@@ -132,7 +132,7 @@ export class McpConnectionManager {
           // A server that wants a login gets one when a front end can ask the user, then a second start.
           if (!(err instanceof McpStartupError && err.kind === "auth") || !this.signIns || config.transport !== "streamable_http") throw err;
           await this.signIns.signIn(name, config, []).catch((signInErr: unknown) => {
-            throw new McpStartupError(`${err.message} (sign-in failed: ${signInErr instanceof Error ? signInErr.message : String(signInErr)})`, "auth");
+            throw new McpStartupError(`${err.message} (sign-in failed: ${errorMessage(signInErr)})`, "auth");
           });
           return connectOnce();
         }

@@ -33,7 +33,7 @@ function parseArgs(raw: string): Args | null {
   try {
     value = JSON.parse(raw);
   } catch (err) {
-    throw new RespondToModel(`failed to parse function arguments: ${(err as Error).message}`);
+    throw new RespondToModel(`failed to parse function arguments: ${errorMessage(err)}`);
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new RespondToModel("failed to parse function arguments: expected an object");

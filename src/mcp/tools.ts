@@ -9,7 +9,7 @@
 import { performance } from "node:perf_hooks";
 import type { TurnContext } from "../tools/turn-context.js";
 import type { JsonSchema, ToolSpec } from "../protocol/tool-spec.js";
-import { ToolError, type ToolHandler, type ToolInvocation } from "../tools/types.js";
+import { ToolError, type HookIdentity, type ToolHandler, type ToolInvocation } from "../tools/types.js";
 import {
   approvalQuestion,
   isFullAccessMode,
@@ -22,13 +22,14 @@ import {
 } from "../approval/mcp-tool-approval.js";
 import { chainDebug } from "./errors.js";
 import { emitMcpEvent, eventDuration } from "./events.js";
-import type { McpInvocation, McpToolCallOutcome } from "../protocol/mcp-events.js";
+import type { McpCallToolResult, McpInvocation, McpToolCallOutcome } from "../protocol/mcp-events.js";
 import type { McpConnectionManager, McpToolInfo } from "./manager.js";
 import { errorResult, toolOutputFromResult, withoutImages, type McpToolOutput } from "./result.js";
 import { toolParameters } from "./schema.js";
 import { mcpArgumentProblem } from "./argument-schema.js";
 import { listResourceTemplatesTool, listResourcesTool, readResourceTool, RESOURCE_TOOL_NAMES } from "./resource-tools.js";
 import type { McpToolset } from "./toolset.js";
+import { errorMessage } from "../util/errors.js";
 
 export { withMcpToolSpecs, type McpToolset } from "./toolset.js";
 
@@ -147,7 +148,7 @@ export class McpToolHandler implements ToolHandler {
         args = JSON.parse(raw) as unknown;
       } catch (err) {
         // As in the reference: an error result, and no begin/end events.
-        return toolOutputFromResult(errorResult(`err: ${(err as Error).message}`));
+        return toolOutputFromResult(errorResult(`err: ${errorMessage(err)}`));
       }
     }
     const invocation: McpInvocation = { server: info.server, tool: info.tool, arguments: args };
@@ -171,7 +172,30 @@ export class McpToolHandler implements ToolHandler {
     }
     const duration = eventDuration(performance.now() - started);
     emitMcpEvent(inv.emit, { type: "mcp_tool_call_end", call_id: inv.callId, invocation, duration, result: outcome });
-    return toolOutputFromResult("Ok" in outcome ? outcome.Ok : errorResult(outcome.Err));
+    if (!("Ok" in outcome)) return toolOutputFromResult(errorResult(outcome.Err));
+    // PostToolUse hooks read the server's result as it came (the reference's `tool_response`).
+    return { ...toolOutputFromResult(outcome.Ok), ran: true, hookResponse: outcome.Ok };
+  }
+
+  /** Hooks see the call under the qualified name the model used, with its arguments. */
+  hookIdentity(inv: ToolInvocation): HookIdentity {
+    let args: unknown = {};
+    if (inv.payload.kind === "function" && inv.payload.arguments.trim() !== "") {
+      try {
+        args = JSON.parse(inv.payload.arguments) as unknown;
+      } catch {
+        args = inv.payload.arguments;
+      }
+    }
+    return { toolName: inv.name, toolInput: args, mcp: true };
+  }
+
+  /** A replacement shaped like a tool result (`{content: [...]}`) reads as one; anything else as text. */
+  hookReplacement(value: unknown): McpToolOutput {
+    if (typeof value === "object" && value !== null && Array.isArray((value as { content?: unknown }).content)) {
+      return toolOutputFromResult(value as McpCallToolResult);
+    }
+    return { text: typeof value === "string" ? value : JSON.stringify(value), success: true };
   }
 
   /** null to go ahead; otherwise the message the call ends with. */
@@ -182,7 +206,7 @@ export class McpToolHandler implements ToolHandler {
     if (annotations === null || !requiresMcpToolApproval(annotations)) return null;
     if (this.memory.has(info.server, info.tool)) return null;
     const decision = await hook(
-      { callId: inv.callId, server: info.server, tool: info.tool, arguments: args, annotations, question: approvalQuestion(info.server, info.tool) },
+      { callId: inv.callId, qualifiedName: inv.name, server: info.server, tool: info.tool, arguments: args, annotations, question: approvalQuestion(info.server, info.tool) },
       inv.signal,
     );
     switch (decision) {

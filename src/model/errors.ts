@@ -1,5 +1,6 @@
 import type { CodexErrorInfo, RateLimitSnapshot } from "../protocol/events.js";
 import type { ModelProvider } from "./provider.js";
+import { errorCode } from "../util/errors.js";
 
 /**
  * What can go wrong talking to a model, sorted by what the turn loop should do about it:
@@ -114,7 +115,7 @@ export function classifyServerError(status: number, code: string | undefined, me
 
 /** True for a connection refused by a loopback address (localhost, 127.0.0.0/8, ::1). */
 export function isLocalRefusal(url: string, err: unknown): boolean {
-  const codes = [err, ...((err as { errors?: unknown[] } | null)?.errors ?? [])].map((e) => (e as NodeJS.ErrnoException | null)?.code);
+  const codes = [err, ...((err as { errors?: unknown[] } | null)?.errors ?? [])].map(errorCode);
   if (!codes.includes("ECONNREFUSED")) return false;
   const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
   return host === "localhost" || host.endsWith(".localhost") || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);

@@ -13,6 +13,7 @@ import type { ResponseItem } from "../protocol/items.js";
 import { endpointUrl, providerHeaders, type ModelProvider } from "./provider.js";
 import { readSse } from "./sse.js";
 import type { RateLimitSnapshot, RateLimitWindow, TokenUsage } from "../protocol/events.js";
+import { errorMessage } from "../util/errors.js";
 
 /**
  * Credentials that change while the process runs (a ChatGPT login refreshing itself). Their
@@ -103,7 +104,7 @@ async function credentialHeaders(get: () => Promise<Record<string, string>>): Pr
   try {
     return await get();
   } catch (err) {
-    throw new ModelError("unauthorized", (err as Error).message, { httpStatus: 401 });
+    throw new ModelError("unauthorized", errorMessage(err), { httpStatus: 401 });
   }
 }
 

@@ -24,6 +24,7 @@ import { folderRefusal, scopeRefusal, type WriteScope } from "../util/write-scop
 import { PatchIoError, describeIoError } from "./io-error.js";
 import { FileContent } from "./file-content.js";
 import type { ChangeContents, PatchPlan, PlannedChange } from "./types.js";
+import { errorCode } from "../util/errors.js";
 
 /** Buffers per vectored write: the usual IOV_MAX. */
 const MAX_WRITEV_BUFFERS = 1024;
@@ -158,7 +159,7 @@ function writeOutcome(walker: PathWalker, scope: WriteScope | null, outcome: Pat
     };
     dir = walker.directory(dirname(path), before === null ? { created, allow } : undefined).dir;
   } catch (err) {
-    const inTheWay = (err as NodeJS.ErrnoException).code === "EEXIST";
+    const inTheWay = errorCode(err) === "EEXIST";
     throw new PatchIoError(makingFolders || inTheWay ? `Failed to create parent directories for ${path}` : `Failed to write file ${path}`, err);
   } finally {
     for (const { dir: parent, name } of created) steps.push({ kind: "created-dir", path, dir: parent, name });
@@ -202,7 +203,7 @@ function openDestination(walker: PathWalker, scope: WriteScope | null, path: str
     } catch (err) {
       // O_NOFOLLOW met a link (ELOOP), or O_EXCL met something (EEXIST): a link is resolved
       // below, anything else is the error.
-      const code = (err as NodeJS.ErrnoException).code;
+      const code = errorCode(err);
       if (code !== "ELOOP" && code !== "EEXIST") throw err;
       const kind = walker.kindOf(dir, name);
       if (kind === "dir") throw errnoError("EISDIR", "is a directory");

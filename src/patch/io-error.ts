@@ -4,6 +4,7 @@
  */
 import { constants } from "node:os";
 import { errorMessage } from "../util/errors.js";
+import { errorCode } from "../util/errors.js";
 
 const DESCRIPTIONS: Readonly<Record<string, string>> = {
   ENOENT: "No such file or directory",
@@ -32,7 +33,7 @@ export class PatchIoError extends Error {
 }
 
 export function describeIoError(err: unknown): string {
-  const code = (err as NodeJS.ErrnoException | null)?.code;
+  const code = errorCode(err);
   const description = code ? DESCRIPTIONS[code] : undefined;
   if (code && description) {
     const errno = (constants.errno as Record<string, number | undefined>)[code];

@@ -13,6 +13,7 @@ import { FileContent } from "./file-content.js";
 import { updateContent } from "./file-update.js";
 import { PatchIoError } from "./io-error.js";
 import type { ChangeContents, Hunk, ParsedPatch, PatchPlan, PlannedChange } from "./types.js";
+import { errorCode } from "../util/errors.js";
 
 export async function planPatch(parsed: ParsedPatch, cwd: string): Promise<PatchPlan> {
   const view = new PendingFiles();
@@ -104,7 +105,7 @@ class PendingFiles {
     if (planned !== undefined) return planned;
     const result = this.fromDisk(path);
     if (!("error" in result)) return result.content;
-    const code = (result.error as NodeJS.ErrnoException).code;
+    const code = errorCode(result.error);
     if (code === "ENOENT" || code === "ENOTDIR") return null;
     // A directory in the way would only fail at write time: refuse the patch now instead.
     throw new PatchIoError(`${context} ${path}`, result.error);

@@ -10,6 +10,7 @@ import type { ThreadEvent, ThreadItem, Usage } from "../protocol/thread-events.j
 import { shellJoin } from "../util/shell-quote.js";
 import { McpItemMapper } from "./mcp-items.js";
 import { WebSearchItems } from "./web-search-items.js";
+import { HookReportFilter } from "./hook-runs.js";
 
 type CommandItem = Extract<ThreadItem, { type: "command_execution" }>;
 type FileChangeItem = Extract<ThreadItem, { type: "file_change" }>;
@@ -22,6 +23,7 @@ export class JsonlMapper {
   private nextItem = 0;
   private readonly commands = new Map<string, CommandItem>();
   private readonly patches = new Map<string, FileChangeItem>();
+  private readonly hookReports = new HookReportFilter();
   private todo: TodoItem | null = null;
   private turnUsage: Usage = emptyUsage();
   private turnError: string | null = null;
@@ -113,6 +115,12 @@ export class JsonlMapper {
         return [];
       case "warning":
         return [{ type: "item.completed", item: { id: this.itemId(), type: "error", message: msg.message } }];
+      case "hook_completed": {
+        // A hook that failed (timed out, crashed, printed nonsense) is reported as a warning is; decisions are not items.
+        const report = this.hookReports.report(msg.run);
+        if (!report?.failed) return [];
+        return [{ type: "item.completed", item: { id: this.itemId(), type: "error", message: `hook ${report.event} failed: ${report.lines.join("; ")}` } }];
+      }
       case "stream_error":
         return [{ type: "error", message: msg.message }];
       case "error":

@@ -8,6 +8,7 @@ import type { ThreadGoal } from "./goals.js";
 import type { ReviewOutputEvent, ReviewRequest } from "./review.js";
 import type { AskForApproval, ReasoningEffort, SandboxPolicy } from "./policy.js";
 import type { McpEventMsg } from "./mcp-events.js";
+import type { HookEventMsg } from "./hook-events.js";
 import type { UserQuestion } from "./user-questions.js";
 import type { WebSearchAction } from "./web-search.js";
 import type { QuestionAnswer } from "./ops.js";
@@ -79,6 +80,9 @@ export type CodexErrorInfo =
   | "other"
   | { response_stream_disconnected: { http_status_code: number | null } }
   | { http_connection_failed: { http_status_code: number | null } };
+
+/** What an `undo_completed` did: took a turn's changes back, put them back, or rolled files back with the conversation. */
+export type UndoAction = "undo" | "redo" | "rollback";
 
 export type ExecCommandSource = "agent" | "user_shell";
 
@@ -255,6 +259,24 @@ export type EventMsg =
   | { type: "mcp_sign_in_complete"; server: string; success: boolean; error?: string }
   /** A `thread_rollback` dropped this many user turns. */
   | { type: "thread_rolled_back"; num_turns: number }
+  /** An `undo`, `redo` or a rollback of files started (the reference's shape). */
+  | { type: "undo_started"; message: string | null }
+  /**
+   * It ended (the reference's `success` and `message`). codex-ts adds what happened: `action`,
+   * the paths put back (`restored`), the files changed by hand since the turn that were left
+   * alone (`conflicts`: send the op again with them in `overwrite` to overwrite them), and the
+   * snapshots it applied (`snapshots`, their ids, which a resume reads to know what is undone).
+   * Paths are relative to the session's working directory when inside it.
+   */
+  | {
+      type: "undo_completed";
+      success: boolean;
+      message: string | null;
+      action?: UndoAction;
+      restored?: string[];
+      conflicts?: string[];
+      snapshots?: string[];
+    }
   | {
       type: "get_history_entry_response";
       offset: number;
@@ -294,7 +316,9 @@ export type EventMsg =
   | { type: "error"; message: string; codex_error_info: CodexErrorInfo | null }
   | { type: "shutdown_complete" }
   /** MCP server start-up progress and MCP tool calls (see src/mcp/events.ts). */
-  | McpEventMsg;
+  | McpEventMsg
+  /** Lifecycle hook runs and the `/hooks` list (see hook-events.ts). */
+  | HookEventMsg;
 
 export type EventType = EventMsg["type"];
 

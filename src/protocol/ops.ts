@@ -6,6 +6,7 @@ import type { ReviewRequest } from "./review.js";
 import type { AskForApproval, ExecApprovalDecision, ReasoningEffort, ReasoningSummary, ReviewDecision, SandboxPolicy } from "./policy.js";
 import type { UserInputResponse } from "./user-questions.js";
 import type { McpServerConfig } from "./mcp-servers.js";
+import type { HookOp } from "./hook-events.js";
 
 export type UserInput =
   | { type: "text"; text: string }
@@ -27,6 +28,10 @@ export interface TurnOverrides {
 
 export const COLLABORATION_MODES = ["default", "plan"] as const;
 export type CollaborationMode = (typeof COLLABORATION_MODES)[number];
+
+/** What a rollback puts back: the conversation, the files, or both (see `thread_rollback`). */
+export const ROLLBACK_RESTORES = ["conversation", "code", "both"] as const;
+export type RollbackRestore = (typeof ROLLBACK_RESTORES)[number];
 
 export type ElicitationAction = "accept" | "decline" | "cancel";
 
@@ -58,8 +63,22 @@ export type Op =
   | { type: "review"; review_request: ReviewRequest }
   /** Summarises the conversation so far to free context; `instructions` says what to keep. */
   | { type: "compact"; instructions?: string }
-  /** Drops the last `num_turns` user turns from the thread (not while a turn runs). */
-  | { type: "thread_rollback"; num_turns: number }
+  /**
+   * Drops the last `num_turns` user turns from the thread (not while a turn runs). `restore`
+   * (codex-ts) says what goes back to how it was before those turns: the conversation (the
+   * default, and all the reference does), the files they changed (`code`), or both. A file
+   * changed by hand since is not overwritten unless named in `overwrite` (see `undo`).
+   */
+  | { type: "thread_rollback"; num_turns: number; restore?: RollbackRestore; overwrite?: string[] }
+  /**
+   * Puts the files the last file-changing turn changed back as they were before it (the
+   * reference's `Op::Undo`). codex-ts: a file changed by hand since that turn is named in
+   * `undo_completed.conflicts` and left alone unless listed in `overwrite` (as those paths were
+   * named). Not while a turn runs.
+   */
+  | { type: "undo"; overwrite?: string[] }
+  /** codex-ts: reverses the last undo (or code rollback), while no turn has changed files since. */
+  | { type: "redo"; overwrite?: string[] }
   /** Runs a command the user typed (`!cmd` in a UI) under the session's sandbox, as its own task. */
   | { type: "run_user_shell_command"; command: string }
   /** codex-ts: stops one MCP server and starts it again (after an OAuth sign-in, say); progress as `mcp_startup_*` events. */
@@ -111,7 +130,9 @@ export type Op =
   | { type: "update_thread_goal"; objective?: string; token_budget?: number | null; status?: "active" | "paused" | "blocked" | "complete" }
   /** codex-ts: the user drops the goal. */
   | { type: "clear_thread_goal" }
-  | { type: "shutdown" };
+  | { type: "shutdown" }
+  /** Listing, trusting and turning lifecycle hooks on or off (see hook-events.ts). */
+  | HookOp;
 
 export interface Submission {
   id: string;

@@ -44,6 +44,7 @@ const REDRAWN = new Set([
   "entered_review_mode",
   "exited_review_mode",
   "context_compacted",
+  "undo_completed",
 ]);
 
 const COMMAND_TOOLS = new Set(["shell", "shell_command", "exec_command", "local_shell", "container.exec"]);

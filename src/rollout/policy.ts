@@ -4,7 +4,8 @@
  * boundaries, compactions, rollbacks), plus, as its "extended" mode keeps them, what a resume
  * needs to redraw the conversation as it was shown: plan updates, finished MCP tool calls, web
  * searches, viewed images, errors, and the questions the user answered (codex-ts's own
- * `question_asked` / `question_resolved`, which the reference skips); commands and file changes are recorded by
+ * `question_asked` / `question_resolved`, which the reference skips) and undos (`undo_completed`,
+ * which a resume also replays into its undo history); commands and file changes are recorded by
  * item-journal.ts, which asks this policy about everything else. Deltas, begin events and MCP
  * start-up progress would multiply the file's size for nothing, since the response items
  * already hold what the model saw.
@@ -32,6 +33,7 @@ export function isPersistedEvent(msg: EventMsg): boolean {
     case "context_compacted":
     case "thread_rolled_back":
     case "thread_goal_updated":
+    case "undo_completed":
       return true;
     default:
       return false;

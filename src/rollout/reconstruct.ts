@@ -50,6 +50,18 @@ export interface RecordedThread {
   initialMessages: EventMsg[];
   /** The thread's goal as the last thread_goal_updated left it (null: none, or cleared). */
   goal: ThreadGoal | null;
+  /** Undo's history (codex-ts's ghost snapshots and undos), for the session to replay when undo is used. */
+  undo: RecordedUndo;
+}
+
+/**
+ * What undo recorded, in order: ghost snapshot lines (kept as text: they are parsed only if
+ * the user undoes something) and undo_completed events; and the turn of each message the user
+ * sent (null where the file does not say), which a rollback of files counts back through.
+ */
+export interface RecordedUndo {
+  log: Array<{ kind: "snapshot"; raw: string } | { kind: "completed"; event: unknown }>;
+  userTurns: Array<string | null>;
 }
 
 type Json = Record<string, unknown>;
@@ -81,6 +93,9 @@ interface ReplayState {
   lines: number;
   /** null: nobody redraws this thread (exec). */
   messages: InitialMessages | null;
+  undo: RecordedUndo;
+  /** The turn the last turn_context line named. */
+  turnId: string | null;
 }
 
 export interface LoadOptions {
@@ -100,6 +115,8 @@ export function loadThread(path: string, options: LoadOptions = {}): RecordedThr
     dropped: new Map(),
     lines: 0,
     messages: options.redraw === false ? null : new InitialMessages(),
+    undo: { log: [], userTurns: [] },
+    turnId: null,
   };
   const scan = scanRollout(path, (line) => replay(state, line));
   if (state.lines === 0 && scan.warnings.length === 0) throw new Error(`${path}: empty session file`);
@@ -126,6 +143,7 @@ export function loadThread(path: string, options: LoadOptions = {}): RecordedThr
     warnings,
     initialMessages: state.messages?.finish() ?? [],
     goal: goalOf(parsePayload(state.lastGoal)),
+    undo: state.undo,
   };
 }
 
@@ -161,6 +179,7 @@ function tokenInfo(payload: Json | null): TokenUsageInfo | null {
 }
 
 const NO_INFO = /"info"\s*:\s*null/;
+const TURN_ID = /"turn_id"\s*:\s*"([^"]+)"/;
 
 function replay(state: ReplayState, line: RolloutLine): void {
   state.lines += 1;
@@ -168,6 +187,7 @@ function replay(state: ReplayState, line: RolloutLine): void {
     case "turn_context":
       state.lastTurnContext = line.raw;
       state.contextDropped = false;
+      state.turnId = TURN_ID.exec(line.raw)?.[1] ?? null;
       return;
     case "event_msg": {
       // Most events only inform; decide from the line's head before paying for a parse.
@@ -179,11 +199,23 @@ function replay(state: ReplayState, line: RolloutLine): void {
         state.messages?.addTokenCount(line.raw, withFigures);
       } else if (kind === "thread_goal_updated") state.lastGoal = line.raw;
       else if (kind === "thread_rolled_back" && isObject(line.payload)) {
-        state.history = dropLastUserTurns(state.history, num(line.payload.num_turns));
-        state.messages?.rollback(num(line.payload.num_turns));
+        const turns = num(line.payload.num_turns);
+        state.history = dropLastUserTurns(state.history, turns);
+        state.messages?.rollback(turns);
+        state.undo.userTurns.splice(Math.max(0, state.undo.userTurns.length - turns));
+      } else if (kind === "undo_completed") {
+        state.undo.log.push({ kind: "completed", event: line.payload });
+        state.messages?.addEvent(line.payload);
       } else if (state.messages && isRedrawnEvent(kind)) state.messages.addEvent(line.payload);
       return;
     }
+    case "response_item":
+      // Undo's snapshots are kept as text, unparsed: a resume that never undoes pays nothing more.
+      if (line.payloadType === "ghost_snapshot") {
+        state.undo.log.push({ kind: "snapshot", raw: line.raw });
+        return;
+      }
+      break;
     default:
       break;
   }
@@ -203,6 +235,7 @@ function replay(state: ReplayState, line: RolloutLine): void {
       if (item) {
         state.history.push(item);
         state.messages?.addItem(item);
+        if (isRealUserMessage(item)) state.undo.userTurns.push(state.turnId);
       } else {
         const kind = isObject(p) ? (str(p.type) ?? "?") : "?";
         state.dropped.set(kind, (state.dropped.get(kind) ?? 0) + 1);

@@ -17,6 +17,7 @@ import { rolloutPath, serializeLine, utcTimestamp, type SessionMetaPayload, type
 import { gitInfo } from "./git-info.js";
 import { ItemJournal } from "./item-journal.js";
 import { PRIVATE_DIR_MODE } from "../util/atomic-write.js";
+import { errorMessage } from "../util/errors.js";
 
 export interface NewRolloutParams {
   codexHome: string;
@@ -134,6 +135,14 @@ export class RolloutRecorder {
     this.add(serializeLine("compacted", replacementHistory ? { message, replacement_history: replacementHistory } : { message }));
   }
 
+  /**
+   * A turn's undo record: a `ghost_snapshot` response item (not history: the model never sees
+   * it), which the reference's readers skip and codex-ts replays into its undo history.
+   */
+  recordGhostSnapshot(payload: { type: "ghost_snapshot" } & Record<string, unknown>): void {
+    this.add(serializeLine("response_item", payload));
+  }
+
   recordTurnContext(context: TurnContextPayload): void {
     this.add(serializeLine("turn_context", context));
   }
@@ -168,7 +177,7 @@ export class RolloutRecorder {
 
   private fail(err: unknown): void {
     this.failed = true;
-    this.report(`could not write the session file ${this.path}: ${(err as Error).message}; this session will not be resumable from here on`);
+    this.report(`could not write the session file ${this.path}: ${errorMessage(err)}; this session will not be resumable from here on`);
   }
 }
 

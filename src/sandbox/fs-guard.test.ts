@@ -85,3 +85,39 @@ void test("a renamed folder keeps nothing hidden by name, but its hidden files a
   renameSync(join(root, "conf"), join(root, "moved"));
   assert.deepEqual(hidden(guard.view(), root), ["moved/.env"]);
 });
+
+void test("a path only built-in globs hide is marked so; a user's glob or a hard link to the user's secret is not", () => {
+  const root = tree({ ".env": "A", "x/.env/key.pem": "K", "keys/k.pem": "P" });
+  linkSync(join(root, "keys", "k.pem"), join(root, "twin"));
+  const guard = new FileSystemGuard(
+    rules(root, {
+      denyGlobs: [
+        { base: root, pattern: "**/.env", byDefault: true },
+        { base: root, pattern: "**/*.pem" },
+      ],
+    }),
+  );
+  const marks = guard
+    .view()
+    .hidden.map((h) => `${h.path.slice(root.length + 1)}${h.byDefault === true ? " (built-in)" : ""}`)
+    .sort();
+  // A folder only a built-in glob hides is still searched for the user's matches.
+  assert.deepEqual(marks, [".env (built-in)", "keys/k.pem", "twin", "x/.env (built-in)", "x/.env/key.pem"]);
+});
+
+void test("prewarm lists the tree in the background; a view after it sees files made since", async () => {
+  const root = tree({ "a/b/.env": "A", "c/readme": "r" });
+  const guard = new FileSystemGuard(rules(root));
+  await guard.prewarm();
+  writeFileSync(join(root, "c", ".env"), "later");
+  assert.deepEqual(hidden(guard.view(), root), ["a/b/.env", "c/.env"]);
+});
+
+void test("warnOnce passes each topic's warning on once", () => {
+  const warnings: string[] = [];
+  const guard = new FileSystemGuard(rules("/nonexistent"), { warn: (message) => warnings.push(message) });
+  guard.warnOnce("a", "first");
+  guard.warnOnce("a", "again");
+  guard.warnOnce("b", "other");
+  assert.deepEqual(warnings, ["first", "other"]);
+});

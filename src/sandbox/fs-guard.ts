@@ -5,8 +5,9 @@
  *
  * A session keeps one guard. `view()` runs before every sandboxed command, so files that start to
  * match a deny glob after the session started are hidden from the next command on. Folder
- * listings are cached and reread only when a folder's modification time changed, so the walk
- * costs one `lstat` per folder once the cache is warm.
+ * listings are cached and reread only when a folder may have changed (folder-listings.ts), and
+ * the globs sharing a base are matched in one walk, so a view costs one `lstat` per folder once
+ * the cache is warm; `prewarm()` makes the first walk in the background when the session starts.
  *
  * What is hidden:
  * - every existing path a `"none"` rule names, by its real path (so a symlink to it, `..` in a
@@ -18,15 +19,18 @@
  * Symlinked folders are not walked into (a link loop cannot trap the walk); what they point at
  * is hidden where it is matched or named.
  */
-import { lstatSync, readdirSync, realpathSync, statSync, type BigIntStats } from "node:fs";
+import { lstatSync, realpathSync, statSync, type BigIntStats } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import picomatch from "picomatch";
+import { FolderListings, type Listing } from "./folder-listings.js";
 import { pathDepth, relativeBelow, type DenyGlob, type FileSystemRules, type FsAccess } from "./fs-rules.js";
 
 export interface HiddenPath {
   path: string;
   /** A folder is replaced by an empty read-only one; anything else by an unreadable node. */
   dir: boolean;
+  /** Only built-in denials hide it (fs-rules.ts): a mechanism may leave it out where enforcing it costs write access. */
+  byDefault?: boolean;
 }
 
 /** Real, existing paths, ready for a mechanism to enforce. */
@@ -36,22 +40,6 @@ export interface DenyView {
   writable: string[];
 }
 
-interface Entry {
-  name: string;
-  kind: "dir" | "file" | "link" | "other";
-  /** The inode, read the first time a hard-link search needs it. */
-  ino?: bigint;
-}
-
-interface CachedDir {
-  mtimeNs: bigint;
-  ino: bigint;
-  dev: bigint;
-  entries: Entry[];
-  /** Per glob (and relative path of this folder): the entries it matches and the folders to walk on. */
-  matches: Map<string, { matched: string[]; walk: string[] }>;
-}
-
 interface CompiledGlob {
   glob: DenyGlob;
   test: (rel: string) => boolean;
@@ -59,41 +47,102 @@ interface CompiledGlob {
   wholeBase: boolean;
 }
 
-export class FileSystemGuard {
-  private readonly dirs = new Map<string, CachedDir>();
-  private readonly globs: CompiledGlob[];
+/** The globs sharing one base, matched in one walk of its tree. */
+interface GlobGroup {
+  base: string;
+  globs: CompiledGlob[];
+  /** Some glob is the user's own: a folder only a built-in glob hides is still searched for its matches. */
+  anyStrict: boolean;
+}
 
-  constructor(readonly rules: FileSystemRules) {
+/** What one folder's entries match, for one group (memoized in its listing while it is unchanged). */
+interface FolderMatches {
+  /**
+   * The real base the folder was reached from: with no link followed on the way, the folder's
+   * path relative to it, which the matches depend on, follows (a symlinked base may move).
+   */
+  base: string;
+  matched: Array<{ name: string; byDefault: boolean }>;
+  walk: string[];
+}
+
+export interface GuardOptions {
+  /** Where the guard's warnings go (a session's warning events, the CLI's stderr). */
+  warn?: (message: string) => void;
+}
+
+export class FileSystemGuard {
+  private readonly listings = new FolderListings<FolderMatches>();
+  private readonly globs: CompiledGlob[];
+  private readonly wholeBases: CompiledGlob[];
+  private readonly groups: GlobGroup[];
+  private readonly warned = new Set<string>();
+  private prewarming: Promise<void> | null = null;
+
+  constructor(
+    readonly rules: FileSystemRules,
+    private readonly options: GuardOptions = {},
+  ) {
     this.globs = rules.denyGlobs.map((glob) => ({
       glob,
       test: picomatch(glob.pattern, { dot: true }),
       wholeBase: glob.pattern.split("/").every((segment) => segment === "**"),
     }));
+    this.wholeBases = this.globs.filter((c) => c.wholeBase);
+    const byBase = new Map<string, CompiledGlob[]>();
+    for (const c of this.globs.filter((c) => !c.wholeBase)) byBase.set(c.glob.base, [...(byBase.get(c.glob.base) ?? []), c]);
+    this.groups = [...byBase].map(([base, globs]) => ({ base, globs, anyStrict: globs.some((c) => c.glob.byDefault !== true) }));
   }
 
   /** What to hide, keep read-only and reopen for writing, as the disk is now. */
   view(): DenyView {
-    const hidden = new Map<string, boolean>();
+    const hidden = new Map<string, { dir: boolean; byDefault: boolean }>();
     const readOnly = new Set<string>();
     const writable = new Set<string>();
-    const hide = (path: string): void => {
-      const info = statOrNull(path);
-      if (info !== null) hidden.set(realOr(path), info.isDirectory());
+    const hide = (path: string, byDefault: boolean): void => {
+      const info = statSync(path, { throwIfNoEntry: false });
+      if (info === undefined) return;
+      const real = realOr(path);
+      // Hidden by the user's own rule anywhere: enforced as the user's.
+      hidden.set(real, { dir: info.isDirectory(), byDefault: byDefault && (hidden.get(real)?.byDefault ?? true) });
     };
     for (const rule of this.rules.paths) {
       const real = realOrNull(rule.path);
       if (real === null) continue;
-      if (rule.access === "none") hide(real);
+      if (rule.access === "none") hide(real, rule.byDefault === true);
       else if (rule.access === "read") readOnly.add(real);
       else writable.add(real);
     }
-    for (const glob of this.globs) this.collectMatches(glob, hide);
+    for (const { glob } of this.wholeBases) hide(glob.base, glob.byDefault === true);
+    this.groups.forEach((group, index) => this.collectMatches(index, group, hide));
     this.collectHardLinks(hidden);
     return {
-      hidden: [...hidden].map(([path, dir]) => ({ path, dir })),
+      hidden: [...hidden].map(([path, { dir, byDefault }]) => ({ path, dir, ...(byDefault ? { byDefault } : {}) })),
       readOnly: [...readOnly],
       writable: [...writable],
     };
+  }
+
+  /**
+   * Lists the folders the deny patterns search, in the background, so the session's first
+   * command does not wait for the first walk (a large tree takes a few hundred milliseconds).
+   * Nothing is trusted more for it: every view still checks each folder.
+   */
+  prewarm(): Promise<void> {
+    this.prewarming ??= (async () => {
+      for (const [index, group] of this.groups.entries()) {
+        const base = realOrNull(group.base);
+        if (base !== null) await this.prewarmTree(index, group, base);
+      }
+    })().catch(() => undefined);
+    return this.prewarming;
+  }
+
+  /** Passes `message` to the warning sink the first time this guard is told about `topic`. */
+  warnOnce(topic: string, message: string): void {
+    if (this.warned.has(topic)) return;
+    this.warned.add(topic);
+    this.options.warn?.(message);
   }
 
   /**
@@ -111,7 +160,7 @@ export class FileSystemGuard {
     if (info !== null && info.isFile() && info.nlink > 1n) {
       // Wherever this name is, it may be another name of a hidden file.
       const key = inodeKey(info);
-      const hidden = new Map(this.view().hidden.map((entry) => [entry.path, entry.dir]));
+      const hidden = new Map(this.view().hidden.map((entry) => [entry.path, entry]));
       let twin: string | null = null;
       this.forEachHiddenFile(hidden, (file, fileInfo) => {
         if (twin === null && inodeKey(fileInfo) === key && file !== absolute) twin = file;
@@ -151,59 +200,83 @@ export class FileSystemGuard {
     return best?.access ?? null;
   }
 
-  private collectMatches({ glob, test, wholeBase }: CompiledGlob, hide: (path: string) => void): void {
-    const base = realOrNull(glob.base);
+  private collectMatches(index: number, group: GlobGroup, hide: (path: string, byDefault: boolean) => void): void {
+    const base = realOrNull(group.base);
     if (base === null) return;
-    if (wholeBase) {
-      hide(base);
-      return;
-    }
     const maxDepth = this.rules.globScanMaxDepth;
-    const walk = (dir: string, relDir: string, depth: number): void => {
-      const entries = this.entries(dir);
-      const cached = this.dirs.get(dir);
-      const key = `${glob.base}\0${glob.pattern}\0${relDir}`;
-      // An unchanged folder matches as it did last time: no pattern is tested again.
-      let found = cached?.matches.get(key);
-      if (found === undefined) {
-        found = { matched: [], walk: [] };
-        for (const entry of entries) {
-          const rel = relDir === "" ? entry.name : `${relDir}/${entry.name}`;
-          if (test(rel)) found.matched.push(entry.name);
-          else if (entry.kind === "dir") found.walk.push(entry.name);
-        }
-        cached?.matches.set(key, found);
-      }
-      for (const name of found.matched) hide(join(dir, name));
+    const walk = (dir: string, depth: number): void => {
+      const listing = this.listings.get(dir);
+      if (listing === null) return;
+      const found = this.matchesIn(index, group, listing, base, dir);
+      for (const { name, byDefault } of found.matched) hide(childPath(dir, name), byDefault);
       if (maxDepth !== null && depth >= maxDepth) return;
-      for (const name of found.walk) walk(join(dir, name), relDir === "" ? name : `${relDir}/${name}`, depth + 1);
+      for (const name of found.walk) walk(childPath(dir, name), depth + 1);
     };
-    walk(base, "", 1);
+    walk(base, 1);
+  }
+
+  /** The same walk as collectMatches, without blocking and without hiding anything. */
+  private async prewarmTree(index: number, group: GlobGroup, base: string): Promise<void> {
+    const maxDepth = this.rules.globScanMaxDepth;
+    const pending: Array<{ dir: string; depth: number }> = [{ dir: base, depth: 1 }];
+    for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+      const listing = await this.listings.load(next.dir);
+      if (listing === null || (maxDepth !== null && next.depth >= maxDepth)) continue;
+      for (const name of this.matchesIn(index, group, listing, base, next.dir).walk) pending.push({ dir: childPath(next.dir, name), depth: next.depth + 1 });
+    }
+  }
+
+  /** What a folder's entries match; an unchanged folder matches as it did last time, without testing a pattern. */
+  private matchesIn(index: number, group: GlobGroup, listing: Listing<FolderMatches>, base: string, dir: string): FolderMatches {
+    const memo = listing.memo.get(index);
+    if (memo !== undefined && memo.base === base) return memo;
+    const found: FolderMatches = { base, matched: [], walk: [] };
+    const relDir = dir === base ? "" : dir.slice(base.length + (base.endsWith("/") ? 0 : 1));
+    for (const entry of listing.entries) {
+      const rel = relDir === "" ? entry.name : `${relDir}/${entry.name}`;
+      let strict = false;
+      let byDefault = false;
+      for (const { glob, test } of group.globs) {
+        if (!test(rel)) continue;
+        if (glob.byDefault !== true) {
+          strict = true;
+          break;
+        }
+        byDefault = true;
+      }
+      if (strict || byDefault) found.matched.push({ name: entry.name, byDefault: !strict });
+      // A folder hidden whole needs no search inside, unless only a built-in glob hides it
+      // (a mechanism may leave that out) and one of the user's may match within.
+      if (entry.kind === "dir" && !strict && (!byDefault || group.anyStrict)) found.walk.push(entry.name);
+    }
+    listing.memo.set(index, found);
+    return found;
   }
 
   /**
    * Adds the other names of hidden files (and of files inside hidden folders) that have more than
-   * one, found in the search roots.
+   * one, found in the search roots. Such a name is hidden as its file is (by default or not).
    */
-  private collectHardLinks(hidden: Map<string, boolean>): void {
-    const wanted = new Set<string>();
-    this.forEachHiddenFile(hidden, (_, info) => {
-      if (info.nlink > 1n) wanted.add(inodeKey(info));
+  private collectHardLinks(hidden: Map<string, { dir: boolean; byDefault: boolean }>): void {
+    const wanted = new Map<string, boolean>();
+    this.forEachHiddenFile(hidden, (_, info, byDefault) => {
+      if (info.nlink > 1n) wanted.set(inodeKey(info), byDefault && (wanted.get(inodeKey(info)) ?? true));
     });
     if (wanted.size === 0) return;
     const seen = new Set<string>();
     const walk = (dir: string): void => {
-      if (seen.has(dir) || hidden.get(dir) === true) return;
+      if (seen.has(dir) || hidden.get(dir)?.dir === true) return;
       seen.add(dir);
-      const entries = this.entries(dir);
-      const dev = this.dirs.get(dir)?.dev;
-      for (const entry of entries) {
-        const path = join(dir, entry.name);
+      const listing = this.listings.get(dir);
+      if (listing === null) return;
+      for (const entry of listing.entries) {
+        const path = childPath(dir, entry.name);
         if (entry.kind === "dir") walk(path);
         else if (entry.kind === "file") {
           // Files in one folder share its device; only the inode has to be read, once.
           entry.ino ??= lstatOrNull(path)?.ino ?? -1n;
-          if (wanted.has(`${dev}:${entry.ino}`) && !hidden.has(path)) hidden.set(path, false);
+          const byDefault = wanted.get(`${listing.dev}:${entry.ino}`);
+          if (byDefault !== undefined && !hidden.has(path)) hidden.set(path, { dir: false, byDefault });
         }
       }
     };
@@ -214,46 +287,31 @@ export class FileSystemGuard {
   }
 
   /** Every hidden file and every file inside a hidden folder, with its (fresh) lstat. */
-  private forEachHiddenFile(hidden: Map<string, boolean>, visit: (path: string, info: BigIntStats) => void): void {
-    const consider = (path: string): void => {
+  private forEachHiddenFile(
+    hidden: Map<string, { dir: boolean; byDefault?: boolean }>,
+    visit: (path: string, info: BigIntStats, byDefault: boolean) => void,
+  ): void {
+    const consider = (path: string, byDefault: boolean): void => {
       const info = lstatOrNull(path);
-      if (info !== null && info.isFile()) visit(path, info);
+      if (info !== null && info.isFile()) visit(path, info, byDefault);
     };
-    const walk = (dir: string): void => {
-      for (const entry of this.entries(dir)) {
-        const path = join(dir, entry.name);
-        if (entry.kind === "dir") walk(path);
-        else if (entry.kind === "file") consider(path);
+    const walk = (dir: string, byDefault: boolean): void => {
+      for (const entry of this.listings.get(dir)?.entries ?? []) {
+        const path = childPath(dir, entry.name);
+        if (entry.kind === "dir") walk(path, byDefault);
+        else if (entry.kind === "file") consider(path, byDefault);
       }
     };
-    for (const [path, dir] of hidden) {
-      if (dir) walk(path);
-      else consider(path);
+    for (const [path, { dir, byDefault = false }] of hidden) {
+      if (dir) walk(path, byDefault);
+      else consider(path, byDefault);
     }
   }
+}
 
-  /** A folder's entries, from the cache while the folder is unchanged. */
-  private entries(dir: string): Entry[] {
-    const info = lstatOrNull(dir);
-    if (info === null || !info.isDirectory()) {
-      this.dirs.delete(dir);
-      return [];
-    }
-    const cached = this.dirs.get(dir);
-    if (cached !== undefined && cached.mtimeNs === info.mtimeNs && cached.ino === info.ino) return cached.entries;
-    let entries: Entry[];
-    try {
-      entries = readdirSync(dir, { withFileTypes: true }).map((dirent) => ({
-        name: dirent.name,
-        kind: dirent.isDirectory() ? "dir" : dirent.isSymbolicLink() ? "link" : dirent.isFile() ? "file" : "other",
-      }));
-    } catch {
-      // Unreadable for us means unreadable for the commands we start too.
-      entries = [];
-    }
-    this.dirs.set(dir, { mtimeNs: info.mtimeNs, ino: info.ino, dev: info.dev, entries, matches: new Map() });
-    return entries;
-  }
+/** `name` inside the folder `dir` (both already normal, real paths: no join() needed). */
+function childPath(dir: string, name: string): string {
+  return dir.endsWith("/") ? `${dir}${name}` : `${dir}/${name}`;
 }
 
 /** "", "a", "a/b", … up to `rel` itself: a path is inside a match when any of these matches. */
@@ -269,14 +327,6 @@ function inodeKey(info: BigIntStats): string {
 function lstatOrNull(path: string): BigIntStats | null {
   try {
     return lstatSync(path, { bigint: true });
-  } catch {
-    return null;
-  }
-}
-
-function statOrNull(path: string): BigIntStats | null {
-  try {
-    return statSync(path, { bigint: true });
   } catch {
     return null;
   }

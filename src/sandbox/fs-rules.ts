@@ -15,12 +15,20 @@ export type FsAccess = "none" | "read" | "write";
 export interface PathRule {
   readonly path: string;
   readonly access: FsAccess;
+  /**
+   * A denial codex-ts's built-in profiles make out of the box, which the user did not write.
+   * A mechanism that can enforce it only by taking write access away (Landlock) leaves it out
+   * and says so; the user's own denials are always enforced.
+   */
+  readonly byDefault?: boolean;
 }
 
 /** Paths below `base` whose relative path (with `/`) matches `pattern` are off limits. */
 export interface DenyGlob {
   readonly base: string;
   readonly pattern: string;
+  /** As for PathRule: one of the built-in denials, not written by the user. */
+  readonly byDefault?: boolean;
 }
 
 export interface FileSystemRules {

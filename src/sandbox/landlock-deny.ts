@@ -13,7 +13,14 @@
  * - folder listings stay readable everywhere (names are not contents);
  * - /dev is readable only for the usual devices (null, zero, random, tty, pts, shm, …), so a
  *   command run as root cannot read a disk device to get around the rules.
+ *
+ * The first cost is why a built-in denial (one the user did not write, fs-rules.ts) is left out
+ * here wherever a folder above it is writable (`landlockEnforceable`): out of the box, a project
+ * with a `.env` at its root would otherwise lose the right to create files in its root. The
+ * user's own denials are enforced whatever they cost.
  */
+import { dirname } from "node:path";
+import type { DenyView } from "./fs-guard.js";
 
 /** Python for the helper (landlock.ts): `grant_tree`, used once per kind of right. */
 export const LANDLOCK_DENY_PYTHON = String.raw`
@@ -110,4 +117,41 @@ export function landlockRootArgs(legacyRoots: readonly string[], view: { hidden:
     view.readOnly.map((path) => `=${path}`),
     hidden.map((path) => `!${path}`),
   );
+}
+
+/**
+ * The part of `view` Landlock enforces with the writable roots `roots` (real paths), the
+ * built-in denials it leaves out because a folder above them is writable (hiding them would take
+ * the right to create, rename and delete entries in that folder away), and the user's own
+ * denials that cost a writable folder those rights (`costly`: they are enforced whatever they
+ * cost). A denial inside a path hidden anyway is dropped (built-in) or costs nothing more.
+ */
+export function landlockEnforceable(view: DenyView, roots: readonly string[]): { view: DenyView; unenforced: string[]; costly: string[] } {
+  const strict = view.hidden.filter((entry) => entry.byDefault !== true);
+  const levels = new Map<string, "write" | "read" | "none">();
+  for (const root of [...roots, ...view.writable]) levels.set(root, "write");
+  for (const path of view.readOnly) levels.set(path, "read");
+  for (const { path } of strict) levels.set(path, "none");
+  const levelAt = (path: string): "write" | "read" | "none" | undefined => {
+    for (let at = path; ; at = dirname(at)) {
+      const level = levels.get(at);
+      if (level !== undefined || at === dirname(at)) return level;
+    }
+  };
+  /** Whether hiding `path` costs a writable folder above it its entries' rights. */
+  const costsWrites = (path: string): boolean => {
+    for (let above = dirname(path); ; above = dirname(above)) {
+      if (levelAt(above) === "write") return true;
+      if (above === dirname(above)) return false;
+    }
+  };
+  const kept = [...strict];
+  const unenforced: string[] = [];
+  for (const entry of view.hidden) {
+    if (entry.byDefault !== true || levelAt(entry.path) === "none") continue;
+    if (costsWrites(entry.path)) unenforced.push(entry.path);
+    else kept.push(entry);
+  }
+  const costly = strict.filter((entry) => levelAt(dirname(entry.path)) !== "none" && costsWrites(entry.path)).map((entry) => entry.path);
+  return { view: { ...view, hidden: kept }, unenforced, costly };
 }

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { sandboxPolicyFor, type SandboxPolicy } from "../protocol/policy.js";
 import { LANDLOCK_PROGRAM, findPython3, landlockArgv, landlockStatus } from "./landlock.js";
+import { landlockEnforceable } from "./landlock-deny.js";
 import { seccompArch, seccompProgram } from "./seccomp.js";
 
 /** The filter argument the helper gets: the seccomp program for this machine, in hex. */
@@ -47,4 +48,31 @@ void test("the probe reports the Landlock ABI, or why it cannot run", { skip: pr
   if (status.available) assert.ok((status.abi ?? 0) >= 1);
   else assert.ok(status.reason && status.reason.length > 0);
   assert.equal(await landlockStatus(), status, "cached");
+});
+
+void test("Landlock leaves out a built-in denial wherever a folder above it is writable, and enforces the user's own", () => {
+  const view = {
+    hidden: [
+      { path: "/w/proj/.env", dir: false, byDefault: true },
+      { path: "/w/proj/a/.env", dir: false, byDefault: true },
+      { path: "/home/u/.ssh/id_rsa", dir: false, byDefault: true },
+      { path: "/w/proj/docs/.env", dir: false, byDefault: true },
+      { path: "/w/proj/secrets", dir: true },
+      { path: "/w/proj/secrets/.env", dir: false, byDefault: true },
+      { path: "/w/proj/keys/server.pem", dir: false },
+    ],
+    readOnly: ["/w/proj/docs"],
+    writable: [],
+  };
+  const { view: kept, unenforced, costly } = landlockEnforceable(view, ["/w/proj", "/tmp"]);
+  // docs/.env: its folder is read-only, but the project root above it is writable.
+  assert.deepEqual(unenforced, ["/w/proj/.env", "/w/proj/a/.env", "/w/proj/docs/.env"]);
+  // The key in a folder nothing writes is enforced; one inside a hidden folder needs nothing of its own.
+  assert.deepEqual(kept.hidden.map((h) => h.path), ["/w/proj/secrets", "/w/proj/keys/server.pem", "/home/u/.ssh/id_rsa"]);
+  // The user's own denials are kept, and both cost the project root (and keys/) their entries' rights.
+  assert.deepEqual(costly, ["/w/proj/secrets", "/w/proj/keys/server.pem"]);
+  assert.deepEqual(landlockEnforceable(view, []).costly, [], "nothing writable, nothing lost");
+  // Read-only: nothing is writable, so every denial is enforced. Full access: no built-in one is.
+  assert.deepEqual(landlockEnforceable(view, []).unenforced, []);
+  assert.deepEqual(landlockEnforceable(view, ["/"]).view.hidden.map((h) => h.path), ["/w/proj/secrets", "/w/proj/keys/server.pem"]);
 });

@@ -222,11 +222,21 @@ export function landlockArgv(options: LandlockOptions): string[] {
   const { policy, cwd, argv } = options;
   const env = options.env ?? process.env;
   const python = options.python ?? findPython3(cwd) ?? "python3";
-  const roots = policy.type === "workspace-write" ? trustedRoots(writableRoots(policy, cwd, env)) : policy.type === "danger-full-access" ? ["/"] : [];
+  const roots = landlockRoots(policy, cwd, env);
   const rootArgs = options.deny ? landlockRootArgs(existingRealPaths(roots), options.deny) : roots;
   const lc = env.LC_CTYPE === undefined ? "-" : `=${env.LC_CTYPE}`;
   const network = networkAllowed(policy);
   return [python, "-I", "-S", "-c", LANDLOCK_PROGRAM, "run", network ? "1" : "0", lc, filterHex(network), ...rootArgs, "--", ...argv];
+}
+
+/** Where the helper grants writes under `policy`. */
+function landlockRoots(policy: SandboxPolicy, cwd: string, env: NodeJS.ProcessEnv | Record<string, string>): string[] {
+  return policy.type === "workspace-write" ? trustedRoots(writableRoots(policy, cwd, env)) : policy.type === "danger-full-access" ? ["/"] : [];
+}
+
+/** The writable roots as real paths, what a deny view is compared with (landlockEnforceable). */
+export function landlockRealRoots(policy: SandboxPolicy, cwd: string, env: NodeJS.ProcessEnv | Record<string, string>): string[] {
+  return existingRealPaths(landlockRoots(policy, cwd, env));
 }
 
 /** The deny list is matched against real paths, so the roots must be real paths too. */

@@ -9,9 +9,11 @@ import type { SandboxPolicy } from "../protocol/policy.js";
 import { NETWORK_DISABLED_ENV_VAR } from "../exec/env.js";
 import { bwrapArgv, bwrapStatus, networkAllowed } from "./bwrap.js";
 import type { DenyView, FileSystemGuard } from "./fs-guard.js";
-import { landlockArgv, landlockStatus } from "./landlock.js";
+import { landlockArgv, landlockRealRoots, landlockStatus } from "./landlock.js";
+import { landlockEnforceable } from "./landlock-deny.js";
 import { seatbeltArgv } from "./seatbelt.js";
 import { seccompArch, seccompProgramPath } from "./seccomp.js";
+import { errorMessage } from "../util/errors.js";
 
 /** The descriptor bwrap reads the seccomp filter from. */
 const SECCOMP_FD = 3;
@@ -75,7 +77,39 @@ export async function sandboxCommand(req: SandboxRequest): Promise<SandboxedComm
         `Run with --sandbox danger-full-access if you trust this task.`,
     );
   }
-  return { ...(await linuxCommand(req, env, deny)), env };
+  try {
+    return { ...(await linuxCommand(req, env, deny)), env };
+  } catch (err) {
+    // An approved run outside the sandbox that only the built-in denials would confine: with
+    // nothing here to confine it, it runs as approved, and the user hears what stays readable.
+    if (!(err instanceof SandboxUnavailableError) || req.policy.type !== "danger-full-access" || deny === undefined || !onlyBuiltIn(deny)) throw err;
+    const why = `No sandbox can be set up on this machine (${err.message}) for the commands you let run outside the sandbox`;
+    req.guard?.warnOnce("unconfined", unenforcedWarning(why, deny.hidden.map((entry) => entry.path)));
+    return { argv: [...req.argv], env: { ...req.env }, sandbox: "none" };
+  }
+}
+
+/** Whether everything in the view is a built-in denial (none of the user's own rules). */
+function onlyBuiltIn(view: DenyView): boolean {
+  return view.readOnly.length === 0 && view.writable.length === 0 && view.hidden.every((entry) => entry.byDefault === true);
+}
+
+/**
+ * The one warning about built-in denials a mechanism leaves out: why, what stays readable, and
+ * how to have them enforced.
+ */
+function unenforcedWarning(why: string, paths: readonly string[]): string {
+  return (
+    `${why}, so codex-ts's built-in denials (.env files, SSH private keys) are not enforced there: commands can read ${listed(paths)}, ` +
+    `and later matches in the same places (apply_patch and view_image still refuse them). To enforce them, make bubblewrap usable ` +
+    `(install it, or allow unprivileged user namespaces), or deny them in a permission profile of your own ` +
+    `(for example \`":project_roots" = { "**/.env" = "none" }\`; see docs/sandbox.md), which is enforced whatever it costs.`
+  );
+}
+
+/** Up to five paths, and how many more. */
+function listed(paths: readonly string[]): string {
+  return paths.slice(0, 5).join(", ") + (paths.length > 5 ? ` and ${paths.length - 5} more` : "");
 }
 
 /** The seccomp program's path for bwrap, or why there is none. */
@@ -85,7 +119,7 @@ function filterFor(network: boolean): { path: string } | { problem: string } {
   try {
     return { path: seccompProgramPath(arch, network) };
   } catch (err) {
-    return { problem: err instanceof Error ? err.message : String(err) };
+    return { problem: errorMessage(err) };
   }
 }
 
@@ -121,7 +155,23 @@ async function linuxCommand(req: SandboxRequest, env: Record<string, string>, de
 
   const landlock = await landlockStatus();
   if (landlock.available && landlock.python !== undefined) {
-    const argv = landlockArgv({ policy: req.policy, cwd: req.cwd, argv: req.argv, env, python: landlock.python, deny });
+    let enforced = deny;
+    if (deny !== undefined) {
+      const split = landlockEnforceable(deny, landlockRealRoots(req.policy, req.cwd, env));
+      const chosen = forced === "landlock" ? `${LINUX_SANDBOX_ENV_VAR}=landlock chose it` : `bubblewrap cannot run: ${bwrapProblem}`;
+      const why = `Commands are confined with Landlock here (${chosen}), which can hide a file only by also stopping commands from creating, renaming or deleting entries in the writable folders above it`;
+      if (split.unenforced.length > 0) req.guard?.warnOnce("landlock", unenforcedWarning(why, split.unenforced));
+      if (split.costly.length > 0) {
+        req.guard?.warnOnce(
+          "landlock-cost",
+          `${why}. Your permission profile denies ${listed(split.costly)}: commands cannot create, rename or delete entries directly in the writable folders ` +
+            `on the way there (writing existing files still works). bubblewrap has no such cost.`,
+        );
+      }
+      enforced = nonEmpty(split.view);
+    }
+    if (req.policy.type === "danger-full-access" && enforced === undefined) return { argv: [...req.argv], sandbox: "none" };
+    const argv = landlockArgv({ policy: req.policy, cwd: req.cwd, argv: req.argv, env, python: landlock.python, deny: enforced });
     return { argv, sandbox: "landlock" };
   }
   const landlockProblem = landlock.reason ?? "Landlock is unavailable";

@@ -13,6 +13,7 @@
  * loaded for the built-in tools.
  */
 import type { JsonSchema } from "../protocol/tool-spec.js";
+import { errorMessage } from "../util/errors.js";
 
 export const ARGUMENTS_ERROR_PREFIX = "failed to parse function arguments: ";
 
@@ -22,7 +23,7 @@ export function checkFunctionArguments(schema: JsonSchema, raw: string): string 
   try {
     value = JSON.parse(raw.trim() === "" ? "{}" : raw) as unknown;
   } catch (err) {
-    return ARGUMENTS_ERROR_PREFIX + (err as Error).message;
+    return ARGUMENTS_ERROR_PREFIX + errorMessage(err);
   }
   const problem = schemaProblem(schema, value, []);
   return problem === null ? null : ARGUMENTS_ERROR_PREFIX + problem;

@@ -1,6 +1,6 @@
 /**
  * The approval × sandbox × escalation matrix of the command orchestrator, table-driven: for each
- * policy, sandbox mode, permission request, known-safe or not, whether a sandboxed run looks
+ * policy, sandbox mode, permission request, the command (known-safe, plain, or a forced removal), whether a sandboxed run looks
  * refused, whether a sandbox can be set up at all, and what already allowed the command (a rule,
  * an answer for the session), who is asked, which attempts run (sandboxed or not) and what is
  * refused. The oracle below restates docs/sandbox.md's rules; the orchestrator must agree with it
@@ -29,8 +29,8 @@ interface Cell {
   policy: AskForApproval;
   sandbox: SandboxMode;
   permissions: SandboxPermissions;
-  /** `ls` is known to be safe; `touch x` is not. */
-  safe: boolean;
+  /** `ls` is known to be safe; `touch x` is not; `rm -f x` is never run without asking where no rule speaks. */
+  command: "safe" | "plain" | "forced";
   /** The sandboxed run fails the way sandbox refusals look. */
   deniedLooking: boolean;
   /** What the user answers whenever asked. */
@@ -66,8 +66,11 @@ function oracle(c: Cell): Outcome {
     }
     return { asked, runs: ["unsandboxed"], refused: false };
   }
+  // A forced removal no rule speaks about: refused where nobody can be asked, else asked.
+  const forced = c.command === "forced" && c.prior !== "rule-allow";
+  if (forced && c.policy === "never") return { asked: 0, runs: [], refused: true };
   const allowed = c.prior === "rule-allow" || c.prior === "session";
-  if (c.policy === "untrusted" && !c.safe && !allowed) {
+  if (((c.policy === "untrusted" && c.command !== "safe") || forced) && !allowed) {
     asked++;
     if (!approves) return { asked, runs: [], refused: true };
   }
@@ -91,11 +94,11 @@ function oracle(c: Cell): Outcome {
 
 const cwd = mkdtempSync(join(tmpdir(), "codex-ts-matrix-"));
 const rulesFile = join(cwd, "allow.rules");
-writeFileSync(rulesFile, 'prefix_rule(pattern = ["ls"], decision = "allow")\nprefix_rule(pattern = ["touch"], decision = "allow")\n');
+writeFileSync(rulesFile, 'prefix_rule(pattern = ["ls"], decision = "allow")\nprefix_rule(pattern = ["touch"], decision = "allow")\nprefix_rule(pattern = ["rm"], decision = "allow")\n');
 const allowRules = ExecPolicy.loadFiles([rulesFile]);
 
 async function run(c: Cell): Promise<Outcome> {
-  const argv = c.safe ? ["ls"] : ["touch", "x"];
+  const argv = { safe: ["ls"], plain: ["touch", "x"], forced: ["rm", "-f", "x"] }[c.command];
   const store = new ApprovalStore();
   if (c.prior === "session") store.remember("exec", [commandApprovalKey(argv, cwd, c.permissions)]);
   if (c.prior === "session-unsandboxed") store.remember("exec", [commandApprovalKey(argv, cwd, "require_escalated")]);
@@ -155,7 +158,10 @@ async function run(c: Cell): Promise<Outcome> {
   });
   if (outcome.kind === "refused" && asked > 0) assert.equal(outcome.message, REJECTED_BY_USER);
   // Under `never` the model is told why nothing ran.
-  if (outcome.kind === "refused" && asked === 0 && !c.available && c.permissions === "use_default") assert.match(outcome.message, /a-mechanism-this-machine-lacks/);
+  if (outcome.kind === "refused" && asked === 0 && c.permissions === "use_default") {
+    if (c.command === "forced" && c.prior !== "rule-allow") assert.match(outcome.message, /^rm -f x: rm with a force option/);
+    else if (!c.available) assert.match(outcome.message, /a-mechanism-this-machine-lacks/);
+  }
   return { asked, runs, refused: outcome.kind === "refused" };
 }
 
@@ -164,27 +170,27 @@ void test("every cell of the approval × sandbox × escalation matrix follows th
   for (const policy of ["untrusted", "on-failure", "on-request", "never"] as const)
     for (const sandbox of ["read-only", "workspace-write", "danger-full-access"] as const)
       for (const permissions of ["use_default", "require_escalated"] as const)
-        for (const safe of [true, false])
+        for (const command of ["safe", "plain", "forced"] as const)
           for (const deniedLooking of [true, false])
             for (const answer of ["approved", "approved_for_session", "denied"] as const)
               for (const available of [true, false])
                 for (const prior of ["none", "rule-allow", "session", "session-unsandboxed"] as const)
-                  cells.push({ policy, sandbox, permissions, safe, deniedLooking, answer, available, prior });
+                  cells.push({ policy, sandbox, permissions, command, deniedLooking, answer, available, prior });
   let checked = 0;
   for (const cell of cells) {
     assert.deepEqual(await run(cell), oracle(cell), JSON.stringify(cell));
     checked++;
   }
-  assert.equal(checked, 4 * 3 * 2 * 2 * 2 * 3 * 2 * 4);
+  assert.equal(checked, 4 * 3 * 2 * 3 * 2 * 3 * 2 * 4);
 });
 
 void test("the rows that ran outside the sandbox without asking before: an allowed command with no sandbox to run in", async () => {
   // A rules allow, an answer for the session, or a yes under `untrusted`: none of them is a yes
   // to running unconfined, so the user is asked, and refusing leaves nothing run.
   for (const prior of ["rule-allow", "session"] as const) {
-    const cell: Cell = { policy: "on-request", sandbox: "workspace-write", permissions: "use_default", safe: false, deniedLooking: false, answer: "denied", available: false, prior };
+    const cell: Cell = { policy: "on-request", sandbox: "workspace-write", permissions: "use_default", command: "plain", deniedLooking: false, answer: "denied", available: false, prior };
     assert.deepEqual(await run(cell), { asked: 1, runs: [], refused: true }, prior);
   }
-  const untrusted: Cell = { policy: "untrusted", sandbox: "workspace-write", permissions: "use_default", safe: false, deniedLooking: false, answer: "approved", available: false, prior: "none" };
+  const untrusted: Cell = { policy: "untrusted", sandbox: "workspace-write", permissions: "use_default", command: "plain", deniedLooking: false, answer: "approved", available: false, prior: "none" };
   assert.deepEqual(await run(untrusted), { asked: 2, runs: ["unsandboxed"], refused: false });
 });

@@ -9,6 +9,9 @@
  * - `on-failure`, `on-request`, `untrusted`: a sandboxed command that fails the way sandbox
  *   refusals look is offered to the user for a rerun outside the sandbox.
  * - `never`: nobody is asked; whatever happened goes back to the model.
+ * Each question goes to the PermissionRequest hooks first (tool-hooks.ts): a hook that allows or
+ * denies answers it, and the user is asked only when none decided. A hook that runs only once the
+ * user trusted it (or that the user's managed config installs) answers for the user, as in 0.169.
  * "Approved for the session" covers the same command in the same directory from then on.
  *
  * Nothing runs outside the sandbox (under a confining policy) unless the user said yes to
@@ -23,14 +26,16 @@
  */
 import type { ReviewDecision } from "../protocol/policy.js";
 import { commandApprovalKey } from "../approval/approval-store.js";
-import { askUser, isApproval } from "../approval/ask-user.js";
+import { isApproval } from "../approval/ask-user.js";
 import { ruleOn } from "../approval/exec-policy/command-ruling.js";
 import { looksLikeSandboxDenial } from "../approval/sandbox-denial.js";
 import type { FileSystemGuard } from "../sandbox/fs-guard.js";
 import { SandboxUnavailableError, sandboxCommand, type SandboxType } from "../sandbox/launcher.js";
 import { isKnownSafeCommand } from "../safety/known-safe.js";
+import { commandMightBeDangerous } from "../safety/dangerous-command.js";
 import { shellJoin } from "../util/shell-quote.js";
 import type { ToolInvocation } from "./types.js";
+import { askApproval, type ApprovalAnswer } from "./tool-hooks.js";
 
 export type SandboxPermissions = "use_default" | "require_escalated";
 
@@ -69,6 +74,7 @@ export type Orchestrated<R> = { kind: "ran"; result: R; launch: CommandLaunch } 
 export const REJECTED_BY_USER = "exec command rejected by user";
 export const FORBIDDEN_BY_RULES = "command forbidden by an exec policy rule";
 export const PROMPT_RULE_UNDER_NEVER = "an exec policy rule requires approval for this command, and approval policy `never` cannot ask";
+export const FORCED_REMOVAL_UNDER_NEVER = "rm with a force option (-f, --force) is never run without asking, and approval policy `never` cannot ask; delete without the force option";
 export const RETRY_WITHOUT_SANDBOX = "command failed; retry without sandbox?";
 export const PLANNING_STAYS_READ_ONLY = "plan mode: commands run read-only and cannot leave the sandbox; read and explore now, and make changes once the user leaves plan mode";
 
@@ -96,6 +102,10 @@ export async function orchestrateCommand<R>(
   if (ruling?.decision === "forbidden") return refused(`${FORBIDDEN_BY_RULES}${because}`);
   // Nobody can be asked under `never`, so a rule that wants the user asked cannot let it run.
   if (ruling?.decision === "prompt" && policy === "never") return refused(`${PROMPT_RULE_UNDER_NEVER}${because}`);
+  // Where no rule speaks, a forced removal is asked about under every policy and refused where
+  // nobody can be asked, whatever the sandbox (as Codex 0.169 does, even with it bypassed).
+  const dangerous = ruling === null && (await commandMightBeDangerous(request.argv));
+  if (dangerous && policy === "never") return refused(`${commandLine(request.argv)}: ${FORCED_REMOVAL_UNDER_NEVER}`);
 
   const store = turn.services.approvalStore;
   const key = commandApprovalKey(request.argv, request.cwd, request.permissions);
@@ -108,20 +118,20 @@ export async function orchestrateCommand<R>(
   if (escalated) {
     // The request itself is to run outside the sandbox: only the user can grant it.
     if (!mayRunUnsandboxed) {
-      const decision = await ask(invocation, request, request.justification);
-      if (!isApproval(decision)) return refused(REJECTED_BY_USER);
-      if (decision === "approved_for_session") store.remember("exec", [unsandboxedKey]);
+      const answer = await ask(invocation, request, request.justification);
+      if (!isApproval(answer.decision)) return refused(answer.message ?? REJECTED_BY_USER);
+      if (answer.decision === "approved_for_session") store.remember("exec", [unsandboxedKey]);
       mayRunUnsandboxed = true;
     } else {
       reportDecision(invocation, "approved", "config");
     }
   } else {
     const allowed = ruling?.decision === "allow" || (ruling?.decision !== "prompt" && store.covers("exec", [key]));
-    const needsApproval = ruling?.decision === "prompt" || (policy === "untrusted" && !(await isKnownSafeCommand(request.argv, { sandboxed })));
+    const needsApproval = ruling?.decision === "prompt" || dangerous || (policy === "untrusted" && !(await isKnownSafeCommand(request.argv, { sandboxed })));
     if (needsApproval && !allowed) {
-      const decision = await ask(invocation, request, undefined);
-      if (!isApproval(decision)) return refused(REJECTED_BY_USER);
-      if (decision === "approved_for_session") store.remember("exec", [key]);
+      const answer = await ask(invocation, request, undefined);
+      if (!isApproval(answer.decision)) return refused(answer.message ?? REJECTED_BY_USER);
+      if (answer.decision === "approved_for_session") store.remember("exec", [key]);
     } else {
       // Nobody was asked: the policy, a rule or an earlier "for the session" decided.
       reportDecision(invocation, "approved", "config");
@@ -138,12 +148,12 @@ export async function orchestrateCommand<R>(
   // An approved escalation runs outside the sandbox, as does everything under full access.
   if (!sandboxed || escalated) return runOutside();
 
-  /** Asks before the command runs unconfined, unless the user already said yes to that; false: refused. */
-  const mayLeaveSandbox = async (question: string): Promise<boolean> => {
+  /** Asks before the command runs unconfined, unless the user already said yes to that; a string: why it was refused. */
+  const mayLeaveSandbox = async (question: string): Promise<true | string> => {
     if (mayRunUnsandboxed) return true;
-    const decision = await ask(invocation, request, `${question}${stillHidden(guard)}`);
-    if (!isApproval(decision)) return false;
-    if (decision === "approved_for_session") store.remember("exec", [unsandboxedKey]);
+    const answer = await ask(invocation, request, `${question}${stillHidden(guard)}`);
+    if (!isApproval(answer.decision)) return answer.message ?? REJECTED_BY_USER;
+    if (answer.decision === "approved_for_session") store.remember("exec", [unsandboxedKey]);
     return (mayRunUnsandboxed = true);
   };
 
@@ -155,15 +165,15 @@ export async function orchestrateCommand<R>(
     // Never unconfined without the user's say-so, whatever allowed the command: ask, or tell
     // the model why nothing ran when nobody can be asked.
     if (policy === "never" || turn.planning === true) return refused(err.message);
-    if (!(await mayLeaveSandbox(`${err.message} Run it without a sandbox?`))) return refused(REJECTED_BY_USER);
-    return runOutside();
+    const leave = await mayLeaveSandbox(`${err.message} Run it without a sandbox?`);
+    return leave === true ? runOutside() : refused(leave);
   }
 
   const result = await attempt(launch);
   const outcome = view(result);
   if (policy === "never" || turn.planning === true || outcome.exitCode === null || !looksDenied(outcome)) return { kind: "ran", result, launch };
-  if (!(await mayLeaveSandbox(RETRY_WITHOUT_SANDBOX))) return refused(REJECTED_BY_USER);
-  return runOutside();
+  const leave = await mayLeaveSandbox(RETRY_WITHOUT_SANDBOX);
+  return leave === true ? runOutside() : refused(leave);
 }
 
 /** Said in a question about running outside the sandbox when denied paths would stay hidden anyway. */
@@ -190,9 +200,12 @@ function looksDenied(outcome: AttemptView): boolean {
   return looksLikeSandboxDenial({ exitCode: outcome.exitCode ?? 0, timedOut: outcome.timedOut, output: outcome.output });
 }
 
-async function ask(invocation: ToolInvocation, request: CommandRequest, reason: string | undefined): Promise<ReviewDecision> {
+/** Asks about the command: PermissionRequest hooks first (their denial's message refuses it), then the user. */
+async function ask(invocation: ToolInvocation, request: CommandRequest, reason: string | undefined): Promise<ApprovalAnswer> {
   const { turn } = invocation;
-  const decision = await askUser(turn.services.questions, { emit: invocation.emit, approvalPolicy: turn.approvalPolicy }, {
+  const command = commandLine(request.argv);
+  const identity = { toolName: "Bash", toolInput: { command, ...(request.justification ? { description: request.justification } : {}) } };
+  const answer = await askApproval(invocation, {
     type: "exec_approval_request",
     call_id: invocation.callId,
     turn_id: turn.turnId,
@@ -201,9 +214,14 @@ async function ask(invocation: ToolInvocation, request: CommandRequest, reason: 
     ...(reason ? { reason } : {}),
     ...(request.prefixRule && request.prefixRule.length > 0 ? { proposed_execpolicy_amendment: request.prefixRule } : {}),
     parsed_cmd: [{ type: "unknown", cmd: shellJoin(request.argv) }],
-  });
-  reportDecision(invocation, decision, "user");
-  return decision;
+  }, identity);
+  reportDecision(invocation, answer.decision, answer.decidedBy === "hook" ? "config" : "user");
+  return answer;
+}
+
+/** The command as hooks read it: a shell's `-c` / `-lc` script, or the argv as one line. */
+function commandLine(argv: readonly string[]): string {
+  return argv.length === 3 && (argv[1] === "-lc" || argv[1] === "-c") ? (argv[2] ?? "") : shellJoin(argv);
 }
 
 function reportDecision(invocation: ToolInvocation, decision: ReviewDecision, source: "config" | "user"): void {

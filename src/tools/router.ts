@@ -3,7 +3,8 @@
  * model expects (function_call_output for function tools, custom_tool_call_output for freeform
  * ones). A tool the model names but we do not offer gets a plain explanation, so it can adapt.
  * A function call's arguments are checked once, here, against the schema the model was offered:
- * a call that does not fit gets one error naming the field, and its handler never runs.
+ * a call that does not fit gets one error naming the field, and its handler never runs. Calls
+ * that pass go through the PreToolUse / PostToolUse hooks (tool-hooks.ts).
  */
 import type { FunctionCallOutputContentItem, ResponseItem, ToolCallItem, ToolSearchCallItem } from "../protocol/items.js";
 import { ToolSearchCatalog } from "./tool-search.js";
@@ -13,6 +14,7 @@ import type { TurnContext } from "./turn-context.js";
 import type { TurnDiffTracker } from "../patch/turn-diff.js";
 import { checkFunctionArguments } from "./argument-check.js";
 import { ToolError, type ToolHandler, type ToolInvocation } from "./types.js";
+import { afterTool, beforeTool } from "./tool-hooks.js";
 import { errorMessage } from "../util/errors.js";
 
 export interface DispatchContext {
@@ -20,6 +22,8 @@ export interface DispatchContext {
   signal: AbortSignal;
   emit: (msg: EventMsg) => void;
   turnDiff: TurnDiffTracker;
+  /** Takes text lifecycle hooks add for the model (it follows the calls' outputs); absent: dropped. */
+  noteForModel?: (text: string) => void;
 }
 
 export class ToolRouter {
@@ -62,15 +66,22 @@ export class ToolRouter {
       if (problem !== null) {
         text = problem;
       } else {
-        const invocation: ToolInvocation = { callId: call.call_id, name: name, payload, ...ctx };
-        try {
-          const output = await handler.handle(invocation);
-          text = output.text;
-          items = output.contentItems;
-          success = output.success;
-        } catch (err) {
-          if (err instanceof ToolError && err.fatal) throw err;
-          text = errorMessage(err);
+        const invocation: ToolInvocation = { callId: call.call_id, name, payload, turn: ctx.turn, signal: ctx.signal, emit: ctx.emit, turnDiff: ctx.turnDiff };
+        const note = ctx.noteForModel ?? (() => undefined);
+        const hooked = await beforeTool(handler, invocation, note);
+        if (hooked?.blocked) {
+          text = hooked.blocked;
+        } else {
+          try {
+            let output = await handler.handle(hooked?.invocation ?? invocation);
+            if (hooked) output = await afterTool(handler, hooked.invocation, hooked.identity, output, note);
+            text = output.text;
+            items = output.contentItems;
+            success = output.success;
+          } catch (err) {
+            if (err instanceof ToolError && err.fatal) throw err;
+            text = errorMessage(err);
+          }
         }
       }
     }

@@ -14,6 +14,8 @@ import type { Questions } from "../approval/questions.js";
 import type { ApprovalStore } from "../approval/approval-store.js";
 import type { GoalStatus, ThreadGoal } from "../protocol/goals.js";
 import type { FileSystemGuard } from "../sandbox/fs-guard.js";
+import type { SessionHooks } from "../hooks/engine.js";
+import type { SubagentContext } from "../hooks/payloads.js";
 
 export interface TurnServices {
   /** Command rules that decide before the approval policy does. */
@@ -34,8 +36,22 @@ export interface TurnServices {
    * (sandboxed or not) and on the agent's own reads and writes; absent: none.
    */
   fileSystemGuard?: FileSystemGuard;
+  /** The session's lifecycle hooks (PreToolUse, PostToolUse, PermissionRequest run from the tools); absent: none. */
+  hooks?: SessionHooks;
   /** The thread's goal, for the goal tools; absent where goals are off (a review). */
   goals?: GoalAccess;
+  /** Undo's record of this turn (docs/undo.md); absent when undo is off or the turn changes nothing. */
+  fileHistory?: TurnFileHistory;
+}
+
+/** What tools see of undo: the turn's first snapshot, and a copy of each file before a patch writes it. */
+export interface TurnFileHistory {
+  /** Tools are about to run: resolves once the turn's first snapshot is taken (never rejects). */
+  toolsStarting(): Promise<void>;
+  /** A batch of tool calls ended (the second snapshot may start while the model answers). */
+  toolsFinished(): void;
+  /** Saves each of `paths` (real: links resolved) as it is now, before a patch writes it. */
+  beforeWrite(paths: readonly string[]): Promise<void>;
 }
 
 /** What the goal tools report: the goal (null when none) and what its budget leaves. */
@@ -73,6 +89,8 @@ export interface TurnContext {
   /** Plan mode: nothing may change (commands read-only, never escalated; no patches). */
   planning?: boolean;
   services: TurnServices;
+  /** Set when the turn is a sub-agent's: hooks add who it is to what they read, and run SubagentStop for Stop. */
+  subagent?: SubagentContext;
 }
 
 /** Resolves a tool's `workdir` against the turn's cwd (an absolute path replaces it). */

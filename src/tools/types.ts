@@ -8,6 +8,7 @@ import type { EventMsg } from "../protocol/events.js";
 import type { FunctionCallOutputContentItem } from "../protocol/items.js";
 import type { TurnContext } from "./turn-context.js";
 import type { TurnDiffTracker } from "../patch/turn-diff.js";
+import { errorMessage } from "../util/errors.js";
 
 export type ToolPayload = { kind: "function"; arguments: string } | { kind: "custom"; input: string };
 
@@ -28,6 +29,23 @@ export interface ToolOutput {
   success: boolean;
   /** Text and images (an MCP tool's image result): sent in place of `text` where the wire takes them. */
   contentItems?: FunctionCallOutputContentItem[];
+  /**
+   * Whether the tool ran to an outcome, which PostToolUse hooks then hear about: a command that
+   * exited (whatever its code) did; a refused call or a command still running did not.
+   * Absent: it ran when it succeeded.
+   */
+  ran?: boolean;
+  /** What PostToolUse hooks are told it answered (`tool_response`); absent: the content items, else the text. */
+  hookResponse?: unknown;
+}
+
+/** A call as lifecycle hooks name it (`tool_name`, `tool_input`, other names a matcher may use). */
+export interface HookIdentity {
+  toolName: string;
+  toolInput: unknown;
+  matcherAliases?: readonly string[];
+  /** An MCP server's tool (PostToolUse's `updatedMCPToolOutput` applies to it). */
+  mcp?: boolean;
 }
 
 export class ToolError extends Error {
@@ -49,6 +67,15 @@ export interface ToolHandler {
    * schema (a tool whose real schema is richer than the one offered); the problem, or null.
    */
   checkArguments?(toolName: string, rawArguments: string): Promise<string | null>;
+  /** How hooks name this call; absent: the call's own name and its parsed arguments. */
+  hookIdentity?(invocation: ToolInvocation): HookIdentity;
+  /**
+   * The invocation a PreToolUse hook's `updatedInput` asks for, or why it cannot be given one;
+   * absent: a function call's arguments become the new input, a freeform call cannot be rewritten.
+   */
+  withHookInput?(invocation: ToolInvocation, input: unknown): ToolInvocation | string;
+  /** What the model reads when a PostToolUse hook replaces the output (absent: the text, or its JSON). */
+  hookReplacement?(value: unknown): ToolOutput;
 }
 
 /** Parses a function call's JSON arguments, or explains to the model what was wrong with them. */
@@ -59,6 +86,6 @@ export function parseArguments<T>(invocation: ToolInvocation): T {
   try {
     return JSON.parse(invocation.payload.arguments || "{}") as T;
   } catch (err) {
-    throw new ToolError(`failed to parse function arguments: ${(err as Error).message}`);
+    throw new ToolError(`failed to parse function arguments: ${errorMessage(err)}`);
   }
 }

@@ -4,12 +4,13 @@
  * Esc (interrupt; twice: backtrack to an earlier message), Ctrl+G (external editor) and the
  * composer, whose submitted text becomes a slash command, a `!cmd` or a user message.
  */
-import type { Op, UserInput } from "../protocol/ops.js";
+import type { Op, RollbackRestore, UserInput } from "../protocol/ops.js";
 import { matchesKey } from "./pi-tui.js";
 import type { Composer } from "./composer.js";
 import { count, type NoticeKind } from "./cells.js";
 import { parseSlash, type SlashCommand, type SlashContext } from "./slash-commands.js";
 import { switchPlanMode } from "./plan-mode.js";
+import { errorMessage } from "../util/errors.js";
 
 /** What the keyboard handling reads and drives of the app. */
 export interface InputSurface extends SlashContext {
@@ -87,8 +88,9 @@ export class KeyInput {
   }
 
   /**
-   * Esc Esc: pick an earlier user message; the turns from it on are dropped from the thread
-   * (`thread_rollback`) and its text comes back in the composer to be edited and sent again.
+   * Esc Esc: pick an earlier user message, then what goes back to how it was before it: the
+   * conversation (the turns from it on are dropped and its text comes back in the composer to
+   * be edited and sent again), the files those turns changed, or both (`thread_rollback`).
    */
   private async backtrack(): Promise<void> {
     const n = this.app.userMessages.length;
@@ -96,12 +98,20 @@ export class KeyInput {
     const items = this.app.userMessages
       .map((m, i) => ({ value: String(i), label: m.split("\n")[0] ?? "", description: `${count(n - i, "turn")} back` }))
       .reverse();
-    const picked = await this.app.pick("Edit an earlier message (later turns are dropped)", items);
+    const picked = await this.app.pick("Go back to an earlier message", items);
     if (!picked) return;
     const index = Number(picked.value);
-    const text = this.app.userMessages[index] ?? "";
-    this.app.host.submit({ type: "thread_rollback", num_turns: n - index });
-    this.app.composer.setText(text);
+    const restore = await this.app.choose<RollbackRestore | null>(
+      "Restore what to how it was before this message?",
+      [
+        { key: "c", label: "Conversation only (files stay)", value: "conversation" },
+        { key: "f", label: "Code only (conversation stays)", value: "code" },
+        { key: "b", label: "Both conversation and code", value: "both" },
+      ],
+      null,
+    );
+    if (restore === null) return;
+    this.app.undoFlow.rollback(n - index, restore, this.app.userMessages[index] ?? "");
     this.app.requestRender();
   }
 
@@ -115,7 +125,7 @@ export class KeyInput {
     try {
       this.app.composer.setText(await this.app.host.externalEdit(this.app.composer.expandedText));
     } catch (err) {
-      this.app.notice("error", (err as Error).message);
+      this.app.notice("error", errorMessage(err));
     }
     this.app.requestRender();
   }
@@ -131,7 +141,7 @@ export class KeyInput {
         this.app.notice("warning", `/${command.name} cannot run while a turn is running; wait or press Esc first.`);
         return;
       }
-      void Promise.resolve(command.run(this.app, slash.args)).catch((err: unknown) => this.app.error(`/${command.name}: ${(err as Error).message}`));
+      void Promise.resolve(command.run(this.app, slash.args)).catch((err: unknown) => this.app.error(`/${command.name}: ${errorMessage(err)}`));
       return;
     }
     if (slash && !slash.name.includes("/")) {

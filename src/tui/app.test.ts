@@ -129,23 +129,99 @@ void test("Esc interrupts a running turn; Ctrl+C clears, interrupts, then quits 
   assert.equal(quit(), true);
 });
 
+/** Esc Esc, then the message `down` rows below the newest, then the answer key. */
+async function backtrack(app: App, down: number, key: string): Promise<void> {
+  app.handleInput("\x1b");
+  app.handleInput("\x1b");
+  await new Promise((r) => setImmediate(r));
+  for (let i = 0; i < down; i++) app.handleInput("\x1b[B");
+  app.handleInput("\r");
+  await new Promise((r) => setImmediate(r));
+  assert.match(live(app), /Restore what to how it was before this message\?[\s\S]*Conversation only[\s\S]*Code only[\s\S]*Both/);
+  app.handleInput(key);
+  await new Promise((r) => setImmediate(r));
+}
+
+const threeMessages: EventMsg[] = [{ type: "user_message", message: "one", images: null }, { type: "user_message", message: "two", images: null }, { type: "user_message", message: "three", images: null }];
+
 void test("Esc Esc backtracks: the picked message comes back and thread_rollback drops the turns after it", async () => {
   const { app, ops } = harness();
-  feed(app, configured, { type: "user_message", message: "one", images: null }, { type: "user_message", message: "two", images: null }, { type: "user_message", message: "three", images: null });
+  feed(app, configured, ...threeMessages);
   ops.length = 0;
   app.handleInput("\x1b");
   app.handleInput("\x1b");
   await new Promise((r) => setImmediate(r));
-  assert.match(live(app), /Edit an earlier message[\s\S]*three[\s\S]*two[\s\S]*one/);
-  app.handleInput("\x1b[B"); // down to "two"
-  app.handleInput("\r");
+  assert.match(live(app), /Go back to an earlier message[\s\S]*three[\s\S]*two[\s\S]*one/);
+  app.handleInput("\x1b");
   await new Promise((r) => setImmediate(r));
+  await backtrack(app, 1, "c");
   assert.deepEqual(ops, [{ type: "thread_rollback", num_turns: 2 }]);
   assert.equal(app.composer.text, "two");
   feed(app, { type: "thread_rolled_back", num_turns: 2 });
   type(app, " again");
   app.handleInput("\r");
   assert.deepEqual(ops.at(-1), { type: "user_turn", items: [{ type: "text", text: "two again" }] });
+});
+
+void test("Esc Esc can put back the files too: code only keeps the conversation, both brings the message back once rolled back", async () => {
+  const { app, ops, written } = harness();
+  feed(app, configured, ...threeMessages);
+  ops.length = 0;
+  await backtrack(app, 0, "f");
+  assert.deepEqual(ops, [{ type: "thread_rollback", num_turns: 1, restore: "code" }]);
+  assert.equal(app.composer.text, "");
+  app.onEvent({ id: "1", msg: { type: "undo_completed", success: true, message: "Restored 2 files.", action: "rollback", restored: ["a.txt", "b/c.txt"], snapshots: ["t3"] } });
+  app.renderNow();
+  assert.match(written(), /Files restored[\s\S]*Restored 2 files\.[\s\S]*a\.txt[\s\S]*b\/c\.txt/);
+
+  ops.length = 0;
+  await backtrack(app, 2, "b");
+  assert.deepEqual(ops, [{ type: "thread_rollback", num_turns: 3, restore: "both" }]);
+  assert.equal(app.composer.text, "", "the message comes back only once the conversation is rolled back");
+  app.onEvent({ id: "1", msg: { type: "thread_rolled_back", num_turns: 3 } });
+  assert.equal(app.composer.text, "one");
+});
+
+void test("/undo and /redo send their ops; files changed by hand are named and overwritten only after a yes", async () => {
+  const { app, ops, written } = harness();
+  feed(app, configured);
+  ops.length = 0;
+  type(app, "/undo");
+  app.handleInput("\r");
+  assert.deepEqual(ops, [{ type: "undo" }]);
+  app.onEvent({ id: "1", msg: { type: "undo_completed", success: false, message: "changed", action: "undo", conflicts: ["a.txt"], restored: [] } });
+  await new Promise((r) => setImmediate(r));
+  assert.match(live(app), /Changed since the turn: a\.txt\. Overwrite it/);
+  app.handleInput("y");
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(ops.at(-1), { type: "undo", overwrite: ["a.txt"] });
+  app.onEvent({ id: "2", msg: { type: "undo_completed", success: true, message: "Restored 1 file.", action: "undo", restored: ["a.txt"], snapshots: ["t"] } });
+  app.renderNow();
+  assert.match(written(), /Undo[\s\S]*Restored 1 file\.[\s\S]*a\.txt/);
+
+  type(app, "/redo");
+  app.handleInput("\r");
+  assert.deepEqual(ops.at(-1), { type: "redo" });
+  app.onEvent({ id: "3", msg: { type: "undo_completed", success: false, message: "changed", action: "redo", conflicts: ["a.txt"], restored: [] } });
+  await new Promise((r) => setImmediate(r));
+  app.handleInput("n");
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(ops.at(-1), { type: "redo" }, "no second op after a no");
+  app.renderNow();
+  assert.match(written(), /Nothing was restored/);
+});
+
+void test("a resumed thread redraws its undos as they were shown; a question about changed files is not asked again", () => {
+  const { app, written } = harness();
+  feed(app, {
+    ...configured,
+    initial_messages: [
+      { type: "undo_completed", success: false, message: "changed", action: "undo", conflicts: ["a.txt"], restored: [] },
+      { type: "undo_completed", success: true, message: "Restored 2 files.", action: "undo", restored: ["a.txt", "b.txt"], snapshots: ["t"] },
+    ],
+  } as EventMsg);
+  assert.match(written(), /Undo\s+Restored 2 files\.\s+a\.txt\s+b\.txt/);
+  assert.doesNotMatch(written() + live(app), /Overwrite/);
 });
 
 void test("a command approval overlay answers with the key pressed, the proposed prefix included", () => {

@@ -8,7 +8,7 @@ import type { Event, EventMsg, FileChange, QuestionRequest, RateLimitSnapshot, T
 import type { ReasoningEffort } from "../protocol/policy.js";
 import type { SelectItem } from "@mariozechner/pi-tui";
 import type { Theme } from "./parts/theme.js";
-import { commandCell, headerCell, mcpCallCell, noticeCell, patchCell, planCell, reasoningCell, textCell, workedCell } from "./cells.js";
+import { commandCell, headerCell, headerInfo, mcpCallCell, noticeCell, patchCell, planCell, reasoningCell, textCell, workedCell } from "./cells.js";
 import type { CellStyle, HeaderInfo, NoticeKind } from "./cells.js";
 import { StatusLine } from "./status-line.js";
 import { compactedCell, skillsLines, webSearchCell } from "./activity-cells.js";
@@ -33,7 +33,9 @@ import { addUsage } from "../presentation/usage.js";
 import { ChoiceOverlay, PickerOverlay, TextPromptOverlay, type Choice, type Overlay } from "./overlays.js";
 import { reviewCell } from "./review-cell.js";
 import type { AppHost, AppOptions } from "./app-host.js";
+import { HooksPanel, isHookEvent } from "./hooks-panel.js";
 import { firstLine } from "../presentation/text-lines.js";
+import { UndoFlow } from "./undo-flow.js";
 
 export type { AppHost, AppOptions };
 
@@ -51,12 +53,15 @@ export class App implements SlashContext {
   private readonly asked = new Map<string, QuestionRequest>();
   /** `/model` pickers waiting for the session's list_models_response. */
   private modelListWaiters: Array<(models: Array<{ slug: string; is_default: boolean }>) => void> = [];
+  private readonly hooks: HooksPanel;
   private spinner: NodeJS.Timeout | null = null;
   private customPrompts: SlashCommand[] = [];
   private readonly mcpStatus = new Map<string, string>();
   /** The user messages of the thread, oldest first (for backtrack). */
   userMessages: string[] = [];
   private readonly input: KeyInput;
+  /** `/undo`, `/redo` and the files side of Esc Esc (undo-flow.ts). */
+  readonly undoFlow = new UndoFlow(this, (text) => this.composer.setText(text));
   private header: HeaderInfo | null = null;
   /** The thread's goal, as the last thread_goal_updated said. */
   private threadGoal: ThreadGoal | null = null;
@@ -96,6 +101,7 @@ export class App implements SlashContext {
       composer: (w) => [...this.composer.render(w), this.footer()],
     });
     this.turn = new LiveTurn(options.style, options.hideReasoning, (render) => this.view.commit(render));
+    this.hooks = new HooksPanel({ style: this.style, status: this.status, submit: (op) => this.submit(op), present: (make) => this.present(make), commit: (render) => this.view.commit(render), requestRender: () => this.requestRender() });
     for (const s of options.mcpServers) this.mcpStatus.set(s, "starting");
     const editorHost = { requestRender: () => this.requestRender(), terminal: { get rows() { return options.rows(); } } };
     this.composer = new Composer(editorHost, options.theme, new SlashCompletions(() => this.commands()), {
@@ -146,7 +152,7 @@ export class App implements SlashContext {
   }
 
   choose<T>(title: string, choices: Choice<T>[], escape: T): Promise<T> {
-    return this.present<T>((done) => new ChoiceOverlay(this.theme, title, {}, choices, escape, done));
+    return this.present<T>((done) => new ChoiceOverlay(this.theme, title, { escape: "cancel" }, choices, escape, done));
   }
 
   ask(title: string): Promise<string | null> {
@@ -207,6 +213,10 @@ export class App implements SlashContext {
     return this.host.gitDiff();
   }
 
+  openHooks(): Promise<void> {
+    return this.hooks.open();
+  }
+
   warn(message: string): void {
     this.notice("warning", message);
   }
@@ -241,8 +251,6 @@ export class App implements SlashContext {
     this.host.quit();
   }
 
-
-
   // ------------------------------------------------------------------ events
 
   /** A new thread is shown: forget the old one's live state (its cells stay in scrollback). */
@@ -274,6 +282,7 @@ export class App implements SlashContext {
     });
     if (!redrawn) this.userMessages = this.userMessages.slice(0, Math.max(0, this.userMessages.length - turns));
     this.notice("info", `Rolled back ${turns} turn${turns === 1 ? "" : "s"}; the agent no longer sees them.`);
+    this.undoFlow.afterRollback();
   }
 
   noteUnderHeader(notes: string[]): void {
@@ -281,22 +290,16 @@ export class App implements SlashContext {
   }
 
   onEvent(event: Event): void {
-    this.handle(event.msg, false);
+    if (!this.undoFlow.takes(event)) this.handle(event.msg, false);
     this.requestRender();
   }
 
   private handle(msg: EventMsg, replay: boolean): void {
+    if (isHookEvent(msg)) return this.hooks.handle(msg, replay);
+    if (msg.type === "undo_completed") return this.undoFlow.show(msg);
     switch (msg.type) {
       case "session_configured":
-        this.header = {
-          version: this.options.version,
-          model: msg.model,
-          effort: msg.reasoning_effort,
-          cwd: msg.cwd,
-          approval: msg.approval_policy,
-          sandbox: msg.sandbox_policy,
-          sessionId: msg.session_id,
-        };
+        this.header = headerInfo(msg, this.options.version);
         this.rolloutPath = msg.rollout_path;
         this.composer.setHistory(msg.history_log_id, msg.history_entry_count);
         this.commitHeader(this.header);
@@ -516,12 +519,8 @@ export class App implements SlashContext {
       case "view_image_tool_call":
         this.notice("info", `Viewed image ${msg.path}`);
         break;
-      case "turn_diff":
-      case "agent_reasoning_raw_content_delta":
-      case "agent_reasoning_raw_content":
-      case "shutdown_complete":
-        break;
       default:
+        // Nothing to draw: turn_diff (/diff reads the tree), raw reasoning, shutdown_complete, ….
         break;
     }
   }
@@ -582,10 +581,6 @@ export class App implements SlashContext {
     void this.present<null>((done) => ({ render: (width: number) => helpLines(this.theme, width), handleInput: () => done(null), invalidate: () => undefined }));
   }
 
-  private width(): number {
-    return this.view.width;
-  }
-
   requestRender(): void {
     this.view.requestRender();
   }
@@ -601,7 +596,6 @@ export class App implements SlashContext {
   }
 
   private footer(): string {
-    const keys = this.running ? " Enter to steer · Esc to interrupt · Ctrl+T transcript" : " Enter to send · / commands · @ files · !cmd shell · ? keys";
-    return this.theme.dim(keys);
+    return this.theme.dim(this.running ? " Enter to steer · Esc to interrupt · Ctrl+T transcript" : " Enter to send · / commands · @ files · !cmd shell · ? keys");
   }
 }

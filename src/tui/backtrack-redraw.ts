@@ -5,6 +5,7 @@
  * without a file (--ephemeral) keeps its screen as it is.
  */
 import type { EventMsg } from "../protocol/events.js";
+import { errorMessage } from "../util/errors.js";
 
 /** What the redraw does to the app's screen. */
 export interface RedrawSurface {
@@ -23,7 +24,7 @@ export async function redrawKeptTurns(rolloutPath: string | null, surface: Redra
     // Loaded on first use: only a backtrack needs the reader here.
     events = (await import("../host/recorded-threads.js")).recordedConversation(rolloutPath);
   } catch (err) {
-    surface.warn(`Could not redraw the conversation: ${(err as Error).message}`);
+    surface.warn(`Could not redraw the conversation: ${errorMessage(err)}`);
     return false;
   }
   surface.clear();

@@ -8,7 +8,7 @@ import type { MarkdownTheme } from "@mariozechner/pi-tui";
 import { wrapTextWithAnsi, visibleWidth } from "./pi-tui.js";
 import { markdownLines, trimPadding } from "./markdown-lines.js";
 import { stripAnsi, type Theme } from "./parts/theme.js";
-import type { FileChange, PlanItem, TokenUsage } from "../protocol/events.js";
+import type { EventMsg, FileChange, PlanItem, TokenUsage } from "../protocol/events.js";
 import type { McpInvocation, McpToolCallOutcome, EventDuration } from "../protocol/mcp-events.js";
 import type { AskForApproval, ReasoningEffort, SandboxPolicy } from "../protocol/policy.js";
 import { shellJoin } from "../util/shell-quote.js";
@@ -59,6 +59,11 @@ export interface HeaderInfo {
   sessionId: string;
   /** What the project's trust means here (e.g. that edits inside it run without asking). */
   trust?: string | null;
+}
+
+/** What the header shows of a session_configured event. */
+export function headerInfo(msg: Extract<EventMsg, { type: "session_configured" }>, version: string): HeaderInfo {
+  return { version, model: msg.model, effort: msg.reasoning_effort, cwd: msg.cwd, approval: msg.approval_policy, sandbox: msg.sandbox_policy, sessionId: msg.session_id };
 }
 
 export function headerCell(h: HeaderInfo, s: CellStyle, width: number): string[] {

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import type { ReasoningEffort } from "../protocol/policy.js";
 import { removeTableValue, setTableValue } from "../config/toml-edit.js";
 import { writeFileAtomic } from "../util/atomic-write.js";
+import { errorCode } from "../util/errors.js";
 
 export async function saveModelChoice(codexHome: string, profile: string | null, model: string, effort: ReasoningEffort | null): Promise<string> {
   const file = join(codexHome, "config.toml");
@@ -16,7 +17,7 @@ export async function saveModelChoice(codexHome: string, profile: string | null,
   try {
     text = await readFile(file, "utf8");
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+    if (errorCode(err) !== "ENOENT") throw err;
   }
   const table = profile === null ? [] : ["profiles", profile];
   let edited = setTableValue(text, table, "model", model);

@@ -33,6 +33,8 @@ export interface QuestionDetail {
   body?: (width: number) => string[];
   /** Always shown, under the body (the directory, the model's reason). */
   bottom?: (width: number) => string[];
+  /** What Esc does, in the key hint: "stop" (an approval stops the turn) unless told. */
+  escape?: string;
 }
 
 /**
@@ -69,7 +71,7 @@ export class ChoiceOverlay<T> implements Overlay {
     });
     const body = indent(this.detail.body?.(inner) ?? []);
     const scrolls = head.length + body.length + bottom.length + answers.length + 2 > maxHeight;
-    const hint = t.dim(truncateToWidth(`  ↑/↓ select · Enter confirm · Esc stop${scrolls ? " · PgUp/PgDn scroll" : ""}`, width, "…"));
+    const hint = t.dim(truncateToWidth(`  ↑/↓ select · Enter confirm · Esc ${this.detail.escape ?? "stop"}${scrolls ? " · PgUp/PgDn scroll" : ""}`, width, "…"));
     return [...head, ...this.window(body, maxHeight - head.length - bottom.length - answers.length - 2), ...bottom, "", ...answers, hint];
   }
 

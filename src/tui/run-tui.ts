@@ -30,6 +30,7 @@ import type { ReasoningEffort } from "../protocol/policy.js";
 import { highlightCode, preloadHighlighter } from "./parts/highlight.js";
 import { loadMarkdown } from "./pi-tui.js";
 import type { SignInOutcome } from "./parts/sign-in.js";
+import { errorMessage } from "../util/errors.js";
 import type { SearchableIndex } from "./parts/file-search-popup.js";
 import { StartFailure, type ThreadSource } from "./thread-source.js";
 
@@ -226,7 +227,7 @@ class TuiRunner implements AppHost {
       const client = await RemoteClient.connect({ url, token, clientName: "codex_ts_tui", version: packageVersion() });
       return new RemoteThreads(client, url, { cwd: this.flags.cd, model: this.flags.model, approvalPolicy: this.flags.askForApproval, sandbox: this.flags.sandbox });
     } catch (err) {
-      this.startError = (err as Error).message;
+      this.startError = errorMessage(err);
       return null;
     }
   }
@@ -381,7 +382,7 @@ class TuiRunner implements AppHost {
       this.config = { ...reloaded, warnings: reloaded.warnings.filter((w) => !skipped(w)) };
       this.deniedFilter = deniedFilterFor(this.config);
     } catch (err) {
-      this.app.warn(`Could not save the answer: ${(err as Error).message}`);
+      this.app.warn(`Could not save the answer: ${errorMessage(err)}`);
     }
   }
 

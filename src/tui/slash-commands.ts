@@ -16,6 +16,8 @@ import { RENAME_COMMAND } from "./thread-name-command.js";
 import { GOAL_COMMAND } from "./goal-command.js";
 import { PLAN_COMMAND } from "./plan-mode.js";
 import type { ThreadGoal } from "../protocol/goals.js";
+import { errorMessage } from "../util/errors.js";
+import type { UndoFlow } from "./undo-flow.js";
 
 export interface SlashContext {
   readonly cwd: string;
@@ -43,6 +45,8 @@ export interface SlashContext {
   compact(instructions: string): void;
   /** `/copy`: the latest answer to the clipboard. */
   copyLastAnswer(): void;
+  /** `/hooks`: the configured lifecycle hooks, to review, trust and turn on or off. */
+  openHooks(): Promise<void>;
   /** Saves the model and effort as the defaults in config.toml; resolves with the file's path. */
   saveModel(model: string, effort: ReasoningEffort | null): Promise<string>;
   gitDiff(): Promise<string[]>;
@@ -56,6 +60,8 @@ export interface SlashContext {
   /** Whether plan mode is on (plan-mode.ts). */
   planMode(): boolean;
   setPlanMode(on: boolean): void;
+  /** `/undo`, `/redo` and Esc Esc's files (undo-flow.ts). */
+  readonly undoFlow: UndoFlow;
   quit(): void;
 }
 
@@ -120,7 +126,7 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
         ctx.print("Model changed", [`${chosen} from the next turn on, and the default from now on (saved in ${file})`]);
       } catch (err) {
         ctx.print("Model changed", [`${chosen} from the next turn on, for this session`]);
-        ctx.error(`Could not save it as the default: ${(err as Error).message}`);
+        ctx.error(`Could not save it as the default: ${errorMessage(err)}`);
       }
     },
   },
@@ -185,6 +191,8 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
     duringTask: false,
     run: (ctx, args) => ctx.compact(args),
   },
+  { name: "undo", description: "put back the files the last turn changed", duringTask: false, run: (ctx) => ctx.undoFlow.undo() },
+  { name: "redo", description: "reverse the last /undo", duringTask: false, run: (ctx) => ctx.undoFlow.redo() },
   { name: "copy", description: "copy the latest answer to the clipboard", duringTask: true, run: (ctx) => ctx.copyLastAnswer() },
   { name: "skills", description: "list the skills the agent can use", duringTask: true, run: (ctx) => void ctx.submit({ type: "list_skills" }) },
   {
@@ -199,6 +207,7 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
       ctx.error("Usage: /mcp, or /mcp login NAME");
     },
   },
+  { name: "hooks", description: "review, trust and turn lifecycle hooks on or off", duringTask: true, run: (ctx) => ctx.openHooks() },
   RENAME_COMMAND,
   GOAL_COMMAND,
   PLAN_COMMAND,

@@ -14,6 +14,7 @@ import type { RemoteClient, RemoteThread } from "../app-server-client/remote-cli
 import type { GitRunner } from "./parts/git-diff.js";
 import { FileIndex, STALE_AFTER_MS } from "../file-search/file-index.js";
 import type { SearchableIndex } from "./parts/file-search-popup.js";
+import { errorMessage } from "../util/errors.js";
 
 /** A thread could not start; the message is for the user as it is. */
 export class StartFailure extends Error {}
@@ -145,7 +146,7 @@ export class RemoteThreads implements ThreadSource {
         thread = target.kind === "resume" ? await this.client.resumeThread(id, params) : await this.client.forkThread(id, params);
       }
     } catch (err) {
-      throw err instanceof StartFailure ? err : new StartFailure((err as Error).message);
+      throw err instanceof StartFailure ? err : new StartFailure(errorMessage(err));
     }
     const hosted = new HostedThread(thread);
     this.handles.set(hosted, thread);
@@ -199,7 +200,7 @@ export class RemoteThreads implements ThreadSource {
       await this.client.call("thread/name/set", { threadId, name });
       return { name: name.trim() };
     } catch (err) {
-      return (err as Error).message;
+      return errorMessage(err);
     }
   }
 

@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FileTooLargeError, NotRegularFileError, readBoundedBytes, readTextFile, readTextPrefix } from "./bounded-read.js";
+import { errorCode } from "./errors.js";
 
 function withDir(fn: (dir: string) => void): void {
   const dir = mkdtempSync(join(tmpdir(), "bounded-read-"));
@@ -33,7 +34,7 @@ void test("a FIFO is refused at once instead of waiting for a writer", () => {
 
 void test("a directory fails with EISDIR, as reading one always has", () => {
   withDir((dir) => {
-    assert.throws(() => readTextFile(dir), (err: unknown) => (err as NodeJS.ErrnoException).code === "EISDIR");
+    assert.throws(() => readTextFile(dir), (err: unknown) => errorCode(err) === "EISDIR");
   });
 });
 

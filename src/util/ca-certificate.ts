@@ -6,6 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import type { Agent } from "node:https";
+import { errorMessage } from "./errors.js";
 
 export const CA_CERTIFICATE_ENV_VAR = "CODEX_CA_CERTIFICATE";
 
@@ -34,7 +35,7 @@ export async function httpsAgentFor(env: NodeJS.ProcessEnv): Promise<Agent | und
   try {
     pem = readFileSync(source.path, "utf8");
   } catch (err) {
-    throw new Error(`${source.variable}: cannot read ${source.path}: ${(err as Error).message}`);
+    throw new Error(`${source.variable}: cannot read ${source.path}: ${errorMessage(err)}`);
   }
   const blocks = pem.match(/-----BEGIN (?:TRUSTED )?CERTIFICATE-----[\s\S]*?-----END (?:TRUSTED )?CERTIFICATE-----/g) ?? [];
   if (blocks.length === 0) throw new Error(`${source.variable}: no certificates found in PEM file ${source.path} (CODEX_CA_CERTIFICATE, else SSL_CERT_FILE, names the bundle)`);
@@ -44,7 +45,7 @@ export async function httpsAgentFor(env: NodeJS.ProcessEnv): Promise<Agent | und
       // Parsed here so a damaged bundle is reported by name, not as a TLS failure later.
       new X509Certificate(block.replace(/TRUSTED CERTIFICATE/g, "CERTIFICATE"));
     } catch (err) {
-      throw new Error(`${source.variable}: failed to parse PEM file ${source.path}: ${(err as Error).message}`);
+      throw new Error(`${source.variable}: failed to parse PEM file ${source.path}: ${errorMessage(err)}`);
     }
   }
   const agent = new HttpsAgent({ ca: [...rootCertificates, pem] });

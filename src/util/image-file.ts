@@ -6,7 +6,7 @@
  */
 import { stat } from "node:fs/promises";
 import { NotRegularFileError, readBoundedBytes } from "./bounded-read.js";
-import { errorMessage } from "./errors.js";
+import { errorCode, errorMessage } from "./errors.js";
 
 /**
  * The largest image we attach: 20 MiB, the per-image limit of OpenAI's image inputs. History is
@@ -89,8 +89,8 @@ const REASONS: Record<string, string> = {
 };
 
 function reason(err: unknown): string {
-  const code = (err as NodeJS.ErrnoException).code;
-  return (code !== undefined ? REASONS[code] : undefined) ?? (errorMessage(err));
+  const code = errorCode(err);
+  return (code !== undefined ? REASONS[code] : undefined) ?? errorMessage(err);
 }
 
 function mebibytes(bytes: number): string {

@@ -19,6 +19,7 @@ import { randomBytes } from "node:crypto";
 import { closeSync, fstatSync, futimesSync, linkSync, openSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { readTextPrefix } from "./bounded-read.js";
 import { processAlive } from "./process-alive.js";
+import { errorCode } from "./errors.js";
 
 export interface LockFileOptions {
   /** Give up waiting after this long (LockBusyError). */
@@ -87,7 +88,7 @@ function tryCreate(lockPath: string): number | null {
   try {
     fd = openSync(lockPath, "wx", 0o600);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "EEXIST") return null;
+    if (errorCode(err) === "EEXIST") return null;
     throw err;
   }
   writeSync(fd, `${process.pid}\n`);
@@ -103,7 +104,7 @@ export function inspectLock(lockPath: string, options: Partial<Settings> = {}): 
     info = statSync(lockPath);
     text = readTextPrefix(lockPath, 64).text;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
+    if (errorCode(err) === "ENOENT") return null;
     throw err;
   }
   const age = Date.now() - info.mtimeMs;
@@ -132,7 +133,7 @@ export function takeOverStaleLock(lockPath: string, sighting: LockSighting): voi
   try {
     renameSync(lockPath, aside);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return; // another waiter took it first
+    if (errorCode(err) === "ENOENT") return; // another waiter took it first
     throw err;
   }
   try {
@@ -144,7 +145,7 @@ export function takeOverStaleLock(lockPath: string, sighting: LockSighting): voi
       try {
         linkSync(aside, lockPath);
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+        if (errorCode(err) !== "EEXIST") throw err;
       }
     }
   } finally {

@@ -19,6 +19,7 @@
  */
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readlinkSync, type Stats } from "node:fs";
 import { isAbsolute, join, relative, sep } from "node:path";
+import { errorCode } from "./errors.js";
 
 /** Linux's O_PATH: a handle on a name that neither reads nor follows it (Node has no constant). */
 const O_PATH = 0o10000000;
@@ -299,8 +300,7 @@ function kindOfStats(info: Stats): EntryKind {
 }
 
 function isMissing(err: unknown): boolean {
-  const code = (err as NodeJS.ErrnoException).code;
-  return code === "ENOENT";
+  return errorCode(err) === "ENOENT";
 }
 
 function components(path: string): string[] {

@@ -7,11 +7,11 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { AppServerClient, assertNoViolations } from "../support/app-server-client.js";
-import { CLI_PATH, makeWorkspace, testEnv } from "../support/cli.js";
+import { AppServerClient, assertNoViolations, startWsAppServer } from "../support/app-server-client.js";
+import { makeWorkspace } from "../support/cli.js";
 
 type Json = Record<string, unknown>;
 const b64 = (text: string): string => Buffer.from(text, "utf8").toString("base64");
@@ -117,16 +117,8 @@ void test("command/exec with a processId: streamed output, stdin, a terminal, te
 
 void test("a client that goes away takes its commands with it; the server and its other clients go on", async () => {
   const ws = makeWorkspace();
-  const server = spawn(process.execPath, [CLI_PATH, "app-server", "--listen", "ws://127.0.0.1:0"], { cwd: ws.dir, env: testEnv(ws.home), stdio: ["ignore", "ignore", "pipe"] });
-  let stderr = "";
-  const url = await new Promise<string>((resolve, reject) => {
-    server.stderr.on("data", (d: Buffer) => {
-      stderr += d.toString();
-      const found = /listening on: (ws:\/\/\S+)/.exec(stderr)?.[1];
-      if (found) resolve(found);
-    });
-    server.on("close", (code) => reject(new Error(`app-server exited (${code}): ${stderr}`)));
-  });
+  const server = await startWsAppServer(ws.dir, ws.home);
+  const url = `ws://127.0.0.1:${server.port}`;
   const marker = "sleep 61.25";
   try {
     const leaving = await AppServerClient.connect(url);
@@ -143,6 +135,6 @@ void test("a client that goes away takes its commands with it; the server and it
     assertNoViolations(leaving, staying);
     await staying.close();
   } finally {
-    server.kill("SIGTERM");
+    server.child.kill("SIGTERM");
   }
 });

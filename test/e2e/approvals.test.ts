@@ -4,7 +4,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Event } from "../../src/protocol/events.js";
@@ -12,11 +12,12 @@ import { sandboxPolicyFor, type AskForApproval } from "../../src/protocol/policy
 import type { Session } from "../../src/core/session.js";
 import type { ModelServer } from "../support/model-server.js";
 import { customCall, fnCall, text, turn } from "../support/model-server.js";
+import { OUTSIDE_PARENT } from "../support/sandbox-scene.js";
 import { askedRequest, requestsIn, until, untilAsked, withSession } from "../support/session.js";
 
 /** A folder outside every writable root (not under /tmp, which workspace-write may write). */
 function outsideDir(): string {
-  return mkdtempSync(join("/var/tmp", "codex-ts-outside-"));
+  return mkdtempSync(join(OUTSIDE_PARENT, "codex-ts-outside-"));
 }
 
 function userTurn(session: Session, cwd: string, policy: AskForApproval, prompt = "go"): string {
@@ -134,6 +135,28 @@ void test("never: nothing is asked and the sandbox's refusal goes back to the mo
     assert.match(outputOf(server, "n"), /Process exited with code 1[\s\S]*(Read-only file system|Permission denied)/);
   });
   rmSync(outside, { recursive: true, force: true });
+});
+
+void test("a forced removal is refused under never, even with full access, and asked about under on-request", async () => {
+  const cwd = cwdOf();
+  const victim = join(cwd, "victim");
+  mkdirSync(victim);
+  writeFileSync(join(victim, "f"), "keep\n");
+  const remove = { cmd: "echo start && rm -rf victim", yield_time_ms: 5000 };
+  await withSession([turn(fnCall("exec_command", remove, "never")), turn(text("ok")), turn(fnCall("exec_command", remove, "ask")), turn(text("ok"))], async (session, server) => {
+    const first = session.submit({ type: "user_turn", items: [{ type: "text", text: "go" }], cwd, approval_policy: "never", sandbox_policy: sandboxPolicyFor("danger-full-access") });
+    const events = await until(session, first, "task_complete");
+    assert.deepEqual(requests(events), []);
+    assert.ok(!events.some((e) => e.msg.type === "exec_command_begin"), "nothing began");
+    assert.match(outputOf(server, "never"), /rm -rf victim.*: rm with a force option \(-f, --force\) is never run without asking/);
+    assert.equal(readFileSync(join(victim, "f"), "utf8"), "keep\n");
+
+    const second = userTurn(session, cwd, "on-request");
+    const asked = await untilAsked(session, second, "exec_approval_request");
+    session.submit({ type: "exec_approval", id: "ask", decision: "approved" });
+    await until(session, second, "task_complete", asked);
+    assert.equal(existsSync(victim), false, "approved, it ran");
+  });
 });
 
 void test("a patch outside the roots asks to open its folder; approved for the session, the folder stays open", async () => {

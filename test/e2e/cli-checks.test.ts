@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { exec, makeWorkspace, withServer } from "../support/cli.js";
+import { assertNoRepositoryAbove, exec, makeWorkspace, withServer } from "../support/cli.js";
 import { text, turn } from "../support/model-server.js";
 
 void test("flags naming missing things stop exec before any model request, with a clear message", async () => {
@@ -41,6 +41,7 @@ void test("--add-dir of a folder that does not exist yet runs with a warning, as
 
 void test("outside a Git repository the message starts with the reference's sentence", async () => {
   const ws = makeWorkspace({ git: false });
+  assertNoRepositoryAbove(ws.dir);
   await withServer([], async (server) => {
     const run = await exec(server, ["hi"], { cwd: ws.dir, home: ws.home });
     assert.equal(run.code, 1);

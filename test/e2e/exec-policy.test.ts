@@ -119,6 +119,26 @@ void test("exec reads $CODEX_HOME/rules; a broken file stops it before any model
   });
 });
 
+void test("exec with the sandbox bypassed still refuses rm -rf where no rule allows it, as the reference does; a rule allowing rm lets it run", async () => {
+  const ws = makeWorkspace();
+  mkdirSync(join(ws.dir, "victim"));
+  writeFileSync(join(ws.dir, "victim", "f"), "keep\n");
+  const remove = turn(fnCall("exec_command", { cmd: "rm -rf victim", yield_time_ms: 5000 }, "c1"));
+  await withServer([remove, turn(text("ok"))], async (server) => {
+    const run = await exec(server, ["--dangerously-bypass-approvals-and-sandbox", "--json", "go"], { cwd: ws.dir, home: ws.home });
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(readFileSync(join(ws.dir, "victim", "f"), "utf8"), "keep\n");
+    assert.match(JSON.stringify(server.requests[1]?.body.input), /rm -rf victim.*rm with a force option/);
+  });
+  mkdirSync(join(ws.home, "rules"));
+  writeFileSync(join(ws.home, "rules", "team.rules"), 'prefix_rule(pattern = ["rm"], decision = "allow")\n');
+  await withServer([remove, turn(text("ok"))], async (server) => {
+    const run = await exec(server, ["--dangerously-bypass-approvals-and-sandbox", "go"], { cwd: ws.dir, home: ws.home });
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(existsSync(join(ws.dir, "victim")), false);
+  });
+});
+
 void test("execpolicy check prints the matched rules and the decision as the reference does", async () => {
   const ws = makeWorkspace();
   const rules = join(ws.dir, "a.rules");

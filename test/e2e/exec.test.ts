@@ -7,7 +7,8 @@ import assert from "node:assert/strict";
 import { readFileSync, existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { text, fnCall, reasoning, turn, errorTurn } from "../support/model-server.js";
-import { exec, jsonLines, makeWorkspace, runCli, withServer } from "../support/cli.js";
+import { assertNoRepositoryAbove, exec, jsonLines, makeWorkspace, runCli, withServer } from "../support/cli.js";
+import { OUTSIDE_PARENT } from "../support/sandbox-scene.js";
 
 const FULL = ["-s", "danger-full-access"];
 
@@ -224,6 +225,7 @@ void test("CODEX_API_KEY wins over OPENAI_API_KEY", async () => {
 
 void test("outside a git repository exec refuses unless --skip-git-repo-check", async () => {
   const ws = makeWorkspace({ git: false });
+  assertNoRepositoryAbove(ws.dir);
   await withServer([turn(text("ran anyway"))], async (server) => {
     const refused = await exec(server, ["hi"], { cwd: ws.dir, home: ws.home });
     assert.equal(refused.code, 1);
@@ -267,13 +269,14 @@ void test("the default read-only sandbox lets commands read but not write, and t
 
 void test("--full-auto lets commands write inside the workspace, still not outside it", async () => {
   const ws = makeWorkspace();
+  const escapeTarget = join(OUTSIDE_PARENT, "codex-ts-full-auto-escape");
   await withServer(
-    [turn(fnCall("exec_command", { cmd: "echo in > inside.txt && touch /var/tmp/codex-ts-full-auto-escape", yield_time_ms: 5000 }, "c1")), turn(text("ok"))],
+    [turn(fnCall("exec_command", { cmd: `echo in > inside.txt && touch ${escapeTarget}`, yield_time_ms: 5000 }, "c1")), turn(text("ok"))],
     async (server) => {
       const r = await exec(server, ["--full-auto", "try"], { cwd: ws.dir, home: ws.home });
       assert.equal(r.code, 0, r.stderr);
       assert.equal(readFileSync(join(ws.dir, "inside.txt"), "utf8"), "in\n");
-      assert.equal(existsSync("/var/tmp/codex-ts-full-auto-escape"), false);
+      assert.equal(existsSync(escapeTarget), false);
     },
   );
 });

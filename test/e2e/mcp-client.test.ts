@@ -249,7 +249,8 @@ void test("results reach the model as the reference converts them: text, structu
     const { handlers } = await mcpToolset(manager);
 
     const echo = await call(handlers, "mcp__fx__echo", { text: "hi" });
-    assert.deepEqual(echo.output, { text: '[{"type":"text","text":"echo: hi"}]', success: true });
+    // PostToolUse hooks are told the server's result as it came (`tool_response`).
+    assert.deepEqual(echo.output, { text: '[{"type":"text","text":"echo: hi"}]', success: true, ran: true, hookResponse: { content: [{ type: "text", text: "echo: hi" }] } });
     assert.equal(echo.events.length, 2);
     const [begin, end] = echo.events;
     assert.deepEqual(begin, { type: "mcp_tool_call_begin", call_id: end?.call_id, invocation: { server: "fx", tool: "echo", arguments: { text: "hi" } } });
@@ -258,7 +259,7 @@ void test("results reach the model as the reference converts them: text, structu
     assert.deepEqual(Object.keys(end.duration), ["secs", "nanos"]);
 
     const add = await call(handlers, "mcp__fx__add", { a: 2, b: 3 });
-    assert.deepEqual(add.output, { text: '{"sum":5}', success: true });
+    assert.deepEqual(add.output, { text: '{"sum":5}', success: true, ran: true, hookResponse: { content: [{ type: "text", text: "sum is 5" }], structuredContent: { sum: 5 } } });
     assert.deepEqual(endOf(add.events).result, { Ok: { content: [{ type: "text", text: "sum is 5" }], structuredContent: { sum: 5 } } });
 
     const image = await call(handlers, "mcp__fx__image", "");
@@ -270,7 +271,7 @@ void test("results reach the model as the reference converts them: text, structu
     assert.equal(image.output.text, "a tiny image");
 
     const fail = await call(handlers, "mcp__fx__fail", {});
-    assert.deepEqual(fail.output, { text: '[{"type":"text","text":"it broke"}]', success: false });
+    assert.deepEqual(fail.output, { text: '[{"type":"text","text":"it broke"}]', success: false, ran: true, hookResponse: { content: [{ type: "text", text: "it broke" }], isError: true } });
     assert.deepEqual(endOf(fail.events).result, { Ok: { content: [{ type: "text", text: "it broke" }], isError: true } });
 
     const badJson = await call(handlers, "mcp__fx__echo", "{not json");

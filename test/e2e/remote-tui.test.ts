@@ -3,17 +3,19 @@
  * pseudo-terminal: a turn answered, a command approved in the UI and run on the server's side,
  * and the connection cut twice through a TCP relay: once while an approval waits (it is asked
  * again after the reconnection and answered), once while a turn finishes (its answer is shown
- * after the reconnection: nothing in flight is lost). `@` and /diff look at the server's files.
- * `/goal` and `/mcp` (with `/mcp login`) work on the server's goal and MCP servers.
+ * after the reconnection: nothing in flight is lost). `@` and /diff look at the server's files;
+ * /undo, /redo and Esc Esc put the server's files back; `/goal` and `/mcp` (with `/mcp login`)
+ * work on the server's goal and MCP servers.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, connect, type Server, type Socket } from "node:net";
 import { join } from "node:path";
-import { CLI_PATH, makeWorkspace, testEnv } from "../support/cli.js";
-import { fnCall, startModelServer, text, turn } from "../support/model-server.js";
+import { startWsAppServer } from "../support/app-server-client.js";
+import { makeWorkspace } from "../support/cli.js";
+import { customCall, fnCall, startModelServer, text, turn } from "../support/model-server.js";
 import { KEY, PtySession, sleep } from "../support/pty.js";
 import { startOAuthFixture } from "../support/oauth-server.js";
 import { STDIO_SERVER_PATH } from "../fixtures/mcp/stdio-server.js";
@@ -53,19 +55,6 @@ class Relay {
   }
 }
 
-function startAppServer(cwd: string, home: string): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, [CLI_PATH, "app-server", "--listen", "ws://127.0.0.1:0"], { cwd, env: testEnv(home), stdio: ["ignore", "ignore", "pipe"] });
-  let err = "";
-  return new Promise((resolve, reject) => {
-    child.stderr?.on("data", (d: Buffer) => {
-      err += d.toString();
-      const port = /listening on: ws:\/\/127\.0\.0\.1:(\d+)/.exec(err)?.[1];
-      if (port) resolve({ child, port: Number(port) });
-    });
-    child.on("close", (code) => reject(new Error(`app-server exited (${code}): ${err}`)));
-  });
-}
-
 void test("the UI drives a thread on an app-server, and reconnects without losing the approval or the answer in flight", async () => {
   const ws = makeWorkspace({ git: false });
   execFileSync("git", ["init", "-q", ws.dir]);
@@ -78,7 +67,7 @@ void test("the UI drives a thread on an app-server, and reconnects without losin
     { ...turn(text("finished while you were away")), delayMs: 2500 },
   ]);
   writeFileSync(join(ws.home, "config.toml"), `openai_base_url = "${model.url}"\n`);
-  const server = await startAppServer(ws.dir, ws.home);
+  const server = await startWsAppServer(ws.dir, ws.home);
   const relay = new Relay(server.port);
   await relay.start();
   // The UI's own home: nothing of the server's is on this side.
@@ -144,7 +133,7 @@ void test("/goal over --remote: the goal is the server's, its own turns run ther
   const ws = makeWorkspace();
   const model = await startModelServer([turn(fnCall("update_goal", { status: "complete" }, "g1")), turn(text("The notes are written."))]);
   writeFileSync(join(ws.home, "config.toml"), `openai_base_url = "${model.url}"\n`);
-  const server = await startAppServer(ws.dir, ws.home);
+  const server = await startWsAppServer(ws.dir, ws.home);
   const local = makeWorkspace();
   const url = `ws://127.0.0.1:${server.port}`;
   const ui = new PtySession(["--remote", url, "-C", ws.dir], { cwd: local.dir, home: local.home, cols: 120, rows: 40 });
@@ -188,7 +177,7 @@ void test("/mcp over --remote lists the server's MCP servers; /mcp login signs i
   const model = await startModelServer([]);
   const servers = [`[mcp_servers.fixture]`, `command = ${JSON.stringify(process.execPath)}`, `args = [${JSON.stringify(STDIO_SERVER_PATH)}, "--name", "fx"]`, `[mcp_servers.remote]`, `url = ${JSON.stringify(fx.url)}`, ""].join("\n");
   writeFileSync(join(ws.home, "config.toml"), `openai_base_url = "${model.url}"\n${servers}`);
-  const server = await startAppServer(ws.dir, ws.home);
+  const server = await startWsAppServer(ws.dir, ws.home);
   const local = makeWorkspace();
   // Wide enough for the authorization URL to stay on one line.
   const ui = new PtySession(["--remote", `ws://127.0.0.1:${server.port}`, "-C", ws.dir], { cwd: local.dir, home: local.home, cols: 500, rows: 40 });
@@ -216,5 +205,61 @@ void test("/mcp over --remote lists the server's MCP servers; /mcp login signs i
     server.child.kill("SIGTERM");
     await model.close();
     await fx.close();
+  }
+});
+
+void test("remote: /undo and /redo put the server's files back and forth; Esc Esc with both asks about a hand edit first", async () => {
+  const ws = makeWorkspace({ git: false });
+  const git = (...args: string[]): string => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], { cwd: ws.dir, encoding: "utf8" });
+  git("init", "-q", "-b", "main");
+  writeFileSync(join(ws.dir, "keep.txt"), "alpha\nbeta\n");
+  writeFileSync(join(ws.dir, "gone.txt"), "will be deleted\n");
+  git("add", "-A");
+  git("commit", "-q", "-m", "init");
+  const patch = "*** Begin Patch\n*** Update File: keep.txt\n@@\n alpha\n-beta\n+BETA\n*** Add File: new.txt\n+new file\n*** Delete File: gone.txt\n*** End Patch\n";
+  const model = await startModelServer([turn(customCall("apply_patch", patch, "p1")), turn(text("Patched on the server."))]);
+  writeFileSync(join(ws.home, "config.toml"), `openai_base_url = "${model.url}"\nsandbox_mode = "workspace-write"\napproval_policy = "never"\n`);
+  const server = await startWsAppServer(ws.dir, ws.home);
+  const local = makeWorkspace();
+  const ui = new PtySession(["--remote", `ws://127.0.0.1:${server.port}`, "-C", ws.dir], { cwd: local.dir, home: local.home, cols: 60, rows: 20 });
+  try {
+    await ui.waitFor("Enter to send");
+    await ui.type("patch it");
+    ui.write(KEY.enter);
+    await ui.waitFor("Patched on the server.", { timeoutMs: 20_000 });
+    await ui.waitFor("Enter to send");
+    assert.equal(readFileSync(join(ws.dir, "keep.txt"), "utf8"), "alpha\nBETA\n");
+
+    await ui.type("/undo");
+    ui.write(KEY.enter);
+    await ui.waitFor(/Undo[\s\S]*Restored 3 files\.[\s\S]*gone\.txt[\s\S]*keep\.txt[\s\S]*new\.txt/, { timeoutMs: 15_000 });
+    assert.equal(readFileSync(join(ws.dir, "keep.txt"), "utf8"), "alpha\nbeta\n");
+    assert.equal(existsSync(join(ws.dir, "new.txt")), false);
+    await ui.type("/redo");
+    ui.write(KEY.enter);
+    await ui.waitFor(/Redo[\s\S]*Put back 3 files\./, { timeoutMs: 15_000 });
+    assert.equal(readFileSync(join(ws.dir, "new.txt"), "utf8"), "new file\n");
+
+    writeFileSync(join(ws.dir, "keep.txt"), "edited by hand\n");
+    ui.write(KEY.escape);
+    await ui.waitFor("Press Esc again");
+    ui.write(KEY.escape);
+    await ui.waitFor("Go back to an earlier message");
+    ui.write(KEY.enter);
+    await ui.waitFor("Restore what to how it was before this message?");
+    ui.write("b");
+    await ui.waitFor(/Changed since the turn: keep\.txt\.[\s\S]*Yes, overwrite/, { timeoutMs: 15_000 });
+    assert.equal(readFileSync(join(ws.dir, "keep.txt"), "utf8"), "edited by hand\n");
+    ui.write("y");
+    await ui.waitFor(/Files restored[\s\S]*keep\.txt/, { timeoutMs: 15_000 });
+    await ui.waitFor(/^ patch it\s*$/m);
+    assert.equal(readFileSync(join(ws.dir, "keep.txt"), "utf8"), "alpha\nbeta\n");
+    assert.equal(existsSync(join(ws.dir, "new.txt")), false);
+    ui.write(KEY.ctrlD);
+    assert.equal(await ui.exit(), 0);
+  } finally {
+    ui.kill();
+    server.child.kill("SIGTERM");
+    await model.close();
   }
 });

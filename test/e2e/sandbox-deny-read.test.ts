@@ -16,7 +16,9 @@
  *
  * Known gap, asserted so the test notices if it changes: under Landlock a folder on the way to a
  * denied path (here the project root, which holds a `.env`) gets no rights itself, so a command
- * cannot create a new entry directly in it; bubblewrap has no such limit.
+ * cannot create a new entry directly in it; bubblewrap has no such limit. These denials are the
+ * user's own, so Landlock enforces them at that cost; the built-in ones yield instead
+ * (sandbox-default-denials.test.ts).
  */
 import { after, test } from "node:test";
 import assert from "node:assert/strict";

@@ -54,7 +54,8 @@ const quote = (s: string): string => `'${s.replace(/'/g, "'\\''")}'`;
 
 // ---------------------------------------------------------------------------------------------
 // The scene: a workspace with .git and .codex, an added root whose .git file points at a git
-// directory elsewhere under /tmp, a TMPDIR for the commands, and a directory outside every root.
+// directory elsewhere in the temporary folder (under /tmp, a writable root, when TMPDIR is), a
+// TMPDIR for the commands, and a directory outside every root.
 
 const base = realpathSync(mkdtempSync(join(tmpdir(), "codex-ts-sandbox-")));
 const work = join(base, "work");
@@ -384,7 +385,9 @@ async function runBattery(mechanism: Mechanism, policyName: PolicyName, listener
         ["write in <cwd>/.git", join(work, ".git")],
         ["write in <cwd>/.codex", join(work, ".codex")],
       ];
-      if (!excluded) protectedDirs.push(["write in the gitdir an added root's .git file names", extraGitdir]);
+      // The gitdir is writable (and so worth protecting) only through /tmp: when TMPDIR is
+      // elsewhere it is outside every root, and no mechanism has anything to protect.
+      if (!excluded && isInside(realpathSync("/tmp"), extraGitdir)) protectedDirs.push(["write in the gitdir an added root's .git file names", extraGitdir]);
       for (const [what, dir] of protectedDirs) {
         if (mechanism === "landlock") {
           const target = fresh(dir, "gap");

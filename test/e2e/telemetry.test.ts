@@ -7,11 +7,11 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { exec, makeWorkspace, NEEDS_TSC_BUILD, withServer } from "../support/cli.js";
+import { loadOrderEnv, readLoadOrder } from "../support/load-order.js";
 import { fnCall, startModelServer, text, turn } from "../support/model-server.js";
 import { startGrpcReceiver, startHttpReceiver, type OtlpReceiver, type ReceivedRecord } from "../support/otlp-receiver.js";
 import { loadConfig } from "../../src/config/load-config.js";
@@ -197,12 +197,11 @@ void test("a collector that is down, refuses or never answers does not fail the 
 void test("exporter = \"none\" (the default) loads no OpenTelemetry code", { skip: NEEDS_TSC_BUILD }, async () => {
   const ws = makeWorkspace({ config: otelConfig('"none"') });
   const log = join(ws.home, "loads.txt");
-  const hook = fileURLToPath(new URL("../fixtures/hooks/record-loads.js", import.meta.url));
   await withServer([turn(text("ok"))], async (server) => {
-    const run = await exec(server, ["go"], { cwd: ws.dir, home: ws.home, env: { NODE_OPTIONS: `--import=${hook}`, CODEX_TS_LOAD_LOG: log } });
+    const run = await exec(server, ["go"], { cwd: ws.dir, home: ws.home, env: loadOrderEnv(log) });
     assert.equal(run.code, 0, run.stderr);
   });
-  const loaded = readFileSync(log, "utf8");
+  const loaded = readLoadOrder(log).before.join("\n");
   assert.match(loaded, /core\/session\.js/, "the hook saw the run's modules");
   assert.doesNotMatch(loaded, /@opentelemetry|@grpc|telemetry\/otel\.js/);
 });

@@ -143,7 +143,8 @@ void test("resume --last skips exec runs unless --include-non-interactive", asyn
   });
   await tui(ws, [], ["resume", "--last"], async (ui) => {
     await ui.waitFor("Enter to send");
-    await ui.waitFor(/No recorded session in .* to resume; starting a new one/);
+    // The notice names the folder, so it wraps where the temporary folder is long.
+    await ui.waitFor(/No recorded session in [\s\S]*?to\s+resume;\s+starting\s+a\s+new\s+one/);
     ui.write(KEY.ctrlD);
     await ui.exit();
   });

@@ -173,9 +173,11 @@ void test("Esc Esc backtracks: the terminal then holds the kept turns exactly as
     ui.write(KEY.escape);
     await sleep(100);
     ui.write(KEY.escape);
-    await ui.waitFor("Edit an earlier message");
+    await ui.waitFor("Go back to an earlier message");
     ui.write(KEY.down); // newest first: the second message
     ui.write(KEY.enter);
+    await ui.waitFor("Restore what to how it was before this message?");
+    ui.write("c"); // the conversation only
     await ui.waitFor("Rolled back 2 turns");
     await sleep(200);
     const after = (await ui.transcript()).split("\n").map((l) => l.trimEnd());

@@ -140,7 +140,9 @@ void test("cut text ends with …: a long answer to a question, a row wider than
   await withTui([turn(longPrefix), turn(text("built"))], { cols: 60, rows: 20 }, async ({ ui }) => {
     await send(ui, "build");
     const screen = await ui.waitFor("Run this command?");
-    const cut = screen.split("\n").filter((r) => r.trimEnd().length >= 59);
+    // Rows as wide as the screen, but not the header box's: its borders close every row, and a
+    // long working directory (a long temporary folder) makes the box as wide as the screen.
+    const cut = screen.split("\n").filter((r) => r.trimEnd().length >= 59 && !/^[╭│╰]/.test(r));
     for (const row of cut) assert.ok(row.trimEnd().endsWith("…") || /^─+$/.test(row.trim()), `cut without …: ${row}`);
     ui.write("y");
     await ui.waitFor("built");

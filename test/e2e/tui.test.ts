@@ -188,9 +188,12 @@ void test("Esc Esc backtracks: pick an earlier message, edit it, and the later t
     ui.write(KEY.escape);
     await ui.waitFor("Press Esc again to edit an earlier message");
     ui.write(KEY.escape);
-    await ui.waitFor("Edit an earlier message");
+    await ui.waitFor("Go back to an earlier message");
     // Newest first: move down to the first message.
     ui.write(KEY.down);
+    ui.write(KEY.enter);
+    // The first choice, the conversation only, is what Enter takes (the files stay).
+    await ui.waitFor("Restore what to how it was before this message?");
     ui.write(KEY.enter);
     // Both turns go: the first message comes back to be edited and sent in their place.
     const screen = await ui.waitFor(/Rolled back 2 turns/);

@@ -200,3 +200,17 @@ export class AppServerClient {
 export function assertNoViolations(...clients: AppServerClient[]): void {
   for (const client of clients) assert.deepEqual(client.violations, [], `messages outside the reference's schema:\n${client.violations.join("\n")}`);
 }
+
+/** `codex-ts app-server` on a WebSocket at a free port of 127.0.0.1, once it says where it listens. */
+export function startWsAppServer(cwd: string, home: string): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, [CLI_PATH, "app-server", "--listen", "ws://127.0.0.1:0"], { cwd, env: testEnv(home), stdio: ["ignore", "ignore", "pipe"] });
+  let err = "";
+  return new Promise((resolve, reject) => {
+    child.stderr?.on("data", (d: Buffer) => {
+      err += d.toString();
+      const port = /listening on: ws:\/\/127\.0\.0\.1:(\d+)/.exec(err)?.[1];
+      if (port) resolve({ child, port: Number(port) });
+    });
+    child.on("close", (code) => reject(new Error(`app-server exited (${code}): ${err}`)));
+  });
+}

@@ -4,9 +4,9 @@
  * server as the provider. Nothing here talks to anything but 127.0.0.1.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
 import { startModelServer, type ModelServer, type ScriptedTurn } from "./model-server.js";
@@ -37,6 +37,26 @@ export function makeWorkspace(options: { git?: boolean; config?: string } = {}):
   if (options.git !== false) mkdirSync(join(dir, ".git"));
   if (options.config) writeFileSync(join(home, "config.toml"), options.config);
   return { dir, home };
+}
+
+/**
+ * A test of what happens outside a Git repository means nothing when a `.git` above the
+ * temporary folder makes every folder below it part of one (exec looks for `.git` upwards, as
+ * the reference does). Such a `.git` in `/tmp` is litter, so say where it comes from rather than
+ * fail on a confusing assertion.
+ */
+export function assertNoRepositoryAbove(dir: string): void {
+  for (let d = dirname(dir); ; d = dirname(d)) {
+    if (existsSync(join(d, ".git"))) {
+      throw new Error(
+        `${join(d, ".git")} exists, so ${dir} is inside a Git repository and this test cannot run. ` +
+          "An empty .git there is usually left behind by the reference Codex CLI, which makes empty .git, .codex, .agents and .aws " +
+          "folders as mount points in its writable roots (/tmp included) and removes them only when it exits normally; remove them, " +
+          "and run the reference with -s danger-full-access or -c sandbox_workspace_write.exclude_slash_tmp=true.",
+      );
+    }
+    if (dirname(d) === d) return;
+  }
 }
 
 /** Every file under `dir`, at any depth (to check that no secret was written anywhere). */

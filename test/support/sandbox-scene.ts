@@ -30,10 +30,17 @@ const isInside = (dir: string, path: string): boolean => {
   return rel === "" || (!rel.startsWith("..") && !rel.startsWith("/"));
 };
 
+/**
+ * Where a test may make folders under no writable root of any policy (not /tmp, not TMPDIR): the
+ * scratch folder `npm test` makes for it (scripts/in-scratch.mjs removes it with whatever a killed
+ * test left there), else /var/tmp.
+ */
+export const OUTSIDE_PARENT = process.env.CODEX_TS_TEST_OUTSIDE ?? "/var/tmp";
+
 /** A fresh folder under no writable root of any policy (not /tmp, not TMPDIR), or null. */
 export function makeOutside(): string | null {
   const roots = [realpathSync("/tmp"), realpathSync(tmpdir())];
-  for (const parent of ["/var/tmp", homedir()]) {
+  for (const parent of [OUTSIDE_PARENT, homedir()]) {
     try {
       const real = realpathSync(parent);
       if (roots.some((root) => isInside(root, real))) continue;

@@ -10,6 +10,7 @@ import { idTokenClaims } from "../../auth/jwt.js";
 import { loginPolicyFrom } from "../../auth/resolve-auth.js";
 import type { Params } from "../params.js";
 import type { AppServer, Method, MethodContext } from "../server.js";
+import { errorMessage } from "../../util/errors.js";
 
 /** Browser sign-ins in progress (their cancel), by login id, per server. */
 const pendingLogins = new WeakMap<AppServer, Map<string, () => void>>();
@@ -77,7 +78,7 @@ const loginStart: Method = async ({ server }, params) => {
       logins(server).set(loginId, () => handle.cancel());
       handle.done.then(
         () => loginFinished(server, loginId, null),
-        (err: unknown) => loginFinished(server, loginId, (err as Error).message),
+        (err: unknown) => loginFinished(server, loginId, errorMessage(err)),
       );
       return { type: "chatgpt", loginId, authUrl: handle.url };
     }
@@ -89,7 +90,7 @@ const loginStart: Method = async ({ server }, params) => {
       const loginId = randomUUID();
       completeDeviceLogin(server.codexHome, env, device, policy.forcedWorkspaceIds ?? null).then(
         () => loginFinished(server, loginId, null),
-        (err: unknown) => loginFinished(server, loginId, (err as Error).message),
+        (err: unknown) => loginFinished(server, loginId, errorMessage(err)),
       );
       return { type: "chatgptDeviceCode", loginId, verificationUrl: device.verificationUrl, userCode: device.userCode };
     }

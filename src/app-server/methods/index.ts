@@ -7,6 +7,7 @@ import { fuzzyFileSearchMethods } from "./fuzzy-file-search.js";
 import { goalMethods } from "./goals.js";
 import { mcpMethods } from "./mcp.js";
 import { threadItemMethods } from "./thread-items.js";
+import { hookMethods } from "./hooks.js";
 import { settingsMethods } from "./settings.js";
 import { threadMethods } from "./threads.js";
 import { turnMethods } from "./turns.js";
@@ -16,6 +17,7 @@ export const METHODS: Readonly<Record<string, Method>> = {
   ...turnMethods,
   ...settingsMethods,
   ...accountMethods,
+  ...hookMethods,
   "command/exec": commandExec,
   ...processMethods,
   ...fuzzyFileSearchMethods,

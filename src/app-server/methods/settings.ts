@@ -13,6 +13,7 @@ import { modelCatalog } from "../../host/models.js";
 import { writeFileAtomic } from "../../util/atomic-write.js";
 import { Params } from "../params.js";
 import type { AppServer, Method, MethodContext } from "../server.js";
+import { errorCode } from "../../util/errors.js";
 
 const EFFORT_NOTES: Record<string, string> = {
   low: "Quick answers, little deliberation",
@@ -67,7 +68,7 @@ function readText(path: string): string {
   try {
     return readFileSync(path, "utf8");
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return "";
+    if (errorCode(err) === "ENOENT") return "";
     throw err;
   }
 }

@@ -1,10 +1,10 @@
 /**
  * Thread methods: start, resume (a loaded thread is rejoined, a recorded one loaded from its
  * file, whoever wrote it), fork, list, read, archive / unarchive, name, unsubscribe, the loaded
- * list, and the history changes (rollback, revert, compact).
+ * list, and the history changes (rollback, revert, compact; undo and redo in ./undo.ts).
  */
 import { invalidRequest } from "../../app-server-protocol/jsonrpc.js";
-import type { Thread, ThreadSettingsResponse, Turn } from "../../app-server-protocol/v2.js";
+import type { FilesRestored, Thread, ThreadSettingsResponse, Turn } from "../../app-server-protocol/v2.js";
 import { approvalFromV2, effortFromV2 } from "../../app-server-protocol/convert.js";
 import type { CliConfigInput } from "../../config/load-config.js";
 import { tomlKey, tomlValue } from "../../util/toml-text.js";
@@ -18,6 +18,7 @@ import type { AppServer, Method, MethodContext } from "../server.js";
 import { threadFromSummary } from "../thread-objects.js";
 import { recordedTurns, turnsOfThread } from "../thread-turns.js";
 import { listThreads } from "./thread-list.js";
+import { CONVERSATION_ONLY, rollbackChoice, rollbackWithFiles, undoMethods, type RollbackChoice } from "./undo.js";
 
 /** The settings a start, resume or fork request may give, as the config loader's input. */
 function configInput(params: Params): Partial<CliConfigInput> {
@@ -206,23 +207,23 @@ const unsubscribe: Method = async ({ server, connection }, params) => {
 const loadedList: Method = async ({ server }) => ({ data: server.loadedThreadIds(), nextCursor: null });
 
 /**
- * Drops the last `numTurns` turns of a loaded thread (issue 26 adds the choice of files as well).
- * The core counts the user's messages, and a steered turn holds more than one: the count is
- * the messages of those turns.
+ * Drops the last `numTurns` turns of a loaded thread, and with `restore` ("code" or "both",
+ * codex-ts's addition) puts back the files they changed (./undo.ts). The core counts the user's
+ * messages, and a steered turn holds more than one: the count is the messages of those turns.
  */
-async function rollBack(server: AppServer, live: LiveThread, numTurns: number): Promise<void> {
+async function rollBack(server: AppServer, live: LiveThread, numTurns: number, choice: RollbackChoice = CONVERSATION_ONLY): Promise<FilesRestored | null> {
   const turns = withTurns(server, live).turns;
   if (numTurns > turns.length) throw invalidRequest(`the thread has ${turns.length} turns; cannot roll back ${numTurns}`);
   const messages = turns.slice(turns.length - numTurns).reduce((n, t) => n + t.items.filter((i) => i.type === "userMessage").length, 0);
-  await live.request({ type: "thread_rollback", num_turns: messages }, (msg) => (msg.type === "thread_rolled_back" ? msg : undefined));
+  return rollbackWithFiles(live, messages, choice);
 }
 
 const rollback: Method = async ({ server }, params) => {
   const live = server.requireThread(params.string("threadId"));
   const numTurns = params.optionalInteger("numTurns", 1);
   if (numTurns === undefined) throw invalidRequest("Invalid request: missing field `numTurns`");
-  await rollBack(server, live, numTurns);
-  return { thread: withTurns(server, live) };
+  const files = await rollBack(server, live, numTurns, rollbackChoice(params));
+  return { thread: withTurns(server, live), ...(files ? { files } : {}) };
 };
 
 const revert: Method = async ({ server }, params) => {
@@ -231,6 +232,7 @@ const revert: Method = async ({ server }, params) => {
   const turns = withTurns(server, live).turns;
   const index = turns.findIndex((t) => t.id === beforeTurnId);
   if (index < 0) throw invalidRequest(`turn not found: ${beforeTurnId}`);
+  // The reference's revert leaves the files alone.
   await rollBack(server, live, turns.length - index);
   server.broadcast("thread/reverted", { threadId: live.threadId });
   return { thread: server.threadObject(live), turnsBackwardsCursor: null, itemsBackwardsCursor: null };
@@ -257,4 +259,5 @@ export const threadMethods: Record<string, (ctx: MethodContext, params: Params) 
   "thread/rollback": rollback,
   "thread/revert": revert,
   "thread/compact/start": compact,
+  ...undoMethods,
 };

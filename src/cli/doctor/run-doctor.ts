@@ -16,6 +16,7 @@ import { reachabilityCheck } from "../../host/doctor/checks-network.js";
 import { bubblewrapCheck, confinementCheck, landlockCheck, seatbeltCheck, userNamespacesCheck } from "../../host/doctor/checks-sandbox.js";
 import { buildReport, renderReport, type Check, type Finding } from "../../host/doctor/report.js";
 import { authCheck } from "./checks-auth.js";
+import { errorMessage } from "../../util/errors.js";
 
 export interface DoctorOptions {
   json?: boolean;
@@ -72,7 +73,7 @@ async function timed(id: string, category: string, run: () => Finding | Promise<
     finding = await run();
   } catch (err) {
     // A probe that breaks is itself a finding, not a crash of the whole report.
-    finding = { status: "fail", summary: `the check itself failed: ${(err as Error).message}`, details: {}, remediation: "report this with the output of `codex-ts doctor --json`" };
+    finding = { status: "fail", summary: `the check itself failed: ${errorMessage(err)}`, details: {}, remediation: "report this with the output of `codex-ts doctor --json`" };
   }
   return { id, category, ...finding, durationMs: Math.round(performance.now() - started) };
 }

@@ -5,6 +5,7 @@
 import type { Event, PatchBlocker } from "../../protocol/events.js";
 import { isSuccessfulOutcome, type EventDuration, type McpStartupStatus } from "../../protocol/mcp-events.js";
 import { formatMcpInvocation } from "../../presentation/mcp-items.js";
+import { HookReportFilter } from "../../presentation/hook-runs.js";
 import { dirname } from "node:path";
 import { shellJoin } from "../../util/shell-quote.js";
 
@@ -27,6 +28,7 @@ const MAX_OUTPUT_LINES = 20;
 export class HumanOutput {
   private readonly started = new Map<string, number>();
   private totalTokens = 0;
+  private readonly hookReports = new HookReportFilter();
 
   constructor(
     private readonly err: (text: string) => void,
@@ -142,6 +144,11 @@ export class HumanOutput {
       case "warning":
         this.err(c.dim(`warning: ${msg.message}`));
         break;
+      case "hook_completed": {
+        const report = this.hookReports.report(msg.run);
+        if (report) this.err([`${c.bold("hook:")} ${report.event} ${report.failed ? c.red(report.status) : report.status}`, ...report.lines.map((l) => `  ${l}`)].join("\n"));
+        break;
+      }
       case "error":
         this.err(c.red(`ERROR: ${msg.message}`));
         break;

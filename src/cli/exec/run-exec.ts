@@ -27,6 +27,7 @@ import { threadEventJson } from "../../presentation/web-search-items.js";
 import { reviewText } from "../../presentation/review-text.js";
 import { PromptError, readPrompt } from "./read-prompt.js";
 import { packageVersion } from "../../util/version.js";
+import { errorMessage } from "../../util/errors.js";
 
 export interface ExecOptions extends SessionFlags {
   json?: boolean;
@@ -130,7 +131,7 @@ export async function runExec(
     try {
       outputSchema = JSON.parse(readFileSync(resolve(opts.outputSchema), "utf8"));
     } catch (err) {
-      return fail(`--output-schema ${opts.outputSchema}: ${(err as Error).message}`);
+      return fail(`--output-schema ${opts.outputSchema}: ${errorMessage(err)}`);
     }
   }
 
@@ -236,7 +237,7 @@ function writeLastMessage(path: string, message: string | null): void {
   try {
     writeFileSync(path, message ?? "");
   } catch (err) {
-    process.stderr.write(`Warning: could not write the last message to ${path}: ${(err as Error).message}\n`);
+    process.stderr.write(`Warning: could not write the last message to ${path}: ${errorMessage(err)}\n`);
   }
 }
 

@@ -77,7 +77,7 @@ async function login(name: string, server: McpHttpServer, io: McpIo, extra: Pick
   try {
     await loginMcpServer(name, server, { env: io.env, out: io.out, err: io.err, ...extra });
   } catch (err) {
-    if (await isLoginRequired(err)) throw new CommandError((err as Error).message);
+    if (await isLoginRequired(err)) throw new CommandError(errorMessage(err));
     throw new CommandError(`failed to log in to MCP server '${name}': ${errorMessage(err)}`);
   }
 }

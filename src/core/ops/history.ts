@@ -7,6 +7,7 @@ import { dropLastUserTurns } from "../../rollout/reconstruct.js";
 import { CompactTask } from "../tasks/compact-task.js";
 import type { SessionState } from "../session-state.js";
 import type { OpFamily } from "./types.js";
+import { ROLLBACK_RESTORES, type RollbackRestore } from "../../protocol/ops.js";
 
 export const historyOps: OpFamily<"compact" | "thread_rollback" | "add_to_history" | "get_history_entry_request"> = {
   compact: async (s, id, op) => {
@@ -15,7 +16,7 @@ export const historyOps: OpFamily<"compact" | "thread_rollback" | "add_to_histor
     s.recorder?.persist();
     s.tasks.spawn(s.turnContext(id, null), new CompactTask(op.instructions));
   },
-  thread_rollback: (s, id, op) => rollback(s, id, op.num_turns),
+  thread_rollback: (s, id, op) => rollback(s, id, op.num_turns, op.restore ?? "conversation", op.overwrite ?? []),
   add_to_history: (s, _id, op) => {
     const history = s.options.promptHistory;
     // History problems never disturb the session: an append that failed is a warning.
@@ -38,13 +39,22 @@ export const historyOps: OpFamily<"compact" | "thread_rollback" | "add_to_histor
 };
 
 /**
- * `thread_rollback`: drops the last `numTurns` user turns from history (files on disk stay as
- * they are), tells the new token estimate, and records thread_rolled_back so a resume replays it.
+ * `thread_rollback`: puts back what `restore` names as it was before the last `numTurns` user
+ * turns. The files first (undo_started / undo_completed): when they cannot all be put back
+ * (changed by hand since, or not writable) nothing is, the conversation stays too, and an
+ * error ends the op. Then the conversation: those turns leave history, the new token estimate
+ * is told, and thread_rolled_back is recorded so a resume replays it.
  */
-function rollback(s: SessionState, id: string, numTurns: number): void {
+async function rollback(s: SessionState, id: string, numTurns: number, restore: RollbackRestore, overwrite: readonly string[]): Promise<void> {
   const fail = (message: string): void => s.send(id, { type: "error", message, codex_error_info: "thread_rollback_failed" });
   if (!Number.isInteger(numTurns) || numTurns < 1) return fail("num_turns must be >= 1");
+  if (!ROLLBACK_RESTORES.includes(restore)) return fail(`restore must be one of ${ROLLBACK_RESTORES.join(", ")}`);
   if (s.tasks.running()) return fail("Cannot rollback while a turn is in progress.");
+  if (restore !== "conversation" && !(await s.files.rollback(id, numTurns, overwrite))) {
+    return fail("The rollback did not happen: the files could not be restored (see the undo message).");
+  }
+  if (restore === "code") return;
+  s.files.dropUserMessages(numTurns);
   s.history.replace(dropLastUserTurns([...s.history.snapshot()], numTurns));
   s.tokens.recompute(s.history.estimatedTokens(), s.modelInfo(s.settings.model).contextWindow);
   s.send(id, s.tokenCount());

@@ -5,6 +5,7 @@
 import type { Op } from "../../protocol/ops.js";
 import type { SessionState } from "../session-state.js";
 import { historyOps } from "./history.js";
+import { hookOps } from "./hooks.js";
 import { lifecycleOps } from "./lifecycle.js";
 import { listingOps } from "./listings.js";
 import { mcpOps } from "./mcp.js";
@@ -12,6 +13,7 @@ import { questionOps } from "./questions.js";
 import { reviewOps } from "./review.js";
 import { turnOps } from "./turns.js";
 import { goalOps } from "./goals.js";
+import { undoOps } from "./undo.js";
 import type { OpFamily } from "./types.js";
 
 const HANDLERS: OpFamily<Op["type"]> = {
@@ -22,7 +24,9 @@ const HANDLERS: OpFamily<Op["type"]> = {
   ...reviewOps,
   ...mcpOps,
   ...lifecycleOps,
+  ...hookOps,
   ...goalOps,
+  ...undoOps,
 };
 
 /** Runs the handler of `op`. */

@@ -3,6 +3,7 @@ import { emptyMcpSnapshot, type McpRuntime } from "../mcp-runtime.js";
 import type { EventMsg } from "../../protocol/events.js";
 import type { SessionState } from "../session-state.js";
 import type { OpFamily } from "./types.js";
+import { errorMessage } from "../../util/errors.js";
 
 export const mcpOps: OpFamily<"restart_mcp_server" | "reload_mcp_servers" | "list_mcp_tools" | "read_mcp_resource" | "call_mcp_tool" | "mcp_sign_in"> = {
   mcp_sign_in: (s, id, op) => {
@@ -48,7 +49,7 @@ async function listMcpTools(s: SessionState, id: string): Promise<void> {
   try {
     s.send(id, await (s.mcp ? s.mcp.snapshot(process.env) : emptyMcpSnapshot(s.mcpServers, process.env)));
   } catch (err) {
-    s.reportWarning(`Could not list the MCP tools: ${(err as Error).message}`);
+    s.reportWarning(`Could not list the MCP tools: ${errorMessage(err)}`);
   }
 }
 
@@ -73,7 +74,7 @@ async function signIn(s: SessionState, id: string, server: string): Promise<void
   try {
     await loginMcpServer(server, config, { env: process.env, out: say, err: say });
   } catch (err) {
-    return fail((err as Error).message);
+    return fail(errorMessage(err));
   }
   s.send(id, { type: "mcp_sign_in_complete", server, success: true });
   if (s.mcp && (await s.mcp.serverNames()).includes(server)) await s.mcp.restart(server);

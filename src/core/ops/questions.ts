@@ -9,6 +9,7 @@ import { questionKey } from "../../approval/questions.js";
 import type { QuestionAnswer } from "../../protocol/ops.js";
 import type { SessionState } from "../session-state.js";
 import type { OpFamily } from "./types.js";
+import { errorMessage } from "../../util/errors.js";
 
 export const questionOps: OpFamily<"answer_question" | "exec_approval" | "patch_approval" | "mcp_tool_call_approval" | "user_input_answer" | "resolve_elicitation"> = {
   answer_question: (s, _id, op) => answerQuestion(s, op.key, op.answer),
@@ -44,6 +45,6 @@ function amendRules(s: SessionState, prefix: string[]): void {
     if (!rules) throw new Error("this session has no rules to amend");
     persistAmendment(rules.codexHome, rules.policy, prefix);
   } catch (err) {
-    s.send(s.activeSubId, { type: "warning", message: `Failed to apply execpolicy amendment: ${(err as Error).message}` });
+    s.send(s.activeSubId, { type: "warning", message: `Failed to apply execpolicy amendment: ${errorMessage(err)}` });
   }
 }

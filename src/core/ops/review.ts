@@ -8,6 +8,7 @@ import { environmentItem } from "../initial-context.js";
 import { resolveReviewRequest, type ResolvedReview } from "../review/review-request.js";
 import { ReviewTask } from "../tasks/review-task.js";
 import type { OpFamily } from "./types.js";
+import { errorMessage } from "../../util/errors.js";
 
 export const reviewOps: OpFamily<"review"> = {
   review: async (s, id, op) => {
@@ -17,7 +18,7 @@ export const reviewOps: OpFamily<"review"> = {
     try {
       resolved = await resolveReviewRequest(request, s.settings.cwd);
     } catch (err) {
-      s.send(id, { type: "error", message: (err as Error).message, codex_error_info: "other" });
+      s.send(id, { type: "error", message: errorMessage(err), codex_error_info: "other" });
       return;
     }
     s.recorder?.persist();

@@ -12,10 +12,13 @@ import { uuidv7 } from "../../util/ids.js";
 import { settingsUpdateItems } from "../initial-context.js";
 import { inputText, userMessageFrom } from "../user-input.js";
 import { RegularTask } from "../tasks/regular-task.js";
+import type { TaskContext } from "../tasks/task.js";
+import { interruptHooks, openUserTurn } from "../turn-hooks.js";
 import { UserShellTask } from "../tasks/user-shell-task.js";
 import type { SessionSettings } from "../session-options.js";
 import type { SessionState } from "../session-state.js";
 import type { OpFamily } from "./types.js";
+import { errorMessage } from "../../util/errors.js";
 
 export const turnOps: OpFamily<"user_input" | "user_turn" | "override_turn_context" | "interrupt" | "run_user_shell_command"> = {
   user_input: (s, id, op) => userTurn(s, id, op.items, {}, op.final_output_json_schema),
@@ -31,6 +34,8 @@ export const turnOps: OpFamily<"user_input" | "user_turn" | "override_turn_conte
   interrupt: (s) => {
     // Every open question is answered as cancelled, also one asked between turns (an MCP server's).
     s.questions.cancelAll("interrupted");
+    const active = s.tasks.running();
+    if (active) interruptHooks(s.hooks, active.turn, (msg) => s.send(active.subId, msg));
     return s.tasks.abort("interrupted");
   },
   run_user_shell_command: async (s, id, op) => {
@@ -51,6 +56,7 @@ async function userTurn(s: SessionState, id: string, items: UserInput[], overrid
   if (active?.kind === "regular" || active?.kind === "review") {
     // Steering: the running turn picks this up at its next request, and the UI shows it now.
     active.pending.push(message);
+    s.files.noteUserMessage(active.turnId);
     active.emit({ type: "user_message", message: inputText(items), images: null });
     return;
   }
@@ -63,19 +69,20 @@ async function userTurn(s: SessionState, id: string, items: UserInput[], overrid
   // A new thread's file appears with its first turn: session_meta, then what waited in memory.
   s.recorder?.persist();
   const turn = s.turnContext(id, outputSchema);
-  s.tasks.spawn(
-    turn,
-    new RegularTask(),
-    () => {
-      s.recorder?.recordTurnContext(turnContextLine(turn.turnId, s.settings, turn.outputSchema));
-      s.history.append(...settingsUpdateItems(s.lastTurnSettings, s.settings, s.options.fileSystemRules));
-      s.lastTurnSettings = s.settings;
+  const settings = s.settings;
+  // SessionStart and UserPromptSubmit hooks speak before the prompt is recorded (turn-hooks.ts).
+  const begin = (ctx: TaskContext): Promise<boolean> => {
+    s.recorder?.recordTurnContext(turnContextLine(turn.turnId, settings, turn.outputSchema));
+    return openUserTurn(s, turn, ctx.emit, s.history, inputText(items), () => {
+      s.history.append(...settingsUpdateItems(s.lastTurnSettings, settings, s.options.fileSystemRules));
+      s.lastTurnSettings = settings;
       s.history.append(message);
+      s.files.noteUserMessage(turn.turnId);
       injectMentionedSkills(s, inputText(items), turn.subId);
-      return { type: "user_message", message: inputText(items), images: null };
-    },
-    items,
-  );
+      ctx.emit({ type: "user_message", message: inputText(items), images: null });
+    });
+  };
+  s.tasks.spawn(turn, new RegularTask(begin), undefined, items);
 }
 
 /** The files of the skills the user mentioned (`$name`), each as a message after theirs. */
@@ -85,7 +92,7 @@ function injectMentionedSkills(s: SessionState, text: string, subId: string): vo
       const { body } = parseFrontMatter(readSkillFile(skill.path));
       s.history.append(userText(skillInjection(skill, body)));
     } catch (err) {
-      s.send(subId, { type: "warning", message: `skill ${skill.name} could not be read: ${(err as Error).message}` });
+      s.send(subId, { type: "warning", message: `skill ${skill.name} could not be read: ${errorMessage(err)}` });
     }
   }
 }

@@ -14,7 +14,7 @@ export class CompactTask implements SessionTask {
   async run(ctx: TaskContext): Promise<string | null> {
     const { specs } = await ctx.tools();
     const overheadTokens = approxTokenCount(ctx.baseInstructions) + approxTokenCount(JSON.stringify(specs));
-    await ctx.compaction?.run({ overheadTokens, ...(this.instructions !== undefined ? { instructions: this.instructions } : {}) });
+    await ctx.compaction?.run({ overheadTokens, ...(this.instructions !== undefined ? { instructions: this.instructions } : {}) }, "manual");
     return null;
   }
 }

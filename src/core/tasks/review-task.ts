@@ -4,7 +4,8 @@
  * the parent's sandbox and approval policy. Nothing of it enters the parent thread while it
  * runs, and its text is not streamed: front ends get entered_review_mode, then
  * exited_review_mode with the parsed findings. The parent thread is then told the result (or
- * that the review was interrupted) in one message, which is also what the rollout keeps.
+ * that the review was interrupted) in one message, which is also what the rollout keeps. No
+ * lifecycle hook runs for the reviewer's calls.
  */
 import type { EventMsg } from "../../protocol/events.js";
 import type { ReviewOutputEvent } from "../../protocol/review.js";
@@ -35,10 +36,14 @@ export class ReviewTask implements SessionTask {
   async run(ctx: TaskContext): Promise<string | null> {
     const history = new ConversationHistory();
     history.append(...this.context, userText(this.prompt));
+    // Lifecycle hooks are the user's session's, not the reviewer's (as in the reference, whose
+    // reviewer is an internal sub-agent without them).
+    const { hooks: _hooks, ...services } = ctx.turn.services;
     // The reviewer's own history and instructions; its answer arrives as the review output, and
     // its rate limits and compaction are none of the parent thread's.
     const last = await runTurn({
       ...ctx,
+      turn: { ...ctx.turn, services },
       history,
       baseInstructions: REVIEW_INSTRUCTIONS,
       emit: (msg) => {

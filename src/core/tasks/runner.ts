@@ -16,9 +16,11 @@ import type { ConversationHistory } from "../history.js";
 import { notifyTurnComplete, userTextMessages } from "../notify.js";
 import type { SessionTask, TaskContext, TaskKind, TurnCompaction } from "./task.js";
 import { errorMessage } from "../../util/errors.js";
+import type { TurnFiles } from "../file-history.js";
 
 export interface ActiveTask {
   subId: string;
+  turn: TurnContext;
   kind: TaskKind;
   task: SessionTask;
   /** Unique across processes (submission ids restart at "0"): names the turn in its events and the rollout. */
@@ -49,6 +51,8 @@ export interface TaskHost {
   compactionFor(turn: TurnContext, emit: (msg: EventMsg) => void, signal: AbortSignal): TurnCompaction;
   /** A regular task completed without error or abort. */
   afterTurn(subId: string): void;
+  /** Undo's snapshots of a turn that may change files (null: none taken). */
+  trackFiles(turn: TurnContext): TurnFiles | null;
 }
 
 export class TaskRunner {
@@ -72,6 +76,7 @@ export class TaskRunner {
     const controller = new AbortController();
     const active: ActiveTask = {
       subId,
+      turn,
       kind: task.kind,
       task,
       turnId,
@@ -106,6 +111,7 @@ export class TaskRunner {
         emit(host.tokenCount());
       },
       compaction: host.compactionFor(turn, emit, controller.signal),
+      trackFiles: () => host.trackFiles(turn),
     };
     let completedTurn = false;
     active.done = task.run(ctx).then(

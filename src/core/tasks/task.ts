@@ -13,12 +13,17 @@ import type { ToolSearchCatalog } from "../../tools/tool-search.js";
 import type { TurnContext } from "../../tools/turn-context.js";
 import type { ConversationHistory } from "../history.js";
 import type { CompactOptions } from "../compact/compactor.js";
+import type { TurnFiles } from "../file-history.js";
 
 /** Automatic compaction as a turn sees it (see compact/compactor.ts). */
 export interface TurnCompaction {
   /** Whether history has reached the auto-compact threshold. */
   due(overheadTokens: number): boolean;
-  run(options: CompactOptions): Promise<void>;
+  /**
+   * Compacts now (`auto`: because history reached the limit; `manual`: the user asked); false
+   * when a PreCompact hook stopped it, in which case nothing changed.
+   */
+  run(options: CompactOptions, trigger: "auto" | "manual"): Promise<boolean>;
   /** The provider said the window overflowed: usage shows it full. */
   windowFull(): void;
 }
@@ -48,6 +53,8 @@ export interface TaskContext {
   recordRateLimits(snapshot: RateLimitSnapshot): void;
   /** Compacting this thread's history (automatically, or as the task itself); null: never (a review's own history). */
   compaction: TurnCompaction | null;
+  /** Starts undo's snapshots of this turn (a user turn does; null when undo is off or nothing can change). */
+  trackFiles?(): TurnFiles | null;
 }
 
 export interface SessionTask {

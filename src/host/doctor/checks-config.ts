@@ -7,6 +7,7 @@ import type { Config } from "../../config/load-config.js";
 import { McpConnectionManager } from "../../mcp/manager.js";
 import type { McpStartupStatus } from "../../protocol/mcp-events.js";
 import { fail, ok, warning, type Finding } from "./report.js";
+import { errorMessage } from "../../util/errors.js";
 
 export function configCheck(config: Config): Finding {
   const details: Record<string, string> = {
@@ -32,7 +33,7 @@ export function rulesCheck(config: Config): Finding {
     const policy = ExecPolicy.loadFolders(config.rulesFolders);
     return ok(`${policy.size} command rule${policy.size === 1 ? "" : "s"} parsed`, details);
   } catch (err) {
-    return fail(`a rules file does not parse: ${(err as Error).message}`, "fix the file and line named (`codex-ts execpolicy check` tries a command against them)", details);
+    return fail(`a rules file does not parse: ${errorMessage(err)}`, "fix the file and line named (`codex-ts execpolicy check` tries a command against them)", details);
   }
 }
 

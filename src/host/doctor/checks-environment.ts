@@ -7,6 +7,7 @@ import { captureShellSnapshot, SnapshotError } from "../../exec/shell-snapshot.j
 import { findOnPath } from "../../sandbox/bwrap.js";
 import { packageVersion } from "../../util/version.js";
 import { fail, ok, warning, type Finding } from "./report.js";
+import { errorMessage } from "../../util/errors.js";
 
 const GIB = 1024 ** 3;
 /** Below these, sessions and snapshots may fail to write. */
@@ -31,7 +32,7 @@ export function diskCheck(codexHome: string): Finding {
     const stats = statfsSync(existing);
     free = stats.bavail * stats.bsize;
   } catch (err) {
-    return warning(`cannot measure free space at ${codexHome}: ${(err as Error).message}`, "create CODEX_HOME (or point CODEX_HOME at a folder that exists)");
+    return warning(`cannot measure free space at ${codexHome}: ${errorMessage(err)}`, "create CODEX_HOME (or point CODEX_HOME at a folder that exists)");
   }
   const gib = `${(free / GIB).toFixed(1)} GiB`;
   const details = { CODEX_HOME: codexHome, available: gib, "warning below": "5.0 GiB", "failure below": "1.0 GiB" };

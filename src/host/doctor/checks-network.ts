@@ -8,6 +8,7 @@ import type { Config } from "../../config/load-config.js";
 import { modelListRequest } from "../../core/model-access.js";
 import { httpsAgentFor } from "../../util/ca-certificate.js";
 import { fail, ok, warning, type Finding } from "./report.js";
+import { errorCode, errorMessage } from "../../util/errors.js";
 
 const TIMEOUT_MS = 8000;
 
@@ -19,7 +20,7 @@ export async function reachabilityCheck(config: Config, env: NodeJS.ProcessEnv):
   try {
     status = await get(url, headers, env);
   } catch (err) {
-    const why = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    const why = errorCode(err) ?? errorMessage(err);
     return fail(`${base} cannot be reached (${why})`, "check base_url (or openai_base_url), the network, proxies (HTTPS_PROXY) and CODEX_CA_CERTIFICATE", details);
   }
   const timed = { ...details, "HTTP status": String(status), "answered in": `${Math.round(performance.now() - started)} ms` };

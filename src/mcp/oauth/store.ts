@@ -18,6 +18,7 @@ import { readTextFile } from "../../util/bounded-read.js";
 import { join } from "node:path";
 import type { OAuthCredentialsStoreMode } from "../../config/mcp.js";
 import { PRIVATE_DIR_MODE, writeFileAtomic } from "../../util/atomic-write.js";
+import { errorCode, errorMessage } from "../../util/errors.js";
 
 export const CREDENTIALS_FILE = ".credentials.json";
 /** Tokens this close to expiry are refreshed before use (the reference's margin). */
@@ -102,15 +103,15 @@ export class OAuthCredentialsStore {
     try {
       text = readTextFile(this.path);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "ENOENT") return {};
-      throw new CredentialsStoreError(`failed to read credentials file at ${this.path}: ${(err as Error).message}`);
+      if (errorCode(err) === "ENOENT") return {};
+      throw new CredentialsStoreError(`failed to read credentials file at ${this.path}: ${errorMessage(err)}`);
     }
     try {
       const parsed: unknown = JSON.parse(text);
       if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error("not a JSON object");
       return parsed as CredentialsFile;
     } catch (err) {
-      throw new CredentialsStoreError(`failed to parse credentials file at ${this.path}: ${(err as Error).message}`);
+      throw new CredentialsStoreError(`failed to parse credentials file at ${this.path}: ${errorMessage(err)}`);
     }
   }
 
@@ -124,7 +125,7 @@ export class OAuthCredentialsStore {
     try {
       writeFileAtomic(this.path, JSON.stringify(file), 0o600);
     } catch (err) {
-      throw new CredentialsStoreError(`failed to write credentials file at ${this.path}: ${(err as Error).message}`);
+      throw new CredentialsStoreError(`failed to write credentials file at ${this.path}: ${errorMessage(err)}`);
     }
   }
 }

@@ -9,7 +9,8 @@
  * failed", so the model can resample); a patch that fails while writing is rolled back and
  * reported as failed, with its error, to both the user and the model.
  */
-import { askUser, isApproval } from "../../approval/ask-user.js";
+import { isApproval } from "../../approval/ask-user.js";
+import { askApproval } from "../tool-hooks.js";
 import { performance } from "node:perf_hooks";
 import { resolve } from "node:path";
 import type { FileChange } from "../../protocol/events.js";
@@ -48,7 +49,26 @@ export const applyPatchHandler: ToolHandler = {
     }
     return applyPatch(invocation, args.input, invocation.turn.cwd, formatShellJsonOutput);
   },
+  // As the reference names it: the patch as `command`, and `Edit` / `Write` for matchers.
+  hookIdentity: (invocation) => ({ toolName: "apply_patch", toolInput: { command: patchText(invocation) }, matcherAliases: ["Edit", "Write"] }),
+  withHookInput(invocation, input) {
+    const patch = typeof input === "object" && input !== null ? (input as { command?: unknown }).command : undefined;
+    if (typeof patch !== "string") return 'apply_patch\'s updatedInput must be {"command": "<patch>"}';
+    if (invocation.payload.kind === "custom") return { ...invocation, payload: { kind: "custom", input: patch } };
+    return { ...invocation, payload: { kind: "function", arguments: JSON.stringify({ input: patch }) } };
+  },
 };
+
+/** The patch a call carries (freeform input, or the function's `input`). */
+function patchText(invocation: ToolInvocation): string {
+  if (invocation.payload.kind === "custom") return invocation.payload.input;
+  try {
+    const args = JSON.parse(invocation.payload.arguments) as { input?: unknown };
+    return typeof args.input === "string" ? args.input : "";
+  } catch {
+    return "";
+  }
+}
 
 /**
  * Applies the patch when a shell tool's argv is an apply_patch invocation (directly, or a shell
@@ -104,15 +124,17 @@ async function applyPatch(invocation: ToolInvocation, text: string, cwd: string,
   // auto_approved means no request was shown for this patch.
   const asked = safety.kind === "ask" && !store.covers("patch", canonicals);
   if (safety.kind === "ask" && asked) {
-    const answer = await askUser(turn.services.questions, { emit: invocation.emit, approvalPolicy: turn.approvalPolicy }, {
+    const request = {
       type: "apply_patch_approval_request",
       call_id: invocation.callId,
       turn_id: turn.turnId,
       changes,
       ...approvalReason(safety.grantRoot, safety.reason),
-    });
-    turn.services.telemetry.toolDecision({ toolName: invocation.name, callId: invocation.callId, decision: answer, source: "user" });
-    if (!isApproval(answer)) return { text: "patch rejected by user", success: false };
+    } as const;
+    const identity = { toolName: "apply_patch", toolInput: { command: text }, matcherAliases: ["Edit", "Write"] };
+    const { decision: answer, message, decidedBy } = await askApproval(invocation, request, identity);
+    turn.services.telemetry.toolDecision({ toolName: invocation.name, callId: invocation.callId, decision: answer, source: decidedBy === "hook" ? "config" : "user" });
+    if (!isApproval(answer)) return { text: message ?? "patch rejected by user", success: false };
     if (answer === "approved_for_session") {
       // For the session: the folder asked about opens to later patches, and these paths are
       // not asked about again.
@@ -129,6 +151,8 @@ async function applyPatch(invocation: ToolInvocation, text: string, cwd: string,
   let stdout = "";
   let stderr = "";
   try {
+    // Undo keeps each file as it was before the patch writes it.
+    await turn.services.fileHistory?.beforeWrite(canonicals);
     await commitPlan(plan, approvedScope);
     stdout = summarizePlan(plan);
     invocation.turnDiff.track(plan.changes);
@@ -143,7 +167,8 @@ async function applyPatch(invocation: ToolInvocation, text: string, cwd: string,
     aggregatedOutput: stdout + stderr,
     timedOut: false,
   };
-  return { text: format(outcome, { kind: "tokens", limit: turn.model.truncationTokens }), success };
+  // It ran, whether every file was written or the commit was rolled back: PostToolUse hears of it.
+  return { text: format(outcome, { kind: "tokens", limit: turn.model.truncationTokens }), success, ran: true };
 }
 
 function approvalReason(grantRoot: string | null, note: string | null): { reason?: string; grant_root?: string } {

@@ -5,7 +5,8 @@
 import { runCommand } from "../../exec/run-command.js";
 import { formatFreeformOutput, formatShellJsonOutput } from "../../exec/format.js";
 import { resolveWorkdir } from "../turn-context.js";
-import { ToolError, parseArguments, type ToolHandler, type ToolInvocation, type ToolOutput } from "../types.js";
+import { ToolError, parseArguments, type HookIdentity, type ToolHandler, type ToolInvocation, type ToolOutput } from "../types.js";
+import { shellJoin } from "../../util/shell-quote.js";
 import { interceptApplyPatch, type PatchOutputFormat } from "./apply-patch.js";
 import { commandEnv, emitBegin, emitEnd, emitRefusal, outputDeltaEmitter, spawnArgvFor } from "./command-events.js";
 import { orchestrateCommand, type CommandLaunch, type CommandRequest, type SandboxPermissions } from "../command-orchestrator.js";
@@ -37,6 +38,14 @@ export const shellHandler: ToolHandler = {
     }
     return runToCompletion(invocation, args.command as string[], args, formatShellJsonOutput);
   },
+  // Hooks see `bash -lc <script>` as the script, any other argv as one command line.
+  hookIdentity: (invocation) => bashIdentity(argvCommand(argumentsOf(invocation).command)),
+  withHookInput: (invocation, input) =>
+    rewriteCommand(invocation, input, (args, command) => {
+      const argv = Array.isArray(args.command) ? (args.command as unknown[]) : [];
+      const wrapped = argv.length === 3 && SCRIPT_FLAGS.includes(String(argv[1])) ? [String(argv[0]), String(argv[1]), command] : ["bash", "-lc", command];
+      return { ...args, command: wrapped };
+    }),
 };
 
 export const shellCommandHandler: ToolHandler = {
@@ -50,7 +59,51 @@ export const shellCommandHandler: ToolHandler = {
     const argv = shellArgv(shell, args.command, args.login !== false);
     return runToCompletion(invocation, argv, args, formatFreeformOutput);
   },
+  hookIdentity: (invocation) => bashIdentity(stringOr(argumentsOf(invocation).command)),
+  withHookInput: (invocation, input) => rewriteCommand(invocation, input, (args, command) => ({ ...args, command })),
 };
+
+const SCRIPT_FLAGS = ["-lc", "-c"];
+
+/** A shell tool's call as hooks see it: `Bash` with `{command}`, as the reference names every shell call. */
+export function bashIdentity(command: string): HookIdentity {
+  return { toolName: "Bash", toolInput: { command } };
+}
+
+/**
+ * A shell tool's arguments with the command a hook's `updatedInput` gives (`{command: "…"}`), or
+ * why that input cannot be used.
+ */
+export function rewriteCommand(
+  invocation: ToolInvocation,
+  input: unknown,
+  apply: (args: Record<string, unknown>, command: string) => Record<string, unknown>,
+): ToolInvocation | string {
+  const command = typeof input === "object" && input !== null ? (input as { command?: unknown }).command : undefined;
+  if (typeof command !== "string" || command.trim() === "") return "a shell command's updatedInput must be {\"command\": \"…\"}";
+  return { ...invocation, payload: { kind: "function", arguments: JSON.stringify(apply(argumentsOf(invocation), command)) } };
+}
+
+/** A function call's arguments as an object ({} when they are not one); the handler reports bad ones. */
+export function argumentsOf(invocation: ToolInvocation): Record<string, unknown> {
+  if (invocation.payload.kind !== "function") return {};
+  try {
+    const parsed: unknown = JSON.parse(invocation.payload.arguments || "{}");
+    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+function argvCommand(command: unknown): string {
+  if (!Array.isArray(command)) return stringOr(command);
+  const argv = command.map(String);
+  return argv.length === 3 && SCRIPT_FLAGS.includes(argv[1] ?? "") ? (argv[2] ?? "") : shellJoin(argv);
+}
+
+function stringOr(value: unknown): string {
+  return typeof value === "string" ? value : "";
+}
 
 async function runToCompletion(
   invocation: ToolInvocation,
@@ -92,10 +145,10 @@ async function runToCompletion(
   }));
   if (outcome.kind === "refused") {
     if (begun) emitRefusal(invocation, argv, cwd, outcome.message);
-    return { text: outcome.message, success: false };
+    return { text: outcome.message, success: false, ran: false };
   }
   const result = outcome.result;
   const text = format(result, { kind: "tokens", limit: invocation.turn.model.truncationTokens });
   emitEnd(invocation, { argv, cwd, ...result, formattedOutput: text });
-  return { text, success: result.exitCode === 0 };
+  return { text, success: result.exitCode === 0, ran: true, hookResponse: result.aggregatedOutput };
 }

@@ -11,6 +11,7 @@ import { ToolError, parseArguments, type ToolHandler, type ToolInvocation, type 
 import { OutputCapture } from "../../exec/output-capture.js";
 import { interceptApplyPatch } from "./apply-patch.js";
 import { commandEnv, emitBegin, emitEnd, emitRefusal, outputDeltaEmitter, spawnArgvFor } from "./command-events.js";
+import { argumentsOf, bashIdentity, rewriteCommand } from "./shell.js";
 import { orchestrateCommand, type CommandLaunch, type CommandRequest, type SandboxPermissions } from "../command-orchestrator.js";
 import { shellArgv } from "../shell-argv.js";
 
@@ -106,13 +107,16 @@ export const execCommandHandler: ToolHandler = {
     }));
     if (outcome.kind === "refused") {
       if (call) emitRefusal(invocation, argv, cwd, outcome.message);
-      return { text: outcome.message, success: false };
+      return { text: outcome.message, success: false, ran: false };
     }
     const result = outcome.result;
     const started = call as RunningCall | null;
     if (result.sessionId !== null && started) callsOf(manager).set(result.sessionId, started);
-    return finish(invocation, started ?? undefined, result);
+    // PostToolUse hears about a command once it exited (as the reference's); a running one is polled with write_stdin.
+    return { ...finish(invocation, started ?? undefined, result), ran: result.exitCode !== null };
   },
+  hookIdentity: (invocation) => bashIdentity(typeof argumentsOf(invocation).cmd === "string" ? String(argumentsOf(invocation).cmd) : ""),
+  withHookInput: (invocation, input) => rewriteCommand(invocation, input, (args, cmd) => ({ ...args, cmd })),
 };
 
 export const writeStdinHandler: ToolHandler = {
@@ -152,7 +156,12 @@ function finish(invocation: ToolInvocation, call: RunningCall | undefined, resul
       formattedOutput: text,
     });
   }
-  return { text: result.warning ? `${text}\n${result.warning}` : text, success: result.exitCode === null || result.exitCode === 0 };
+  return {
+    text: result.warning ? `${text}\n${result.warning}` : text,
+    success: result.exitCode === null || result.exitCode === 0,
+    ran: true,
+    hookResponse: result.output,
+  };
 }
 
 async function guard(tool: string, run: () => Promise<UnifiedExecResult>): Promise<UnifiedExecResult> {

@@ -21,6 +21,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { splitShellWords } from "../../util/shell-words.js";
+import { errorMessage } from "../../util/errors.js";
 
 export interface TerminalHandover {
   suspend(): void | Promise<void>;
@@ -87,7 +88,7 @@ export async function editExternally(text: string, options: EditOptions): Promis
     try {
       edited = await readFile(file, "utf8");
     } catch (err) {
-      throw new EditorError(`could not read the edited prompt back: ${(err as Error).message}`);
+      throw new EditorError(`could not read the edited prompt back: ${errorMessage(err)}`);
     }
     if (!text.endsWith("\n") && edited.endsWith("\n")) edited = edited.slice(0, edited.endsWith("\r\n") ? -2 : -1);
     return edited;

@@ -17,6 +17,7 @@
  */
 import { execFile } from "node:child_process";
 import { theme } from "./theme.js";
+import { errorCode } from "../../util/errors.js";
 
 /** git's well-known empty tree, the base for a repository without any commit yet. */
 const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
@@ -38,7 +39,7 @@ export type GitRunner = (cwd: string, args: string[]) => Promise<GitRun>;
 function localGit(cwd: string, args: string[]): Promise<GitRun> {
   return new Promise((resolve) => {
     execFile("git", ["-c", "core.quotepath=off", ...args], { cwd, maxBuffer: MAX_OUTPUT, encoding: "utf8" }, (err, stdout, stderr) => {
-      const errno = (err as NodeJS.ErrnoException | null)?.code;
+      const errno = errorCode(err);
       const code = err === null ? 0 : typeof err.code === "number" ? err.code : -1;
       resolve({ code, stdout, stderr, missing: errno === "ENOENT" });
     });

@@ -20,6 +20,7 @@ import { matchesKey, truncateToWidth, visibleWidth } from "../pi-tui.js";
 import { homedir } from "node:os";
 import type { ThreadSummary } from "../../protocol/threads.js";
 import { theme } from "./theme.js";
+import { errorMessage } from "../../util/errors.js";
 
 export interface SessionPickerOptions {
   /** Recorded threads newest first (those of `cwd` unless `all`), read as the picker asks for more. */
@@ -135,7 +136,7 @@ export class SessionPicker implements Component {
       }
     } catch (err) {
       this.exhausted = true;
-      this.failure = `could not list sessions: ${(err as Error).message}`;
+      this.failure = `could not list sessions: ${errorMessage(err)}`;
     }
     if (!this.exhausted && this.matches.length < wanted) this.scheduleLoad();
   }

@@ -16,6 +16,7 @@
 import type { Component } from "@mariozechner/pi-tui";
 import { matchesKey, wrapTextWithAnsi } from "../pi-tui.js";
 import { theme } from "./theme.js";
+import { errorMessage } from "../../util/errors.js";
 
 /** A sign-in in progress: the address to open, and how it ends (the account's email, if known). */
 export interface PendingSignIn {
@@ -110,7 +111,7 @@ export class SignInScreen implements Component {
   }
 
   private failed(err: unknown): void {
-    this.failure = (err as Error).message;
+    this.failure = errorMessage(err);
     this.page = { kind: "choose" };
     this.options.requestRender();
   }

@@ -33,6 +33,7 @@ import { projectSettingsFolders, type TrustLevel } from "../../config/project-co
 import { setTableValue } from "../../config/toml-edit.js";
 import { PRIVATE_DIR_MODE, writeFileAtomic } from "../../util/atomic-write.js";
 import { theme } from "./theme.js";
+import { errorCode } from "../../util/errors.js";
 
 export interface TrustQuestion {
   projectPath: string;
@@ -53,7 +54,7 @@ export async function saveTrustDecision(codexHome: string, projectPath: string, 
   try {
     text = readTextFile(file);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+    if (errorCode(err) !== "ENOENT") throw err;
   }
   const edited = setTableValue(text, ["projects", projectPath], "trust_level", level);
   await mkdir(codexHome, { recursive: true, mode: PRIVATE_DIR_MODE });

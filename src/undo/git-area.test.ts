@@ -1,0 +1,68 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DEFAULT_LIMITS } from "./exclusions.js";
+import { ShadowGit, findRepo, hiddenFrom, parseStatus, type GitCapture } from "./git-area.js";
+
+void test("git status's porcelain v2 gives changed tracked paths (spaces kept), untracked and ignored ones", () => {
+  const out = [
+    "# branch.oid 82028b4093b5718204032f7f3ad0a6118b91f6fc",
+    "# branch.head main",
+    "1 .M N... 100644 100644 100644 aaa bbb dir/with space.txt",
+    "1 D. N... 100644 000000 000000 aaa 000 gone.txt",
+    "u UU N... 100644 100644 100644 100644 a b c both.txt",
+    "? new file.txt",
+    "? nested-repo/",
+    "! node_modules/",
+    "! debug.log",
+  ].join("\0") + "\0";
+  assert.deepEqual(parseStatus(Buffer.from(out)), {
+    tracked: ["dir/with space.txt", "gone.txt", "both.txt"],
+    untracked: ["new file.txt", "nested-repo/"],
+    ignored: ["node_modules/", "debug.log"],
+    head: "82028b4093b5718204032f7f3ad0a6118b91f6fc",
+  });
+  assert.equal(parseStatus(Buffer.from("# branch.oid (initial)\0# branch.head main\0")).head, null, "no commit yet");
+});
+
+void test("a path is hidden from a snapshot when ignored, inside an ignored folder, or left out for its size or folder", () => {
+  const capture: GitCapture = {
+    tree: "t",
+    head: null,
+    untrackedFiles: [],
+    untrackedDirs: [],
+    ignored: ["node_modules/", "debug.log"],
+    leftOut: { largeFiles: [{ path: "big.bin", bytes: 1 }], largeDirs: [{ path: "gen", files: 300 }] },
+  };
+  for (const path of ["node_modules/x.js", "debug.log", "big.bin", "gen/a.ts"]) assert.equal(hiddenFrom(capture, path), true, path);
+  for (const path of ["src/a.ts", "generated.ts", "debug.log.txt"]) assert.equal(hiddenFrom(capture, path), false, path);
+});
+
+void test("a file rewritten within the second its index entry was written is snapshotted with its new content (git's racy-clean check holds in the copied index)", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "codex-ts-undo-racy-"));
+  const git = (...args: string[]): string => execFileSync("git", args, { cwd: dir, encoding: "utf8" });
+  git("init", "-q");
+  const second = new Date("2026-01-01T00:00:00.100Z");
+  writeFileSync(join(dir, "a.txt"), "one\n");
+  utimesSync(join(dir, "a.txt"), second, second);
+  git("add", "a.txt");
+  // The index written in the same second as the file: git cannot trust the entry's times.
+  const indexTime = new Date("2026-01-01T00:00:00.500Z");
+  utimesSync(join(dir, ".git", "index"), indexTime, indexTime);
+  // Same size, same inode, same second: only the content tells the change.
+  writeFileSync(join(dir, "a.txt"), "ONE\n");
+  const rewritten = new Date("2026-01-01T00:00:00.300Z");
+  utimesSync(join(dir, "a.txt"), rewritten, rewritten);
+
+  const repo = await findRepo(dir);
+  assert.ok(repo);
+  const store = mkdtempSync(join(tmpdir(), "codex-ts-undo-store-"));
+  for (const sub of ["objects", "tmp"]) mkdirSync(join(store, sub), { recursive: true });
+  const shadow = new ShadowGit(repo, join(store, "objects"), join(store, "tmp"));
+  const capture = await shadow.capture({ limits: DEFAULT_LIMITS, mayRead: () => true, first: false });
+  const listed = execFileSync("git", ["ls-tree", capture.tree, "a.txt"], { cwd: dir, encoding: "utf8", env: { ...process.env, GIT_OBJECT_DIRECTORY: join(store, "objects"), GIT_ALTERNATE_OBJECT_DIRECTORIES: repo.objects } });
+  assert.match(listed, new RegExp(git("hash-object", "a.txt").trim()), "the snapshot holds ONE, not the index's one");
+});

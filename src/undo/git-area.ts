@@ -1,0 +1,369 @@
+/**
+ * Ghost snapshots of a git working tree, made without touching the user's repository: the
+ * user's index is copied to a temporary index (`GIT_INDEX_FILE`), the paths `git status` reports
+ * as changed or untracked under the session's folder are brought up to date in the copy, and
+ * `write-tree` turns it into a tree. New objects go to a shadow object folder of undo's own
+ * (`GIT_OBJECT_DIRECTORY`), which borrows the repository's objects as an alternate: the user's
+ * index, HEAD, refs, stash and even `.git/objects` stay exactly as they were.
+ *
+ * Copying the user's index keeps git's record of file times and sizes, so only the files that
+ * differ from it are read again: a clean 10,000-file repository costs a `git status` and a
+ * `write-tree`. The reference filled its index from HEAD instead, which makes git hash every file.
+ */
+import { copyFileSync, lstatSync, readlinkSync, rmSync, statSync, utimesSync, type Stats } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { join, resolve } from "node:path";
+import { GitError, nulFields, runGit } from "./git.js";
+import { selectUntracked, type LeftOut, type SnapshotLimits } from "./exclusions.js";
+import { blobId, entryAt, modeOf } from "./blob-store.js";
+import { FILE_MODES, OTHER_STATE, type FileMode, type FileState, type PathChange } from "./types.js";
+
+export interface GitRepo {
+  /** The working tree's top folder, as git names it. */
+  root: string;
+  /** The session's folder inside it, `/`-terminated, or "" at the top. */
+  prefix: string;
+  /** The user's index file. */
+  indexFile: string;
+  /** The repository's object folder (shared by its worktrees). */
+  objects: string;
+  /** `core.fileMode`: false where the executable bit is not trusted. */
+  fileMode: boolean;
+}
+
+/** The repository whose working tree holds `cwd`, or null (not in one, or git is missing). */
+export async function findRepo(cwd: string): Promise<GitRepo | null> {
+  let fields: string[];
+  let fileMode = true;
+  try {
+    const [revParse, mode] = await Promise.all([
+      runGit({ args: ["rev-parse", "--is-inside-work-tree", "--show-toplevel", "--show-prefix", "--git-path", "index", "--git-path", "objects"], cwd }),
+      runGit({ args: ["config", "--bool", "core.fileMode"], cwd }).catch(() => Buffer.from("true")),
+    ]);
+    fields = revParse.toString("utf8").split("\n");
+    fileMode = mode.toString("utf8").trim() !== "false";
+  } catch {
+    return null;
+  }
+  const [inside, root, prefix, index, objects] = fields;
+  if (inside !== "true" || !root || index === undefined || objects === undefined) return null;
+  return { root, prefix: prefix ?? "", indexFile: resolve(cwd, index), objects: resolve(cwd, objects), fileMode };
+}
+
+/** A snapshot of the working tree under the session's folder. */
+export interface GitCapture {
+  tree: string;
+  /** HEAD when the snapshot was taken (null: no commit yet). */
+  head: string | null;
+  /** Untracked files and folders (nested repositories) at the time, as the reference records them. */
+  untrackedFiles: string[];
+  untrackedDirs: string[];
+  leftOut: LeftOut;
+  /** Ignored files, and folders (ending in `/`) matched as a whole, when asked for. */
+  ignored: string[];
+}
+
+/**
+ * Whether `path` was there, unseen, when `capture` was taken: ignored, or left out for its
+ * size or its folder's. A path a later snapshot shows as new may be one of these (a
+ * `.gitignore` edited, a file shrunk): undo must not take it for the turn's creation.
+ */
+export function hiddenFrom(capture: GitCapture, path: string): boolean {
+  const under = (dir: string): boolean => path.startsWith(dir.endsWith("/") ? dir : `${dir}/`);
+  return (
+    capture.leftOut.largeFiles.some((f) => f.path === path) ||
+    capture.leftOut.largeDirs.some((d) => under(d.path)) ||
+    capture.ignored.some((entry) => entry === path || (entry.endsWith("/") && under(entry)))
+  );
+}
+
+/** Decides which paths a snapshot may read: false for those a permission profile denies. */
+export type MayRead = (absolutePath: string) => boolean;
+
+export class ShadowGit {
+  /**
+   * The last tree written and what it was written from (the user's index file, and every path
+   * brought up to date, by size, time and inode): a snapshot of the same is that tree again,
+   * without writing an index (the next turn's first snapshot, usually).
+   */
+  private lastTree: { key: string; tree: string } | null = null;
+
+  constructor(
+    readonly repo: GitRepo,
+    /** The shadow object folder. */
+    private readonly objects: string,
+    /** Where temporary indexes are made. */
+    private readonly tmpDir: string,
+  ) {}
+
+  private get shadowEnv(): Record<string, string> {
+    return { GIT_OBJECT_DIRECTORY: this.objects, GIT_ALTERNATE_OBJECT_DIRECTORIES: this.repo.objects };
+  }
+
+  private git(args: readonly string[], options: { env?: Record<string, string>; input?: string | Buffer } = {}): Promise<Buffer> {
+    return runGit({ args, cwd: this.repo.root, env: { ...this.shadowEnv, ...options.env }, input: options.input });
+  }
+
+  /** The pathspec limiting a command to the session's folder (none at the top). */
+  private scope(): string[] {
+    return this.repo.prefix === "" ? [] : ["--", `:(top,literal)${this.repo.prefix}`];
+  }
+
+  /** `first`: the turn's first snapshot, which also notes HEAD and what is ignored. */
+  async capture(options: { limits: SnapshotLimits; mayRead: MayRead; first: boolean }): Promise<GitCapture> {
+    const { root } = this.repo;
+    // The first snapshot also asks for HEAD (`--branch`) and what is ignored. Read-only:
+    // GIT_OPTIONAL_LOCKS=0 keeps status from refreshing the user's index.
+    const first = options.first ? ["--branch", "--ignored=matching"] : [];
+    const status = await runGit({ args: ["status", "--porcelain=2", "-z", "--untracked-files=all", ...first, "--no-renames", "--ignore-submodules=all", ...this.scope()], cwd: root });
+    const { tracked, untracked, ignored: ignoredPaths, head } = parseStatus(status);
+    const stats = new Map<string, Stats | null>();
+    const statOf = (path: string): Stats | null => {
+      if (!stats.has(path)) stats.set(path, lstatOrNull(join(root, path)));
+      return stats.get(path) ?? null;
+    };
+    const readable = (path: string): boolean => options.mayRead(join(root, path));
+    const untrackedDirs = untracked.filter((p) => p.endsWith("/")).map((p) => p.slice(0, -1));
+    const untrackedFiles = untracked.filter((p) => !p.endsWith("/"));
+    const { kept, leftOut } = selectUntracked(untrackedFiles.filter(readable), options.limits, (path) => {
+      const s = statOf(path);
+      return s?.isFile() ? s.size : null;
+    });
+    // A tracked file now a folder leaves the index (its files come as untracked); a denied one
+    // keeps the index's version, so it is never read and never restored.
+    const removed: string[] = [];
+    const updated: string[] = [];
+    for (const path of tracked) {
+      if (!readable(path)) continue;
+      if (statOf(path)?.isDirectory()) removed.push(path);
+      else updated.push(path);
+    }
+    for (const path of kept) if (!statOf(path)?.isDirectory()) updated.push(path);
+
+    const key = this.treeKey(removed, updated, statOf);
+    const tree = key !== null && this.lastTree?.key === key ? this.lastTree.tree : await this.writeTree(removed, updated);
+    if (key !== null) this.lastTree = { key, tree };
+    return { tree, head, untrackedFiles, untrackedDirs, leftOut, ignored: ignoredPaths };
+  }
+
+  /**
+   * What a tree is written from, as a key; null when a file changed in the last second (a
+   * change within the same time stamp would go unseen, so such a tree is not reused).
+   */
+  private treeKey(removed: readonly string[], updated: readonly string[], statOf: (path: string) => Stats | null): string | null {
+    const recent = Date.now() - 1000;
+    const index = lstatOrNull(this.repo.indexFile);
+    if (index !== null && index.mtimeMs > recent) return null;
+    const parts = [index === null ? "-" : `${index.ino}:${index.size}:${index.mtimeMs}`, removed.join("\0")];
+    for (const path of updated) {
+      const s = statOf(path);
+      if (s !== null && s.mtimeMs > recent) return null;
+      parts.push(s === null ? `${path}\0-` : `${path}\0${s.mode}:${s.size}:${s.mtimeMs}:${s.ino}`);
+    }
+    return parts.join("\n");
+  }
+
+  /** The user's index copied, `removed` taken out and `updated` brought up to date, written as a tree. */
+  private async writeTree(removed: readonly string[], updated: readonly string[]): Promise<string> {
+    const index = join(this.tmpDir, `index-${randomBytes(8).toString("hex")}`);
+    try {
+      copyIndex(this.repo.indexFile, index);
+      const env = { GIT_INDEX_FILE: index };
+      // Our own index is written plainly: never split into a shared index inside the user's .git.
+      const config = ["-c", "core.splitIndex=false", "-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false"];
+      if (removed.length > 0) {
+        const lines = removed.map((path) => `0 ${"0".repeat(40)}\t${path}\0`).join("");
+        await this.git([...config, "update-index", "-z", "--index-info"], { env, input: lines });
+      }
+      if (updated.length > 0) {
+        await this.git([...config, "update-index", "--add", "--remove", "--replace", "-z", "--stdin"], { env, input: updated.map((p) => `${p}\0`).join("") });
+      }
+      return (await this.git([...config, "write-tree"], { env })).toString("utf8").trim();
+    } finally {
+      rmSync(index, { force: true });
+    }
+  }
+
+  /** The ghost commit: an unreferenced commit of `tree` on top of `parent`. */
+  async commit(tree: string, parent: string | null): Promise<string> {
+    const identity = { GIT_AUTHOR_NAME: "codex-ts snapshot", GIT_AUTHOR_EMAIL: "snapshot@codex-ts.invalid", GIT_COMMITTER_NAME: "codex-ts snapshot", GIT_COMMITTER_EMAIL: "snapshot@codex-ts.invalid" };
+    const args = ["commit-tree", tree, ...(parent ? ["-p", parent] : []), "-m", "codex-ts snapshot"];
+    return (await this.git(args, { env: identity })).toString("utf8").trim();
+  }
+
+  /** What differs between two snapshots under the session's folder (paths from the top). */
+  async diff(before: string, after: string): Promise<PathChange[]> {
+    if (before === after) return [];
+    const out = await this.git(["diff-tree", "-r", "-z", "--no-renames", "--raw", before, after, ...this.scope()]);
+    const fields = nulFields(out);
+    const changes: PathChange[] = [];
+    for (let i = 0; i + 1 < fields.length; i += 2) {
+      const header = fields[i] ?? "";
+      const path = fields[i + 1] ?? "";
+      const [srcMode, dstMode, srcOid, dstOid] = header.replace(/^:/, "").split(" ");
+      const before = stateOf(srcMode, srcOid);
+      const after = stateOf(dstMode, dstOid);
+      // Submodules and anything git keeps that is not a file are left to git.
+      if (before === undefined || after === undefined) continue;
+      changes.push({ path, before, after });
+    }
+    return changes;
+  }
+
+  /** Whether each of `paths` is in `tree` (a file undo would restore from this snapshot). */
+  async holds(tree: string, paths: readonly string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (let i = 0; i < paths.length; i += 500) {
+      const chunk = paths.slice(i, i + 500);
+      const out = await this.git(["ls-tree", "-r", "-z", "--full-tree", "--name-only", tree, "--", ...chunk], { env: { GIT_LITERAL_PATHSPECS: "1" } });
+      for (const path of nulFields(out)) found.add(path);
+    }
+    return found;
+  }
+
+  /**
+   * The state of each path on disk now, as git would record it (clean filters applied, so a
+   * file checked out with CRLF endings matches its LF blob). Paths that may not be read get
+   * OTHER_STATE: they match nothing and are never restored.
+   */
+  async current(paths: readonly string[], mayRead: MayRead): Promise<Map<string, FileState | null>> {
+    const states = new Map<string, FileState | null>();
+    const files: Array<{ path: string; mode: FileMode }> = [];
+    for (const path of paths) {
+      const absolute = join(this.repo.root, path);
+      const stats = entryAt(this.repo.root, path);
+      if (stats === null) states.set(path, null);
+      else if (stats === "through-link" || !mayRead(absolute)) states.set(path, OTHER_STATE);
+      else if (stats.isSymbolicLink()) states.set(path, { mode: "120000", oid: blobId(Buffer.from(readlinkSync(absolute, { encoding: "buffer" }))) });
+      else if (stats.isFile()) files.push({ path, mode: modeOf(stats) });
+      else states.set(path, OTHER_STATE);
+    }
+    // One file name per line: a name with a newline in it is hashed as it is.
+    const byGit = files.filter((f) => !f.path.includes("\n"));
+    if (byGit.length > 0) {
+      const out = (await this.git(["hash-object", "--stdin-paths"], { input: byGit.map((f) => `${f.path}\n`).join("") })).toString("utf8").split("\n");
+      byGit.forEach((f, i) => states.set(f.path, { mode: f.mode, oid: out[i] ?? OTHER_STATE.oid }));
+    }
+    for (const f of files.filter((f) => f.path.includes("\n"))) {
+      const stats = lstatOrNull(join(this.repo.root, f.path));
+      states.set(f.path, stats?.isFile() ? { mode: f.mode, oid: await this.hashRaw(f.path) } : OTHER_STATE);
+    }
+    return states;
+  }
+
+  private async hashRaw(path: string): Promise<string> {
+    return (await this.git(["hash-object", "--no-filters", "--", path])).toString("utf8").trim();
+  }
+
+  /**
+   * The bytes to write back for each state, as a checkout would write them (smudge filters and
+   * line endings applied where attributes or core.autocrlf ask for them; a link's target as is).
+   */
+  async contents(items: ReadonlyArray<{ path: string; state: FileState }>): Promise<Map<string, Buffer>> {
+    const result = new Map<string, Buffer>();
+    if (items.length === 0) return result;
+    const filtered = await this.pathsWithFilters(items.filter((i) => i.state.mode !== "120000").map((i) => i.path));
+    const raw = items.filter((i) => !filtered.has(i.path));
+    if (raw.length > 0) {
+      const blobs = parseBatch(await this.git(["cat-file", "--batch"], { input: raw.map((i) => `${i.state.oid}\n`).join("") }));
+      for (const item of raw) {
+        const blob = blobs.get(item.state.oid);
+        if (blob === undefined) throw new GitError(`the snapshot's copy of ${item.path} is gone (object ${item.state.oid.slice(0, 12)})`, null);
+        result.set(item.path, blob);
+      }
+    }
+    for (const item of items.filter((i) => filtered.has(i.path))) {
+      result.set(item.path, await this.git(["cat-file", "--filters", `--path=${item.path}`, item.state.oid]));
+    }
+    return result;
+  }
+
+  /** Of `paths`, those a checkout would convert (line endings, filters, encodings). */
+  private async pathsWithFilters(paths: readonly string[]): Promise<Set<string>> {
+    if (paths.length === 0) return new Set();
+    const autocrlf = await runGit({ args: ["config", "core.autocrlf"], cwd: this.repo.root }).then((b) => b.toString("utf8").trim(), () => "");
+    if (autocrlf === "true") return new Set(paths);
+    const out = await runGit({ args: ["check-attr", "-z", "--stdin", "text", "eol", "crlf", "filter", "ident", "working-tree-encoding"], cwd: this.repo.root, input: paths.map((p) => `${p}\0`).join("") });
+    const fields = nulFields(out);
+    const converted = new Set<string>();
+    for (let i = 0; i + 2 < fields.length; i += 3) {
+      if (fields[i + 2] !== "unspecified") converted.add(fields[i] ?? "");
+    }
+    return converted;
+  }
+}
+
+/**
+ * The copy keeps the index's modification time: git takes an entry written in the same second as
+ * its index for "racily clean" and compares its content, and a copy with a newer time would
+ * trust that entry's times instead, missing a same-size rewrite made in that second.
+ */
+function copyIndex(from: string, to: string): void {
+  try {
+    // Timed first: an index replaced meanwhile makes the copy look older, never newer (so does
+    // the rounding down to whole milliseconds).
+    const { atime, mtime } = statSync(from);
+    copyFileSync(from, to);
+    utimesSync(to, atime, mtime);
+  } catch (err) {
+    // A repository where nothing was ever staged has no index: the snapshot starts empty.
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+  }
+}
+
+function lstatOrNull(path: string): Stats | null {
+  try {
+    return lstatSync(path);
+  } catch {
+    return null;
+  }
+}
+
+/** A raw diff side as a state: null for "not there", undefined for what undo does not handle. */
+function stateOf(mode: string | undefined, oid: string | undefined): FileState | null | undefined {
+  if (mode === "000000") return null;
+  if (!(FILE_MODES as readonly string[]).includes(mode ?? "") || oid === undefined) return undefined;
+  return { mode: mode as FileMode, oid };
+}
+
+/** `git status --porcelain=2 -z`: changed tracked paths, untracked and ignored ones (folders end in `/`), and HEAD when asked (`--branch`). */
+export function parseStatus(output: Buffer): { tracked: string[]; untracked: string[]; ignored: string[]; head: string | null } {
+  const tracked: string[] = [];
+  const untracked: string[] = [];
+  const ignored: string[] = [];
+  let head: string | null = null;
+  for (const entry of nulFields(output)) {
+    const kind = entry[0];
+    // With --branch: the commit HEAD names, or "(initial)" before the first commit.
+    if (entry.startsWith("# branch.oid ")) head = /^[0-9a-f]{40,64}$/.test(entry.slice(13)) ? entry.slice(13) : null;
+    else if (kind === "?") untracked.push(entry.slice(2));
+    else if (kind === "!") ignored.push(entry.slice(2));
+    else if (kind === "1") tracked.push(fieldAfter(entry, 8));
+    else if (kind === "u") tracked.push(fieldAfter(entry, 10));
+  }
+  return { tracked, untracked, ignored, head };
+}
+
+/** The rest of a space-separated line after `n` fields (a path may hold spaces). */
+function fieldAfter(line: string, n: number): string {
+  let at = 0;
+  for (let i = 0; i < n; i++) at = line.indexOf(" ", at) + 1;
+  return line.slice(at);
+}
+
+/** `git cat-file --batch` output: contents by object id (missing objects left out). */
+function parseBatch(out: Buffer): Map<string, Buffer> {
+  const blobs = new Map<string, Buffer>();
+  let at = 0;
+  while (at < out.length) {
+    const end = out.indexOf(0x0a, at);
+    if (end < 0) break;
+    const [oid, type, size] = out.subarray(at, end).toString("utf8").split(" ");
+    at = end + 1;
+    if (type === "missing" || oid === undefined || size === undefined) continue;
+    const length = Number(size);
+    blobs.set(oid, out.subarray(at, at + length));
+    at += length + 1;
+  }
+  return blobs;
+}
