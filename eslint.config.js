@@ -48,9 +48,10 @@ const LAYERS = {
   // Front ends: the protocol, settings, credentials, the host and shared presentation; never the
   // engine's inner folders. Each lists only what it uses.
   tui: ["protocol", "util", "auth", "config", "host", "presentation", "app-server-client", "file-search"],
-  "mcp-server": ["protocol", "util", "config", "host"],
+  "mcp-server": ["protocol", "util", "config", "host", "presentation"],
   "app-server": ["protocol", "util", "auth", "config", "host", "presentation", "app-server-protocol", "file-search"],
-  cli: ["protocol", "util", "auth", "config", "host", "presentation", "tui", "mcp-server", "app-server"],
+  acp: ["protocol", "util", "auth", "config", "host", "presentation"],
+  cli: ["protocol", "util", "auth", "config", "host", "presentation", "tui", "mcp-server", "app-server", "acp"],
 };
 
 // A folder without a layer would escape the check: name it in LAYERS first. A file directly in

@@ -9,7 +9,7 @@
 // `--keep-ca` (Node reads those certificates at start-up, before any code runs).
 // Usage: node bench/app-server.mjs [--runs N] [--reference PATH] [--keep-ca]
 import { spawn } from "node:child_process";
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -17,6 +17,7 @@ import { fileURLToPath } from "node:url";
 import { median, parseRuns } from "./stats.mjs";
 import { loadAverage } from "./machine.mjs";
 import { requireBuilt } from "./built.mjs";
+import { StdioRpc, rssMib } from "./stdio-rpc.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CLI = join(ROOT, "dist/src/cli/main.js");
@@ -27,55 +28,6 @@ function referencePath(argv) {
   if (i !== -1) return argv[i + 1];
   const guess = "/work/ref/node_modules/.bin/codex";
   return existsSync(guess) ? guess : null;
-}
-
-/** A line-delimited JSON-RPC client over a child's stdio. */
-class Client {
-  constructor(child) {
-    this.child = child;
-    this.nextId = 1;
-    this.pending = new Map();
-    this.waiters = [];
-    let buf = "";
-    child.stdout.on("data", (d) => {
-      buf += d;
-      for (let nl = buf.indexOf("\n"); nl >= 0; nl = buf.indexOf("\n")) {
-        const line = buf.slice(0, nl);
-        buf = buf.slice(nl + 1);
-        if (!line.trim()) continue;
-        const m = JSON.parse(line);
-        if (m.id !== undefined && m.method === undefined) this.pending.get(m.id)?.(m);
-        else {
-          const waiter = this.waiters.find((w) => w.match(m));
-          if (waiter) {
-            this.waiters.splice(this.waiters.indexOf(waiter), 1);
-            waiter.resolve(m);
-          }
-        }
-      }
-    });
-  }
-  request(method, params) {
-    const id = this.nextId++;
-    const reply = new Promise((resolve) => this.pending.set(id, resolve));
-    this.child.stdin.write(`${JSON.stringify({ id, method, params })}\n`);
-    return reply;
-  }
-  notify(method) {
-    this.child.stdin.write(`${JSON.stringify({ method })}\n`);
-  }
-  wait(method) {
-    return new Promise((resolve) => this.waiters.push({ match: (m) => m.method === method, resolve }));
-  }
-}
-
-function rssMib(pid) {
-  try {
-    const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
-    return kb ? Number(kb) / 1024 : NaN;
-  } catch {
-    return NaN;
-  }
 }
 
 const FUZZY_FILES = 20_000;
@@ -120,7 +72,7 @@ async function runOnce(name, argv, modelUrl, keepCa, tree) {
   if (!keepCa) delete env.NODE_EXTRA_CA_CERTS;
   const t0 = performance.now();
   const child = spawn(argv[0], argv.slice(1), { cwd: work, env, stdio: ["pipe", "pipe", "ignore"] });
-  const client = new Client(child);
+  const client = new StdioRpc(child);
   await client.request("initialize", { clientInfo: { name: "bench", title: null, version: "1" }, capabilities: { experimentalApi: false } });
   const init = performance.now() - t0;
   client.notify("initialized");
@@ -138,11 +90,7 @@ async function runOnce(name, argv, modelUrl, keepCa, tree) {
   const lists = performance.now() - t3;
   const fuzzy = await fuzzySearches(client, tree);
   const rss = rssMib(child.pid);
-  child.stdin.end();
-  await new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
-    child.on("close", () => (clearTimeout(timer), resolve()));
-  });
+  await client.close();
   rmSync(root, { recursive: true, force: true });
   return { name, init, start, turn, lists, ...fuzzy, rss };
 }

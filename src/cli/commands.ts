@@ -361,6 +361,28 @@ export async function runCli(argv: string[]): Promise<number> {
     });
 
   program
+    .command("acp")
+    .description("Run codex-ts as an Agent Client Protocol agent on stdin/stdout, for editors such as Zed and JetBrains IDEs (docs/acp.md).")
+    .option("-c, --config <key=value>", "override a config.toml value for every session (repeatable)", collect, [])
+    .option("-p, --profile <name>", PROFILE_HELP)
+    .option("-m, --model <model>", "the model sessions start with")
+    .option("--login", "sign in with ChatGPT as `codex-ts login` does, then exit (what an editor's terminal sign-in runs)")
+    .addHelpText(
+      "after",
+      '\nEditors start it themselves; in Zed\'s settings.json, for example:\n  "agent_servers": { "codex-ts": { "type": "custom", "command": "codex-ts", "args": ["acp"] } }\n' +
+        "Signing in, modes, permissions and JetBrains IDEs: docs/acp.md.",
+    )
+    .action(async (opts: { config: string[]; profile?: string; model?: string; login?: boolean }) => {
+      if (opts.login === true) {
+        const { runLoginCommand, loginPolicyForStatus } = await import("./login-command.js");
+        exitCode = await runLoginCommand({}, { policy: await loginPolicyForStatus(process.env) });
+        return;
+      }
+      const { runAcp } = await import("../acp/serve.js");
+      exitCode = await runAcp({ overrides: opts.config, ...(opts.profile !== undefined ? { profile: opts.profile } : {}), ...(opts.model !== undefined ? { model: opts.model } : {}) });
+    });
+
+  program
     .command("app-server")
     .description("Serve the app-server protocol (JSON-RPC) that IDE extensions and GUIs speak, over stdio or WebSockets.")
     .option("--listen <url>", "stdio:// (default) or ws://HOST:PORT", "stdio://")

@@ -14,6 +14,7 @@ import type { McpSignInHandler } from "../mcp/sign-in.js";
 import type { McpServerConfig } from "../config/mcp.js";
 import type { FileSystemRules } from "../sandbox/fs-rules.js";
 import type { AccountModel } from "./account-models.js";
+import type { EditorFiles } from "../protocol/editor-files.js";
 import type { SnapshotLimits } from "../undo/exclusions.js";
 import type { HookRegistry } from "../hooks/registry.js";
 import type { SessionStartSource, SubagentContext } from "../hooks/payloads.js";
@@ -94,6 +95,8 @@ export interface SessionOptions {
   execPolicy?: { policy: ExecPolicy; codexHome: string };
   /** Where the `codex.*` OpenTelemetry events go; absent: nowhere. */
   telemetry?: TelemetryRecorder;
+  /** The editor's files (an ACP client's buffers): patches read and write through it; absent: the disk. */
+  editorFiles?: EditorFiles;
   /** The lifecycle hooks this thread may run (docs/hooks.md); absent: none. */
   hooks?: HookRegistry;
   /**

@@ -220,6 +220,7 @@ export class SessionState {
         questions: this.questions,
         approvalStore: this.approvalStore,
         fileSystemGuard: this.fileSystemGuard,
+        ...(this.options.editorFiles ? { editorFiles: this.options.editorFiles } : {}),
         ...(this.hooks ? { hooks: this.hooks } : {}),
         ...(turn_goals(this) ? { goals: this.goals } : {}),
       },

@@ -27,6 +27,7 @@ import type { OtelHandle } from "../telemetry/otel.js";
 import { uuidv7 } from "../util/ids.js";
 import { ExecPolicy } from "../approval/exec-policy/policy.js";
 import { RolloutRecorder } from "../rollout/recorder.js";
+import type { EditorFiles } from "../protocol/editor-files.js";
 import { errorMessage } from "../util/errors.js";
 
 export interface ThreadManagerOptions {
@@ -59,6 +60,8 @@ export interface StartThreadRequest {
   /** Replace the configured instructions for this thread (the MCP server's tool arguments). */
   developerInstructions?: string;
   baseInstructions?: string;
+  /** The editor's files, when the front end runs inside an editor that offers them (ACP). */
+  editorFiles?: EditorFiles;
 }
 
 export interface StartedThread {
@@ -126,6 +129,7 @@ export class ThreadManager {
       resume: opened.resume,
       telemetry: await this.telemetryFor(config, threadId),
       execPolicy,
+      ...(req.editorFiles ? { editorFiles: req.editorFiles } : {}),
     });
     return this.adopt(session, config, opened.notices, warning);
   }

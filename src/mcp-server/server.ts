@@ -37,7 +37,7 @@ import { packageVersion } from "../util/version.js";
 import { codexToolConfig, type SessionEnvironment } from "./start-session.js";
 import { FrontEndHost } from "../host/front-end-host.js";
 import type { EventListener, HostedThread } from "../host/hosted-thread.js";
-import { answersFromElicitResult, questionsElicitation } from "./user-questions.js";
+import { answersFromElicitResult, elicitationAnswer, questionsElicitation } from "../presentation/question-form.js";
 import { CODEX_REPLY_TOOL, CODEX_TOOL, ParamsError, parseCodexParams, parseReplyParams, type CodexToolParams } from "./tools.js";
 import { errorMessage } from "../util/errors.js";
 
@@ -207,12 +207,7 @@ class ClientRelay {
   /** A question from one of the thread's own MCP servers, passed on to our client as it was asked. */
   private async relayElicitation(msg: Extract<EventMsg, { type: "elicitation_request" }>, call: Call): Promise<QuestionAnswer> {
     const requestedSchema = msg.requested_schema ?? { type: "object", properties: {} };
-    const result = await this.request({ message: msg.message, requestedSchema }, call);
-    const action = result?.action;
-    if (action !== "accept" && action !== "decline" && action !== "cancel") return { type: "elicitation", action: "decline" };
-    const content = result?.content;
-    const values = typeof content === "object" && content !== null && !Array.isArray(content) ? (content as Record<string, unknown>) : undefined;
-    return { type: "elicitation", action, ...(values ? { content: values } : {}) };
+    return elicitationAnswer(await this.request({ message: msg.message, requestedSchema }, call));
   }
 
   /** Asks the client for an approval; a client without elicitation support, an error or a timeout denies. */

@@ -15,7 +15,7 @@ import type { TokenUsage } from "../protocol/events.js";
 import type { ToolSpec } from "../protocol/tool-spec.js";
 import { toChatTools } from "./chat-tools.js";
 import { toChatMessages } from "./chat-messages.js";
-import { ModelError, classifyServerError } from "./errors.js";
+import { ModelError, classifyServerError, incompleteAnswer } from "./errors.js";
 import { postWithRetries } from "./http.js";
 import type { ModelClient, ModelStreamEvent, Prompt, RetryListener } from "./prompt.js";
 import { endpointUrl, type ModelProvider } from "./provider.js";
@@ -226,6 +226,7 @@ export async function* parseChatStream(
           // Nothing capped the output, so the context window filled up; a retry would too.
           throw classifyServerError(400, "context_length_exceeded", "the answer was cut off (finish_reason: length)");
         }
+        if (finishReason === "content_filter") throw incompleteAnswer("content_filter");
       }
     }
     if (finishReason === null) {

@@ -1,4 +1,4 @@
-import type { CodexErrorInfo, RateLimitSnapshot } from "../protocol/events.js";
+import type { CodexErrorInfo, IncompleteReason, RateLimitSnapshot } from "../protocol/events.js";
 import type { ModelProvider } from "./provider.js";
 import { errorCode } from "../util/errors.js";
 
@@ -15,7 +15,9 @@ export type ModelErrorKind =
   | "context_window"
   | "bad_request"
   /** Nothing listens at the provider's address on this machine: retrying cannot help. */
-  | "unreachable";
+  | "unreachable"
+  /** The answer was cut short (its output limit, a content filter): a retry would end the same way. */
+  | "incomplete";
 
 export class ModelError extends Error {
   constructor(
@@ -27,6 +29,8 @@ export class ModelError extends Error {
       streamDisconnected?: boolean;
       /** The account's limits from the error response's headers (a usage limit that was reached). */
       rateLimits?: RateLimitSnapshot;
+      /** For `incomplete`: what cut the answer short. */
+      incompleteReason?: IncompleteReason;
     } = {},
   ) {
     super(message);
@@ -44,7 +48,17 @@ const INFO_BY_KIND: Record<Exclude<ModelErrorKind, "retryable">, CodexErrorInfo>
   context_window: "context_window_exceeded",
   bad_request: "bad_request",
   unreachable: { http_connection_failed: { http_status_code: null } },
+  incomplete: "other",
 };
+
+/** The error for an answer the provider cut short, worded for the user. */
+export function incompleteAnswer(reason: IncompleteReason): ModelError {
+  const message =
+    reason === "max_output_tokens"
+      ? "The model's answer was cut off: it reached its output limit (max_output_tokens)."
+      : "The model's provider stopped the answer with its content filter (content_filter).";
+  return new ModelError("incomplete", message, { incompleteReason: reason });
+}
 
 /** The protocol's error category for a model error, as events report it. */
 export function errorInfo(err: ModelError): CodexErrorInfo {

@@ -3,7 +3,7 @@
  * same order), streams the SSE answer and turns it into ModelStreamEvents.
  */
 import type { TelemetryRecorder } from "../telemetry/recorder.js";
-import { ModelError, classifyServerError } from "./errors.js";
+import { ModelError, classifyServerError, incompleteAnswer } from "./errors.js";
 import { postWithRetries } from "./http.js";
 import type { HttpResponse } from "./http-post.js";
 import { normalizeOutputItem, outputItemId } from "./output-items.js";
@@ -221,6 +221,8 @@ export async function* parseResponsesStream(
         const response = (data.response ?? {}) as Json;
         const err = (response.error ?? {}) as Json;
         const reason = ((response.incomplete_details ?? {}) as Json).reason;
+        // An output limit or a content filter ends a retry the same way: the turn stops here.
+        if (reason === "max_output_tokens" || reason === "content_filter") throw incompleteAnswer(reason);
         throw failureError(err.code, err.message ?? reason ?? `${type} without details`);
       }
       case "codex.rate_limits": {

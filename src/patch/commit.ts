@@ -13,6 +13,9 @@
  * link swapped in after the approval, or one whose target does not exist yet, cannot carry a
  * write out of the scope. The opened file is checked once more (a regular file, still inside).
  *
+ * patch/editor-files.ts commits the same way with an editor rewriting the existing files; it
+ * shares the steps and their undo from here.
+ *
  * The system calls are synchronous: for the small files patches mostly touch, a round trip
  * through the thread pool costs more than the call, and a patch's writes are over in
  * milliseconds.
@@ -32,7 +35,7 @@ const MAX_WRITEV_BUFFERS = 1024;
 const SAFE_OPEN = constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY;
 
 /** What the patch does to one path, and what was there before (null: nothing). */
-interface PathOutcome {
+export interface PathOutcome {
   path: string;
   before: FileContent | null;
   after: FileContent | null;
@@ -46,7 +49,7 @@ interface Place {
 }
 
 /** A step that changed the disk, with what undoing it needs. */
-type Step =
+export type Step =
   | ({ kind: "wrote"; before: FileContent | null } & Place)
   | ({ kind: "deleted"; before: FileContent | null; mode: number; linkTarget: string | null } & Place)
   | ({ kind: "created-dir" } & Place);
@@ -111,7 +114,7 @@ export function summarizePlan(plan: PatchPlan): string {
 }
 
 /** Collapses the plan to one outcome per path, in the order the paths were first touched. */
-function finalOutcomes(plan: PatchPlan): PathOutcome[] {
+export function finalOutcomes(plan: PatchPlan): PathOutcome[] {
   const byPath = new Map<string, PathOutcome>();
   const touch = (path: string, before: FileContent | null, after: FileContent | null): void => {
     const known = byPath.get(path);
@@ -146,7 +149,7 @@ function contentsOf(change: PlannedChange): ChangeContents {
   return { old: wrap(change.oldContent), new: wrap(change.newContent), overwritten: wrap(change.overwrittenContent) };
 }
 
-function writeOutcome(walker: PathWalker, scope: WriteScope | null, outcome: PathOutcome, content: FileContent, steps: Step[]): void {
+export function writeOutcome(walker: PathWalker, scope: WriteScope | null, outcome: PathOutcome, content: FileContent, steps: Step[]): void {
   const { path, before } = outcome;
   const created: Array<{ dir: WalkedDir; name: string }> = [];
   let makingFolders = false;
@@ -252,7 +255,7 @@ function writeAll(fd: number, parts: readonly Buffer[]): number {
   return position;
 }
 
-function deleteOutcome(walker: PathWalker, scope: WriteScope | null, outcome: PathOutcome, steps: Step[]): void {
+export function deleteOutcome(walker: PathWalker, scope: WriteScope | null, outcome: PathOutcome, steps: Step[]): void {
   const { path, before } = outcome;
   try {
     const { dir, name, canonical } = walker.locate(path, { followFinal: false });
@@ -270,7 +273,7 @@ function deleteOutcome(walker: PathWalker, scope: WriteScope | null, outcome: Pa
 }
 
 /** Undoes recorded steps, newest first; returns a line for each one that could not be undone. */
-function undo(walker: PathWalker, steps: readonly Step[]): string[] {
+export function undo(walker: PathWalker, steps: readonly Step[]): string[] {
   const unrestored: string[] = [];
   for (const step of [...steps].reverse()) {
     try {

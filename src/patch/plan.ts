@@ -15,8 +15,12 @@ import { PatchIoError } from "./io-error.js";
 import type { ChangeContents, Hunk, ParsedPatch, PatchPlan, PlannedChange } from "./types.js";
 import { errorCode } from "../util/errors.js";
 
-export async function planPatch(parsed: ParsedPatch, cwd: string): Promise<PatchPlan> {
-  const view = new PendingFiles();
+/**
+ * `preread`: files already read by someone else (the editor's buffers, editor-files.ts), used
+ * instead of the disk for those paths.
+ */
+export async function planPatch(parsed: ParsedPatch, cwd: string, preread?: ReadonlyMap<string, DiskRead>): Promise<PatchPlan> {
+  const view = new PendingFiles(preread);
   const changes: PlannedChange[] = [];
   for (const hunk of parsed.hunks) changes.push(planHunk(hunk, cwd, view));
   return { cwd, patch: parsed.patch, changes };
@@ -83,7 +87,11 @@ function plannedChange(fields: Omit<PlannedChange, "contents" | "oldContent" | "
 /** The file system as it will be after the hunks planned so far (null marks a deletion). */
 class PendingFiles {
   private readonly pending = new Map<string, FileContent | null>();
-  private readonly disk = new Map<string, DiskRead>();
+  private readonly disk: Map<string, DiskRead>;
+
+  constructor(preread?: ReadonlyMap<string, DiskRead>) {
+    this.disk = new Map(preread);
+  }
 
   set(path: string, content: FileContent | null): void {
     this.pending.set(path, content);
@@ -121,13 +129,14 @@ class PendingFiles {
   }
 }
 
-type DiskRead = { content: FileContent } | { error: unknown };
+/** A file's content as read for the plan, or why it could not be read. */
+export type DiskRead = { content: FileContent } | { error: unknown };
 
 /** Larger files are refused: an edit keeps a few copies of the file in memory. */
 const PATCH_FILE_MAX_BYTES = 256 * 1024 * 1024;
 
 /** Reads UTF-8 text; a binary file is an error rather than something to mangle on rewrite. */
-function readDisk(path: string): DiskRead {
+export function readDisk(path: string): DiskRead {
   let bytes: Buffer;
   try {
     // A FIFO or device (which a sandboxed command can create) is refused rather than waited on.

@@ -86,6 +86,12 @@ export type UndoAction = "undo" | "redo" | "rollback";
 
 export type ExecCommandSource = "agent" | "user_shell";
 
+/**
+ * Why the model stopped before finishing its answer, as the Responses API's
+ * `incomplete_details.reason` says: its output limit, or the provider's content filter.
+ */
+export type IncompleteReason = "max_output_tokens" | "content_filter";
+
 /** How a command or a file change ended, in the reference's words. */
 export type ItemStatus = "completed" | "failed" | "declined";
 
@@ -313,7 +319,13 @@ export type EventMsg =
   | { type: "token_count"; info: TokenUsageInfo | null; rate_limits: RateLimitSnapshot | null }
   | { type: "stream_error"; message: string; codex_error_info: CodexErrorInfo | null; additional_details: string | null }
   | { type: "warning"; message: string }
-  | { type: "error"; message: string; codex_error_info: CodexErrorInfo | null }
+  | {
+      type: "error";
+      message: string;
+      codex_error_info: CodexErrorInfo | null;
+      /** codex-ts: the model's answer was cut short (retrying would not help); absent for other errors. */
+      incomplete_reason?: IncompleteReason;
+    }
   | { type: "shutdown_complete" }
   /** MCP server start-up progress and MCP tool calls (see src/mcp/events.ts). */
   | McpEventMsg

@@ -11,7 +11,7 @@ import { stripAnsi, type Theme } from "./parts/theme.js";
 import type { EventMsg, FileChange, PlanItem, TokenUsage } from "../protocol/events.js";
 import type { McpInvocation, McpToolCallOutcome, EventDuration } from "../protocol/mcp-events.js";
 import type { AskForApproval, ReasoningEffort, SandboxPolicy } from "../protocol/policy.js";
-import { shellJoin } from "../util/shell-quote.js";
+import { displayCommand } from "../presentation/command-text.js";
 
 /** Renders one file's change as coloured diff lines (the patch cell and the patch overlay). */
 export type DiffRenderer = (path: string, change: FileChange, width: number) => string[];
@@ -172,11 +172,7 @@ export function commandCell(c: CommandView, s: CellStyle, width: number, tailLin
   return lines;
 }
 
-/** `bash -lc "script"` reads as the script itself. */
-export function displayCommand(argv: string[]): string {
-  if (argv.length === 3 && /(^|\/)(ba|z)?sh$/.test(argv[0] ?? "") && (argv[1] === "-lc" || argv[1] === "-c")) return argv[2] ?? "";
-  return shellJoin(argv);
-}
+export { displayCommand } from "../presentation/command-text.js";
 
 export function patchCell(changes: Record<string, FileChange>, status: "applied" | "failed" | "pending", s: CellStyle, width: number): string[] {
   const t = s.theme;

@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { SelectItem } from "@mariozechner/pi-tui";
 import type { Op } from "../protocol/ops.js";
-import type { AskForApproval, ReasoningEffort } from "../protocol/policy.js";
+import type { ReasoningEffort } from "../protocol/policy.js";
 import { REASONING_EFFORTS, sandboxPolicyFor } from "../protocol/policy.js";
 import type { ReviewTarget } from "../protocol/review.js";
 import { expandPrompt } from "../config/custom-prompts.js";
@@ -16,6 +16,8 @@ import { RENAME_COMMAND } from "./thread-name-command.js";
 import { GOAL_COMMAND } from "./goal-command.js";
 import { PLAN_COMMAND } from "./plan-mode.js";
 import type { ThreadGoal } from "../protocol/goals.js";
+import { INIT_PROMPT } from "../presentation/init-prompt.js";
+import { PERMISSION_PRESETS } from "../presentation/permission-presets.js";
 import { errorMessage } from "../util/errors.js";
 import type { UndoFlow } from "./undo-flow.js";
 
@@ -77,21 +79,6 @@ export interface SlashCommand {
   run(ctx: SlashContext, args: string): void | Promise<void>;
 }
 
-/** The prompt /init sends: ask the agent to write an AGENTS.md for this repository (our wording). */
-export const INIT_PROMPT = [
-  "Create an AGENTS.md file at the root of this repository for coding agents working here.",
-  "Look at the code first, then describe briefly and concretely: the layout of the project, how to build it,",
-  "how to run the tests and the linters, the code style and naming conventions it follows, and anything a",
-  "newcomer would trip over. Keep it short (a page or so), use Markdown headings, and only write what you checked.",
-].join(" ");
-
-/** Permission presets, as the reference offers them. */
-const APPROVAL_PRESETS: Array<{ id: string; label: string; description: string; approval: AskForApproval; sandbox: "read-only" | "workspace-write" | "danger-full-access" }> = [
-  { id: "read-only", label: "Read Only", description: "reads files; asks before editing or running anything else", approval: "on-request", sandbox: "read-only" },
-  { id: "auto", label: "Auto", description: "edits and runs commands in the workspace; asks to go beyond it", approval: "on-request", sandbox: "workspace-write" },
-  { id: "full-access", label: "Full Access", description: "edits and runs anything, network included, without asking", approval: "never", sandbox: "danger-full-access" },
-];
-
 export const BUILTIN_COMMANDS: SlashCommand[] = [
   {
     name: "model",
@@ -136,8 +123,8 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
     description: "choose what the agent may do without asking",
     duringTask: false,
     async run(ctx) {
-      const picked = await ctx.pick("Permissions", APPROVAL_PRESETS.map((p) => ({ value: p.id, label: p.label, description: p.description })));
-      const preset = APPROVAL_PRESETS.find((p) => p.id === picked?.value);
+      const picked = await ctx.pick("Permissions", PERMISSION_PRESETS.map((p) => ({ value: p.id, label: p.label, description: p.description })));
+      const preset = PERMISSION_PRESETS.find((p) => p.id === picked?.value);
       if (!preset) return;
       const sandbox = sandboxPolicyFor(preset.sandbox);
       ctx.submit({ type: "override_turn_context", approval_policy: preset.approval, sandbox_policy: sandbox });

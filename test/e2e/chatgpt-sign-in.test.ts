@@ -14,31 +14,8 @@ import { makeCertificates } from "../support/certificates.js";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CLI_PATH, makeWorkspace, runCli, testEnv } from "../support/cli.js";
+import { follow, get } from "../support/browser.js";
 import { DEFAULT_ACCOUNT, startIssuer, type Issuer } from "../support/issuer.js";
-
-interface Fetched {
-  status: number;
-  location: string | undefined;
-  body: string;
-}
-
-function get(url: string): Promise<Fetched> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, (res) => {
-        let body = "";
-        res.on("data", (d: Buffer) => (body += d.toString()));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, location: res.headers.location, body }));
-      })
-      .on("error", reject);
-  });
-}
-
-/** Where the browser goes next: the redirect target, with localhost pinned to IPv4 as the server listens. */
-function follow(from: string, location: string | undefined): string {
-  assert.ok(location, `no redirect from ${from}`);
-  return new URL(location, from).toString().replace("//localhost:", "//127.0.0.1:");
-}
 
 interface LoginRun {
   /** Resolves with the authorize URL once the CLI printed it. */

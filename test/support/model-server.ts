@@ -53,6 +53,11 @@ export interface ScriptedTurn {
   hangAfterEvents?: number;
   /** End with response.failed (Chat: an `error` chunk and no [DONE]) instead of completing. */
   failed?: { code: string; message: string };
+  /**
+   * End with response.incomplete and this reason (e.g. `max_output_tokens`, `content_filter`)
+   * after the outputs; Chat ends with the matching finish_reason (`length`, `content_filter`).
+   */
+  incomplete?: { reason: string };
 }
 
 export type JsonObject = Record<string, unknown>;
@@ -350,6 +355,11 @@ function responsesFrames(t: ScriptedTurn, ids: Ids, model: string): string[] {
     emit("response.failed", { response: { id: responseId, object: "response", status: "failed", model, error } });
     return frames;
   }
+  if (t.incomplete) {
+    const incomplete_details = { reason: t.incomplete.reason };
+    emit("response.incomplete", { response: { id: responseId, object: "response", status: "incomplete", model, output: finalItems, incomplete_details } });
+    return frames;
+  }
   const u = usageOf(t);
   const usage = {
     input_tokens: u.input,
@@ -401,7 +411,8 @@ function chatFrames(t: ScriptedTurn, ids: Ids, model: string, includeUsage: bool
     frames.push(`data: ${JSON.stringify({ error })}\n\n`);
     return frames;
   }
-  chunk({}, toolIndex > 0 ? "tool_calls" : "stop");
+  const cutShort = t.incomplete ? (t.incomplete.reason === "max_output_tokens" ? "length" : t.incomplete.reason) : null;
+  chunk({}, cutShort ?? (toolIndex > 0 ? "tool_calls" : "stop"));
   if (includeUsage) {
     const u = usageOf(t);
     const usage = {

@@ -130,7 +130,8 @@ export class TaskRunner {
       (err: unknown) => {
         if (active.aborted) return;
         const { message, info } = describeTurnError(err);
-        emit({ type: "error", message, codex_error_info: info });
+        const incomplete = err instanceof ModelError ? err.options.incompleteReason : undefined;
+        emit({ type: "error", message, codex_error_info: info, ...(incomplete ? { incomplete_reason: incomplete } : {}) });
         emit({ type: "task_complete", turn_id: turnId, last_agent_message: null, duration_ms: ranFor(active) });
       },
     ).finally(() => {

@@ -8,6 +8,10 @@
  * A patch that cannot be parsed or located is refused before any event or write ("verification
  * failed", so the model can resample); a patch that fails while writing is rolled back and
  * reported as failed, with its error, to both the user and the model.
+ *
+ * In an editor that offers its files (TurnServices.editorFiles, the ACP server), the patch reads
+ * the editor's buffers and rewrites existing files through it, each write checked against the
+ * same scope as a disk write (patch/editor-files.ts).
  */
 import { isApproval } from "../../approval/ask-user.js";
 import { askApproval } from "../tool-hooks.js";
@@ -17,6 +21,9 @@ import type { FileChange } from "../../protocol/events.js";
 import { isPatchText, parsePatch } from "../../patch/parser.js";
 import { pathsWrittenBy, planPatch } from "../../patch/plan.js";
 import { commitPlan, planTargets, summarizePlan } from "../../patch/commit.js";
+import { commitPlanThroughEditor, readThroughEditor } from "../../patch/editor-files.js";
+import type { EditorFiles } from "../../protocol/editor-files.js";
+import type { WriteScope } from "../../util/write-scope.js";
 import { extractApplyPatchInvocation, shellScriptOf } from "../../patch/invocation.js";
 import { unifiedDiff } from "../../patch/unified-diff.js";
 import type { ParsedPatch, PatchPlan } from "../../patch/types.js";
@@ -105,7 +112,8 @@ async function applyPatch(invocation: ToolInvocation, text: string, cwd: string,
     const leadsTo = guard === undefined ? [] : destinationsOf(written.map((path) => ({ path, followsLinks: true }))).map((d) => d.canonical);
     const denied = firstDenied(guard, written) ?? firstDenied(guard, leadsTo);
     if (denied !== null) return { text: `apply_patch refused: ${denied}`, success: false };
-    plan = await planPatch(parsed, cwd);
+    const editor = turn.services.editorFiles;
+    plan = await planPatch(parsed, cwd, editor?.readTextFile ? await readThroughEditor(written, { readTextFile: editor.readTextFile.bind(editor) }) : undefined);
   } catch (err) {
     return verificationFailed(errorMessage(err));
   }
@@ -153,7 +161,7 @@ async function applyPatch(invocation: ToolInvocation, text: string, cwd: string,
   try {
     // Undo keeps each file as it was before the patch writes it.
     await turn.services.fileHistory?.beforeWrite(canonicals);
-    await commitPlan(plan, approvedScope);
+    await commit(plan, approvedScope, turn.services.editorFiles);
     stdout = summarizePlan(plan);
     invocation.turnDiff.track(plan.changes);
   } catch (err) {
@@ -174,6 +182,12 @@ async function applyPatch(invocation: ToolInvocation, text: string, cwd: string,
 function approvalReason(grantRoot: string | null, note: string | null): { reason?: string; grant_root?: string } {
   const reason = [grantRoot ? grantReason(grantRoot) : null, note].filter((part) => part !== null).join("; ");
   return { ...(reason ? { reason } : {}), ...(grantRoot ? { grant_root: grantRoot } : {}) };
+}
+
+/** On disk, or through the editor when it writes files. */
+function commit(plan: PatchPlan, scope: WriteScope | null, editor: EditorFiles | undefined): Promise<void> {
+  if (editor?.writeTextFile) return commitPlanThroughEditor(plan, { writeTextFile: editor.writeTextFile.bind(editor) }, scope);
+  return commitPlan(plan, scope);
 }
 
 function firstDenied(guard: FileSystemGuard | undefined, paths: readonly string[]): string | null {

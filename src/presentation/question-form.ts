@@ -1,10 +1,13 @@
 /**
- * request_user_input questions relayed to the MCP client as an elicitation: one string field per
- * question (its header as the title, the question as the description, the option labels as the
- * allowed values), and the client's form content turned back into the answers the model reads.
- * A client that declines, cancels or cannot elicit leaves every question unanswered.
+ * Questions relayed to a client as an elicitation form (the MCP server's `elicitation/create`,
+ * the ACP server's). request_user_input: one string field per question (its header as the title,
+ * the question as the description, the option labels as the allowed values), and the client's
+ * form content turned back into the answers the model reads; a client that declines, cancels or
+ * cannot elicit leaves every question unanswered. An MCP server's own question: the client's
+ * action passed back, with the form's content when it accepted.
  */
 import type { EventMsg } from "../protocol/events.js";
+import type { QuestionAnswer } from "../protocol/ops.js";
 import type { UserInputResponse } from "../protocol/user-questions.js";
 
 type QuestionEvent = Extract<EventMsg, { type: "request_user_input" }>;
@@ -34,4 +37,13 @@ export function answersFromElicitResult(result: Record<string, unknown>): UserIn
     if (texts.length > 0) answers[id] = { answers: texts };
   }
   return { answers };
+}
+
+/** An MCP server's question answered by the client's elicitation result; no result, or an action it does not know, declines. */
+export function elicitationAnswer(result: Record<string, unknown> | null): QuestionAnswer {
+  const action = result?.action;
+  if (action !== "accept" && action !== "decline" && action !== "cancel") return { type: "elicitation", action: "decline" };
+  const content = result?.content;
+  const values = action === "accept" && typeof content === "object" && content !== null && !Array.isArray(content) ? (content as Record<string, unknown>) : undefined;
+  return { type: "elicitation", action, ...(values ? { content: values } : {}) };
 }

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { answersFromElicitResult, questionsElicitation } from "./user-questions.js";
+import { answersFromElicitResult, elicitationAnswer, questionsElicitation } from "./question-form.js";
 
 void test("questions become one string field each; a question without options takes free text", () => {
   const form = questionsElicitation({
@@ -25,4 +25,13 @@ void test("only an accepted form answers; empty and non-text fields are left out
   });
   assert.deepEqual(answersFromElicitResult({ action: "decline", content: { a: "x" } }), { answers: {} });
   assert.deepEqual(answersFromElicitResult({}), { answers: {} });
+});
+
+void test("an MCP server's question gets the client's action back, and the form's content only when it accepted", () => {
+  assert.deepEqual(elicitationAnswer({ action: "accept", content: { name: "x" } }), { type: "elicitation", action: "accept", content: { name: "x" } });
+  assert.deepEqual(elicitationAnswer({ action: "decline", content: { name: "x" } }), { type: "elicitation", action: "decline" });
+  assert.deepEqual(elicitationAnswer({ action: "cancel" }), { type: "elicitation", action: "cancel" });
+  assert.deepEqual(elicitationAnswer({ action: "accept", content: ["not", "a", "form"] }), { type: "elicitation", action: "accept" });
+  assert.deepEqual(elicitationAnswer({ action: "shrug" }), { type: "elicitation", action: "decline" });
+  assert.deepEqual(elicitationAnswer(null), { type: "elicitation", action: "decline" });
 });
