@@ -30,6 +30,7 @@ import type { CompactionHost } from "./compact/compactor.js";
 import type { TurnCompaction } from "./tasks/task.js";
 import { mcpApprovalHook } from "./mcp-approval.js";
 import { McpRuntime } from "./mcp-runtime.js";
+import type { McpServerConfig } from "../config/mcp.js";
 import { TaskRunner } from "./tasks/runner.js";
 import { SessionHooks } from "../hooks/engine.js";
 import { compactWithHooks } from "./turn-hooks.js";
@@ -66,6 +67,8 @@ export class SessionState {
   readonly tasks: TaskRunner;
   /** The session's MCP servers, started in the background (null: none configured). */
   mcp: McpRuntime | null = null;
+  /** The servers a reload put in place of the configured ones. */
+  private mcpServerConfigs: Record<string, McpServerConfig> | null = null;
   /** The user's shell as its start-up files leave it, made in the background; null: login shells. */
   shellSnapshot: SessionShellSnapshot | null = null;
   /** The thread's lifecycle hooks; null when none were configured. */
@@ -138,9 +141,23 @@ export class SessionState {
     this.shellSnapshot = startShellSnapshot(this.options, this.threadId, this.settings.cwd, (message) => this.send("", { type: "warning", message }));
   }
 
-  /** Starts the configured MCP servers in the background; their progress comes as events with id "". */
+  /** The MCP servers the session runs: the configured ones, until a reload replaces them. */
+  get mcpServers(): Record<string, McpServerConfig> {
+    return this.mcpServerConfigs ?? this.options.mcpServers ?? {};
+  }
+
+  /** Stops the running MCP servers and starts `servers` instead. */
+  async reloadMcp(servers: Record<string, McpServerConfig>): Promise<void> {
+    const old = this.mcp;
+    this.mcp = null;
+    this.mcpServerConfigs = servers;
+    await old?.shutdown();
+    this.startMcp();
+  }
+
+  /** Starts the session's MCP servers in the background; their progress comes as events with id "". */
   startMcp(): void {
-    this.mcp = McpRuntime.start(this.options, this.settings.cwd, {
+    this.mcp = McpRuntime.start({ ...this.options, mcpServers: this.mcpServers }, this.settings.cwd, {
       onEvent: (msg) => this.send("", msg),
       onElicitation: (server, request) => this.elicit(server, request),
       warn: (message) => this.send("", { type: "warning", message }),
