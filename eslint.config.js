@@ -42,11 +42,14 @@ const LAYERS = {
   "app-server-protocol": ["protocol", "util"],
   // A ThreadHandle over the app-server protocol (the remote UI's thread), and the client under it.
   "app-server-client": ["protocol", "util", "app-server-protocol"],
+  // Fuzzy file search (listing a folder's files, scoring paths): the TUI's @ popup and the
+  // app-server's fuzzyFileSearch share it; no part of the engine.
+  "file-search": ["util"],
   // Front ends: the protocol, settings, credentials, the host and shared presentation; never the
   // engine's inner folders. Each lists only what it uses.
-  tui: ["protocol", "util", "auth", "config", "host", "presentation", "app-server-client"],
+  tui: ["protocol", "util", "auth", "config", "host", "presentation", "app-server-client", "file-search"],
   "mcp-server": ["protocol", "util", "config", "host", "presentation"],
-  "app-server": ["protocol", "util", "auth", "config", "host", "presentation", "app-server-protocol"],
+  "app-server": ["protocol", "util", "auth", "config", "host", "presentation", "app-server-protocol", "file-search"],
   acp: ["protocol", "util", "auth", "config", "host", "presentation"],
   cli: ["protocol", "util", "auth", "config", "host", "presentation", "tui", "mcp-server", "app-server", "acp"],
 };

@@ -2,8 +2,9 @@
 // `codex-ts app-server` against the reference's `codex app-server`, alternating in one run, over
 // stdio against the scripted model server: the time from spawn to the `initialize` answer,
 // `thread/start`, one turn (turn/start → turn/completed, a one-message answer), a hundred
-// `thread/list` requests at once, and the server's resident memory after the turn (from
-// /proc/PID/status). Each run is a fresh server process with a fresh CODEX_HOME. Prints medians
+// `thread/list` requests at once, `fuzzyFileSearch` over a generated tree of FUZZY_FILES files
+// (the first query, which lists the tree, then the median of warm queries), and the server's
+// resident memory after all that (from /proc/PID/status). Each run is a fresh server process with a fresh CODEX_HOME. Prints medians
 // and the load average; asserts nothing. NODE_EXTRA_CA_CERTS is unset for the servers unless
 // `--keep-ca` (Node reads those certificates at start-up, before any code runs).
 // Usage: node bench/app-server.mjs [--runs N] [--reference PATH] [--keep-ca]
@@ -29,7 +30,35 @@ function referencePath(argv) {
   return existsSync(guess) ? guess : null;
 }
 
-async function runOnce(name, argv, modelUrl, keepCa) {
+const FUZZY_FILES = 20_000;
+const FUZZY_QUERIES = ["session", "srvcfg", "render_theme", "pkg7/util", "zzzq", "parser.ts"];
+
+/** A tree of FUZZY_FILES files, folders three deep, names from a few words (no ignore files). */
+function fuzzyTree() {
+  const root = mkdtempSync(join(tmpdir(), "bench-fuzzy-tree-"));
+  const words = ["session", "config", "render", "theme", "parser", "server", "client", "util", "stream", "index"];
+  for (let i = 0; i < FUZZY_FILES; i++) {
+    const dir = join(root, `pkg${i % 40}`, words[i % 7], words[(i >> 3) % 10]);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `${words[(i * 7) % 10]}_${words[(i >> 5) % 10]}${i}.ts`), "");
+  }
+  return root;
+}
+
+async function fuzzySearches(client, tree) {
+  const t = performance.now();
+  await client.request("fuzzyFileSearch", { query: "sessn", roots: [tree] });
+  const cold = performance.now() - t;
+  const warm = [];
+  for (const query of FUZZY_QUERIES) {
+    const q = performance.now();
+    await client.request("fuzzyFileSearch", { query, roots: [tree] });
+    warm.push(performance.now() - q);
+  }
+  return { fuzzyCold: cold, fuzzyWarm: median(warm) };
+}
+
+async function runOnce(name, argv, modelUrl, keepCa, tree) {
   const root = mkdtempSync(join(tmpdir(), "bench-app-server-"));
   const home = join(root, "home");
   const work = join(root, "work");
@@ -59,10 +88,11 @@ async function runOnce(name, argv, modelUrl, keepCa) {
   const t3 = performance.now();
   await Promise.all(Array.from({ length: 100 }, () => client.request("thread/list", { limit: 5 })));
   const lists = performance.now() - t3;
+  const fuzzy = await fuzzySearches(client, tree);
   const rss = rssMib(child.pid);
   await client.close();
   rmSync(root, { recursive: true, force: true });
-  return { name, init, start, turn, lists, rss };
+  return { name, init, start, turn, lists, ...fuzzy, rss };
 }
 
 async function main() {
@@ -75,21 +105,23 @@ async function main() {
   const cases = [["codex-ts app-server", [process.execPath, CLI, "app-server"]]];
   if (reference) cases.push(["codex 0.169 app-server", [reference, "app-server"]]);
   const results = new Map(cases.map(([name]) => [name, []]));
+  const tree = fuzzyTree();
   const load = [loadAverage()];
   for (let i = 0; i < runs + 1; i++) {
     for (const [name, cmd] of cases) {
       const server = await startModelServer(Array.from({ length: 4 }, () => turn(text("hello"))));
-      const r = await runOnce(name, cmd, server.url, keepCa);
+      const r = await runOnce(name, cmd, server.url, keepCa, tree);
       await server.close();
       if (i > 0) results.get(name).push(r); // the first round warms the disk cache
     }
     load.push(loadAverage());
   }
   console.log(`app-server over stdio, ${runs} runs each, alternating; NODE_EXTRA_CA_CERTS ${keepCa ? `= ${process.env.NODE_EXTRA_CA_CERTS ?? "(unset here)"}` : "unset"}; load average ${load.join(" → ")}`);
-  console.log("server                    initialize  thread/start   turn   100×thread/list   RSS after turn");
+  rmSync(tree, { recursive: true, force: true });
+  console.log(`server                    initialize  thread/start   turn   100×thread/list   fuzzy: first  warm p50 (${FUZZY_FILES} files)   RSS after`);
   for (const [name, rs] of results) {
     const m = (k) => median(rs.map((r) => r[k]));
-    console.log(`${name.padEnd(25)} ${m("init").toFixed(0).padStart(7)} ms ${m("start").toFixed(0).padStart(9)} ms ${m("turn").toFixed(0).padStart(5)} ms ${m("lists").toFixed(0).padStart(12)} ms ${m("rss").toFixed(0).padStart(12)} MiB`);
+    console.log(`${name.padEnd(25)} ${m("init").toFixed(0).padStart(7)} ms ${m("start").toFixed(0).padStart(9)} ms ${m("turn").toFixed(0).padStart(5)} ms ${m("lists").toFixed(0).padStart(12)} ms ${m("fuzzyCold").toFixed(0).padStart(12)} ms ${m("fuzzyWarm").toFixed(1).padStart(7)} ms ${m("rss").toFixed(0).padStart(22)} MiB`);
   }
 }
 

@@ -15,9 +15,11 @@ import { requireBuilt } from "./built.mjs";
 import { median, percentile } from "./stats.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const MODULE = join(ROOT, "dist/src/tui/parts/file-search.js");
-requireBuilt(MODULE);
-const { FileIndex, listFiles } = await import(MODULE);
+const INDEX_MODULE = join(ROOT, "dist/src/file-search/file-index.js");
+const LIST_MODULE = join(ROOT, "dist/src/file-search/list-files.js");
+requireBuilt(INDEX_MODULE);
+const { FileIndex } = await import(INDEX_MODULE);
+const { listFiles } = await import(LIST_MODULE);
 
 const argAt = process.argv.indexOf("--files");
 const COUNT = argAt === -1 ? 100_000 : Number(process.argv[argAt + 1]);

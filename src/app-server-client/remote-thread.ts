@@ -8,6 +8,7 @@
  * caught up, the queued ops go out, and the server asks its open questions again.
  */
 import type { Event, EventMsg, QuestionRequest } from "../protocol/events.js";
+import type { McpCallToolResult } from "../protocol/mcp-events.js";
 import type { Op, QuestionAnswer, TurnOverrides, UserInput } from "../protocol/ops.js";
 import type { AskForApproval, ReasoningEffort, SandboxPolicy } from "../protocol/policy.js";
 import type { EventStream, ThreadHandle } from "../protocol/thread-handle.js";
@@ -24,7 +25,9 @@ import {
   sandboxToV2,
   fileChangesFromV2,
 } from "../app-server-protocol/convert.js";
+import { goalFromV2, type V2ThreadGoal } from "../app-server-protocol/goals.js";
 import { EventLog } from "./event-log.js";
+import { mcpStatusEvents, type V2McpServerStatus } from "./mcp-status.js";
 import { RemoteHooks } from "./remote-hooks.js";
 import { RemoteError, type RpcConnection } from "./rpc-connection.js";
 import { commandArgv, V2Events } from "./v2-events.js";
@@ -71,6 +74,8 @@ export class RemoteThread implements ThreadHandle {
   /** Ops that waited for the connection to come back. */
   private readonly waiting: Array<{ subId: string; op: Op }> = [];
   private shuttingDown = false;
+  /** MCP sign-ins this handle started, by login id: the op's submission each answers. */
+  private readonly signIns = new Map<string, string>();
 
   constructor(
     response: ThreadSettingsResponse,
@@ -97,6 +102,17 @@ export class RemoteThread implements ThreadHandle {
     // A turn already running (a thread joined mid-turn): shown from where it is.
     const running = response.thread.turns.find((t) => t.status === "inProgress");
     if (running) this.catchUp([running]);
+    void this.loadGoal();
+  }
+
+  /** The thread's goal as the server keeps it, for the UI's goal line (a server without goals has none to show). */
+  private async loadGoal(): Promise<void> {
+    try {
+      const { goal } = await this.request<{ goal: V2ThreadGoal | null }>("thread/goal/get", { threadId: this.threadId });
+      if (goal) this.emit("", { type: "thread_goal_updated", goal: goalFromV2(goal) });
+    } catch {
+      // No goals there (an older server, or one that keeps them elsewhere): nothing to show.
+    }
   }
 
   // ------------------------------------------------------------------ ThreadHandle
@@ -122,6 +138,13 @@ export class RemoteThread implements ThreadHandle {
     if (method === "serverRequest/resolved") {
       const key = String(params.requestId);
       if (this.questions.delete(key)) this.emit(this.currentSub(), { type: "question_resolved", key, outcome: "answered" });
+      return;
+    }
+    if (method === "mcpServer/oauthLogin/completed") {
+      const sub = typeof params.loginId === "string" ? this.signIns.get(params.loginId) : undefined;
+      if (sub === undefined) return;
+      this.signIns.delete(String(params.loginId));
+      this.emit(sub, { type: "mcp_sign_in_complete", server: typeof params.name === "string" ? params.name : "", success: params.success === true, ...(typeof params.error === "string" ? { error: params.error } : {}) });
       return;
     }
     if (method === "thread/closed" && !this.shuttingDown) {
@@ -157,6 +180,7 @@ export class RemoteThread implements ThreadHandle {
     this.settings = { ...settingsOf(response), ...this.pendingSettings() };
     this.catchUp(response.thread.turns);
     this.emit("", { type: "warning", message: "Reconnected to the app-server." });
+    void this.loadGoal();
     for (const { subId, op } of this.waiting.splice(0)) void this.dispatch(subId, op);
   }
 
@@ -258,24 +282,54 @@ export class RemoteThread implements ThreadHandle {
       case "list_custom_prompts":
         this.emit(subId, { type: "list_custom_prompts_response", custom_prompts: [] });
         return;
-      case "list_mcp_tools":
-        this.emit(subId, { type: "mcp_list_tools_response", tools: {}, resources: {}, resource_templates: {}, auth_statuses: {} });
+      case "list_mcp_tools": {
+        // The server's view of this thread's servers: their states first (what `/mcp` shows per server), then the list.
+        const { data } = await this.request<{ data: V2McpServerStatus[] }>("mcpServerStatus/list", { threadId });
+        for (const msg of mcpStatusEvents(data)) this.emit(subId, msg);
         return;
+      }
       case "get_history_entry_request":
         this.emit(subId, { type: "get_history_entry_response", offset: op.offset, log_id: op.log_id });
         return;
       case "add_to_history":
         return;
-      case "mcp_sign_in":
-        this.emit(subId, { type: "mcp_sign_in_complete", server: op.server, success: false, error: "signing in to an MCP server is done on the app-server's machine (codex-ts mcp login there)" });
+      case "read_mcp_resource": {
+        const { contents } = await this.request<{ contents: unknown[] }>("mcpServer/resource/read", { threadId, server: op.server, uri: op.uri });
+        this.emit(subId, { type: "mcp_resource_read_response", server: op.server, uri: op.uri, contents });
         return;
+      }
+      case "call_mcp_tool": {
+        const result = await this.request<McpCallToolResult>("mcpServer/tool/call", { threadId, server: op.server, tool: op.tool, arguments: op.arguments });
+        this.emit(subId, { type: "mcp_tool_call_response", server: op.server, tool: op.tool, result });
+        return;
+      }
+      case "mcp_sign_in": {
+        // The browser sign-in runs on the server; its callback listens on the server's machine.
+        const { authorizationUrl, loginId } = await this.request<{ authorizationUrl: string; loginId: string | null }>("mcpServer/oauth/login", { name: op.server, threadId });
+        if (loginId !== null) this.signIns.set(loginId, subId);
+        this.emit(subId, { type: "mcp_sign_in_update", server: op.server, message: `Open this URL in a browser that can reach the app-server's machine: ${authorizationUrl}` });
+        return;
+      }
       case "restart_mcp_server":
         this.emit(subId, { type: "warning", message: `MCP server ${op.server} runs on the app-server; restart it there.` });
         return;
+      case "reload_mcp_servers":
+        this.emit(subId, { type: "warning", message: "The MCP servers run on the app-server, as its config.toml names them." });
+        return;
+      // Goals live on the server; their changes come back as thread/goal/updated and cleared.
       case "set_thread_goal":
+        // The user's new goal replaces whatever there was, as in a local session.
+        await this.request("thread/goal/clear", { threadId });
+        await this.request("thread/goal/set", { threadId, objective: op.objective, ...(op.token_budget != null ? { tokenBudget: op.token_budget } : {}) });
+        return;
       case "set_thread_goal_status":
+        await this.request("thread/goal/set", { threadId, status: op.status });
+        return;
+      case "update_thread_goal":
+        await this.request("thread/goal/set", { threadId, objective: op.objective, status: op.status, ...(op.token_budget != null ? { tokenBudget: op.token_budget } : {}) });
+        return;
       case "clear_thread_goal":
-        this.emit(subId, { type: "error", message: "Thread goals are not available over a remote connection yet.", codex_error_info: null });
+        await this.request("thread/goal/clear", { threadId });
         return;
       case "list_hooks":
         this.emit(subId, await this.hooks.list());

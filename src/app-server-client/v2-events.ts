@@ -10,6 +10,7 @@ import type { EventMsg, RateLimitSnapshot, TokenUsageInfo } from "../protocol/ev
 import type { ThreadItem, Turn, V2RateLimitSnapshot, ThreadTokenUsage, V2WebSearchAction, CommandAction, FileUpdateChange, JsonValue } from "../app-server-protocol/v2.js";
 import { errorInfoFromV2, fileChangesFromV2, parsedCommands, planFromV2, rateLimitsFromV2, tokenUsageFromV2, webSearchActionFromV2 } from "../app-server-protocol/convert.js";
 import { collabBeginEvent, collabEndEvent } from "../app-server-protocol/collab-convert.js";
+import { goalFromV2, type V2ThreadGoal } from "../app-server-protocol/goals.js";
 import { hookRunFromV2 } from "../app-server-protocol/hook-runs.js";
 import type { V2HookRunSummary } from "../app-server-protocol/v2.js";
 import { splitShellWords } from "../util/shell-words.js";
@@ -81,6 +82,14 @@ export class V2Events {
       }
       case "warning":
         return [{ type: "warning", message: text(p.message) }];
+      case "mcpServer/startupStatus/updated": {
+        const state = p.status === "ready" || p.status === "starting" || p.status === "cancelled" ? p.status : "failed";
+        return [{ type: "mcp_startup_update", server: text(p.name), status: state === "failed" ? { state, error: text(p.error) } : { state } }];
+      }
+      case "thread/goal/updated":
+        return [{ type: "thread_goal_updated", goal: goalFromV2(p.goal as V2ThreadGoal) }];
+      case "thread/goal/cleared":
+        return [{ type: "thread_goal_updated", goal: null }];
       case "hook/started":
       case "hook/completed": {
         const run = hookRunFromV2(p.run as V2HookRunSummary);

@@ -60,6 +60,8 @@ export class Connection {
   clientInfo: ClientInfo | null = null;
   /** After a successful `initialize` (the `initialized` notification is not waited for). */
   initialized = false;
+  /** The client asked for the protocol's experimental methods and fields at `initialize`. */
+  experimentalApi = false;
   private optOut = new Set<string>();
   private nextRequestId = 0;
   private readonly pending = new Map<RequestId, PendingRequest>();
@@ -100,9 +102,10 @@ export class Connection {
   }
 
   /** Marks the handshake done; `optOut` lists notification methods this client never wants. */
-  initialize(clientInfo: ClientInfo, optOut: string[]): void {
+  initialize(clientInfo: ClientInfo, optOut: string[], experimentalApi: boolean): void {
     this.clientInfo = clientInfo;
     this.optOut = new Set(optOut);
+    this.experimentalApi = experimentalApi;
     this.initialized = true;
   }
 

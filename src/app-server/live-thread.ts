@@ -8,12 +8,14 @@
  * mid-turn can come back (`thread/resume`) and answer it; the turn keeps running meanwhile.
  */
 import type { Event, EventMsg, QuestionRequest } from "../protocol/events.js";
+import type { ThreadGoal } from "../protocol/goals.js";
 import type { Op } from "../protocol/ops.js";
 import type { HostedThread } from "../host/hosted-thread.js";
 import type { RequestId } from "../app-server-protocol/jsonrpc.js";
 import { RpcError, ERROR_CODES } from "../app-server-protocol/jsonrpc.js";
 import type { ThreadActiveFlag, ThreadSettingsResponse, ThreadStatus, Turn, TurnError } from "../app-server-protocol/v2.js";
 import { approvalToV2, effortToV2, errorInfoToV2, sandboxToV2 } from "../app-server-protocol/convert.js";
+import { goalNotification } from "../app-server-protocol/goals.js";
 import { hookRunToV2 } from "../app-server-protocol/hook-runs.js";
 import { ClientGone, type Connection } from "./connection.js";
 import type { Outgoing } from "./outgoing.js";
@@ -49,6 +51,8 @@ export class LiveThread {
   readonly subscribers = new Set<Connection>();
   /** session_configured, once the thread has sent it. */
   configured: Configured | null = null;
+  /** The thread's goal, as the last thread_goal_updated said (a resumed thread's from its history). */
+  goal: ThreadGoal | null = null;
   private settings: SettingsMsg | null = null;
   private active: ActiveTurn | null = null;
   private status: ThreadStatus = { type: "idle" };
@@ -178,6 +182,7 @@ export class LiveThread {
       case "session_configured":
         this.configured = msg;
         this.settings = msg;
+        for (const earlier of msg.initial_messages ?? []) if (earlier.type === "thread_goal_updated") this.goal = earlier.goal;
         this.markReady(msg);
         return;
       case "settings_changed":
@@ -197,6 +202,16 @@ export class LiveThread {
       case "question_resolved":
         this.questionResolved(msg.key);
         return;
+      case "thread_goal_updated":
+        this.goal = msg.goal;
+        this.broadcast([goalNotification(this.threadId, this.active?.turn.id ?? null, msg.goal)]);
+        break;
+      case "mcp_startup_update": {
+        const status = msg.status;
+        const error = status.state === "failed" ? status.error : null;
+        this.broadcast([{ method: "mcpServer/startupStatus/updated", params: { threadId: this.threadId, name: msg.server, status: status.state, error, failureReason: null } }]);
+        return;
+      }
       case "shutdown_complete":
         this.broadcast([{ method: "thread/closed", params: { threadId: this.threadId } }]);
         return;

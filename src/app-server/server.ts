@@ -22,6 +22,7 @@ import { Connection, type ConnectionHandler, type Transport } from "./connection
 import { LiveThread } from "./live-thread.js";
 import { Params } from "./params.js";
 import { METHODS } from "./methods/index.js";
+import { endProcessesOf } from "./methods/command-processes.js";
 
 export interface AppServerOptions {
   env: NodeJS.ProcessEnv;
@@ -197,6 +198,8 @@ export class AppServer implements ConnectionHandler {
 
   closed(connection: Connection): void {
     this.connections.delete(connection);
+    // Its commands were its own (their output had nowhere else to go).
+    endProcessesOf(connection);
     for (const { live } of this.threads.values()) live.unsubscribe(connection);
   }
 
@@ -213,11 +216,12 @@ export class AppServer implements ConnectionHandler {
     if (name === "") throw invalidRequest("Invalid request: `clientInfo.name` must be a non-empty string");
     const capabilities = params.optionalObject("capabilities") ?? {};
     const optOut = Array.isArray(capabilities.optOutNotificationMethods) ? capabilities.optOutNotificationMethods.filter((m): m is string => typeof m === "string") : [];
-    connection.initialize({ name, title: typeof info.title === "string" ? info.title : null, version }, optOut);
+    connection.initialize({ name, title: typeof info.title === "string" ? info.title : null, version }, optOut, capabilities.experimentalApi === true);
     if (!this.frontEndHost) {
       // The first client names the originator threads are recorded and sent with, as the reference does.
       this.originator = this.options.env.CODEX_INTERNAL_ORIGINATOR_OVERRIDE ?? name;
-      this.frontEndHost = new FrontEndHost({ ...IDENTITIES["app-server"], originator: this.originator, userAgentProduct: name }, this.options.env);
+      // An active goal keeps its thread working turn after turn, as the reference's app-server does.
+      this.frontEndHost = new FrontEndHost({ ...IDENTITIES["app-server"], originator: this.originator, userAgentProduct: name }, this.options.env, { goalContinuation: true });
     }
     return {
       userAgent: `${name}/${packageVersion()} (${osType()} ${release()}; ${arch()}) ${this.options.env.TERM_PROGRAM ?? this.options.env.TERM ?? "unknown"} (${name}; ${version})`,

@@ -23,6 +23,8 @@ export function startGoalContinuation(s: SessionState, subId: string): void {
   if (!s.goals.wantsContinuation() || s.tasks.running() !== null) return;
   const goal = s.goals.current();
   if (goal === null) return;
+  // A turn that works is worth keeping: a thread whose first turn is the goal's is recorded too.
+  s.recorder?.persist();
   const turn = s.turnContext(subId, null);
   s.tasks.spawn(turn, new RegularTask(), () => {
     s.history.append(developerText(continuationText(goal.objective)));

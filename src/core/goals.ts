@@ -67,6 +67,34 @@ export class GoalTracker implements GoalAccess {
     return this.changed(eventId);
   }
 
+  /**
+   * The user's edit (objective, budget, status), keeping the goal's progress; with no goal, an
+   * objective makes a new one. One thread_goal_updated for the whole edit.
+   */
+  edit(changes: { objective?: string; tokenBudget?: number | null; status?: GoalStatus }, eventId?: string): ThreadGoal | string {
+    const text = changes.objective?.trim();
+    if (text === "") return "the objective is empty: say what the goal is";
+    const budget = changes.tokenBudget;
+    if (budget !== undefined && budget !== null && !(Number.isInteger(budget) && budget > 0)) return "token_budget must be a positive whole number";
+    if (this.goal === null) {
+      if (text === undefined) return "there is no goal to update; create one first";
+      const at = now();
+      this.goal = { threadId: this.threadId, objective: text, status: "active", tokenBudget: budget ?? null, tokensUsed: 0, timeUsedSeconds: 0, createdAt: at, updatedAt: at };
+      this.activeSince = Date.now();
+    } else {
+      if (text !== undefined) this.goal.objective = text;
+      if (budget !== undefined) this.goal.tokenBudget = budget;
+    }
+    const goal = this.goal;
+    if (changes.status !== undefined && changes.status !== goal.status) {
+      if (goal.status === "budget_limited" && changes.status === "active" && (goal.tokenBudget === null || goal.tokensUsed >= goal.tokenBudget)) return "the goal's token budget is spent; raise it or set a new goal to go on";
+      goal.timeUsedSeconds = this.timeUsed();
+      goal.status = changes.status;
+      this.activeSince = changes.status === "active" ? Date.now() : null;
+    }
+    return this.changed(eventId);
+  }
+
   clear(eventId?: string): void {
     if (this.goal === null) return;
     this.goal = null;

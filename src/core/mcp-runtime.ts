@@ -11,7 +11,7 @@ import type { McpElicitationHandler } from "../mcp/elicitation.js";
 import type { McpSignInHandler } from "../mcp/sign-in.js";
 import { withMcpToolSpecs, type McpToolset } from "../mcp/toolset.js";
 import type { McpApprovalHook } from "../approval/mcp-tool-approval.js";
-import type { McpListToolsResponse } from "../protocol/mcp-events.js";
+import type { McpCallToolResult, McpListToolsResponse } from "../protocol/mcp-events.js";
 import type { ToolExtension } from "../tools/registry.js";
 import type { SessionOptions } from "./session-options.js";
 import type { FileSystemGuard } from "../sandbox/fs-guard.js";
@@ -76,6 +76,22 @@ export class McpRuntime {
   async snapshot(env: NodeJS.ProcessEnv): Promise<McpListToolsResponse> {
     const [{ mcpSnapshot }, loaded] = await Promise.all([import("./mcp-snapshot.js"), this.loaded]);
     return mcpSnapshot(loaded?.manager ?? null, this.servers, env);
+  }
+
+  /** A resource of `server`, for the front end; throws naming what went wrong. */
+  async readResource(server: string, uri: string): Promise<unknown[]> {
+    return (await this.manager(server)).readResource(server, uri).then((read) => read.contents);
+  }
+
+  /** A call of `server`'s `tool` on the front end's behalf; throws naming what went wrong. */
+  async callTool(server: string, tool: string, args: unknown): Promise<McpCallToolResult> {
+    return (await this.manager(server)).callServerTool(server, tool, args);
+  }
+
+  private async manager(server: string): Promise<McpConnectionManager> {
+    const loaded = await this.loaded;
+    if (!loaded || !loaded.manager.serverNames().includes(server)) throw new Error(`unknown MCP server '${server}'`);
+    return loaded.manager;
   }
 
   /** Stdio servers are our children: ended here, or they keep the front end's process alive. */

@@ -30,6 +30,7 @@ import type { CompactionHost } from "./compact/compactor.js";
 import type { TurnCompaction } from "./tasks/task.js";
 import { mcpApprovalHook } from "./mcp-approval.js";
 import { McpRuntime } from "./mcp-runtime.js";
+import type { McpServerConfig } from "../config/mcp.js";
 import { TaskRunner } from "./tasks/runner.js";
 import type { ResponseItem } from "../protocol/items.js";
 import type { ThreadLineage } from "../protocol/collab.js";
@@ -70,6 +71,8 @@ export class SessionState {
   readonly tasks: TaskRunner;
   /** The session's MCP servers, started in the background (null: none configured). */
   mcp: McpRuntime | null = null;
+  /** The servers a reload put in place of the configured ones. */
+  private mcpServerConfigs: Record<string, McpServerConfig> | null = null;
   /** The user's shell as its start-up files leave it, made in the background; null: login shells. */
   shellSnapshot: SessionShellSnapshot | null = null;
   /** The sub-agents this thread starts (null when sub-agents are off). */
@@ -161,13 +164,35 @@ export class SessionState {
     this.shellSnapshot = startShellSnapshot(this.options, this.threadId, this.settings.cwd, (message) => this.send("", { type: "warning", message }));
   }
 
-  /** Starts the configured MCP servers in the background (their progress comes as events with id ""); a sub-agent uses its parent's. */
+  /** The MCP servers the session runs: the configured ones, until a reload replaces them. */
+  get mcpServers(): Record<string, McpServerConfig> {
+    return this.mcpServerConfigs ?? this.options.mcpServers ?? {};
+  }
+
+  /** Stops the running MCP servers and starts `servers` instead; a sub-agent's are its parent's, reloaded with it. */
+  async reloadMcp(servers: Record<string, McpServerConfig>): Promise<void> {
+    if (this.options.sharedMcp !== undefined) return;
+    const old = this.mcp;
+    this.mcp = null;
+    this.mcpServerConfigs = servers;
+    await old?.shutdown();
+    this.startMcp();
+    this.agents?.shareMcp(this.mcp);
+  }
+
+  /** A sub-agent's parent replaced its MCP servers: this thread (and its own sub-agents) use the new ones. */
+  useSharedMcp(mcp: McpRuntime | null): void {
+    this.mcp = mcp;
+    this.agents?.shareMcp(mcp);
+  }
+
+  /** Starts the session's MCP servers in the background (their progress comes as events with id ""); a sub-agent uses its parent's. */
   startMcp(): void {
     if (this.options.sharedMcp !== undefined) {
       this.mcp = this.options.sharedMcp;
       return;
     }
-    this.mcp = McpRuntime.start(this.options, this.settings.cwd, {
+    this.mcp = McpRuntime.start({ ...this.options, mcpServers: this.mcpServers }, this.settings.cwd, {
       onEvent: (msg) => this.send("", msg),
       onElicitation: (server, request) => this.elicit(server, request),
       warn: (message) => this.send("", { type: "warning", message }),

@@ -24,6 +24,7 @@ import { restoreThread } from "./restore.js";
 import { loadThread } from "../rollout/reconstruct.js";
 import type { SessionOptions, SessionSettings } from "./session-options.js";
 import { SessionState } from "./session-state.js";
+import type { McpRuntime } from "./mcp-runtime.js";
 import { errorMessage } from "../util/errors.js";
 
 export class Session implements ThreadHandle {
@@ -150,6 +151,11 @@ export class Session implements ThreadHandle {
       ...(initialMessages ? { initial_messages: initialMessages } : {}),
       ...lineageFields(state.options.lineage),
     };
+  }
+
+  /** Its parent replaced the MCP servers this sub-agent shares: it calls the new ones from now on. */
+  useSharedMcp(mcp: McpRuntime | null): void {
+    this.state.useSharedMcp(mcp);
   }
 
   /** Set for a sub-agent: its parent, depth, nickname and role (null for a user's thread). */

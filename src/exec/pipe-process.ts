@@ -21,6 +21,8 @@ export interface ExecProcessSpec {
   onOutput: (stream: OutputStream, chunk: Buffer) => void;
   /** Called when the process exits and again when its output is closed for good. */
   onStateChange: (outputClosed: boolean) => void;
+  /** A PTY's size in character cells (PTY_COLS x PTY_ROWS when absent); pipes have none. */
+  size?: { cols: number; rows: number };
 }
 
 export interface ExecProcess {
@@ -31,7 +33,11 @@ export interface ExecProcess {
   /** True once no more output can arrive: pipes closed, or the drain grace after exit passed. */
   readonly outputClosed: boolean;
   /** Writes to the process's stdin; rejects when stdin is closed. */
-  write(data: string): Promise<void>;
+  write(data: string | Buffer): Promise<void>;
+  /** Ends the process's input (end of file; a PTY gets its EOF character). */
+  closeStdin(): void;
+  /** A PTY's new size in character cells; pipes have no size and ignore it. */
+  resize(cols: number, rows: number): void;
   /** Kills the whole process group. */
   terminate(): void;
 }
@@ -84,12 +90,20 @@ class PipeProcess implements ExecProcess {
     this.spec.onStateChange(this.outputClosed);
   }
 
-  write(data: string): Promise<void> {
+  write(data: string | Buffer): Promise<void> {
     const stdin = this.child.stdin;
     if (this.hasExited || stdin.destroyed || !stdin.writable) return Promise.reject(new Error("stdin is closed"));
     return new Promise((resolve, reject) => {
       stdin.write(data, (err) => (err ? reject(err) : resolve()));
     });
+  }
+
+  closeStdin(): void {
+    this.child.stdin.end();
+  }
+
+  resize(): void {
+    // Pipes have no terminal size.
   }
 
   terminate(): void {

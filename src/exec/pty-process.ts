@@ -108,14 +108,23 @@ class PtyProcess implements ExecProcess {
     this.spec.onStateChange(this.outputClosed);
   }
 
-  write(data: string): Promise<void> {
+  write(data: string | Buffer): Promise<void> {
     if (this.hasExited) return Promise.reject(new Error("stdin is closed"));
     try {
-      this.term.write(data);
+      this.term.write(typeof data === "string" ? data : data.toString("utf8"));
     } catch (err) {
       return Promise.reject(err instanceof Error ? err : new Error(String(err)));
     }
     return Promise.resolve();
+  }
+
+  closeStdin(): void {
+    // A terminal has no end of input of its own: its EOF character (Ctrl-D) ends a read.
+    if (!this.hasExited) this.term.write("\x04");
+  }
+
+  resize(cols: number, rows: number): void {
+    if (!this.hasExited) this.term.resize(cols, rows);
   }
 
   terminate(): void {
@@ -193,7 +202,7 @@ export function createPtySpawner(load: PtyModuleLoader = importNodePty): ExecPro
     beforeCommandSpawn();
     let term: IPty;
     try {
-      term = pty.spawn(program, args, { cols: PTY_COLS, rows: PTY_ROWS, cwd: spec.cwd, env: spec.env });
+      term = pty.spawn(program, args, { cols: spec.size?.cols ?? PTY_COLS, rows: spec.size?.rows ?? PTY_ROWS, cwd: spec.cwd, env: spec.env });
     } catch (err) {
       throw new Error(`${program}: ${errorMessage(err)}`);
     }
@@ -202,5 +211,5 @@ export function createPtySpawner(load: PtyModuleLoader = importNodePty): ExecPro
   };
 }
 
-/** Runs the command in a pseudo-terminal of PTY_COLS x PTY_ROWS, in its own session. */
+/** Runs the command in a pseudo-terminal (PTY_COLS x PTY_ROWS unless the spec sizes it), in its own session. */
 export const spawnPtyProcess: ExecProcessSpawner = createPtySpawner();

@@ -242,6 +242,8 @@ void test("the tty flag picks the PTY spawner; both can be injected", async () =
         hasExited: true,
         outputClosed: true,
         write: () => Promise.reject(new Error("closed")),
+        closeStdin: () => undefined,
+        resize: () => undefined,
         terminate: () => undefined,
       };
       return Promise.resolve(proc);

@@ -8,8 +8,9 @@
 import type { Config } from "../config/load-config.js";
 import type { SandboxedCommand } from "../sandbox/launcher.js";
 import type { PatchRunResult } from "../patch/apply-patch.js";
+import type { ExecProcess, ExecProcessSpec } from "../exec/pipe-process.js";
 
-export type { SandboxedCommand, PatchRunResult };
+export type { SandboxedCommand, PatchRunResult, ExecProcess };
 
 /** The environment a command gets under the config's `[shell_environment_policy]` (credentials dropped). */
 export async function commandEnvironment(config: Config): Promise<Record<string, string>> {
@@ -91,4 +92,24 @@ export async function runSandboxed(
   const { runCommand } = await import("../exec/run-command.js");
   const result = await runCommand({ argv: command.argv, cwd, env: command.env, timeoutMs: limits.timeoutMs, maxCaptureChars: limits.maxCaptureChars });
   return { exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr };
+}
+
+/**
+ * A long-running command under the config's sandbox (as `runSandboxed`'s), talked to while it
+ * runs: its output as it comes, its stdin written, a PTY with `tty` (sized by `size`), ended
+ * with `terminate()` (the whole process group). Rejects with a readable message when it cannot
+ * be started.
+ */
+export async function startSandboxed(
+  config: Config,
+  cwd: string,
+  argv: string[],
+  env: Record<string, string>,
+  opts: { tty: boolean } & Pick<ExecProcessSpec, "onOutput" | "onStateChange" | "size">,
+): Promise<ExecProcess | { unavailable: string }> {
+  const command = await sandboxed(config, cwd, argv, env, opts.tty);
+  if ("unavailable" in command) return command;
+  const spec: ExecProcessSpec = { argv: command.argv, cwd, env: command.env, onOutput: opts.onOutput, onStateChange: opts.onStateChange, ...(opts.size ? { size: opts.size } : {}) };
+  if (opts.tty) return (await import("../exec/pty-process.js")).spawnPtyProcess(spec);
+  return (await import("../exec/pipe-process.js")).spawnPipeProcess(spec);
 }

@@ -22,7 +22,7 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { hasStaticCredential, type McpHttpServer, type McpServerConfig, type McpStdioServer } from "../config/mcp.js";
-import type { McpCallToolResult } from "../protocol/mcp-events.js";
+import type { McpCallToolResult, McpServerInfo } from "../protocol/mcp-events.js";
 import type { ElicitationAnswer, McpElicitation } from "./elicitation.js";
 import { withFormDefaults } from "./form-defaults.js";
 import { McpLoginRequiredError, type AuthorizeHandler } from "./oauth/provider.js";
@@ -186,6 +186,16 @@ export class McpServerConnection {
 
   readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
     return this.request("resources/read", signal, (s, timeout) => this.client.readResource({ uri }, { signal: s, timeout }));
+  }
+
+  /** What the server said about itself in the handshake. */
+  get serverInfo(): McpServerInfo | null {
+    return (this.client.getServerVersion() as McpServerInfo | undefined) ?? null;
+  }
+
+  /** The capabilities the server announced in the handshake. */
+  get capabilities(): Record<string, unknown> | null {
+    return (this.client.getServerCapabilities() as Record<string, unknown> | undefined) ?? null;
   }
 
   async close(): Promise<void> {

@@ -18,7 +18,7 @@ import type { McpServerConfig } from "../config/mcp.js";
 // Only the type: connection.ts (and with it the MCP SDK) is loaded when a server is started.
 import type { McpServerConnection, StdioLauncher } from "./connection.js";
 import { collectPages, type PageResult } from "./pages.js";
-import type { McpCallToolResult, McpStartupEventMsg, McpStartupFailure } from "../protocol/mcp-events.js";
+import type { McpCallToolResult, McpServerDetail, McpStartupEventMsg, McpStartupFailure, McpToolDefinition } from "../protocol/mcp-events.js";
 import { withContext } from "./errors.js";
 import { qualifyTools } from "./names.js";
 import { loginRequired, type McpSignInHandler, McpSignIns } from "./sign-in.js";
@@ -262,6 +262,26 @@ export class McpConnectionManager {
     const outcomes = await Promise.all(required.map(async (s) => ({ name: s.name, outcome: await s.settled })));
     const failures = outcomes.flatMap(({ name, outcome }) => (outcome.ok ? [] : [`${name}: ${startupFailureRaw(outcome.error)}`]));
     if (failures.length > 0) throw new Error(`required MCP servers failed to initialize: ${failures.join("; ")}`);
+  }
+
+  /** Every started server's state once all have settled: its handshake, its tools, or why it failed. */
+  async details(): Promise<McpServerDetail[]> {
+    await this.allSettled;
+    await Promise.all([...this.servers.values()].map((s) => s.reported));
+    return [...this.servers.values()].map((server) => {
+      const outcome = server.outcome;
+      const connection = outcome?.ok ? outcome.connection : null;
+      const failure = outcome && !outcome.ok ? outcome.error : null;
+      return {
+        name: server.name,
+        status: server.status,
+        error: failure ? startupFailureRaw(failure) : null,
+        auth_required: failure?.kind === "auth",
+        server_info: connection?.serverInfo ?? null,
+        capabilities: connection?.capabilities ?? null,
+        tools: (connection?.tools ?? []).filter((tool) => toolAllowed(server.config, tool.name)) as McpToolDefinition[],
+      };
+    });
   }
 
   /** Tools of the servers ready now, sorted by qualified name. */

@@ -68,9 +68,39 @@ export interface McpToolDefinition {
   [field: string]: unknown;
 }
 
+/** What a server said about itself in the MCP handshake (MCP's `Implementation`). */
+export interface McpServerInfo {
+  name: string;
+  version: string;
+  title?: string;
+  description?: string;
+  websiteUrl?: string;
+  icons?: unknown[];
+}
+
+/**
+ * codex-ts: one configured server as the session found it, for clients that show each server's
+ * state (the app-server's `mcpServerStatus/list`).
+ */
+export interface McpServerDetail {
+  name: string;
+  /** Its start-up state; `disabled` when the config turns it off, `not_started` when nothing started it. */
+  status: "starting" | "ready" | "failed" | "cancelled" | "disabled" | "not_started";
+  /** Why it did not start (the cause, without the hint the start-up event adds). */
+  error: string | null;
+  /** It did not start because it wants a login. */
+  auth_required: boolean;
+  server_info: McpServerInfo | null;
+  /** The capabilities it announced; null before the handshake. */
+  capabilities: Record<string, unknown> | null;
+  /** Its tools by their own names, after `enabled_tools` / `disabled_tools`. */
+  tools: McpToolDefinition[];
+}
+
 /**
  * The answer to `list_mcp_tools`: the ready servers' tools by qualified name (`mcp__server__tool`),
- * their resources and resource templates by server, and every enabled server's auth status.
+ * their resources and resource templates by server, and every enabled server's auth status;
+ * codex-ts adds `servers`, every configured server's state by name order.
  */
 export interface McpListToolsResponse {
   type: "mcp_list_tools_response";
@@ -78,9 +108,15 @@ export interface McpListToolsResponse {
   resources: Record<string, unknown[]>;
   resource_templates: Record<string, unknown[]>;
   auth_statuses: Record<string, McpAuthStatus>;
+  servers?: McpServerDetail[];
 }
 
-export type McpEventMsg = McpStartupEventMsg | McpToolCallEventMsg | McpListToolsResponse;
+/** codex-ts: the answers to a front end's own `read_mcp_resource` and `call_mcp_tool` ops. */
+export type McpClientCallEventMsg =
+  | { type: "mcp_resource_read_response"; server: string; uri: string; contents: unknown[] }
+  | { type: "mcp_tool_call_response"; server: string; tool: string; result: McpCallToolResult };
+
+export type McpEventMsg = McpStartupEventMsg | McpToolCallEventMsg | McpListToolsResponse | McpClientCallEventMsg;
 
 /** The reference's success test for an end event: an Ok result not flagged as an error. */
 export function isSuccessfulOutcome(result: McpToolCallOutcome): boolean {

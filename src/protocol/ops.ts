@@ -5,6 +5,7 @@
 import type { ReviewRequest } from "./review.js";
 import type { AskForApproval, ExecApprovalDecision, ReasoningEffort, ReasoningSummary, ReviewDecision, SandboxPolicy } from "./policy.js";
 import type { UserInputResponse } from "./user-questions.js";
+import type { McpServerConfig } from "./mcp-servers.js";
 import type { HookOp } from "./hook-events.js";
 
 export type UserInput =
@@ -83,6 +84,12 @@ export type Op =
   /** codex-ts: stops one MCP server and starts it again (after an OAuth sign-in, say); progress as `mcp_startup_*` events. */
   | { type: "restart_mcp_server"; server: string }
   /**
+   * codex-ts: replaces the session's MCP servers with `servers` (the config read again): every
+   * running server stops, the enabled ones start, progress as `mcp_startup_*` events; the next
+   * turn offers the new servers' tools.
+   */
+  | { type: "reload_mcp_servers"; servers: Record<string, McpServerConfig> }
+  /**
    * Answers a `request_user_input` event. `id` is the event's `call_id`; the event's `turn_id`
    * (what the reference keys answers by) is accepted too and answers that turn's oldest question.
    */
@@ -91,6 +98,13 @@ export type Op =
   | { type: "list_custom_prompts" }
   /** Asks for the skills seen from these folders (the session's cwd when empty); answered by list_skills_response. */
   | { type: "list_skills"; cwds?: string[] }
+  /** codex-ts: reads a resource of one of the session's MCP servers for the front end; answered by mcp_resource_read_response (or an error). */
+  | { type: "read_mcp_resource"; server: string; uri: string }
+  /**
+   * codex-ts: calls a tool of one of the session's MCP servers for the front end (the user's own
+   * call: no approval, not part of the conversation); answered by mcp_tool_call_response (or an error).
+   */
+  | { type: "call_mcp_tool"; server: string; tool: string; arguments: unknown }
   /** Asks for the MCP servers' tools, resources and auth status; answered by mcp_list_tools_response. */
   | { type: "list_mcp_tools" }
   /**
@@ -108,6 +122,12 @@ export type Op =
   | { type: "set_thread_goal"; objective: string; token_budget?: number | null }
   /** codex-ts: the user pauses, resumes or completes the goal; answered by thread_goal_updated (or an error). */
   | { type: "set_thread_goal_status"; status: "active" | "paused" | "complete" }
+  /**
+   * codex-ts: the user edits the goal in place (the app-server's `thread/goal/set`): a new
+   * objective or budget keeps its progress, a status changes it as set_thread_goal_status does;
+   * with no goal, an objective makes one. Answered by thread_goal_updated (or an error).
+   */
+  | { type: "update_thread_goal"; objective?: string; token_budget?: number | null; status?: "active" | "paused" | "blocked" | "complete" }
   /** codex-ts: the user drops the goal. */
   | { type: "clear_thread_goal" }
   | { type: "shutdown" }

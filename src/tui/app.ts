@@ -18,7 +18,7 @@ import { LiveTurn } from "./live-turn.js";
 import { AppView } from "./app-view.js";
 import { helpLines } from "./help.js";
 import { Composer, SlashCompletions } from "./composer.js";
-import { fileIndexFor } from "./parts/file-search.js";
+import { fileIndexFor } from "../file-search/file-index.js";
 import { join } from "node:path";
 import { BUILTIN_COMMANDS, promptCommand, type SlashCommand, type SlashContext } from "./slash-commands.js";
 import { OpenQuestions } from "./open-questions.js";
@@ -115,8 +115,9 @@ export class App implements SlashContext {
         const root = this.cwd;
         const remote = this.host.fileIndex?.(root);
         if (remote) return remote;
-        const hidden = options.hiddenFile?.().then((denied) => (rel: string) => denied(join(root, rel)));
-        return fileIndexFor(root, hidden);
+        const hiddenFile = options.hiddenFile;
+        const hidden = hiddenFile && (() => hiddenFile().then((denied) => (rel: string) => denied(join(root, rel))));
+        return fileIndexFor(root, hidden ? { hidden } : {});
       },
       fetchHistory: (offset) => this.host.submit({ type: "get_history_entry_request", offset, log_id: this.composer.logId }),
     });
@@ -202,8 +203,8 @@ export class App implements SlashContext {
   }
 
   listMcp(): void {
-    if (this.mcpStatus.size === 0) this.print("MCP servers", ["no MCP servers configured (see `codex-ts mcp add`)"]);
-    else this.submit({ type: "list_mcp_tools" });
+    // Asked even with none known here: a remote session's servers are the server's to name.
+    this.submit({ type: "list_mcp_tools" });
   }
 
   listModels(): Promise<Array<{ slug: string; is_default: boolean }>> {

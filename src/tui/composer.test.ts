@@ -11,7 +11,7 @@ function composer(fetched: number[]): Composer {
   const index: SearchableIndex = {
     state: "ready",
     error: null,
-    search: (q) => (q === "" || "src/main.ts".includes(q) ? [{ path: "src/main.ts", score: 1, indices: [] }] : []),
+    search: (q) => (q === "" || "src/main.ts".includes(q) ? [{ path: "src/main.ts", kind: "file", score: 1, indices: [] }] : []),
     whenReady: () => Promise.resolve(),
   };
   return new Composer({ requestRender: () => undefined, terminal: { rows: 30 } }, createTheme(0), new SlashCompletions(() => []), {

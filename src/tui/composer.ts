@@ -11,8 +11,7 @@ import type { AutocompleteItem, AutocompleteProvider, AutocompleteSuggestions, T
 import { Editor, matchesKey } from "./pi-tui.js";
 import type { Theme } from "./parts/theme.js";
 import type { SlashCommand } from "./slash-commands.js";
-import { FileSearchPopup, type SearchableIndex } from "./parts/file-search-popup.js";
-import { mentionText } from "./parts/file-search.js";
+import { FileSearchPopup, mentionText, type SearchableIndex } from "./parts/file-search-popup.js";
 import { PasteStore, classifyPaste } from "./parts/paste.js";
 
 const PASTE_START = "\x1b[200~";

@@ -164,7 +164,8 @@ class TuiRunner implements AppHost {
       rows: () => this.term.rows,
       version: packageVersion(),
       hideReasoning: config.hideAgentReasoning,
-      mcpServers: Object.keys(config.mcpServers),
+      // A remote session's MCP servers are the app-server's (they come as start-up events).
+      mcpServers: this.flags.remote === undefined ? Object.keys(config.mcpServers) : [],
       hiddenFile: () => this.deniedFilter,
       onTurnStart: () => preloadHighlighter(() => this.app.requestRender()),
       trustNote: () => trustNote(this.config),

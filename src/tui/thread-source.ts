@@ -12,7 +12,7 @@ import type { ThreadSummary, ThreadTarget } from "../protocol/threads.js";
 import type { ReasoningEffort } from "../protocol/policy.js";
 import type { RemoteClient, RemoteThread } from "../app-server-client/remote-client.js";
 import type { GitRunner } from "./parts/git-diff.js";
-import { FileIndex, STALE_AFTER_MS } from "./parts/file-search.js";
+import { FileIndex, STALE_AFTER_MS } from "../file-search/file-index.js";
 import type { SearchableIndex } from "./parts/file-search-popup.js";
 import { errorMessage } from "../util/errors.js";
 

@@ -80,7 +80,8 @@ void test("account: an API key signed in (the clients hear of it) and out; a com
     const blocked = await client.request("command/exec", { command: ["touch", join(dir, "nope.txt")], cwd: dir, sandboxPolicy: { type: "readOnly", networkAccess: false } });
     assert.notEqual(blocked.exitCode, 0);
     assert.equal(existsSync(join(dir, "nope.txt")), false);
-    await assert.rejects(client.request("command/exec", { command: ["cat"], tty: true, processId: "p1" }), /`tty` is not supported/);
+    // In a terminal (test/e2e/app-server-command-exec.test.ts covers streaming, stdin and terminals).
+    assert.equal((await client.request("command/exec", { command: ["sh", "-c", "test -t 1"], tty: true, processId: "p1", cwd: dir })).exitCode, 0);
     const slow = await client.request("command/exec", { command: ["sleep", "30"], cwd: dir, timeoutMs: 300 });
     assert.equal(slow.exitCode, 124, "stopped at its timeout");
   });

@@ -100,7 +100,8 @@ void test("without trust, exec skips the hooks with one warning; trusted at the 
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stderr.match(/hooks are new or changed and will not run until trusted/g)?.length, 1, r.stderr);
     assert.deepEqual(fixtureEvents(ws.home), []);
-    assert.match(String(outputOf(server, "call_1")), /Process exited with code 0/);
+    // No hook spoke: the command met the built-in refusal of forced removals under `never`.
+    assert.match(String(outputOf(server, "call_1")), /^rm -rf build: rm with a force option/);
   });
 
   // What Codex 0.169's /hooks writes when these two are trusted: the hashes do not depend on

@@ -4,7 +4,8 @@
  * and the connection cut twice through a TCP relay: once while an approval waits (it is asked
  * again after the reconnection and answered), once while a turn finishes (its answer is shown
  * after the reconnection: nothing in flight is lost). `@` and /diff look at the server's files;
- * /undo, /redo and Esc Esc put the server's files back.
+ * /undo, /redo and Esc Esc put the server's files back; `/goal` and `/mcp` (with `/mcp login`)
+ * work on the server's goal and MCP servers.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -16,6 +17,8 @@ import { startWsAppServer } from "../support/app-server-client.js";
 import { makeWorkspace } from "../support/cli.js";
 import { customCall, fnCall, startModelServer, text, turn } from "../support/model-server.js";
 import { KEY, PtySession, sleep } from "../support/pty.js";
+import { startOAuthFixture } from "../support/oauth-server.js";
+import { STDIO_SERVER_PATH } from "../fixtures/mcp/stdio-server.js";
 
 /** A TCP relay to the server that can cut every connection, and refuse new ones for a while. */
 class Relay {
@@ -123,6 +126,85 @@ void test("the UI drives a thread on an app-server, and reconnects without losin
     await relay.cut(true);
     server.child.kill("SIGTERM");
     await model.close();
+  }
+});
+
+void test("/goal over --remote: the goal is the server's, its own turns run there, and a new UI sees it", async () => {
+  const ws = makeWorkspace();
+  const model = await startModelServer([turn(fnCall("update_goal", { status: "complete" }, "g1")), turn(text("The notes are written."))]);
+  writeFileSync(join(ws.home, "config.toml"), `openai_base_url = "${model.url}"\n`);
+  const server = await startWsAppServer(ws.dir, ws.home);
+  const local = makeWorkspace();
+  const url = `ws://127.0.0.1:${server.port}`;
+  const ui = new PtySession(["--remote", url, "-C", ws.dir], { cwd: local.dir, home: local.home, cols: 120, rows: 40 });
+  let again: PtySession | null = null;
+  try {
+    await ui.waitFor("Enter to send");
+    await ui.type("/goal Write the notes");
+    ui.write(KEY.enter);
+    await ui.waitFor("Goal (active): Write the notes");
+    // The server works on it in a turn of its own; the model completes it.
+    await ui.waitFor("The notes are written.");
+    await ui.waitFor("Goal (complete): Write the notes");
+    assert.equal(model.requests.length, 2, "a complete goal gets no more turns");
+    ui.write(KEY.ctrlD);
+    assert.equal(await ui.exit(), 0);
+    const threadId = /resume ([0-9a-f-]{36})/.exec(ui.output)?.[1];
+    assert.ok(threadId, ui.output);
+
+    // Another UI resumes the thread: the goal comes from the server.
+    again = new PtySession(["--remote", url, "-C", ws.dir, "resume", threadId], { cwd: local.dir, home: local.home, cols: 120, rows: 40 });
+    await again.waitFor("Enter to send");
+    await again.type("/goal");
+    again.write(KEY.enter);
+    await again.waitFor("Goal (complete): Write the notes");
+    await again.type("/goal clear");
+    again.write(KEY.enter);
+    await again.waitFor("Goal cleared.");
+    again.write(KEY.ctrlD);
+    assert.equal(await again.exit(), 0);
+  } finally {
+    ui.kill();
+    again?.kill();
+    server.child.kill("SIGTERM");
+    await model.close();
+  }
+});
+
+void test("/mcp over --remote lists the server's MCP servers; /mcp login signs in through the server", async () => {
+  const fx = await startOAuthFixture();
+  const ws = makeWorkspace();
+  const model = await startModelServer([]);
+  const servers = [`[mcp_servers.fixture]`, `command = ${JSON.stringify(process.execPath)}`, `args = [${JSON.stringify(STDIO_SERVER_PATH)}, "--name", "fx"]`, `[mcp_servers.remote]`, `url = ${JSON.stringify(fx.url)}`, ""].join("\n");
+  writeFileSync(join(ws.home, "config.toml"), `openai_base_url = "${model.url}"\n${servers}`);
+  const server = await startWsAppServer(ws.dir, ws.home);
+  const local = makeWorkspace();
+  // Wide enough for the authorization URL to stay on one line.
+  const ui = new PtySession(["--remote", `ws://127.0.0.1:${server.port}`, "-C", ws.dir], { cwd: local.dir, home: local.home, cols: 500, rows: 40 });
+  try {
+    await ui.waitFor("Enter to send");
+    await ui.type("/mcp");
+    ui.write(KEY.enter);
+    await ui.waitFor(/fixture: ready/);
+    await ui.waitFor(/tools: .*echo/);
+    await ui.waitFor(/remote: failed · auth: not logged in/);
+
+    await ui.type("/mcp login remote");
+    ui.write(KEY.enter);
+    const url = (await ui.waitFor(/Open this URL in a browser that can reach the app-server's machine: (http:\/\/127\.0\.0\.1:\d+\/authorize\?\S+)/)).match(/(http:\/\/127\.0\.0\.1:\d+\/authorize\?\S+)/)?.[1];
+    assert.ok(url);
+    assert.match(await (await fetch(url)).text(), /Signed in/);
+    await ui.waitFor("Signed in to remote");
+    await ui.type("/mcp");
+    ui.write(KEY.enter);
+    await ui.waitFor(/remote: ready · auth: OAuth/);
+    ui.write(KEY.ctrlD);
+    assert.equal(await ui.exit(), 0);
+  } finally {
+    ui.kill();
+    server.child.kill("SIGTERM");
+    await model.close();
+    await fx.close();
   }
 });
 

@@ -144,8 +144,9 @@ export class AppServerClient {
     this.sendRaw(JSON.stringify(params === undefined ? { method } : { method, params }));
   }
 
-  async initialize(name = "schema_client"): Promise<Json> {
-    const result = await this.request("initialize", { clientInfo: { name, title: "test", version: "0.0.1" }, capabilities: { experimentalApi: false } });
+  /** The handshake; `experimentalApi` asks for the protocol's experimental methods. */
+  async initialize(name = "schema_client", experimentalApi = false): Promise<Json> {
+    const result = await this.request("initialize", { clientInfo: { name, title: "test", version: "0.0.1" }, capabilities: { experimentalApi } });
     this.notify("initialized");
     return result;
   }

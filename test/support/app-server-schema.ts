@@ -43,6 +43,8 @@ export class ProtocolSchema {
     this.error = this.ajv.compile(load("JSONRPCError.json"));
     this.responses.set("initialize", this.ajv.compile(load("InitializeResponse.json")));
     this.responses.set("fuzzyFileSearch", this.ajv.compile(load("FuzzyFileSearchResponse.json")));
+    // The session form is experimental: outside the stable bundle, in files of its own.
+    for (const step of ["Start", "Update", "Stop"]) this.responses.set(`fuzzyFileSearch/session${step}`, this.ajv.compile(load(`FuzzyFileSearchSession${step}Response.json`)));
     const defs = v2.definitions as Record<string, Json>;
     const requests = (defs.ClientRequest as { oneOf: Json[] }).oneOf;
     for (const variant of requests) {

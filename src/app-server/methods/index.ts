@@ -2,6 +2,11 @@
 import type { Method } from "../server.js";
 import { accountMethods } from "./account.js";
 import { commandExec } from "./command-exec.js";
+import { processMethods } from "./command-processes.js";
+import { fuzzyFileSearchMethods } from "./fuzzy-file-search.js";
+import { goalMethods } from "./goals.js";
+import { mcpMethods } from "./mcp.js";
+import { threadItemMethods } from "./thread-items.js";
 import { hookMethods } from "./hooks.js";
 import { settingsMethods } from "./settings.js";
 import { threadMethods } from "./threads.js";
@@ -14,4 +19,9 @@ export const METHODS: Readonly<Record<string, Method>> = {
   ...accountMethods,
   ...hookMethods,
   "command/exec": commandExec,
+  ...processMethods,
+  ...fuzzyFileSearchMethods,
+  ...mcpMethods,
+  ...goalMethods,
+  ...threadItemMethods,
 };

@@ -10,12 +10,13 @@ import type { CliConfigInput } from "../../config/load-config.js";
 import { tomlKey, tomlValue } from "../../util/toml-text.js";
 import { SANDBOX_MODES } from "../../protocol/policy.js";
 import type { TurnOverrides } from "../../protocol/ops.js";
-import { archiveRecordedThread, findRecordedThread, isThreadId, nameThread, recordedConversation, recordedThreadSummary, unarchiveRecordedThread } from "../../host/recorded-threads.js";
+import { archiveRecordedThread, findRecordedThread, isThreadId, nameThread, recordedThreadSummary, unarchiveRecordedThread } from "../../host/recorded-threads.js";
 import { Reply } from "../connection.js";
 import type { LiveThread } from "../live-thread.js";
 import type { Params } from "../params.js";
 import type { AppServer, Method, MethodContext } from "../server.js";
-import { threadFromSummary, turnsFromEvents } from "../thread-objects.js";
+import { threadFromSummary } from "../thread-objects.js";
+import { recordedTurns, turnsOfThread } from "../thread-turns.js";
 import { listThreads } from "./thread-list.js";
 import { CONVERSATION_ONLY, rollbackChoice, rollbackWithFiles, undoMethods, type RollbackChoice } from "./undo.js";
 
@@ -66,16 +67,6 @@ function withTurns(server: AppServer, live: LiveThread): Thread {
   const thread = server.threadObject(live);
   thread.turns = recordedTurns(live.threadId, thread.path, live.activeTurnId);
   return thread;
-}
-
-function recordedTurns(threadId: string, path: string | null, liveTurnId: string | null): Turn[] {
-  if (path === null) return [];
-  try {
-    return turnsFromEvents(threadId, recordedConversation(path), liveTurnId);
-  } catch {
-    // Not written yet (a new thread's file appears with its first turn).
-    return [];
-  }
 }
 
 const start: Method = async ({ server, connection }, params) => {
@@ -150,11 +141,7 @@ const read: Method = async ({ server }, params) => {
 
 /** A thread's turns by page (newest first unless ascending), for clients that hydrate a thread in pages. */
 const listTurns: Method = async ({ server }, params) => {
-  const threadId = params.string("threadId");
-  const live = server.thread(threadId);
-  const path = live ? server.threadObject(live).path : (recordedThreadSummary(server.codexHome, threadId) ?? recordedThreadSummary(server.codexHome, threadId, true))?.path;
-  if (path === undefined) throw invalidRequest(`thread not found: ${threadId}`);
-  const turns = recordedTurns(threadId, path, live?.activeTurnId ?? null);
+  const turns = turnsOfThread(server, params.string("threadId"));
   const ascending = params.optionalEnum("sortDirection", ["asc", "desc"] as const) === "asc";
   const view = params.optionalEnum("itemsView", ["notLoaded", "summary", "full"] as const) ?? "summary";
   const ordered = ascending ? turns : [...turns].reverse();

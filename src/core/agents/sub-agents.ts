@@ -30,6 +30,7 @@ import type { AgentTree } from "./agent-tree.js";
 import { ChildAgent } from "./child-agent.js";
 import { childSessionOptions, forkedHistory, narrowedSandbox } from "./child-options.js";
 import type { Session } from "../session.js";
+import type { McpRuntime } from "../mcp-runtime.js";
 
 export const THREAD_LIMIT_REACHED = "collab spawn failed: agent thread limit reached";
 
@@ -228,6 +229,11 @@ export class SubAgents implements AgentControl {
       const role = child.role === null ? undefined : this.tree.role(child.role);
       child.session.submit({ type: "override_turn_context", approval_policy: approvalPolicy, sandbox_policy: narrowedSandbox(sandboxPolicy, role?.settings.sandboxMode ?? null) });
     }
+  }
+
+  /** The parent reloaded its MCP servers: open children call the new ones (they share the parent's). */
+  shareMcp(mcp: McpRuntime | null): void {
+    for (const child of this.children.values()) child.session?.useSharedMcp(mcp);
   }
 
   /** The parent was interrupted: so is every child still working (each passes it on to its own). */

@@ -2,7 +2,7 @@
 import type { SessionState } from "../session-state.js";
 import type { OpFamily } from "./types.js";
 
-export const goalOps: OpFamily<"set_thread_goal" | "set_thread_goal_status" | "clear_thread_goal"> = {
+export const goalOps: OpFamily<"set_thread_goal" | "set_thread_goal_status" | "update_thread_goal" | "clear_thread_goal"> = {
   set_thread_goal: (s, id, op) => {
     // The user replaces whatever goal there was: a new objective is their decision.
     s.goals.clear(id);
@@ -14,6 +14,11 @@ export const goalOps: OpFamily<"set_thread_goal" | "set_thread_goal_status" | "c
     const updated = s.goals.setStatus(op.status, "user", id);
     if (typeof updated === "string") s.send(id, { type: "error", message: `Cannot change the goal: ${updated}`, codex_error_info: "other" });
     else if (op.status === "active") resumeIfIdle(s, id);
+  },
+  update_thread_goal: (s, id, op) => {
+    const updated = s.goals.edit({ objective: op.objective, tokenBudget: op.token_budget, status: op.status }, id);
+    if (typeof updated === "string") s.send(id, { type: "error", message: `Cannot change the goal: ${updated}`, codex_error_info: "other" });
+    else if (updated.status === "active") resumeIfIdle(s, id);
   },
   clear_thread_goal: (s, id) => s.goals.clear(id),
 };

@@ -1,10 +1,11 @@
 /** The session's MCP servers at run time: signing in to one, restarting one, and listing what they offer. */
-import { emptyMcpSnapshot } from "../mcp-runtime.js";
+import { emptyMcpSnapshot, type McpRuntime } from "../mcp-runtime.js";
+import type { EventMsg } from "../../protocol/events.js";
 import type { SessionState } from "../session-state.js";
 import type { OpFamily } from "./types.js";
 import { errorMessage } from "../../util/errors.js";
 
-export const mcpOps: OpFamily<"restart_mcp_server" | "list_mcp_tools" | "mcp_sign_in"> = {
+export const mcpOps: OpFamily<"restart_mcp_server" | "reload_mcp_servers" | "list_mcp_tools" | "read_mcp_resource" | "call_mcp_tool" | "mcp_sign_in"> = {
   mcp_sign_in: (s, id, op) => {
     // The browser flow waits for the user: other ops go on meanwhile.
     void signIn(s, id, op.server);
@@ -17,16 +18,36 @@ export const mcpOps: OpFamily<"restart_mcp_server" | "list_mcp_tools" | "mcp_sig
     }
     await s.mcp.restart(op.server);
   },
+  reload_mcp_servers: async (s, _id, op) => {
+    await s.reloadMcp(op.servers);
+  },
+  read_mcp_resource: (s, id, op) => {
+    // A server may take its time: other ops go on meanwhile.
+    void answer(s, id, async (mcp) => ({ type: "mcp_resource_read_response", server: op.server, uri: op.uri, contents: await mcp.readResource(op.server, op.uri) }));
+  },
+  call_mcp_tool: (s, id, op) => {
+    void answer(s, id, async (mcp) => ({ type: "mcp_tool_call_response", server: op.server, tool: op.tool, result: await mcp.callTool(op.server, op.tool, op.arguments) }));
+  },
   list_mcp_tools: (s, id) => {
     // Discovery may take seconds: the answer comes when ready, other ops go on meanwhile.
     void listMcpTools(s, id);
   },
 };
 
+/** Sends what `ask` answers for op `id`, or an error naming why it could not. */
+async function answer(s: SessionState, id: string, ask: (mcp: McpRuntime) => Promise<EventMsg>): Promise<void> {
+  try {
+    if (!s.mcp) throw new Error("this session runs no MCP servers");
+    s.send(id, await ask(s.mcp));
+  } catch (err) {
+    s.send(id, { type: "error", message: (err as Error).message, codex_error_info: "other" });
+  }
+}
+
 /** A snapshot of every server's tools, resources and auth status. */
 async function listMcpTools(s: SessionState, id: string): Promise<void> {
   try {
-    s.send(id, await (s.mcp ? s.mcp.snapshot(process.env) : emptyMcpSnapshot(s.options.mcpServers ?? {}, process.env)));
+    s.send(id, await (s.mcp ? s.mcp.snapshot(process.env) : emptyMcpSnapshot(s.mcpServers, process.env)));
   } catch (err) {
     s.reportWarning(`Could not list the MCP tools: ${errorMessage(err)}`);
   }
@@ -38,7 +59,7 @@ async function listMcpTools(s: SessionState, id: string): Promise<void> {
  * this session with the stored tokens (they serve every later session too).
  */
 async function signIn(s: SessionState, id: string, server: string): Promise<void> {
-  const servers = s.options.mcpServers ?? {};
+  const servers = s.mcpServers;
   const config = servers[server];
   const fail = (error: string): void => s.send(id, { type: "mcp_sign_in_complete", server, success: false, error });
   if (!config) {

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { FileIndex } from "./file-search.js";
-import { FileSearchPopup, highlightPath } from "./file-search-popup.js";
+import { FileIndex } from "../../file-search/file-index.js";
+import { FileSearchPopup, highlightPath, mentionText } from "./file-search-popup.js";
 import { createTheme, setTheme, stripAnsi } from "./theme.js";
 
 setTheme(createTheme(1));
@@ -41,7 +41,7 @@ void test("long paths lose characters on the left so the file name stays", async
 });
 
 void test("matched characters are bold and coloured", () => {
-  const s = highlightPath({ path: "ab/cd.ts", score: 0, indices: [3, 4] }, 40, false);
+  const s = highlightPath({ path: "ab/cd.ts", kind: "file", score: 0, indices: [3, 4] }, 40, false);
   assert.equal(s, "ab/\u001b[1m\u001b[36mc\u001b[39m\u001b[22m\u001b[1m\u001b[36md\u001b[39m\u001b[22m.ts");
 });
 
@@ -94,4 +94,10 @@ void test("while the index builds it says so, then re-renders with matches", asy
   await new Promise((r) => setImmediate(r));
   assert.equal(renders, 1);
   assert.deepEqual(popup.render(40).map(stripAnsi), ["› src/core/session.ts"]);
+});
+
+void test("mentionText quotes paths with spaces", () => {
+  assert.equal(mentionText("src/a.ts"), "src/a.ts");
+  assert.equal(mentionText("my docs/a b.md"), '"my docs/a b.md"');
+  assert.equal(mentionText(`it's.md`), `"it's.md"`);
 });

@@ -11,7 +11,8 @@
  */
 import type { Component } from "@mariozechner/pi-tui";
 import { matchesKey, truncateToWidth, visibleWidth } from "../pi-tui.js";
-import type { FileMatch, IndexState } from "./file-search.js";
+import type { FileMatch } from "../../file-search/fuzzy-match.js";
+import type { IndexState } from "../../file-search/file-index.js";
 import { theme } from "./theme.js";
 
 /** What the popup needs of a `FileIndex`. */
@@ -137,4 +138,9 @@ export function highlightPath(match: FileMatch, width: number, selected: boolean
     out += hit.has(i) ? t.bold(t.fg("match", ch)) : ch;
   }
   return selected ? t.bold(out) : out;
+}
+
+/** The path as the composer inserts it for a pick: quoted when it holds whitespace or quotes. */
+export function mentionText(path: string): string {
+  return /[\s"']/.test(path) ? JSON.stringify(path) : path;
 }

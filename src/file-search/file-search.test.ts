@@ -4,7 +4,9 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { FileIndex, listFiles, mentionText, scorePath } from "./file-search.js";
+import { FileIndex } from "./file-index.js";
+import { scorePath } from "./fuzzy-match.js";
+import { foldersOf, listFiles } from "./list-files.js";
 
 function tree(files: Record<string, string>): string {
   const root = mkdtempSync(join(tmpdir(), "file-search-"));
@@ -135,7 +137,21 @@ void test("a failed listing is reported, and a refresh that fails keeps the prev
   assert.equal(index.search("a")[0]?.path, "a.ts");
 });
 
-void test("mentionText quotes paths with spaces", () => {
-  assert.equal(mentionText("src/a.ts"), "src/a.ts");
-  assert.equal(mentionText("my docs/a b.md"), '"my docs/a b.md"');
+void test("scores are never negative, even for a long path with the match spread thin", () => {
+  const path = `${"a/".repeat(1000)}${"b".repeat(2000)}/z.txt`;
+  const match = scorePath("az", path);
+  assert.ok(match && match.score >= 0 && Number.isInteger(match.score));
+  assert.equal(match.kind, "file");
+});
+
+void test("with folders on, the folders holding the files are offered too, each once", async () => {
+  assert.deepEqual(foldersOf(["src/a/x.ts", "src/a/y.ts", "src/b.ts", "top.md"]), ["src", "src/a"]);
+  const index = new FileIndex("/r", { folders: true, lister: () => Promise.resolve({ files: ["src/components/button.tsx", "src/main.ts"], source: "walk" as const }) });
+  await index.whenReady();
+  assert.equal(index.size, 4);
+  const found = index.search("src", 10).map((m) => `${m.kind}:${m.path}`);
+  assert.equal(found[0], "directory:src");
+  assert.ok(found.includes("directory:src/components"));
+  assert.ok(found.includes("file:src/main.ts"));
+  assert.deepEqual(index.search("button", 10).map((m) => m.kind), ["file"]);
 });
