@@ -1,8 +1,17 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { commandMightBeDangerous } from "./dangerous-command.js";
+import { bashParserLoads } from "../shell/bash-parser.js";
 
 const bash = (script: string): string[] => ["bash", "-lc", script];
+
+// First in the file: nothing has loaded the grammar yet.
+void test("a script naming no rm and no force option is answered without loading the bash grammar", async () => {
+  for (const script of ["ls -la && cargo build", "tail -f log.txt", "echo rm is a word | wc -l", "npm run format"]) {
+    assert.equal(await commandMightBeDangerous(bash(script)), false, script);
+  }
+  assert.equal(bashParserLoads(), 0);
+});
 
 void test("rm with its force option is dangerous wherever the option stands before --", async () => {
   // The forms Codex 0.169 was seen refusing under approval `never`.

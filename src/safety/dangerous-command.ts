@@ -27,6 +27,9 @@ const MAX_NESTING = 4;
 
 async function scriptMightBeDangerous(script: string, depth: number): Promise<boolean> {
   if (depth > MAX_NESTING) return true;
+  // Most scripts name no rm and no force option: they are answered without loading the bash
+  // grammar (WebAssembly, about 12 MiB), which otherwise only rules and `untrusted` need.
+  if (!mayNameForcedRemoval(script)) return false;
   let commands: string[][] | null;
   try {
     commands = await withBashTree(script, (root) => commandsIn(root));
@@ -40,6 +43,15 @@ async function scriptMightBeDangerous(script: string, depth: number): Promise<bo
     if (nested !== null && (await scriptMightBeDangerous(nested.script, depth + 1))) return true;
   }
   return false;
+}
+
+/**
+ * A cheap over-approximation: with quotes and backslashes removed (they can split a word without
+ * changing it), the script has the word `rm` and something shaped like a force option.
+ */
+function mayNameForcedRemoval(script: string): boolean {
+  const plain = script.replace(/['"\\]/g, "");
+  return /\brm\b/.test(plain) && /(^|[^A-Za-z0-9_-])(-[A-Za-z]*f[A-Za-z]*|--force)\b/.test(plain);
 }
 
 function isForcedRemoval(argv: readonly string[]): boolean {
