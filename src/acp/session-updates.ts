@@ -8,7 +8,7 @@
  * stream, as in a replay). Commands, patches, MCP tool calls, web searches and viewed images
  * become tool calls: created when they begin (or when the agent asks about them), updated as they
  * run, completed or failed when they end; an end without a begin (a replay) creates the call
- * already finished. Plans, usage and live notices (lines in the agent log for an editor that takes
+ * already finished. Sub-agent tool calls are tool calls too (collab-calls.ts). Plans, usage and live notices (lines in the agent log for an editor that takes
  * no notices) complete the picture.
  */
 import type { SessionUpdate, ToolCall, ToolCallContent, ToolCallStatus, ToolKind } from "@agentclientprotocol/sdk";
@@ -17,6 +17,8 @@ import { isSuccessfulOutcome } from "../protocol/mcp-events.js";
 import { webSearchActionDetail } from "../protocol/web-search.js";
 import { reviewText } from "../presentation/review-text.js";
 import { commandShape, fenced, mcpResultContent, mcpShape, patchShape, textContent, type CallShape } from "./tool-calls.js";
+import { isCollabEvent } from "../presentation/collab-text.js";
+import { collabBeginShape, collabEnd, isCollabBegin } from "./collab-calls.js";
 
 export interface UpdateOptions {
   /** The session's working folder now (titles and locations are shown relative to it). */
@@ -128,8 +130,16 @@ export class SessionUpdates {
       case "mcp_startup_complete":
         return msg.failed.flatMap((f) => this.notice("warning", `MCP server ${f.server} did not start: ${f.error}`, null, replay));
       default:
-        return [];
+        return isCollabEvent(msg) ? this.collab(msg) : [];
     }
+  }
+
+  private collab(msg: Parameters<typeof isCollabBegin>[0] | Extract<EventMsg, { type: "sub_agent_status" }>): SessionUpdate[] {
+    // A sub-agent's own progress shows in the calls that wait for it.
+    if (msg.type === "sub_agent_status") return [];
+    if (isCollabBegin(msg)) return this.begin(msg.call_id, collabBeginShape(msg), collabInput(msg), {});
+    const { shape, failed, content } = collabEnd(msg);
+    return this.end(msg.call_id, failed ? "failed" : "completed", shape, { title: shape.title, ...(content.length > 0 ? { content } : {}) });
   }
 
   /**
@@ -251,6 +261,21 @@ interface Extra {
   content?: ToolCallContent[];
   rawOutput?: unknown;
   _meta?: Record<string, unknown>;
+}
+
+/** What a sub-agent call was asked to do, as the editor's raw input. */
+function collabInput(msg: Parameters<typeof collabBeginShape>[0]): unknown {
+  switch (msg.type) {
+    case "collab_agent_spawn_begin":
+      return { message: msg.prompt, model: msg.model };
+    case "collab_agent_interaction_begin":
+      return { target: msg.receiver_thread_id, message: msg.prompt };
+    case "collab_waiting_begin":
+      return { targets: msg.receiver_thread_ids };
+    case "collab_resume_begin":
+    case "collab_close_begin":
+      return { target: msg.receiver_thread_id };
+  }
 }
 
 function agentText(text: string): SessionUpdate {

@@ -9,6 +9,7 @@
 import type { EventMsg, RateLimitSnapshot, TokenUsageInfo } from "../protocol/events.js";
 import type { ThreadItem, Turn, V2RateLimitSnapshot, ThreadTokenUsage, V2WebSearchAction, CommandAction, FileUpdateChange, JsonValue } from "../app-server-protocol/v2.js";
 import { errorInfoFromV2, fileChangesFromV2, parsedCommands, planFromV2, rateLimitsFromV2, tokenUsageFromV2, webSearchActionFromV2 } from "../app-server-protocol/convert.js";
+import { collabBeginEvent, collabEndEvent } from "../app-server-protocol/collab-convert.js";
 import { goalFromV2, type V2ThreadGoal } from "../app-server-protocol/goals.js";
 import { hookRunFromV2 } from "../app-server-protocol/hook-runs.js";
 import type { V2HookRunSummary } from "../app-server-protocol/v2.js";
@@ -172,6 +173,8 @@ export class V2Events {
         return [{ type: "mcp_tool_call_begin", call_id: item.id, invocation: { server: text(item.server), tool: text(item.tool), arguments: item.arguments } }];
       case "webSearch":
         return replay ? [] : [{ type: "web_search_begin", call_id: item.id }];
+      case "collabAgentToolCall":
+        return replay ? [] : [collabBeginEvent(item)];
       case "enteredReviewMode":
         return [{ type: "entered_review_mode", target: { type: "custom", instructions: text(item.review) }, user_facing_hint: text(item.review) }];
       case "contextCompaction":
@@ -232,6 +235,8 @@ export class V2Events {
         const action = webSearchActionFromV2(item.action as V2WebSearchAction | null);
         return [{ type: "web_search_end", call_id: item.id, query: text(item.query), action }];
       }
+      case "collabAgentToolCall":
+        return item.status === "inProgress" || item.status === "interrupted" ? [] : [collabEndEvent(item)];
       case "exitedReviewMode":
         return [{ type: "exited_review_mode", review_output: { findings: [], overall_correctness: "", overall_explanation: text(item.review), overall_confidence_score: 0 } }];
       default:

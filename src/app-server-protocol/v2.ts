@@ -108,6 +108,13 @@ interface ItemTimes {
 export type CommandExecutionStatus = "inProgress" | "completed" | "failed" | "declined";
 export type PatchApplyStatus = CommandExecutionStatus;
 
+export type CollabAgentTool = "spawnAgent" | "sendInput" | "resumeAgent" | "wait" | "closeAgent";
+export type CollabAgentStatus = "pendingInit" | "running" | "interrupted" | "completed" | "errored" | "shutdown" | "notFound";
+export interface CollabAgentState {
+  status: CollabAgentStatus;
+  message: string | null;
+}
+
 export type ThreadItem = ItemTimes &
   (
     | { type: "userMessage"; id: string; clientId: string | null; content: V2UserInput[] }
@@ -155,17 +162,18 @@ export type ThreadItem = ItemTimes &
         durationMs: number | null;
       }
     | {
-        /** Sub-agents (issue 24) report their spawn / send / wait / close calls as this item. */
+        /** A sub-agent tool call (spawn, send, wait, resume, close), its id the call's. */
         type: "collabAgentToolCall";
         id: string;
-        tool: string;
-        status: "inProgress" | "completed" | "failed";
+        tool: CollabAgentTool;
+        status: "inProgress" | "completed" | "failed" | "interrupted";
         senderThreadId: string;
         receiverThreadIds: string[];
         prompt: string | null;
         model: string | null;
         reasoningEffort: V2ReasoningEffort | null;
-        agentsStates: Record<string, JsonValue>;
+        /** The last known status of each agent the call concerned (a completed one's answer, an errored one's reason). */
+        agentsStates: Record<string, CollabAgentState>;
       }
     | { type: "webSearch"; id: string; query: string; action: V2WebSearchAction | null }
     | { type: "imageView"; id: string; path: string }

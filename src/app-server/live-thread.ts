@@ -197,7 +197,7 @@ export class LiveThread {
         this.endTurn(msg.turn_id, "interrupted");
         return;
       case "question_asked":
-        this.questionAsked(msg.key, msg.request);
+        this.questionAsked(msg.key, msg.request, msg.agent !== undefined);
         return;
       case "question_resolved":
         this.questionResolved(msg.key);
@@ -308,15 +308,21 @@ export class LiveThread {
     if (this.status.type === "active") this.setStatus({ type: "active", activeFlags: this.flags() });
   }
 
-  private questionAsked(key: string, request: QuestionRequest): void {
+  /**
+   * A question of the thread, or one a sub-agent relayed through it (`relayed`): asked of the
+   * clients on this thread, the only one they know (sub-agents' threads are not loaded ones).
+   */
+  private questionAsked(key: string, request: QuestionRequest, relayed: boolean): void {
     const startedAtMs = Date.now();
-    const route = routeQuestion(this.threadId, this.active?.turn.id ?? null, request, startedAtMs);
+    const routed = routeQuestion(this.threadId, this.active?.turn.id ?? null, request, startedAtMs);
+    // A sub-agent's command or patch is not an item of this thread's turn.
+    const route = relayed ? { ...routed, itemId: null } : routed;
     const question: OpenQuestion = { route, asked: new Map(), answered: false, declined: false };
     this.questions.set(key, question);
     this.refreshFlags();
     // The command or patch shows as started before its question, as the reference shows it.
-    if (this.active && request.type === "exec_approval_request") this.broadcast(this.active.items.startCommand(request));
-    if (this.active && request.type === "apply_patch_approval_request") this.broadcast(this.active.items.startPatch(request.call_id, request.changes));
+    if (this.active && !relayed && request.type === "exec_approval_request") this.broadcast(this.active.items.startCommand(request));
+    if (this.active && !relayed && request.type === "apply_patch_approval_request") this.broadcast(this.active.items.startPatch(request.call_id, request.changes));
     for (const connection of this.subscribers) this.ask(key, question, connection);
   }
 

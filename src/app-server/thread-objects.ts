@@ -15,11 +15,13 @@ const seconds = (iso: string | null, fallback: number): number => {
   return Number.isNaN(ms) ? fallback : Math.floor(ms / 1000);
 };
 
-/** session_meta's `source` as the protocol's SessionSource (our `mcp` is a custom one to it). */
+/** session_meta's `source` as the protocol's SessionSource (our `mcp` is a custom one to it; a sub-agent's is `subAgent`). */
 export function sessionSource(source: string | null): JsonValue {
   if (source === null) return "unknown";
   if (["cli", "vscode", "exec", "appServer"].includes(source)) return source;
   if (source.startsWith("{")) {
+    const sub = subAgentSource(source);
+    if (sub !== undefined) return { subAgent: sub };
     try {
       return JSON.parse(source) as JsonValue;
     } catch {
@@ -29,12 +31,50 @@ export function sessionSource(source: string | null): JsonValue {
   return { custom: source };
 }
 
-/** The source kind `thread/list`'s `sourceKinds` filters on. */
-export function sourceKind(source: string | null): string {
-  if (source === null) return "unknown";
-  if (["cli", "vscode", "exec", "appServer"].includes(source)) return source;
-  if (source.includes("subagent") || source.includes("subAgent")) return "subAgent";
-  return "unknown";
+/** What a sub-agent's recorded source (`{"subagent": …}`) says of it: `"review"`, `{"thread_spawn": …}`, …; undefined for other threads. */
+function subAgentSource(source: string | null): JsonValue | undefined {
+  if (source === null || !source.startsWith("{")) return undefined;
+  try {
+    const parsed = JSON.parse(source) as JsonValue;
+    return isObject(parsed) ? parsed.subagent : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The source kinds `thread/list`'s `sourceKinds` filter matches a thread by: a sub-agent's
+ * thread matches `subAgent` and the kind of sub-agent it is (`subAgentThreadSpawn` for one a
+ * thread spawned with spawn_agent).
+ */
+export function sourceKinds(source: string | null): string[] {
+  if (source === null) return ["unknown"];
+  if (["cli", "vscode", "exec", "appServer"].includes(source)) return [source];
+  const sub = subAgentSource(source);
+  if (sub !== undefined) {
+    const kind = typeof sub === "string" ? sub : isObject(sub) ? Object.keys(sub)[0] : undefined;
+    return ["subAgent", SUB_AGENT_KINDS[kind ?? ""] ?? "subAgentOther"];
+  }
+  return ["unknown"];
+}
+
+const SUB_AGENT_KINDS: Record<string, string> = { thread_spawn: "subAgentThreadSpawn", review: "subAgentReview", compact: "subAgentCompact" };
+
+/** Whether a thread of this source is a sub-agent's (listings leave those out unless asked). */
+export function isSubAgentKind(kind: string): boolean {
+  return kind.startsWith("subAgent");
+}
+
+/** A spawned sub-agent's nickname and role, as its session_meta source names them (nulls for other threads). */
+function spawnedAgent(source: string | null): { agentNickname: string | null; agentRole: string | null } {
+  const sub = subAgentSource(source);
+  const spawn = isObject(sub) ? sub.thread_spawn : null;
+  if (!isObject(spawn)) return { agentNickname: null, agentRole: null };
+  return { agentNickname: typeof spawn.agent_nickname === "string" ? spawn.agent_nickname : null, agentRole: typeof spawn.agent_role === "string" ? spawn.agent_role : null };
+}
+
+function isObject(value: JsonValue | undefined): value is { [key: string]: JsonValue } {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 export function threadFromSummary(summary: ThreadSummary, status: ThreadStatus): Thread {
@@ -42,9 +82,9 @@ export function threadFromSummary(summary: ThreadSummary, status: ThreadStatus):
   const createdAt = seconds(summary.createdAt, updatedAt);
   return {
     id: summary.id,
-    sessionId: summary.id,
+    sessionId: summary.sessionId ?? summary.id,
     forkedFromId: summary.forkedFromId,
-    parentThreadId: null,
+    parentThreadId: summary.parentThreadId,
     preview: summary.firstPrompt ?? "",
     ephemeral: false,
     section: null,
@@ -64,8 +104,7 @@ export function threadFromSummary(summary: ThreadSummary, status: ThreadStatus):
     originator: summary.originator,
     source: sessionSource(summary.source),
     threadSource: null,
-    agentNickname: null,
-    agentRole: null,
+    ...spawnedAgent(summary.source),
     gitInfo: summary.gitBranch === null ? null : { sha: null, branch: summary.gitBranch, originUrl: null },
     name: summary.name,
     turns: [],

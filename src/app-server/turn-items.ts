@@ -1,7 +1,8 @@
 /**
  * A thread's core events as the app-server's item notifications: each message, reasoning block,
- * command, patch, MCP call, web search, image view, review marker and compaction becomes one
- * v2 item with `item/started`, its deltas, and `item/completed` (reference order and shapes);
+ * command, patch, MCP call, sub-agent tool call, web search, image view, review marker and
+ * compaction becomes one v2 item with `item/started`, its deltas, and `item/completed`
+ * (reference order and shapes);
  * plans, diffs, token usage and errors become their own notifications. Turn boundaries, thread
  * status and questions are the live thread's (live-thread.ts). Replaying a recorded thread
  * through the same mapper gives `thread/read` the items live clients saw.
@@ -19,6 +20,7 @@ import {
   webSearchActionToV2,
 } from "../app-server-protocol/convert.js";
 import { reviewText } from "../presentation/review-text.js";
+import { collabBeginItem, collabEndItem, isCollabBegin } from "../app-server-protocol/collab-convert.js";
 import { shellJoin } from "../util/shell-quote.js";
 
 type ItemOf<T extends ThreadItem["type"]> = Extract<ThreadItem, { type: T }>;
@@ -106,6 +108,20 @@ export class TurnItems {
         const error = "Err" in msg.result ? { message: msg.result.Err } : null;
         return [...out, ...this.complete(msg.call_id, { status: ok ? "completed" : "failed", result, error, durationMs })];
       }
+      case "collab_agent_spawn_begin":
+      case "collab_agent_interaction_begin":
+      case "collab_waiting_begin":
+      case "collab_resume_begin":
+      case "collab_close_begin":
+      case "collab_agent_spawn_end":
+      case "collab_agent_interaction_end":
+      case "collab_waiting_end":
+      case "collab_resume_end":
+      case "collab_close_end": {
+        if (isCollabBegin(msg)) return this.open.has(msg.call_id) ? [] : this.start(collabBeginItem(msg));
+        const done = collabEndItem(msg);
+        return [...(this.open.has(done.id) ? [] : this.start({ ...done, status: "inProgress", agentsStates: {} })), ...this.complete(done.id, { ...done })];
+      }
       case "web_search_begin":
         return this.start({ type: "webSearch", id: msg.call_id, query: "", action: null });
       case "web_search_end": {
@@ -175,7 +191,8 @@ export class TurnItems {
   closeAll(): Outgoing[] {
     return [...this.open.keys()].flatMap((id) => {
       const item = this.open.get(id);
-      const status = item?.type === "commandExecution" || item?.type === "fileChange" || item?.type === "mcpToolCall" ? { status: "failed" } : {};
+      const cutShort = item?.type === "commandExecution" || item?.type === "fileChange" || item?.type === "mcpToolCall" ? "failed" : item?.type === "collabAgentToolCall" ? "interrupted" : null;
+      const status = cutShort === null ? {} : { status: cutShort };
       return this.complete(id, status);
     });
   }

@@ -72,3 +72,36 @@ void test("find names the oldest open question that matches; a cancel answer wit
   assert.equal(questions.find((r) => r.type === "request_user_input" && r.turn_id === "t4"), "call_2");
   assert.equal(questions.find(() => false), null);
 });
+
+void test("a sub-agent's question is asked again by its parent under a key naming the agent; an answer there answers it", async () => {
+  const parent = new Questions();
+  const parentScope = scope();
+  const agent = { thread_id: "01a21734-94da-7f62-85b3-fc7a5b358fb7", agent_nickname: "Ada", agent_role: null };
+  const child = new Questions({ agent, questions: parent, emit: parentScope.emit });
+  const childScope = scope();
+  const outcome = child.ask(ask("call_1"), childScope);
+  const relayedKey = `${agent.thread_id}:call_1`;
+  assert.deepEqual(parentScope.events, [{ type: "question_asked", key: relayedKey, request: ask("call_1"), agent }]);
+  assert.equal(parent.answer(relayedKey, answer("yes")), true);
+  assert.deepEqual(await outcome, { kind: "answered", answer: answer("yes") });
+  assert.deepEqual(parentScope.events.slice(1), [{ type: "question_resolved", key: relayedKey, outcome: "answered", answer: answer("yes") }]);
+  assert.deepEqual(childScope.events.slice(1), [{ type: "question_resolved", key: "call_1", outcome: "answered", answer: answer("yes") }]);
+});
+
+void test("answered or cancelled on the sub-agent's side, the parent's copy closes too; the parent's interrupt withdraws it", async () => {
+  const parent = new Questions();
+  const parentScope = scope();
+  const agent = { thread_id: "01a21734-94da-7f62-85b3-fc7a5b358fb7", agent_nickname: "Ada", agent_role: null };
+  const child = new Questions({ agent, questions: parent, emit: parentScope.emit });
+  const first = child.ask(ask("call_1"), scope());
+  child.answer("call_1", answer("here"));
+  assert.deepEqual(await first, { kind: "answered", answer: answer("here") });
+  assert.deepEqual(parentScope.events.at(-1), { type: "question_resolved", key: `${agent.thread_id}:call_1`, outcome: "answered", answer: answer("here") });
+  const second = child.ask(ask("call_2"), scope());
+  parent.cancelAll("interrupted");
+  assert.deepEqual(await second, { kind: "cancelled", reason: "withdrawn" });
+  assert.equal(parent.has(`${agent.thread_id}:call_2`), false);
+  // Nobody can answer under `never`: the parent is not asked either.
+  assert.deepEqual(await child.ask(ask("call_3"), scope("never")), { kind: "cancelled", reason: "nobody_can_answer" });
+  assert.equal(parentScope.events.filter((e) => e.type === "question_asked").length, 2);
+});

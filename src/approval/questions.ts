@@ -9,7 +9,12 @@
  * - One rule for "nobody can answer": under approval policy `never` (exec) no question goes out;
  *   the asker gets `nobody_can_answer` at once and falls back to its own default.
  * - One behaviour on interrupt and shutdown: every open question is resolved as cancelled.
+ * - A sub-agent's questions also go to its parent's questions (its "upstream"), under a key of
+ *   their own that names the agent, so the user answers them where they are: in the front end of
+ *   the thread they talk to. An answer from either side answers the one question; both sides see
+ *   it resolved.
  */
+import type { AgentRef } from "../protocol/collab.js";
 import type { QuestionRequest } from "../protocol/events.js";
 import type { EventMsg } from "../protocol/events.js";
 import type { QuestionAnswer } from "../protocol/ops.js";
@@ -38,12 +43,28 @@ export function questionKey(request: QuestionRequest): string {
 interface OpenQuestion {
   request: QuestionRequest;
   emit(msg: EventMsg): void;
-  settle(outcome: QuestionOutcome): void;
+  /** `given`: what the user answered, when the asker gets something else. */
+  settle(outcome: QuestionOutcome, given?: QuestionAnswer): void;
+}
+
+/** Where a sub-agent's questions also go: its parent's questions, asked in the parent's current scope. */
+export interface QuestionUpstream {
+  agent: AgentRef;
+  questions: Questions;
+  /** The parent's emitter as of now (its running turn's, or its own between turns). */
+  emit(msg: EventMsg): void;
+}
+
+/** The key a sub-agent's question has among its parent's questions. */
+export function relayedKey(agent: AgentRef, key: string): string {
+  return `${agent.thread_id}:${key}`;
 }
 
 export class Questions {
   /** Insertion-ordered, so "the oldest open question of a turn" is the first match. */
   private readonly open = new Map<string, OpenQuestion>();
+
+  constructor(private readonly upstream: QuestionUpstream | null = null) {}
 
   /** Asks and waits for the answer; resolves at once with `nobody_can_answer` when no one can answer. */
   ask(request: QuestionRequest, scope: AskScope): Promise<QuestionOutcome> {
@@ -52,7 +73,28 @@ export class Questions {
     // Registered before the event goes out: a front end may answer from inside `emit`.
     const outcome = new Promise<QuestionOutcome>((settle) => this.open.set(key, { request, emit: (msg) => scope.emit(msg), settle }));
     scope.emit({ type: "question_asked", key, request });
+    this.upstream?.questions.relay(this.upstream, key, request, (answer, given) => this.answer(key, answer, given ?? answer));
     return outcome;
+  }
+
+  /**
+   * A sub-agent's open question, asked again here (the parent's side) under its relayed key:
+   * answering it here answers the sub-agent's; closing it here (an interrupt, a shutdown)
+   * withdraws the sub-agent's.
+   */
+  private relay(upstream: QuestionUpstream, key: string, request: QuestionRequest, answerChild: (answer: QuestionAnswer, given?: QuestionAnswer) => void): void {
+    const relayed = relayedKey(upstream.agent, key);
+    const settle = (outcome: QuestionOutcome, given?: QuestionAnswer): void => answerChild(outcome.kind === "answered" ? outcome.answer : { type: "cancel" }, given);
+    this.open.set(relayed, { request, emit: (msg) => upstream.emit(msg), settle });
+    upstream.emit({ type: "question_asked", key: relayed, request, agent: upstream.agent });
+  }
+
+  /** The sub-agent's question closed on its side: it closes here too, with nothing sent back. */
+  private closeRelayed(relayed: string, outcome: QuestionOutcome, given?: QuestionAnswer): void {
+    const question = this.open.get(relayed);
+    if (!question) return;
+    this.open.delete(relayed);
+    question.emit({ type: "question_resolved", key: relayed, outcome: outcome.kind, ...(given ? { answer: given } : {}) });
   }
 
   /**
@@ -85,7 +127,8 @@ export class Questions {
     if (!question) return false;
     this.open.delete(key);
     question.emit({ type: "question_resolved", key, outcome: outcome.kind, ...(given ? { answer: given } : {}) });
-    question.settle(outcome);
+    question.settle(outcome, given);
+    if (this.upstream) this.upstream.questions.closeRelayed(relayedKey(this.upstream.agent, key), outcome, given);
     return true;
   }
 }

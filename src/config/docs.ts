@@ -20,6 +20,7 @@ const GROUPS: readonly Group[] = [
   "History and notifications",
   "Interface",
   "Authentication",
+  "Sub-agents",
   "Other",
 ];
 

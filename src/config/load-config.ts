@@ -32,6 +32,7 @@ import {
   type ModelProvider,
 } from "../model/provider.js";
 import { loadAgentsMd } from "./agents-md.js";
+import { loadAgentsSettings, type AgentsSettings } from "./agent-roles.js";
 import { codexHome } from "./codex-home.js";
 import { FEATURE_NAMES, featureWarnings, resolveFeatures, unknownFeatureFlags } from "./features.js";
 import { didYouMean } from "../util/nearest.js";
@@ -125,6 +126,8 @@ export interface Config {
   webSearch: WebSearchSettings | null;
   /** `[otel]`: where the OpenTelemetry events go (nowhere by default). */
   otel: OtelSettings;
+  /** `[agents]` and the sub-agent roles (built-in, the user's, a trusted project's). */
+  agents: AgentsSettings;
   /** `[mcp_servers.<name>]`, checked and with defaults filled in. */
   mcpServers: Record<string, McpServerConfig>;
   /** Where lifecycle hooks are configured (hooks.json and `[hooks]` of each active layer) and how trust applies. */
@@ -258,6 +261,7 @@ export function loadConfig(input: CliConfigInput): Config {
     rootMarkers: projectRootMarkers,
   });
   warnings.push(...agentsMd.warnings);
+  const agents = loadAgentsSettings({ table: t, codexHome: home, trustedDotCodex: project.trustedDotCodex, warnings });
   return {
     codexHome: home,
     cwd,
@@ -288,6 +292,7 @@ export function loadConfig(input: CliConfigInput): Config {
       persistence: oneOf(history, "persistence", ["save-all", "none"] as const) ?? "save-all",
       ...(maxBytes !== undefined ? { max_bytes: maxBytes } : {}),
     },
+    agents,
     mcpServers: mcpServersFromToml(t.mcp_servers, t),
     undo: undoSettings(table(t.ghost_snapshot)),
     hooks: {

@@ -27,6 +27,8 @@ import { didYouMean } from "../util/nearest.js";
 import type { TomlTable } from "./overrides.js";
 
 export const DEFAULT_MODEL = "gpt-5.5";
+export const DEFAULT_AGENT_MAX_THREADS = 6;
+export const DEFAULT_AGENT_MAX_DEPTH = 1;
 
 /**
  * `path` is a string resolved against the folder of the file that sets it (CODEX_HOME for the
@@ -49,6 +51,7 @@ export type Group =
   | "History and notifications"
   | "Interface"
   | "Authentication"
+  | "Sub-agents"
   | "Other";
 
 export type TomlLiteral = string | number | boolean | readonly string[];
@@ -279,8 +282,17 @@ const BASE_SCHEMA: readonly KeySpec[] = [
   { key: "cli_auth_credentials_store", type: "string", values: ["file", "keyring", "auto", "ephemeral"], default: "file", unused: true, group: "Authentication", description: "Where the login is stored." },
   { key: "chatgpt_base_url", type: "string", default: "https://chatgpt.com/backend-api/", profile: true, userOnly: true, group: "Authentication", description: "Base URL of ChatGPT's backend; with a ChatGPT login, model requests go to `<it>/codex/responses`." },
 
+  // Sub-agents
+  { key: "agents", type: "table", group: "Sub-agents", description: "Sub-agents (the collab tools): how many may be open and how deep they may nest, and roles of your own (docs/subagents.md).", example: "[agents]\nmax_threads = 4\nmax_depth = 1" },
+  { key: "agents.max_threads", type: "integer", min: 1, default: DEFAULT_AGENT_MAX_THREADS, group: "Sub-agents", description: "Most sub-agents a thread's tree may have open at once (finished ones count until they are closed)." },
+  { key: "agents.max_depth", type: "integer", min: 1, default: DEFAULT_AGENT_MAX_DEPTH, group: "Sub-agents", description: "How deep sub-agents may nest: 1 lets your thread start sub-agents that cannot start their own." },
+  { key: "agents.job_max_runtime_seconds", type: "integer", min: 1, unused: true, group: "Sub-agents", description: "Longest run of a batch agent job." },
+  { key: "agents.<name>", type: "table", group: "Sub-agents", description: "A role the model may give a sub-agent (`agent_type`), besides those in `$CODEX_HOME/agents/*.toml` and a trusted project's `.codex/agents/*.toml`.", example: '[agents.reviewer]\ndescription = "Reviews a change for bugs and missing tests."\nnickname_candidates = ["Ada", "Grace"]' },
+  { key: "agents.<name>.description", type: "string", group: "Sub-agents", description: "What the role is for, as the model reads it when choosing one." },
+  { key: "agents.<name>.config_file", type: "path", group: "Sub-agents", description: "A role file whose settings (model, model_reasoning_effort, developer_instructions, sandbox_mode, …) the role applies." },
+  { key: "agents.<name>.nickname_candidates", type: "string[]", group: "Sub-agents", description: "Nicknames to give agents of this role." },
+
   // Other keys of the reference, accepted without checks so its config.toml loads unchanged.
-  { key: "agents", type: "any", unused: true, group: "Other", description: "Sub-agent settings (`max_threads`, roles)." },
   { key: "skills", type: "any", unused: true, group: "Other", description: "Skill settings." },
   { key: "apps", type: "any", unused: true, group: "Other", description: "App (connector) settings." },
   {

@@ -1,7 +1,8 @@
 /**
  * The items that open every conversation (after the base instructions): the permissions the
- * model works under, config's developer instructions, the project's AGENTS.md, and the
- * environment (cwd, shell, policies). When a later turn changes cwd or policies, the model is
+ * model works under, config's developer instructions, the namespaces tool_search can find when
+ * some are known from the start (the collab tools' for gpt-5.5, as the reference sends them), the
+ * project's AGENTS.md, and the environment (cwd, shell, policies). When a later turn changes cwd or policies, the model is
  * told with fresh copies of the affected items rather than by rewriting history.
  */
 import type { ContentItem, ResponseItem } from "../protocol/items.js";
@@ -12,11 +13,12 @@ import type { SessionOptions, SessionSettings } from "./session-options.js";
 import type { FileSystemRules } from "../sandbox/fs-rules.js";
 import { basename } from "node:path";
 
-export function initialContext(settings: SessionSettings, options: SessionOptions): ResponseItem[] {
+export function initialContext(settings: SessionSettings, options: SessionOptions, deferredToolsNote: string | null = null): ResponseItem[] {
   const developerParts: ContentItem[] = [
     { type: "input_text", text: permissionsInstructions(settings.sandboxPolicy, settings.approvalPolicy, settings.cwd, options.fileSystemRules) },
   ];
   if (options.developerInstructions) developerParts.push({ type: "input_text", text: options.developerInstructions });
+  if (deferredToolsNote !== null) developerParts.push({ type: "input_text", text: deferredToolsNote });
   const items: ResponseItem[] = [{ type: "message", role: "developer", content: developerParts }];
   if (options.userInstructions) items.push(userText(agentsMdMessage(settings.cwd, options.userInstructions)));
   items.push(userText(environmentFor(settings, options.userShell)));

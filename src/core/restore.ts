@@ -32,7 +32,7 @@ export function restoreThread(s: SessionState, thread: RecordedThread, warnOnMod
   const last = thread.lastTurn;
   if (last === null) {
     // No readable baseline: the model gets the whole initial context again.
-    s.history.append(...initialContext(s.settings, s.options));
+    s.history.append(...initialContext(s.settings, s.options, s.deferredToolsNote()));
     return;
   }
   // The first turn then adds permissions / environment messages only for what differs.

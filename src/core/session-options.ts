@@ -14,6 +14,12 @@ import type { McpSignInHandler } from "../mcp/sign-in.js";
 import type { McpServerConfig } from "../config/mcp.js";
 import type { FileSystemRules } from "../sandbox/fs-rules.js";
 import type { AccountModel } from "./account-models.js";
+import type { ResponseItem } from "../protocol/items.js";
+import type { ThreadLineage } from "../protocol/collab.js";
+import type { QuestionUpstream } from "../approval/questions.js";
+import type { SessionShellSnapshot } from "../exec/shell-snapshot.js";
+import type { McpRuntime } from "./mcp-runtime.js";
+import type { AgentTree } from "./agents/agent-tree.js";
 import type { EditorFiles } from "../protocol/editor-files.js";
 import type { SnapshotLimits } from "../undo/exclusions.js";
 import type { HookRegistry } from "../hooks/registry.js";
@@ -95,6 +101,20 @@ export interface SessionOptions {
   execPolicy?: { policy: ExecPolicy; codexHome: string };
   /** Where the `codex.*` OpenTelemetry events go; absent: nowhere. */
   telemetry?: TelemetryRecorder;
+
+  // Sub-agents (core/agents/): set by the thread manager for a tree's threads.
+  /** The tree this thread belongs to (limits, roles, how children open); absent: no sub-agents. */
+  agentTree?: AgentTree;
+  /** Set for a sub-agent: its parent, depth, nickname and role. */
+  lineage?: ThreadLineage;
+  /** A sub-agent's questions also go to its parent's front end, naming the agent. */
+  questionUpstream?: QuestionUpstream;
+  /** Starts the thread from this history instead of a fresh initial context (a forked sub-agent). */
+  initialHistory?: readonly ResponseItem[];
+  /** The parent's shell snapshot, which a sub-agent uses instead of making its own (the parent disposes of it). */
+  sharedShellSnapshot?: SessionShellSnapshot | null;
+  /** The parent's MCP servers, which a sub-agent calls instead of starting its own (the parent ends them). */
+  sharedMcp?: McpRuntime | null;
   /** The editor's files (an ACP client's buffers): patches read and write through it; absent: the disk. */
   editorFiles?: EditorFiles;
   /** The lifecycle hooks this thread may run (docs/hooks.md); absent: none. */

@@ -32,6 +32,10 @@ import { mcpApprovalHook } from "./mcp-approval.js";
 import { McpRuntime } from "./mcp-runtime.js";
 import type { McpServerConfig } from "../config/mcp.js";
 import { TaskRunner } from "./tasks/runner.js";
+import type { ResponseItem } from "../protocol/items.js";
+import type { ThreadLineage } from "../protocol/collab.js";
+import type { RequestLineage } from "../model/prompt.js";
+import { SubAgents } from "./agents/sub-agents.js";
 import { SessionHooks } from "../hooks/engine.js";
 import { compactWithHooks } from "./turn-hooks.js";
 import type { SessionStartSource, SubagentContext } from "../hooks/payloads.js";
@@ -49,8 +53,8 @@ export class SessionState {
   readonly history: ConversationHistory;
   /** The `codex.*` OpenTelemetry events of this thread (records nothing without an exporter). */
   readonly telemetry: TelemetryRecorder;
-  /** Everything asked of the user and not yet answered (approval/questions.ts). */
-  readonly questions = new Questions();
+  /** Everything asked of the user and not yet answered (approval/questions.ts); a sub-agent's also go to its parent. */
+  readonly questions: Questions;
   readonly approvalStore = new ApprovalStore();
   readonly unifiedExec = new UnifiedExecManager();
   /** The permission profile's denied paths, for every command and every read of the agent's own. */
@@ -71,6 +75,8 @@ export class SessionState {
   private mcpServerConfigs: Record<string, McpServerConfig> | null = null;
   /** The user's shell as its start-up files leave it, made in the background; null: login shells. */
   shellSnapshot: SessionShellSnapshot | null = null;
+  /** The sub-agents this thread starts (null when sub-agents are off). */
+  readonly agents: SubAgents | null;
   /** The thread's lifecycle hooks; null when none were configured. */
   readonly hooks: SessionHooks | null;
   /** What SessionStart hooks are told at the next turn (then null): the session's start. */
@@ -94,6 +100,8 @@ export class SessionState {
     this.settings = { ...options.settings };
     this.lastTurnSettings = this.settings;
     this.tasks = new TaskRunner(this);
+    this.questions = new Questions(options.questionUpstream ?? null);
+    this.agents = options.agentTree ? new SubAgents(this, options.agentTree, options.lineage?.depth ?? 0) : null;
     this.goals = new GoalTracker(threadId, (goal, eventId) => this.send(eventId ?? this.activeSubId, { type: "thread_goal_updated", goal }));
     this.files = new FileHistory(
       {
@@ -136,8 +144,23 @@ export class SessionState {
     return this.options.subagent;
   }
 
-  /** Starts the shell snapshot in the background (its failure is a warning after session_configured). */
+  /** Set for a sub-agent: its parent, depth, nickname and role. */
+  get lineage(): ThreadLineage | null {
+    return this.options.lineage ?? null;
+  }
+
+  /** What a sub-agent's model requests say of it (the reference's headers); undefined for a user's thread. */
+  get requestLineage(): RequestLineage | undefined {
+    const lineage = this.options.lineage;
+    return lineage ? { sessionId: lineage.rootThreadId, subagent: "collab_spawn" } : undefined;
+  }
+
+  /** Starts the shell snapshot in the background (its failure is a warning after session_configured); a sub-agent uses its parent's. */
   startShellSnapshot(): void {
+    if (this.options.sharedShellSnapshot !== undefined) {
+      this.shellSnapshot = this.options.sharedShellSnapshot;
+      return;
+    }
     this.shellSnapshot = startShellSnapshot(this.options, this.threadId, this.settings.cwd, (message) => this.send("", { type: "warning", message }));
   }
 
@@ -146,17 +169,29 @@ export class SessionState {
     return this.mcpServerConfigs ?? this.options.mcpServers ?? {};
   }
 
-  /** Stops the running MCP servers and starts `servers` instead. */
+  /** Stops the running MCP servers and starts `servers` instead; a sub-agent's are its parent's, reloaded with it. */
   async reloadMcp(servers: Record<string, McpServerConfig>): Promise<void> {
+    if (this.options.sharedMcp !== undefined) return;
     const old = this.mcp;
     this.mcp = null;
     this.mcpServerConfigs = servers;
     await old?.shutdown();
     this.startMcp();
+    this.agents?.shareMcp(this.mcp);
   }
 
-  /** Starts the session's MCP servers in the background; their progress comes as events with id "". */
+  /** A sub-agent's parent replaced its MCP servers: this thread (and its own sub-agents) use the new ones. */
+  useSharedMcp(mcp: McpRuntime | null): void {
+    this.mcp = mcp;
+    this.agents?.shareMcp(mcp);
+  }
+
+  /** Starts the session's MCP servers in the background (their progress comes as events with id ""); a sub-agent uses its parent's. */
   startMcp(): void {
+    if (this.options.sharedMcp !== undefined) {
+      this.mcp = this.options.sharedMcp;
+      return;
+    }
     this.mcp = McpRuntime.start({ ...this.options, mcpServers: this.mcpServers }, this.settings.cwd, {
       onEvent: (msg) => this.send("", msg),
       onElicitation: (server, request) => this.elicit(server, request),
@@ -167,6 +202,17 @@ export class SessionState {
 
   send(id: string, msg: EventMsg): void {
     this.publish(id, msg);
+  }
+
+  /**
+   * Puts an item before the model (a sub-agent's notification): the running turn takes it at its
+   * next request; between turns it joins history for the next one.
+   */
+  deliver(item: ResponseItem): void {
+    if (this.closed) return;
+    const running = this.tasks.running();
+    if (running?.kind === "regular") running.pending.push(item);
+    else this.history.append(item);
   }
 
   /** The submission id of the running task, or "" between tasks (for events nobody submitted). */
@@ -220,6 +266,7 @@ export class SessionState {
         questions: this.questions,
         approvalStore: this.approvalStore,
         fileSystemGuard: this.fileSystemGuard,
+        ...(this.agents?.offer() ? { agents: this.agents } : {}),
         ...(this.options.editorFiles ? { editorFiles: this.options.editorFiles } : {}),
         ...(this.hooks ? { hooks: this.hooks } : {}),
         ...(turn_goals(this) ? { goals: this.goals } : {}),
@@ -276,10 +323,23 @@ export class SessionState {
     };
   }
 
+  /**
+   * The `<tools>` note for the namespaces tool_search can find from the start (the collab tools',
+   * for a family that defers them): part of the initial context, as the reference sends it; null
+   * when nothing is deferred. With MCP servers configured, the first turn names every namespace
+   * in one note once their tools are known.
+   */
+  deferredToolsNote(): string | null {
+    const offer = this.agents?.offer();
+    const mcpConfigured = Object.values(this.options.mcpServers ?? {}).some((server) => server.enabled);
+    if (!offer || mcpConfigured) return null;
+    return buildTools(this.modelInfo(this.settings.model), undefined, { multiAgent: offer }).deferred.announcement();
+  }
+
   /** The turn's tools; with MCP servers, the first request waits for them to settle (an interrupt stops the wait). */
   async turnTools(turn: TurnContext, emit: (msg: EventMsg) => void, signal: AbortSignal): Promise<ReturnType<typeof buildTools>> {
     const mcpTools = this.mcp ? await this.mcp.toolset(mcpApprovalHook(turn, emit, this.questions), signal) : undefined;
-    return buildTools(turn.model, mcpTools ?? undefined);
+    return buildTools(turn.model, mcpTools ?? undefined, { multiAgent: turn.services.agents ? this.agents?.offer() : null });
   }
 
   /**

@@ -27,6 +27,9 @@ import type { OtelHandle } from "../telemetry/otel.js";
 import { uuidv7 } from "../util/ids.js";
 import { ExecPolicy } from "../approval/exec-policy/policy.js";
 import { RolloutRecorder } from "../rollout/recorder.js";
+import { findThreadPath } from "../rollout/list.js";
+import { loadThread } from "../rollout/reconstruct.js";
+import { AgentTree, type ChildThreadOpener } from "./agents/agent-tree.js";
 import type { EditorFiles } from "../protocol/editor-files.js";
 import { errorMessage } from "../util/errors.js";
 
@@ -86,6 +89,8 @@ export class ThreadStartError extends Error {
 
 export class ThreadManager {
   private readonly threads = new Map<string, Session>();
+  /** Sub-agents' threads, live while open (their parents open and close them). */
+  private readonly subAgentThreads = new Map<string, Session>();
   /** The OpenTelemetry exporter, started with the first thread whose config names one. */
   private otel: Promise<OtelHandle | null> | null = null;
 
@@ -129,6 +134,7 @@ export class ThreadManager {
       resume: opened.resume,
       telemetry: await this.telemetryFor(config, threadId),
       execPolicy,
+      ...this.agentTree(config, threadId, opened.recorder !== null),
       ...(req.editorFiles ? { editorFiles: req.editorFiles } : {}),
     });
     return this.adopt(session, config, opened.notices, warning);
@@ -150,6 +156,7 @@ export class ThreadManager {
       resume: opened.resume,
       telemetry: await this.telemetryFor(config, recorded.threadId),
       execPolicy,
+      ...this.agentTree(config, recorded.threadId, true),
     });
     return this.adopt(session, config, [], warning);
   }
@@ -168,9 +175,9 @@ export class ThreadManager {
     }
   }
 
-  /** A live thread of this process, by id. */
+  /** A live thread of this process, by id (a sub-agent's too, while it is open). */
   getThread(threadId: string): Session | undefined {
-    return this.threads.get(threadId);
+    return this.threads.get(threadId) ?? this.subAgentThreads.get(threadId);
   }
 
   /** Shuts a thread down and waits until it has (its commands and MCP servers ended). */
@@ -199,6 +206,57 @@ export class ThreadManager {
     await this.closeAll();
     await (await this.otel)?.shutdown();
     return this.lateWarnings.splice(0);
+  }
+
+  /**
+   * The sub-agent tree a user's thread grows (unless `features.multi_agent` is off): its
+   * children get threads of their own here, recorded (unless the parent records nothing) with
+   * their lineage in session_meta, and reopened from their files when resumed.
+   */
+  private agentTree(config: Config, rootThreadId: string, record: boolean): { agentTree?: AgentTree } {
+    if (config.features.multi_agent === false) return {};
+    const childSession = async (options: SessionOptions, recorder: RolloutRecorder | null): Promise<Session> => {
+      const threadId = options.threadId ?? uuidv7();
+      const session = new Session({ ...options, threadId, recorder, telemetry: await this.telemetryFor(config, threadId) });
+      this.subAgentThreads.set(threadId, session);
+      return session;
+    };
+    const opener: ChildThreadOpener = {
+      open: (options, lineage) => {
+        const threadId = options.threadId ?? uuidv7();
+        const recorder = record
+          ? RolloutRecorder.create({
+              codexHome: config.codexHome,
+              threadId,
+              cwd: options.settings.cwd,
+              originator: this.originator(),
+              cliVersion: packageVersion(),
+              source: this.options.source,
+              modelProvider: options.settings.modelProviderId,
+              baseInstructions: options.baseInstructionsOverride ?? baseInstructions(modelInfoFor(options.settings.model)),
+              lineage,
+            })
+          : null;
+        return childSession({ ...options, threadId }, recorder);
+      },
+      reopen: async (threadId, build) => {
+        const path = findThreadPath(config.codexHome, threadId);
+        if (path === null) return null;
+        return childSession(build(loadThread(path)), record ? RolloutRecorder.append(path) : null);
+      },
+      recorded: (threadId) => {
+        const path = findThreadPath(config.codexHome, threadId);
+        try {
+          return path === null ? null : loadThread(path);
+        } catch {
+          return null;
+        }
+      },
+      closed: (threadId) => {
+        this.subAgentThreads.delete(threadId);
+      },
+    };
+    return { agentTree: new AgentTree(config.agents, opener, rootThreadId) };
   }
 
   /** The options config gives a session, with the prompt-history count read without blocking. */

@@ -67,6 +67,7 @@ export async function runTurn(ctx: TaskContext): Promise<string | null> {
         verbosity: turn.model.supportsVerbosity ? (turn.verbosity ?? turn.model.defaultVerbosity) : null,
         outputSchema: turn.outputSchema,
         threadId: ctx.threadId,
+        ...(ctx.requestLineage ? { lineage: ctx.requestLineage } : {}),
         telemetry: turn.services.telemetry,
       },
       streamMaxRetries: ctx.streamMaxRetries,
@@ -132,16 +133,24 @@ const DEFERRED_ANNOUNCEMENT = "<tools>\nDeferred tool namespaces:";
 
 /**
  * Tells the model which namespaces tool_search can find, once, and again only when they change
- * (an MCP server added or gone): the latest such note in history is compared, never rewritten.
+ * (an MCP server added or gone): the latest such note in history (a message of its own, or a
+ * part of the initial context's) is compared by the namespaces it names, never rewritten.
  */
 function announceDeferredTools(history: ConversationHistory, announcement: string | null): void {
   let latest: string | null = null;
   for (const item of history.snapshot()) {
     if (item.type !== "message" || item.role !== "developer") continue;
-    const part = item.content[0];
-    if (part?.type === "input_text" && part.text.startsWith(DEFERRED_ANNOUNCEMENT)) latest = part.text;
+    for (const part of item.content) if (part.type === "input_text" && part.text.startsWith(DEFERRED_ANNOUNCEMENT)) latest = part.text;
   }
-  if (announcement !== null && announcement !== latest) history.append(developerText(announcement));
+  if (announcement !== null && (latest === null || announcedNamespaces(announcement) !== announcedNamespaces(latest))) history.append(developerText(announcement));
+}
+
+/** The namespaces a note names (`- name` or `- name: what it holds`), whoever worded it. */
+function announcedNamespaces(note: string): string {
+  return note
+    .split("\n")
+    .flatMap((line) => (line.startsWith("- ") ? [line.slice(2).split(":")[0]?.trim() ?? ""] : []))
+    .join(",");
 }
 
 /**

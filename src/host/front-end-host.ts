@@ -8,6 +8,7 @@ import { statSync } from "node:fs";
 import { codexHome } from "../config/codex-home.js";
 import { loadConfig, type Config } from "../config/load-config.js";
 import { ThreadManager, ThreadStartError, type StartThreadRequest, type StartedThread, type ThreadManagerOptions } from "../core/thread-manager.js";
+import type { SubAgentView } from "../core/session.js";
 import { isThreadId } from "../rollout/format.js";
 import { findThreadPath } from "../rollout/list.js";
 import { loadThread } from "../rollout/reconstruct.js";
@@ -18,6 +19,7 @@ export { ThreadStartError as HostStartError };
 export type { ThreadTarget } from "../protocol/threads.js";
 
 export type OpenRequest = StartThreadRequest;
+export type { SubAgentView };
 
 export class FrontEndHost {
   private readonly manager: ThreadManager;
@@ -65,6 +67,14 @@ export class FrontEndHost {
   /** A live thread of this host, by id. */
   thread(threadId: string): HostedThread | undefined {
     return this.threads.get(threadId)?.hosted;
+  }
+
+  /**
+   * The sub-agents a live thread (or a live sub-agent) started, with their status and, while
+   * open, their thread to read and drive; empty for a thread that is not live.
+   */
+  subAgents(threadId: string): SubAgentView[] {
+    return this.manager.getThread(threadId)?.subAgents() ?? [];
   }
 
   /**

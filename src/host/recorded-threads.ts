@@ -33,6 +33,8 @@ export interface ThreadQuery {
   interactiveOnly?: boolean;
   /** The archived threads instead of the others. */
   archived?: boolean;
+  /** Also sub-agents' threads (left out otherwise: they are reached through their parent). */
+  includeSubAgents?: boolean;
   /** Newest first by last write (default) or by creation. */
   order?: "updated" | "created";
 }
@@ -57,7 +59,7 @@ export function recordedThreads(query: ThreadQuery, limit: number): ThreadSummar
 
 /** Every recorded thread, newest first, read one file head at a time as the caller asks for more. */
 export function threadReader(query: ThreadQuery): Iterator<ThreadSummary, void, undefined> {
-  return iterateThreads(query.codexHome, { cwd: query.cwd, interactiveOnly: query.interactiveOnly === true, archived: query.archived, order: query.order });
+  return iterateThreads(query.codexHome, { cwd: query.cwd, interactiveOnly: query.interactiveOnly === true, archived: query.archived, includeSubAgents: query.includeSubAgents, order: query.order });
 }
 
 /** What a recorded thread's head says, with its name (an archived one when `archived`); null when none is recorded under that id. */

@@ -35,7 +35,7 @@ export class ChatClient implements ModelClient {
   async *stream(prompt: Prompt, signal: AbortSignal, onRetry?: RetryListener): AsyncGenerator<ModelStreamEvent> {
     const res = await postWithRetries({
       url: endpointUrl(this.provider, "/chat/completions"),
-      headers: requestHeaders(this.provider, this.identity, prompt.threadId),
+      headers: requestHeaders(this.provider, this.identity, prompt.threadId, prompt.lineage),
       body: JSON.stringify(chatRequestBody(prompt)),
       provider: this.provider,
       signal,
@@ -44,6 +44,7 @@ export class ChatClient implements ModelClient {
     });
     yield* parseChatStream(res.body, this.provider.streamIdleTimeoutMs, signal, {
       freeformTools: freeformToolNames(prompt.tools),
+      namespacedTools: namespacedToolNames(prompt.tools),
       usedCallIds: callIdsIn(prompt.input),
     });
   }
@@ -81,6 +82,20 @@ export function freeformToolNames(tools: readonly ToolSpec[]): Set<string> {
   return new Set(tools.flatMap((t) => (t.type === "custom" ? [t.name] : [])));
 }
 
+/**
+ * The tools offered inside a namespace tool, by name, with their namespace: Chat offers them as
+ * plain functions, and a call to one is given its namespace back, so history and routing are the
+ * same on both wires.
+ */
+export function namespacedToolNames(tools: readonly ToolSpec[]): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const spec of tools) {
+    if (spec.type !== "namespace") continue;
+    for (const inner of spec.tools) if (inner.type === "function") names.set(inner.name, spec.name);
+  }
+  return names;
+}
+
 function callIdsIn(input: readonly ResponseItem[]): Set<string> {
   const ids = new Set<string>();
   for (const item of input) if (item.type === "function_call" || item.type === "custom_tool_call") ids.add(item.call_id);
@@ -90,6 +105,8 @@ function callIdsIn(input: readonly ResponseItem[]): Set<string> {
 export interface ChatStreamOptions {
   /** Tool names whose calls become custom_tool_call items, with `input` taken out of the arguments. */
   freeformTools?: ReadonlySet<string>;
+  /** Tools offered inside a namespace (flattened for Chat), by name: their calls get the namespace back. */
+  namespacedTools?: ReadonlyMap<string, string>;
   /** Call ids already in history: generated ids (`call_<n>`) skip them so they stay unique. */
   usedCallIds?: ReadonlySet<string>;
 }
@@ -131,6 +148,7 @@ export async function* parseChatStream(
   options: ChatStreamOptions = {},
 ): AsyncGenerator<ModelStreamEvent> {
   const freeform = options.freeformTools ?? new Set<string>();
+  const namespaced = options.namespacedTools ?? new Map<string, string>();
   const used = new Set(options.usedCallIds ?? []);
   let responseId: string | null = null;
   let created = false;
@@ -151,7 +169,7 @@ export async function* parseChatStream(
       yield { type: "output_item_done", item };
     }
     for (const call of calls) {
-      const item = toolCallItem(call, freeform, used);
+      const item = toolCallItem(call, freeform, namespaced, used);
       yield { type: "output_item_added", item };
       yield { type: "output_item_done", item };
     }
@@ -271,7 +289,7 @@ function addFragment(fragment: Json, calls: PendingCall[], byIndex: Map<number, 
   else if (isObject(fn.arguments)) call.arguments += JSON.stringify(fn.arguments);
 }
 
-function toolCallItem(call: PendingCall, freeform: ReadonlySet<string>, used: Set<string>): ResponseItem {
+function toolCallItem(call: PendingCall, freeform: ReadonlySet<string>, namespaced: ReadonlyMap<string, string>, used: Set<string>): ResponseItem {
   let callId = call.id;
   if (callId === "") {
     for (let n = 1; ; n++) {
@@ -283,7 +301,11 @@ function toolCallItem(call: PendingCall, freeform: ReadonlySet<string>, used: Se
   }
   used.add(callId);
   if (freeform.has(call.name)) return { type: "custom_tool_call", name: call.name, input: freeformInput(call.arguments), call_id: callId };
-  return { type: "function_call", name: call.name, arguments: call.arguments === "" ? "{}" : call.arguments, call_id: callId };
+  const namespace = namespaced.get(call.name);
+  const args = call.arguments === "" ? "{}" : call.arguments;
+  return namespace === undefined
+    ? { type: "function_call", name: call.name, arguments: args, call_id: callId }
+    : { type: "function_call", name: call.name, namespace, arguments: args, call_id: callId };
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * Tools as the Chat Completions API takes them: function tools pass through, and freeform
  * (custom) tools become functions taking their raw text as `input`, since that API has no
- * grammar-constrained tools.
+ * grammar-constrained tools. A namespace tool's functions are offered one by one under their own
+ * names (the chat client gives their calls the namespace back).
  */
 import { PATCH_FORMAT_SUMMARY, type ChatTool, type ToolSpec } from "../protocol/tool-spec.js";
 
@@ -17,6 +18,8 @@ export function toChatTools(specs: ToolSpec[]): ChatTool[] {
   for (const spec of specs) {
     if (spec.type === "function") {
       out.push({ type: "function", function: { name: spec.name, description: spec.description, parameters: spec.parameters } });
+    } else if (spec.type === "namespace") {
+      out.push(...toChatTools(spec.tools));
     } else if (spec.type === "custom") {
       const description = spec.name === "apply_patch" ? PATCH_FORMAT_SUMMARY : `${spec.description}\nPass the raw text as \`input\`.`;
       out.push({ type: "function", function: { name: spec.name, description, parameters: RAW_INPUT_PARAMETERS } });

@@ -46,6 +46,7 @@ export function normalizeOutputItem(raw: unknown): ResponseItem | null {
       return {
         type: "function_call",
         name: str(item.name),
+        // A tool inside a namespace tool (multi_agent_v1) is called with its namespace.
         ...(typeof item.namespace === "string" && item.namespace !== "" ? { namespace: item.namespace } : {}),
         arguments: str(item.arguments),
         call_id: str(item.call_id),

@@ -21,8 +21,18 @@ export interface Prompt {
   outputSchema: unknown;
   /** Also the prompt cache key: requests of one thread share a cache. */
   threadId: string;
+  /** Set for a sub-agent's requests (see RequestLineage). */
+  lineage?: RequestLineage;
   /** Reports each HTTP attempt and SSE event (`codex.api_request`, `codex.sse_event`); not sent. */
   telemetry?: TelemetryRecorder;
+}
+
+/** What a sub-agent's requests say of it: its tree's root thread, and how it was started. */
+export interface RequestLineage {
+  /** The root thread's id, sent as `session-id`. */
+  sessionId: string;
+  /** Sent as `x-openai-subagent` (`collab_spawn`). */
+  subagent: string;
 }
 
 export type ModelStreamEvent =

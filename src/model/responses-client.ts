@@ -7,7 +7,7 @@ import { ModelError, classifyServerError, incompleteAnswer } from "./errors.js";
 import { postWithRetries } from "./http.js";
 import type { HttpResponse } from "./http-post.js";
 import { normalizeOutputItem, outputItemId } from "./output-items.js";
-import type { CompactRequest, ModelClient, ModelStreamEvent, Prompt, RetryListener } from "./prompt.js";
+import type { CompactRequest, ModelClient, ModelStreamEvent, Prompt, RequestLineage, RetryListener } from "./prompt.js";
 import { parseRateLimitHeaders } from "./rate-limits.js";
 import type { ResponseItem } from "../protocol/items.js";
 import { endpointUrl, providerHeaders, type ModelProvider } from "./provider.js";
@@ -46,7 +46,7 @@ export class ResponsesClient implements ModelClient {
   }
 
   async *stream(prompt: Prompt, signal: AbortSignal, onRetry?: RetryListener): AsyncGenerator<ModelStreamEvent> {
-    const res = await this.post("/responses", requestHeaders(this.provider, this.identity, prompt.threadId), JSON.stringify(responsesRequestBody(prompt)), signal, {
+    const res = await this.post("/responses", requestHeaders(this.provider, this.identity, prompt.threadId, prompt.lineage), JSON.stringify(responsesRequestBody(prompt)), signal, {
       onRetry,
       telemetry: prompt.telemetry,
     });
@@ -108,15 +108,21 @@ async function credentialHeaders(get: () => Promise<Record<string, string>>): Pr
   }
 }
 
-export function requestHeaders(provider: ModelProvider, identity: ClientIdentity, threadId: string): Record<string, string> {
+/**
+ * A request's headers. A sub-agent's requests name its tree's root thread as `session-id`, itself
+ * as `thread-id`, and say how it came to be (`x-openai-subagent: collab_spawn`), as the
+ * reference's do.
+ */
+export function requestHeaders(provider: ModelProvider, identity: ClientIdentity, threadId: string, lineage?: RequestLineage): Record<string, string> {
   return {
     "content-type": "application/json",
     accept: "text/event-stream",
     originator: identity.originator,
     "user-agent": identity.userAgent,
-    "session-id": threadId,
+    "session-id": lineage?.sessionId ?? threadId,
     "thread-id": threadId,
     "x-client-request-id": threadId,
+    ...(lineage ? { "x-openai-subagent": lineage.subagent } : {}),
     ...(identity.apiKey ? { authorization: `Bearer ${identity.apiKey}` } : {}),
     ...providerHeaders(provider, identity.env),
   };

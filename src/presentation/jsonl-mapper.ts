@@ -2,13 +2,14 @@
  * Maps core events to the `exec --json` ThreadEvents, as the reference's exec does: items get
  * ids in order of first appearance, a begin/end pair becomes item.started/item.completed, the
  * plan becomes a todo_list item, MCP tool calls become mcp_tool_call items, web searches
- * web_search items (start-up progress
+ * web_search items, collab tool calls collab_tool_call items (start-up progress
  * has no counterpart), and an error during the turn turns its end into turn.failed.
  */
 import type { Event, EventMsg, FileChange, TokenUsage } from "../protocol/events.js";
 import type { ThreadEvent, ThreadItem, Usage } from "../protocol/thread-events.js";
 import { shellJoin } from "../util/shell-quote.js";
 import { McpItemMapper } from "./mcp-items.js";
+import { CollabItemMapper } from "./collab-items.js";
 import { WebSearchItems } from "./web-search-items.js";
 import { HookReportFilter } from "./hook-runs.js";
 
@@ -29,6 +30,7 @@ export class JsonlMapper {
   private turnError: string | null = null;
   private readonly mcpItems = new McpItemMapper(() => this.itemId());
   private readonly searches = new WebSearchItems(() => this.itemId());
+  private readonly collabItems = new CollabItemMapper(() => this.itemId());
 
   map(event: Event): ThreadEvent[] {
     const msg = event.msg;
@@ -98,6 +100,18 @@ export class JsonlMapper {
       case "mcp_tool_call_begin":
       case "mcp_tool_call_end":
         return [this.mcpItems.map(msg)];
+      case "collab_agent_spawn_begin":
+      case "collab_agent_spawn_end":
+      case "collab_agent_interaction_begin":
+      case "collab_agent_interaction_end":
+      case "collab_waiting_begin":
+      case "collab_waiting_end":
+      case "collab_close_begin":
+      case "collab_close_end":
+      case "collab_resume_begin":
+      case "collab_resume_end":
+      case "sub_agent_status":
+        return this.collabItems.map(msg);
       case "web_search_begin":
       case "web_search_end":
         return [this.searches.map(msg)];

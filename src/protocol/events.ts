@@ -4,6 +4,7 @@
  * read ours unchanged. Every event carries the id of the submission that caused it ("" for
  * session start-up).
  */
+import type { AgentRef, CollabEventMsg } from "./collab.js";
 import type { ThreadGoal } from "./goals.js";
 import type { ReviewOutputEvent, ReviewRequest } from "./review.js";
 import type { AskForApproval, ReasoningEffort, SandboxPolicy } from "./policy.js";
@@ -118,6 +119,11 @@ export type EventMsg =
        * from (user and agent messages, reasoning, commands, patches, plans); absent for a new one.
        */
       initial_messages?: EventMsg[];
+      /** codex-ts: set for a sub-agent's thread: the thread that spawned it. */
+      parent_thread_id?: string;
+      /** codex-ts: a sub-agent's nickname (how front ends name it) and role, when it has one. */
+      agent_nickname?: string;
+      agent_role?: string | null;
     }
   /** `turn_id` names the user turn in every event of it, in approval requests and in the rollout. */
   | { type: "task_started"; turn_id: string; model_context_window: number | null }
@@ -215,7 +221,13 @@ export type EventMsg =
    * MCP elicitations): `request` is the reference's own request event, `key` names the question
    * until it is resolved. Answered by one `answer_question` op (the older per-kind ops still work).
    */
-  | { type: "question_asked"; key: string; request: QuestionRequest }
+  | {
+      type: "question_asked";
+      key: string;
+      request: QuestionRequest;
+      /** Set when a sub-agent asks through its parent: which agent the question is from. */
+      agent?: AgentRef;
+    }
   /** The question is closed: answered, or cancelled (an interrupt, a shutdown, or nobody to ask). */
   /** `answer`: what the user answered (absent when cancelled), so a redraw can show the decision. */
   | { type: "question_resolved"; key: string; outcome: QuestionOutcomeKind; answer?: QuestionAnswer }
@@ -329,6 +341,8 @@ export type EventMsg =
   | { type: "shutdown_complete" }
   /** MCP server start-up progress and MCP tool calls (see src/mcp/events.ts). */
   | McpEventMsg
+  /** Sub-agents: the collab tools' begin / end events and children's status (see protocol/collab.ts). */
+  | CollabEventMsg
   /** Lifecycle hook runs and the `/hooks` list (see hook-events.ts). */
   | HookEventMsg;
 

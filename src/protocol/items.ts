@@ -36,7 +36,7 @@ export type ResponseItem =
       content?: ReasoningContentPart[];
       encrypted_content?: string | null;
     }
-  /** `namespace`: the group a tool found by tool_search belongs to (an MCP server's `mcp__<server>`). */
+  /** `namespace`: the group of a tool offered inside a namespace (the collab tools' `multi_agent_v1`, or an MCP server's `mcp__<server>` found by tool_search); absent otherwise. */
   | { type: "function_call"; id?: string; name: string; namespace?: string; arguments: string; call_id: string }
   | { type: "function_call_output"; call_id: string; output: FunctionCallOutput }
   | { type: "custom_tool_call"; id?: string; name: string; input: string; call_id: string }

@@ -3,6 +3,7 @@
  * the official TypeScript SDK parses. Item ids are "item_N" in order of first appearance.
  */
 
+import type { AgentStatusName } from "./collab.js";
 import type { ReviewFinding } from "./review.js";
 import type { WebSearchAction } from "./web-search.js";
 
@@ -38,6 +39,27 @@ export interface WebSearchThreadItem {
   action: WebSearchAction;
 }
 
+/** One agent's state in a collab_tool_call item: its status's name and the message it carries. */
+export interface CollabAgentState {
+  status: AgentStatusName;
+  message: string | null;
+}
+
+/**
+ * A call of one of the collab tools (sub-agents). `tool` is the reference's name for it (resume_agent
+ * is reported as `wait`, as the reference does); `agents_states` is empty until the call ends.
+ */
+export interface CollabToolCallThreadItem {
+  id: string;
+  type: "collab_tool_call";
+  tool: "spawn_agent" | "send_input" | "wait" | "close_agent";
+  sender_thread_id: string;
+  receiver_thread_ids: string[];
+  prompt: string | null;
+  agents_states: Record<string, CollabAgentState>;
+  status: "in_progress" | "completed" | "failed";
+}
+
 export type ThreadItem =
   | { id: string; type: "agent_message"; text: string }
   | { id: string; type: "reasoning"; text: string }
@@ -57,6 +79,7 @@ export type ThreadItem =
     }
   | McpToolCallThreadItem
   | WebSearchThreadItem
+  | CollabToolCallThreadItem
   | { id: string; type: "todo_list"; items: Array<{ text: string; completed: boolean }> }
   | { id: string; type: "error"; message: string }
   /** `exec review`: one item per finding, then the verdict. */

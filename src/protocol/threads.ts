@@ -29,6 +29,10 @@ export interface ThreadSummary {
   modelProvider: string | null;
   forkedFromId: string | null;
   source: string | null;
+  /** Set for a sub-agent's thread: the thread that spawned it. */
+  parentThreadId: string | null;
+  /** session_meta's session_id: the tree's root thread, which a sub-agent shares with it (null in files that name none). */
+  sessionId: string | null;
   /** The git branch session_meta recorded, else null. */
   gitBranch: string | null;
   /** session_meta's originator and cli_version (who wrote the thread), else null. */

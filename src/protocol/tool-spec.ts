@@ -32,14 +32,19 @@ export type ToolSpec =
       user_location?: { type: "approximate"; country?: string; region?: string; city?: string; timezone?: string };
       search_context_size?: "low" | "medium" | "high";
       search_content_types?: string[];
-    };
+    }
+  | ToolNamespace;
 
 /** A tool's name; the hosted tools (web_search, tool_search) go by their type. */
 export function toolName(spec: ToolSpec): string {
   return "name" in spec ? spec.name : spec.type;
 }
 
-/** Tools grouped under a name (an MCP server's), as a tool_search_output carries them. */
+/**
+ * Tools grouped under a name: sent as one `namespace` tool (the collab tools' `multi_agent_v1`),
+ * or an MCP server's as a tool_search_output carries them. The model calls a tool inside it by
+ * its own name, and the call carries the namespace.
+ */
 export interface ToolNamespace {
   type: "namespace";
   name: string;

@@ -6,7 +6,9 @@
  * our files, and we read theirs.
  */
 import { join } from "node:path";
+import { UUID_PATTERN, isUuid } from "../util/ids.js";
 import type { AskForApproval, ReasoningEffort, ReasoningSummary, SandboxPolicy } from "../protocol/policy.js";
+import type { SubAgentSource } from "../protocol/collab.js";
 
 export const SESSIONS_SUBDIR = "sessions";
 
@@ -19,9 +21,15 @@ export interface GitInfo {
   repository_url?: string;
 }
 
-/** First line of every file. Key order is the reference's (serde field order, `git` flattened last). */
+/**
+ * First line of every file. Key order is the reference's (serde field order, `git` flattened last).
+ * A sub-agent's also names its tree (`session_id`, its root thread's id), its parent, and how it
+ * was started (`source` is then an object), with its nickname and role, as the reference's do.
+ */
 export interface SessionMetaPayload {
+  session_id?: string;
   id: string;
+  parent_thread_id?: string;
   /** The thread this one was forked from; absent for new threads. */
   forked_from_id?: string;
   /** Creation time, UTC, `YYYY-MM-DDTHH:MM:SS.mmmZ`. */
@@ -29,11 +37,15 @@ export interface SessionMetaPayload {
   cwd: string;
   originator: string;
   cli_version: string;
-  /** Who started the thread: "exec" for `codex-ts exec`, "cli" for other commands. */
-  source: string;
+  /** Who started the thread: "exec" for `codex-ts exec`, "cli" for other commands; for a sub-agent, its spawn. */
+  source: string | SubAgentSource;
+  thread_source?: "subagent";
+  agent_nickname?: string;
+  agent_role?: string;
   model_provider: string;
   /** The base instructions the thread was started with, resent unchanged when it resumes. */
   base_instructions: { text: string } | null;
+  multi_agent_version?: string;
   git?: GitInfo;
 }
 
@@ -70,11 +82,10 @@ export function rolloutPath(codexHome: string, threadId: string, date = new Date
   return join(codexHome, SESSIONS_SUBDIR, y, mo, d, `rollout-${stamp}-${threadId}.jsonl`);
 }
 
-const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
-const FILE_NAME = new RegExp(`^rollout-(\\d{4}-\\d{2}-\\d{2}T\\d{2}-\\d{2}-\\d{2})-(${UUID})\\.jsonl$`, "i");
+const FILE_NAME = new RegExp(`^rollout-(\\d{4}-\\d{2}-\\d{2}T\\d{2}-\\d{2}-\\d{2})-(${UUID_PATTERN})\\.jsonl$`, "i");
 
 export function isThreadId(s: string): boolean {
-  return new RegExp(`^${UUID}$`, "i").test(s);
+  return isUuid(s);
 }
 
 /** The local start time and thread id a rollout file name carries, or null for other files. */

@@ -43,6 +43,12 @@ const REDRAWN = new Set([
   "web_search_end",
   "entered_review_mode",
   "exited_review_mode",
+  // The collab tools' results (a redraw shows what each sub-agent was asked and answered).
+  "collab_agent_spawn_end",
+  "collab_agent_interaction_end",
+  "collab_waiting_end",
+  "collab_close_end",
+  "collab_resume_end",
   "context_compacted",
   "undo_completed",
 ]);

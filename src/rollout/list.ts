@@ -31,6 +31,8 @@ export interface ListOptions {
   provider?: string;
   /** At most this many (all when absent or 0). */
   limit?: number;
+  /** Also sub-agents' threads, which are otherwise left out (they are reached through their parent). */
+  includeSubAgents?: boolean;
   /** List the archived threads (`archived_sessions/`) instead. */
   archived?: boolean;
   /** Newest first by last write (default), or by creation (the time and id in the file name). */
@@ -126,6 +128,8 @@ export function readSummary(file: RolloutFile): ThreadSummary {
     modelProvider: null,
     forkedFromId: null,
     source: null,
+    parentThreadId: null,
+    sessionId: null,
     gitBranch: null,
     originator: null,
     cliVersion: null,
@@ -158,6 +162,8 @@ export function readSummary(file: RolloutFile): ThreadSummary {
           summary.originator = str(p.originator);
           summary.cliVersion = str(p.cli_version);
           summary.source = typeof p.source === "string" ? p.source : p.source === undefined ? null : JSON.stringify(p.source);
+          summary.parentThreadId = str(p.parent_thread_id);
+          summary.sessionId = str(p.session_id);
         } else if (line.type === "event_msg") {
           summary.firstPrompt ??= promptFromEvent(p);
         } else if (line.type === "response_item") {
@@ -185,6 +191,7 @@ export function* iterateThreads(codexHome: string, options: Omit<ListOptions, "l
   if (options.order === "created") files.sort((a, b) => createdKey(b) - createdKey(a) || (a.path < b.path ? 1 : -1));
   for (const file of files) {
     const summary = readSummary(file);
+    if (summary.parentThreadId !== null && !options.includeSubAgents) continue;
     summary.name = names.get(summary.id.toLowerCase())?.name ?? null;
     if (options.provider && summary.modelProvider && summary.modelProvider !== options.provider) continue;
     if (options.interactiveOnly && !isInteractiveSource(summary.source)) continue;

@@ -12,6 +12,8 @@
  */
 import type { EventMsg } from "../protocol/events.js";
 
+// Sub-agents' events are kept too (the ends of the collab tool calls and each child's status), so
+// a resumed thread knows its children again and a redraw shows what they did.
 export function isPersistedEvent(msg: EventMsg): boolean {
   switch (msg.type) {
     case "user_message":
@@ -32,6 +34,12 @@ export function isPersistedEvent(msg: EventMsg): boolean {
     case "exited_review_mode":
     case "context_compacted":
     case "thread_rolled_back":
+    case "collab_agent_spawn_end":
+    case "collab_agent_interaction_end":
+    case "collab_waiting_end":
+    case "collab_close_end":
+    case "collab_resume_end":
+    case "sub_agent_status":
     case "thread_goal_updated":
     case "undo_completed":
       return true;

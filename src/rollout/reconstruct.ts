@@ -17,6 +17,7 @@ import { parseRolloutFileName } from "./format.js";
 import { scanRollout, type RolloutLine } from "./read.js";
 import { responseItemFromRollout } from "./response-items.js";
 import { pairToolCalls } from "./tool-pairs.js";
+import { SubAgentLedger, isLedgerEvent, type RecordedSubAgent } from "./sub-agent-ledger.js";
 import { GOAL_STATUSES, type GoalStatus, type ThreadGoal } from "../protocol/goals.js";
 
 /** The settings a recorded turn ran under, as far as our sessions can compare them. */
@@ -48,6 +49,8 @@ export interface RecordedThread {
   warnings: string[];
   /** What a front end draws the conversation so far from (session_configured's initial_messages). */
   initialMessages: EventMsg[];
+  /** The sub-agents the thread started, with their last recorded status. */
+  subAgents: RecordedSubAgent[];
   /** The thread's goal as the last thread_goal_updated left it (null: none, or cleared). */
   goal: ThreadGoal | null;
   /** Undo's history (codex-ts's ghost snapshots and undos), for the session to replay when undo is used. */
@@ -93,6 +96,7 @@ interface ReplayState {
   lines: number;
   /** null: nobody redraws this thread (exec). */
   messages: InitialMessages | null;
+  subAgents: SubAgentLedger;
   undo: RecordedUndo;
   /** The turn the last turn_context line named. */
   turnId: string | null;
@@ -115,6 +119,7 @@ export function loadThread(path: string, options: LoadOptions = {}): RecordedThr
     dropped: new Map(),
     lines: 0,
     messages: options.redraw === false ? null : new InitialMessages(),
+    subAgents: new SubAgentLedger(),
     undo: { log: [], userTurns: [] },
     turnId: null,
   };
@@ -142,6 +147,7 @@ export function loadThread(path: string, options: LoadOptions = {}): RecordedThr
     tokenInfo: tokenInfo(parsePayload(state.lastTokenCount)),
     warnings,
     initialMessages: state.messages?.finish() ?? [],
+    subAgents: state.subAgents.list(),
     goal: goalOf(parsePayload(state.lastGoal)),
     undo: state.undo,
   };
@@ -207,6 +213,8 @@ function replay(state: ReplayState, line: RolloutLine): void {
         state.undo.log.push({ kind: "completed", event: line.payload });
         state.messages?.addEvent(line.payload);
       } else if (state.messages && isRedrawnEvent(kind)) state.messages.addEvent(line.payload);
+      // The ends of collab calls are redrawn too, and tell which sub-agents the thread has.
+      if (isLedgerEvent(kind)) state.subAgents.add(isObject(line.payload) ? line.payload : parsePayload(line.raw));
       return;
     }
     case "response_item":

@@ -16,6 +16,7 @@ import type { ResponseItem } from "../protocol/items.js";
 import { rolloutPath, serializeLine, utcTimestamp, type SessionMetaPayload, type TurnContextPayload } from "./format.js";
 import { gitInfo } from "./git-info.js";
 import { ItemJournal } from "./item-journal.js";
+import { MULTI_AGENT_VERSION, type SubAgentSource, type ThreadLineage } from "../protocol/collab.js";
 import { PRIVATE_DIR_MODE } from "../util/atomic-write.js";
 import { errorMessage } from "../util/errors.js";
 
@@ -28,10 +29,14 @@ export interface NewRolloutParams {
   source: string;
   modelProvider: string;
   baseInstructions: string;
+  /** Set for a sub-agent: its place in the tree, recorded in session_meta. */
+  lineage?: ThreadLineage;
 }
 
 export class RolloutRecorder {
   private fd: number | null = null;
+  /** The file was created (or opened to append to), so it can be read back, even after close. */
+  private created = false;
   private pending: string[] = [];
   private failed = false;
   /** Write failures not yet told to anyone (nobody listens before the session starts). */
@@ -60,16 +65,34 @@ export class RolloutRecorder {
     // The repository's .git files may be hostile (refused ones are reported like write failures).
     const warn = (message: string): void => recorder.report(message);
     const meta = (): SessionMetaPayload => {
-      const payload: SessionMetaPayload = {
-        id: params.threadId,
-        timestamp: utcTimestamp(started),
-        cwd: params.cwd,
-        originator: params.originator,
-        cli_version: params.cliVersion,
-        source: params.source,
-        model_provider: params.modelProvider,
-        base_instructions: { text: params.baseInstructions },
-      };
+      const lineage = params.lineage;
+      const payload: SessionMetaPayload = lineage
+        ? {
+            session_id: lineage.rootThreadId,
+            id: params.threadId,
+            parent_thread_id: lineage.parentThreadId,
+            timestamp: utcTimestamp(started),
+            cwd: params.cwd,
+            originator: params.originator,
+            cli_version: params.cliVersion,
+            source: subAgentSource(lineage),
+            thread_source: "subagent",
+            agent_nickname: lineage.nickname,
+            ...(lineage.role !== null ? { agent_role: lineage.role } : {}),
+            model_provider: params.modelProvider,
+            base_instructions: { text: params.baseInstructions },
+            multi_agent_version: MULTI_AGENT_VERSION,
+          }
+        : {
+            id: params.threadId,
+            timestamp: utcTimestamp(started),
+            cwd: params.cwd,
+            originator: params.originator,
+            cli_version: params.cliVersion,
+            source: params.source,
+            model_provider: params.modelProvider,
+            base_instructions: { text: params.baseInstructions },
+          };
       const git = gitInfo(params.cwd, warn);
       if (git) payload.git = git;
       return payload;
@@ -92,11 +115,17 @@ export class RolloutRecorder {
       closeSync(fd);
     }
     recorder.fd = openSync(path, "a");
+    recorder.created = true;
     return recorder;
   }
 
   get persisted(): boolean {
     return this.fd !== null;
+  }
+
+  /** Whether the file exists to be read back (open now, or written and closed). */
+  get onDisk(): boolean {
+    return this.created;
   }
 
   /** Creates the file (session_meta, then whatever was recorded so far). Idempotent. */
@@ -108,6 +137,7 @@ export class RolloutRecorder {
       lines = this.meta ? [serializeLine("session_meta", this.meta()), ...this.pending] : this.pending;
       mkdirSync(dirname(this.path), { recursive: true, mode: PRIVATE_DIR_MODE });
       this.fd = openSync(this.path, "a", 0o600);
+      this.created = true;
     } catch (err) {
       return this.fail(err);
     }
@@ -212,4 +242,19 @@ function endWithNewline(fd: number): void {
   }
   if (complete) writeSync(fd, "\n", size);
   else ftruncateSync(fd, lineStart);
+}
+
+/** session_meta's `source` for a sub-agent: who spawned it, how deep, its nickname and role. */
+function subAgentSource(lineage: ThreadLineage): SubAgentSource {
+  return {
+    subagent: {
+      thread_spawn: {
+        parent_thread_id: lineage.parentThreadId,
+        depth: lineage.depth,
+        agent_path: null,
+        agent_nickname: lineage.nickname,
+        agent_role: lineage.role,
+      },
+    },
+  };
 }

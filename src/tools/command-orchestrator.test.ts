@@ -13,17 +13,15 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { EventMsg } from "../protocol/events.js";
-import { sandboxPolicyFor, type AskForApproval, type ReviewDecision, type SandboxMode } from "../protocol/policy.js";
-import { modelInfoFor } from "../model/catalog.js";
+import type { AskForApproval, ReviewDecision, SandboxMode } from "../protocol/policy.js";
 import { TurnDiffTracker } from "../patch/turn-diff.js";
-import { UnifiedExecManager } from "../exec/unified-exec.js";
 import { Questions } from "../approval/questions.js";
 import { ExecPolicy } from "../approval/exec-policy/policy.js";
-import { noTelemetry } from "../telemetry/recorder.js";
 import { ApprovalStore, commandApprovalKey } from "../approval/approval-store.js";
 import { LINUX_SANDBOX_ENV_VAR } from "../sandbox/launcher.js";
 import { orchestrateCommand, REJECTED_BY_USER, type CommandLaunch, type SandboxPermissions } from "./command-orchestrator.js";
 import type { ToolInvocation } from "./types.js";
+import { testTurn } from "../../test/support/turn-context.js";
 
 interface Cell {
   policy: AskForApproval;
@@ -116,27 +114,12 @@ async function run(c: Cell): Promise<Outcome> {
     signal: new AbortController().signal,
     emit,
     turnDiff: new TurnDiffTracker(cwd),
-    turn: {
+    turn: testTurn(cwd, {
       subId: "0",
-      turnId: "turn-0",
-      cwd,
-      model: modelInfoFor("gpt-5.5"),
       approvalPolicy: c.policy,
-      sandboxPolicy: sandboxPolicyFor(c.sandbox),
-      reasoningEffort: null,
-      reasoningSummary: null,
-      verbosity: null,
-      outputSchema: null,
-      shellEnvironmentPolicy: {},
-      services: {
-        unifiedExec: new UnifiedExecManager(),
-        userShell: "/bin/bash",
-        questions,
-        telemetry: noTelemetry(),
-        execPolicy: c.prior === "rule-allow" ? allowRules : ExecPolicy.empty(),
-        approvalStore: store,
-      },
-    },
+      sandbox: c.sandbox,
+      services: { questions, execPolicy: c.prior === "rule-allow" ? allowRules : ExecPolicy.empty(), approvalStore: store },
+    }),
   };
   const runs: string[] = [];
   const forced = process.env[LINUX_SANDBOX_ENV_VAR];

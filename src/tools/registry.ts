@@ -6,9 +6,9 @@
  */
 import type { ModelInfo } from "../model/catalog.js";
 import type { ToolSpec } from "../protocol/tool-spec.js";
-import { buildToolSpecs } from "./specs.js";
+import { buildToolSpecs, type BuiltinToolOptions } from "./specs.js";
 import { ToolSearchCatalog } from "./tool-search.js";
-import { ToolRouter } from "./router.js";
+import { ToolRouter, qualifiedToolName } from "./router.js";
 import type { ToolHandler } from "./types.js";
 import { shellCommandHandler, shellHandler } from "./handlers/shell.js";
 import { execCommandHandler, writeStdinHandler } from "./handlers/unified-exec.js";
@@ -17,6 +17,8 @@ import { applyPatchHandler } from "./handlers/apply-patch.js";
 import { requestUserInputHandler } from "./handlers/request-user-input.js";
 import { viewImageHandler } from "./handlers/view-image.js";
 import { createGoalHandler, getGoalHandler, updateGoalHandler } from "./handlers/goals.js";
+import { MULTI_AGENT_HANDLERS } from "./handlers/multi-agent.js";
+import { MULTI_AGENT_NAMESPACE } from "./multi-agent-specs.js";
 
 /** Every built-in tool's handler, by tool name (exported for the test that pairs them with the catalog). */
 export const HANDLERS: Readonly<Record<string, ToolHandler>> = {
@@ -33,6 +35,11 @@ export const HANDLERS: Readonly<Record<string, ToolHandler>> = {
   update_goal: updateGoalHandler,
 };
 
+/** The handlers of the tools offered inside a namespace tool, by namespace and then by tool name. */
+export const NAMESPACED_HANDLERS: Readonly<Record<string, Readonly<Record<string, ToolHandler>>>> = {
+  [MULTI_AGENT_NAMESPACE]: MULTI_AGENT_HANDLERS,
+};
+
 /**
  * Tools a turn offers beyond the built-in ones, and where their specs go among them; with a
  * catalog (the model has tool_search), the ones worth deferring go there instead.
@@ -43,11 +50,27 @@ export interface ToolExtension {
 }
 
 /** The turn's tools: the model's built-in ones, plus an extension's (which never shadow them). */
-export function buildTools(model: ModelInfo, extension?: ToolExtension): { specs: ToolSpec[]; router: ToolRouter; deferred: ToolSearchCatalog } {
-  const builtin = buildToolSpecs(model);
+export function buildTools(
+  model: ModelInfo,
+  extension?: ToolExtension,
+  options: BuiltinToolOptions = {},
+): { specs: ToolSpec[]; router: ToolRouter; deferred: ToolSearchCatalog } {
   const deferred = new ToolSearchCatalog();
   const handlers = new Map<string, ToolHandler>();
-  for (const spec of builtin) {
+  const builtin: ToolSpec[] = [];
+  for (const spec of buildToolSpecs(model, options)) {
+    if (spec.type === "namespace") {
+      for (const inner of spec.tools) {
+        const handler = inner.type === "function" ? NAMESPACED_HANDLERS[spec.name]?.[inner.name] : undefined;
+        if (!handler || inner.type !== "function") continue;
+        handlers.set(qualifiedToolName(spec.name, inner.name), handler);
+        // A family with tool_search finds the namespace's tools there, as the reference's gpt-5.5 does.
+        if (model.toolSearch) deferred.add(spec.name, inner.name, inner, spec.description, spec.description);
+      }
+      if (!model.toolSearch) builtin.push(spec);
+      continue;
+    }
+    builtin.push(spec);
     if (spec.type === "web_search" || spec.type === "tool_search") continue;
     const handler = HANDLERS[spec.name];
     if (handler) handlers.set(spec.name, handler);

@@ -9,15 +9,11 @@ import type { ToolHandler, ToolInvocation } from "./types.js";
 import type { EventMsg } from "../protocol/events.js";
 import type { ToolCallItem } from "../protocol/items.js";
 import type { AskForApproval } from "../protocol/policy.js";
-import { sandboxPolicyFor } from "../protocol/policy.js";
 import { modelInfoFor } from "../model/catalog.js";
 import { TurnDiffTracker } from "../patch/turn-diff.js";
-import { UnifiedExecManager } from "../exec/unified-exec.js";
-import { ApprovalStore } from "../approval/approval-store.js";
 import { Questions } from "../approval/questions.js";
 import { NO_USER_TO_ASK } from "./handlers/request-user-input.js";
-import { ExecPolicy } from "../approval/exec-policy/policy.js";
-import { noTelemetry } from "../telemetry/recorder.js";
+import { testTurn } from "../../test/support/turn-context.js";
 
 function context(approvalPolicy: AskForApproval = "never", signal = new AbortController().signal): DispatchContext & { events: EventMsg[]; questions: Questions } {
   const cwd = mkdtempSync(join(tmpdir(), "codex-ts-router-"));
@@ -29,27 +25,7 @@ function context(approvalPolicy: AskForApproval = "never", signal = new AbortCon
     signal,
     emit: (msg) => events.push(msg),
     turnDiff: new TurnDiffTracker(cwd),
-    turn: {
-      subId: "3",
-      turnId: "turn-3",
-      cwd,
-      model: modelInfoFor("gpt-5.5"),
-      approvalPolicy,
-      sandboxPolicy: sandboxPolicyFor("read-only"),
-      reasoningEffort: null,
-      reasoningSummary: null,
-      verbosity: null,
-      outputSchema: null,
-      shellEnvironmentPolicy: {},
-      services: {
-        unifiedExec: new UnifiedExecManager(),
-        userShell: "/bin/bash",
-        questions,
-        telemetry: noTelemetry(),
-        execPolicy: ExecPolicy.empty(),
-        approvalStore: new ApprovalStore(),
-      },
-    },
+    turn: testTurn(cwd, { subId: "3", approvalPolicy, services: { questions } }),
   };
 }
 

@@ -36,7 +36,11 @@ export class ToolRouter {
     /** Tools offered through tool_search rather than up front. */
     private readonly deferred: ToolSearchCatalog = new ToolSearchCatalog(),
   ) {
-    for (const spec of offered) if (spec.type === "function") this.schemas.set(spec.name, spec.parameters);
+    for (const spec of offered) {
+      if (spec.type === "function") this.schemas.set(spec.name, spec.parameters);
+      if (spec.type !== "namespace") continue;
+      for (const inner of spec.tools) if (inner.type === "function") this.schemas.set(qualifiedToolName(spec.name, inner.name), inner.parameters);
+    }
   }
 
   /** Answers a tool_search call with the deferred tools that match. */
@@ -50,8 +54,9 @@ export class ToolRouter {
       call.type === "function_call"
         ? ({ kind: "function", arguments: call.arguments } as const)
         : ({ kind: "custom", input: call.input } as const);
-    // A tool found by tool_search is called by its name inside its namespace.
-    const name = call.type === "function_call" && call.namespace ? (this.deferred.qualifiedName(call.namespace, call.name) ?? `${call.namespace}__${call.name}`) : call.name;
+    // A tool inside a namespace (offered as one, or found by tool_search) is called by its name
+    // with the namespace beside it; without its namespace it is unknown.
+    const name = call.type === "function_call" && call.namespace ? qualifiedToolName(call.namespace, call.name) : call.name;
     const handler = this.handlers.get(name);
     const started = performance.now();
     let text: string;
@@ -99,9 +104,14 @@ export class ToolRouter {
   /** What is wrong with a function call's arguments, or null (also when the tool was offered without a schema). */
   private async argumentProblem(name: string, handler: ToolHandler, raw: string): Promise<string | null> {
     if (handler.checkArguments) return handler.checkArguments(name, raw);
-    const schema = this.schemas.get(name);
+    const schema = this.schemas.get(name) ?? this.deferred.parameters(name);
     return schema ? checkFunctionArguments(schema, raw) : null;
   }
+}
+
+/** How the router knows a tool offered inside a namespace tool (`multi_agent_v1__spawn_agent`). */
+export function qualifiedToolName(namespace: string, name: string): string {
+  return `${namespace}__${name}`;
 }
 
 /**

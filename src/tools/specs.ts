@@ -6,6 +6,7 @@
  */
 import type { ModelInfo } from "../model/catalog.js";
 import type { WebSearchSettings } from "../protocol/web-search.js";
+import { multiAgentNamespace, type MultiAgentOffer } from "./multi-agent-specs.js";
 import { toolSearchSpec } from "./tool-search.js";
 import { APPLY_PATCH_LARK_GRAMMAR, PATCH_FORMAT_SUMMARY, type JsonSchema, type ToolSpec } from "../protocol/tool-spec.js";
 
@@ -256,11 +257,21 @@ export function webSearchTool(settings: WebSearchSettings, images: boolean): Too
   };
 }
 
+/** Built-in tools that depend on the thread rather than the model. */
+export interface BuiltinToolOptions {
+  /**
+   * The collab tools (the `multi_agent_v1` namespace), for a thread that may start sub-agents;
+   * absent or null when it may not (feature off, or the thread is at the maximum depth).
+   */
+  multiAgent?: MultiAgentOffer | null;
+}
+
 /**
  * The tools offered to `model`, in the order the reference sends them: command tools, plan,
- * user questions, apply_patch, view_image, the goal tools, tool_search, then hosted web search.
+ * user questions, apply_patch, view_image, the collab namespace, the goal tools, tool_search,
+ * then hosted web search.
  */
-export function buildToolSpecs(model: ModelInfo): ToolSpec[] {
+export function buildToolSpecs(model: ModelInfo, options: BuiltinToolOptions = {}): ToolSpec[] {
   const specs: ToolSpec[] = [];
   switch (model.shellTool) {
     case "exec_command":
@@ -280,6 +291,9 @@ export function buildToolSpecs(model: ModelInfo): ToolSpec[] {
   if (model.applyPatchTool === "freeform") specs.push(applyPatchFreeformTool());
   else if (model.applyPatchTool === "function") specs.push(applyPatchFunctionTool());
   if (model.viewImageTool) specs.push(viewImageTool());
+  // The collab namespace: offered directly here; a family with tool_search gets it through its
+  // catalog instead (buildTools moves it there), as the reference does for gpt-5.5.
+  if (options.multiAgent) specs.push(multiAgentNamespace(options.multiAgent));
   if (model.goalTools) specs.push(getGoalTool(), createGoalTool(), updateGoalTool());
   if (model.toolSearch) specs.push(toolSearchSpec());
   if (model.webSearch) specs.push(webSearchTool(model.webSearch, model.webSearchImages));

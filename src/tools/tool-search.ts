@@ -7,7 +7,7 @@
  * by name with the namespace beside it.
  */
 import type { ToolSearchArguments } from "../protocol/items.js";
-import type { ToolNamespace, ToolSpec } from "../protocol/tool-spec.js";
+import type { JsonSchema, ToolNamespace, ToolSpec } from "../protocol/tool-spec.js";
 
 const DEFAULT_LIMIT = 8;
 /** BM25's usual constants: term-frequency saturation and length normalisation. */
@@ -50,14 +50,20 @@ export function toolSearchSpec(): ToolSpec {
 export class ToolSearchCatalog {
   private readonly entries: Entry[] = [];
   private readonly descriptions = new Map<string, string>();
+  private readonly notes = new Map<string, string>();
 
   get size(): number {
     return this.entries.length;
   }
 
-  /** Adds a function tool under `namespace`, called by `name` there. */
-  add(namespace: string, name: string, spec: Extract<ToolSpec, { type: "function" }>, namespaceDescription: string): void {
+  /**
+   * Adds a function tool under `namespace`, called by `name` there. `note`: what the `<tools>` note
+   * says of the namespace after its name (the collab namespace's description, as the reference
+   * writes it); absent, the note names it alone.
+   */
+  add(namespace: string, name: string, spec: Extract<ToolSpec, { type: "function" }>, namespaceDescription: string, note?: string): void {
     this.descriptions.set(namespace, namespaceDescription);
+    if (note !== undefined) this.notes.set(namespace, note);
     this.entries.push({ namespace, name, spec, terms: terms(`${namespace} ${name} ${spec.description}`) });
   }
 
@@ -66,11 +72,17 @@ export class ToolSearchCatalog {
     return this.entries.some((e) => e.namespace === namespace && e.name === name) ? `${namespace}__${name}` : null;
   }
 
+  /** The parameters schema of a deferred tool, by its qualified name (`<namespace>__<name>`); null when there is none. */
+  parameters(qualified: string): JsonSchema | null {
+    return this.entries.find((e) => `${e.namespace}__${e.name}` === qualified)?.spec.parameters ?? null;
+  }
+
   /** The developer message naming the namespaces; null when nothing is deferred. */
   announcement(): string | null {
     if (this.entries.length === 0) return null;
     const names = [...this.descriptions.keys()].sort();
-    return `<tools>\nDeferred tool namespaces:\n${names.map((n) => `- ${n}`).join("\n")}\n</tools>`;
+    const line = (n: string): string => (this.notes.has(n) ? `- ${n}: ${this.notes.get(n)}` : `- ${n}`);
+    return `<tools>\nDeferred tool namespaces:\n${names.map(line).join("\n")}\n</tools>`;
   }
 
   /** The best matches, grouped by namespace in rank order, as tool_search_output carries them. */

@@ -14,6 +14,7 @@ import type { Questions } from "../approval/questions.js";
 import type { ApprovalStore } from "../approval/approval-store.js";
 import type { GoalStatus, ThreadGoal } from "../protocol/goals.js";
 import type { FileSystemGuard } from "../sandbox/fs-guard.js";
+import type { AgentControl } from "./agent-control.js";
 import type { EditorFiles } from "../protocol/editor-files.js";
 import type { SessionHooks } from "../hooks/engine.js";
 import type { SubagentContext } from "../hooks/payloads.js";
@@ -37,6 +38,8 @@ export interface TurnServices {
    * (sandboxed or not) and on the agent's own reads and writes; absent: none.
    */
   fileSystemGuard?: FileSystemGuard;
+  /** The thread's sub-agents, for the collab tools; absent where they are not offered (too deep, feature off). */
+  agents?: AgentControl;
   /** The editor's view of the files (its buffers), when the front end is inside one that offers it; absent: the disk. */
   editorFiles?: EditorFiles;
   /** The session's lifecycle hooks (PreToolUse, PostToolUse, PermissionRequest run from the tools); absent: none. */

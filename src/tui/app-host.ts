@@ -27,12 +27,25 @@ export interface AppHost {
   saveModel(model: string, effort: ReasoningEffort | null): Promise<string>;
   /** What `/status` adds from the configuration: the provider and the AGENTS.md files in use. */
   statusFacts(): { provider: string; agentsFiles: string[] };
+  /** `/agent`: the main thread's sub-agents, and the one watched now (null: the main thread). */
+  subAgents(): { agents: AgentChoice[]; watching: string | null };
+  /** Shows a sub-agent's conversation (live; what the user types goes to it), or the main thread again (null). */
+  watchAgent(threadId: string | null): void;
   /** A turn ended or needs the user: the host decides whether to notify (unfocused terminal). */
   notify(event: "agent-turn-complete" | "approval-requested", text: string): void;
   /** The user asked to leave. */
   quit(): void;
   /** The files `@` searches in `cwd`, when they are not this machine's (a remote session). */
   fileIndex?(cwd: string): SearchableIndex | undefined;
+}
+
+/** A sub-agent as /agent lists it. */
+export interface AgentChoice {
+  threadId: string;
+  /** Nickname and role. */
+  name: string;
+  /** Where it stands, in words ("is working", "is done", "is closed"). */
+  status: string;
 }
 
 export interface AppOptions {
@@ -50,5 +63,7 @@ export interface AppOptions {
   onTurnStart?: () => void;
   /** What the header says about the project's trust (e.g. "trusted project"), null when nothing. */
   trustNote?: () => string | null;
+  /** Sub-agents run elsewhere (a remote session): `/agent` cannot open their conversations. */
+  subAgentsElsewhere?: boolean;
 }
 

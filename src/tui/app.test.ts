@@ -33,6 +33,8 @@ function harness(opts: { mcpServers?: string[]; columns?: number } = {}): { app:
     copyToClipboard: (text) => void copied.push(text),
     saveModel: () => Promise.resolve("/home/config.toml"),
     statusFacts: () => ({ provider: "OpenAI (openai)", agentsFiles: ["/repo/AGENTS.md"] }),
+    subAgents: () => ({ agents: [], watching: null }),
+    watchAgent: () => undefined,
   };
   const renderer = new InlineRenderer({ write: (d) => void (out += d), columns: opts.columns ?? 60, rows: 30 });
   const app = new App(host, {

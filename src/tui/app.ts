@@ -4,7 +4,7 @@
  * op. What is drawn where is app-view.ts's; the running turn's live parts are live-turn.ts's.
  */
 import type { Op } from "../protocol/ops.js";
-import type { Event, EventMsg, FileChange, QuestionRequest, RateLimitSnapshot, TokenUsage, TokenUsageInfo } from "../protocol/events.js";
+import type { Event, EventMsg, FileChange, RateLimitSnapshot, TokenUsage, TokenUsageInfo } from "../protocol/events.js";
 import type { ReasoningEffort } from "../protocol/policy.js";
 import type { SelectItem } from "@mariozechner/pi-tui";
 import type { Theme } from "./parts/theme.js";
@@ -15,24 +15,24 @@ import { compactedCell, skillsLines, webSearchCell } from "./activity-cells.js";
 import { statusReport } from "./status-report.js";
 import { mcpListLines, startupFailureNotices } from "./mcp-view.js";
 import { LiveTurn } from "./live-turn.js";
-import { decisionCell } from "./decision-cells.js";
 import { AppView } from "./app-view.js";
 import { helpLines } from "./help.js";
 import { Composer, SlashCompletions } from "./composer.js";
 import { fileIndexFor } from "../file-search/file-index.js";
 import { join } from "node:path";
 import { BUILTIN_COMMANDS, promptCommand, type SlashCommand, type SlashContext } from "./slash-commands.js";
-import { decisionOf, questionOverlay } from "./questions.js";
+import { OpenQuestions } from "./open-questions.js";
 import { redrawKeptTurns } from "./backtrack-redraw.js";
 import { KeyInput } from "./app-input.js";
 import type { ThreadGoal } from "../protocol/goals.js";
 import { goalNotice } from "./goal-command.js";
 import { PLAN_OFF, PLAN_ON } from "./plan-mode.js";
-import { questionSummary } from "../presentation/questions.js";
 import { addUsage } from "../presentation/usage.js";
 import { ChoiceOverlay, PickerOverlay, TextPromptOverlay, type Choice, type Overlay } from "./overlays.js";
 import { reviewCell } from "./review-cell.js";
-import type { AppHost, AppOptions } from "./app-host.js";
+import type { AgentChoice, AppHost, AppOptions } from "./app-host.js";
+import { AgentActivity, agentActivityCell } from "./agent-activity.js";
+import { isCollabEvent } from "../presentation/collab-text.js";
 import { HooksPanel, isHookEvent } from "./hooks-panel.js";
 import { firstLine } from "../presentation/text-lines.js";
 import { UndoFlow } from "./undo-flow.js";
@@ -46,11 +46,10 @@ export class App implements SlashContext {
   readonly composer: Composer;
   private readonly turn: LiveTurn;
   private readonly view: AppView;
+  /** The thread's sub-agents: their cells, their live line, the list /agent picks from. */
+  private readonly agents = new AgentActivity();
   private readonly patches = new Map<string, Record<string, FileChange>>();
-  /** Question overlays by the question's key, until it is resolved. */
-  private readonly questions = new Map<string, Overlay>();
-  /** What each open question asks, by key, for its decision cell (replayed ones too). */
-  private readonly asked = new Map<string, QuestionRequest>();
+  private readonly questions: OpenQuestions;
   /** `/model` pickers waiting for the session's list_models_response. */
   private modelListWaiters: Array<(models: Array<{ slug: string; is_default: boolean }>) => void> = [];
   private readonly hooks: HooksPanel;
@@ -96,11 +95,17 @@ export class App implements SlashContext {
     this.style = options.style;
     this.status = new StatusLine(options.theme, options.now);
     this.view = new AppView(options.renderer, options.theme, options.rows, {
-      turn: (w) => this.turn.lines(w),
+      turn: (w) => [...this.turn.lines(w), ...this.agents.liveLines(this.style, w, this.options.subAgentsElsewhere !== true)],
       status: (w) => this.status.render(w),
       composer: (w) => [...this.composer.render(w), this.footer()],
     });
     this.turn = new LiveTurn(options.style, options.hideReasoning, (render) => this.view.commit(render));
+    this.questions = new OpenQuestions({
+      context: () => ({ theme: this.theme, style: this.style, cwd: this.cwd, submit: (op) => this.host.submit(op), close: (o) => this.view.close(o) }),
+      open: (overlay) => this.view.open(overlay),
+      commit: (render) => this.view.commit(render),
+      waiting: (summary) => this.host.notify("approval-requested", `Approval needed: ${summary}`),
+    });
     this.hooks = new HooksPanel({ style: this.style, status: this.status, submit: (op) => this.submit(op), present: (make) => this.present(make), commit: (render) => this.view.commit(render), requestRender: () => this.requestRender() });
     for (const s of options.mcpServers) this.mcpStatus.set(s, "starting");
     const editorHost = { requestRender: () => this.requestRender(), terminal: { get rows() { return options.rows(); } } };
@@ -256,9 +261,9 @@ export class App implements SlashContext {
   /** A new thread is shown: forget the old one's live state (its cells stay in scrollback). */
   resetThread(): void {
     this.turn.reset();
+    this.agents.reset();
     this.view.clearOverlays();
     this.questions.clear();
-    this.asked.clear();
     this.userMessages = [];
     this.threadGoal = null;
     // A new thread starts in the default mode: the mode the user is in goes to it too.
@@ -374,33 +379,13 @@ export class App implements SlashContext {
         this.view.commit((width) => commandCell(view, this.style, width), (width) => commandCell(view, this.style, width, Number.POSITIVE_INFINITY));
         break;
       }
-      case "question_asked": {
-        this.asked.set(msg.key, msg.request);
-        if (replay) break;
-        const overlay = questionOverlay(msg.key, msg.request, {
-          theme: this.theme,
-          style: this.style,
-          cwd: this.cwd,
-          submit: (op) => this.host.submit(op),
-          close: (o) => this.view.close(o),
-        });
-        this.questions.set(msg.key, overlay);
-        this.view.open(overlay);
-        this.host.notify("approval-requested", `Approval needed: ${questionSummary(msg.request)}`);
+      case "question_asked":
+        this.questions.ask(msg, replay);
         break;
-      }
-      case "question_resolved": {
+      case "question_resolved":
         // Answered here, or closed by the core (an interrupt): nothing is left to answer.
-        const overlay = this.questions.get(msg.key);
-        this.questions.delete(msg.key);
-        if (overlay) this.view.close(overlay);
-        // The user's answer joins the conversation (recorded, so a resume shows it too).
-        const request = this.asked.get(msg.key);
-        this.asked.delete(msg.key);
-        const decision = request && msg.answer ? decisionOf(request, msg.answer, this.cwd) : null;
-        if (decision) this.view.commit((width) => decisionCell(decision.subject, decision.decision, this.style, width));
+        this.questions.resolve(msg);
         break;
-      }
       case "patch_apply_begin":
         this.patches.set(msg.call_id, msg.changes);
         break;
@@ -519,10 +504,21 @@ export class App implements SlashContext {
       case "view_image_tool_call":
         this.notice("info", `Viewed image ${msg.path}`);
         break;
-      default:
-        // Nothing to draw: turn_diff (/diff reads the tree), raw reasoning, shutdown_complete, ….
+      default: {
+        // Sub-agents' activity; nothing else to draw: turn_diff (/diff reads the tree), raw reasoning, shutdown_complete, ….
+        const line = isCollabEvent(msg) ? this.agents.handle(msg) : null;
+        if (line) this.view.commit((width) => agentActivityCell(line, this.style, width));
         break;
+      }
     }
+  }
+
+  subAgents(): { agents: AgentChoice[]; watching: string | null; elsewhere: boolean } {
+    return { ...this.host.subAgents(), elsewhere: this.options.subAgentsElsewhere === true };
+  }
+
+  watchAgent(threadId: string | null): void {
+    this.host.watchAgent(threadId);
   }
 
   private commitHeader(info: HeaderInfo): void {

@@ -65,6 +65,16 @@ void test("decisions kept in the conversation", () => {
   ]);
 });
 
+void test("a sub-agent's question answered: the decision names it", () => {
+  const cmd: DecisionSubject = { kind: "command", command: ["bash", "-lc", "npm test"] };
+  snapshot("decisions-sub-agent-60", [
+    ...decisionCell(cmd, "approved", style, 60, "Noether (explorer)"),
+    ...decisionCell(cmd, "denied", style, 60, "Noether"),
+    ...decisionCell({ kind: "patch", files: ["src/a.ts"] }, "approved", style, 60, "Noether"),
+    ...decisionCell({ kind: "mcp_tool", server: "docs", tool: "delete_page" }, "abort", style, 60, "Noether"),
+  ]);
+});
+
 void test("answers as Markdown: task lists, code without fences; a user message without padding", () => {
   const answer = "Steps:\n\n- [ ] write the test\n- [x] read the code\n\n```ts\nconst x = 1;\n```\n\nDone.";
   snapshot("answer-markdown-60", agentCell(answer, style, 60));

@@ -2,7 +2,8 @@
  * What the user answered to a question, kept in the conversation as one line, as the reference
  * keeps it: "✔ You approved running `make test` this time", "✔ … for the rest of this session",
  * "✔ You allowed commands that start with `npm test` from now on", "✗ You canceled the request to
- * run `rm -rf build`". A pure function of the question and the answer, like the other cells.
+ * run `rm -rf build`". A sub-agent's question names it ("You approved Noether running `ls` this
+ * time"). A pure function of the question and the answer, like the other cells.
  */
 import type { ExecApprovalDecision, ReviewDecision } from "../protocol/policy.js";
 import { count, displayCommand, prefixed, printable, type CellStyle } from "./cells.js";
@@ -21,15 +22,15 @@ export type Decision = ExecApprovalDecision | ReviewDecision | "accept" | "decli
 /** The subject is cut to this many characters, so a long script keeps the line short. */
 const MAX_SUBJECT = 80;
 
-export function decisionCell(subject: DecisionSubject, decision: Decision, s: CellStyle, width: number): string[] {
+export function decisionCell(subject: DecisionSubject, decision: Decision, s: CellStyle, width: number, asker: string | null = null): string[] {
   const t = s.theme;
-  const { approved, text } = decisionText(subject, decision);
+  const { approved, text } = decisionText(subject, decision, asker);
   const mark = approved ? t.fg("success", "✔ ") : t.fg("error", "✗ ");
   return [...prefixed(mark, "  ", text, width), ""];
 }
 
-function decisionText(subject: DecisionSubject, decision: Decision): { approved: boolean; text: string } {
-  const what = subjectText(subject);
+function decisionText(subject: DecisionSubject, decision: Decision, asker: string | null): { approved: boolean; text: string } {
+  const what = subjectText(subject, asker);
   if (typeof decision === "object") {
     const prefix = shellJoin(decision.approved_execpolicy_amendment.proposed_execpolicy_amendment);
     return { approved: true, text: `You allowed commands that start with ${quoted(prefix)} from now on` };
@@ -50,20 +51,22 @@ function decisionText(subject: DecisionSubject, decision: Decision): { approved:
   }
 }
 
-/** How the subject reads after "You approved …" and after "You canceled …". */
-function subjectText(subject: DecisionSubject): { approve: string; refuse: string } {
+/** How the subject reads after "You approved …" and after "You canceled …" (a sub-agent's, when `asker` names one). */
+function subjectText(subject: DecisionSubject, asker: string | null): { approve: string; refuse: string } {
+  const who = asker === null ? "" : `${asker} `;
+  const whose = asker === null ? "the" : `${asker}'s`;
   switch (subject.kind) {
     case "command": {
       const cmd = quoted(displayCommand(subject.command));
-      return { approve: `running ${cmd}`, refuse: `the request to run ${cmd}` };
+      return { approve: `${who}running ${cmd}`, refuse: `${whose} request to run ${cmd}` };
     }
     case "patch": {
       const files = subject.files.length === 1 ? quoted(subject.files[0] ?? "") : count(subject.files.length, "file");
-      return { approve: `the edits to ${files}`, refuse: `the edits to ${files}` };
+      return { approve: `${whose} edits to ${files}`, refuse: `${whose} edits to ${files}` };
     }
     case "mcp_tool": {
       const tool = quoted(`${subject.server}.${subject.tool}`);
-      return { approve: `calling ${tool}`, refuse: `the call to ${tool}` };
+      return { approve: `${who}calling ${tool}`, refuse: `${whose} call to ${tool}` };
     }
     case "elicitation":
       return { approve: subject.server, refuse: `the request from ${subject.server}` };

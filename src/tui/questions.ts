@@ -26,6 +26,8 @@ export interface QuestionContext {
   cwd: string;
   submit(op: Op): string;
   close(overlay: Overlay): void;
+  /** Set when a sub-agent asks (through its parent): how it is named, before each question. */
+  asker?: string;
 }
 
 /** At most this many files are listed under a patch question (all of them are in its diff). */
@@ -37,7 +39,7 @@ export function questionOverlay(key: string, msg: QuestionRequest, ctx: Question
   const decide = (decision: ExecApprovalDecision): Op => reply({ type: "decision", decision });
   /** One question: its title, detail and answers; the pick is closed and sent as `answer(value)`. */
   const ask = <T extends Decision>(title: string, detail: QuestionDetail, choices: Choice<T>[], escape: T, answer: (value: T) => Op): Overlay => {
-    const overlay: ChoiceOverlay<T> = new ChoiceOverlay(t, title, detail, choices, escape, (value) => {
+    const overlay: ChoiceOverlay<T> = new ChoiceOverlay(t, askedBy(ctx, title), detail, choices, escape, (value) => {
       ctx.close(overlay);
       ctx.submit(answer(value));
     });
@@ -113,6 +115,11 @@ export function questionOverlay(key: string, msg: QuestionRequest, ctx: Question
   }
 }
 
+/** A question's title, naming the sub-agent that asks it. */
+function askedBy(ctx: QuestionContext, title: string): string {
+  return ctx.asker ? `${ctx.asker} asks: ${title}` : title;
+}
+
 /**
  * What the user's answer to a question says, as its decision cell shows it: what was asked about
  * and the decision; null for answers that are not a decision (the model's questions).
@@ -165,7 +172,7 @@ class QuestionsOverlay implements Overlay {
   private overlayFor(i: number): Overlay {
     const q = this.questions[i];
     if (!q) return this;
-    const title = `${q.header ? `${q.header}: ` : ""}${q.question}`;
+    const title = askedBy(this.ctx, `${q.header ? `${q.header}: ` : ""}${q.question}`);
     if (!q.options || q.options.length === 0) return new TextPromptOverlay(this.ctx.theme, title, (text) => this.answer(text));
     const items = q.options.map((o) => ({ value: o.label, label: o.label, description: o.description }));
     if (q.isOther) items.push({ value: OTHER, label: "Other…", description: "type your own answer" });

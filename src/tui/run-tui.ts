@@ -20,6 +20,9 @@ import { theme as processTheme } from "./parts/theme.js";
 import { InlineRenderer } from "./inline-renderer.js";
 import { TerminalSession } from "./terminal-session.js";
 import { App, type AppHost } from "./app.js";
+import type { AgentChoice } from "./app-host.js";
+import { AgentView } from "./agent-view.js";
+import { agentName, statusPhrase } from "../presentation/collab-text.js";
 import { markdownTheme, usageLine } from "./cells.js";
 import { tuiSettings, type TuiSettings } from "./settings.js";
 import { renderFileChange } from "./parts/diff-view.js";
@@ -113,6 +116,15 @@ class TuiRunner implements AppHost {
   private readonly renderer: InlineRenderer;
   private readonly app: App;
   private thread: HostedThread | null = null;
+  /** Which thread is on screen: the main one, or a sub-agent watched with /agent. */
+  private readonly agentView = new AgentView({
+    show: (event) => this.app.onEvent(event),
+    reset: () => this.app.resetThread(),
+    watchedEnded: () => {
+      this.app.notice("info", "The sub-agent you watched was closed; this is your conversation again.");
+      this.app.requestRender();
+    },
+  });
   private done: ((code: number) => void) | null = null;
   private quitting = false;
 
@@ -157,6 +169,7 @@ class TuiRunner implements AppHost {
       hiddenFile: () => this.deniedFilter,
       onTurnStart: () => preloadHighlighter(() => this.app.requestRender()),
       trustNote: () => trustNote(this.config),
+      subAgentsElsewhere: flags.remote !== undefined,
     });
   }
 
@@ -246,6 +259,7 @@ class TuiRunner implements AppHost {
     }
     const previous = this.thread;
     this.thread = thread;
+    this.agentView.forget();
     this.app.resetThread();
     // Shown under the new thread's header (a fork's new id, "nothing to resume").
     this.app.noteUnderHeader(thread.notices);
@@ -264,10 +278,10 @@ class TuiRunner implements AppHost {
 
   private startError: string | null = null;
 
-  /** Shows the current thread's events (a replaced thread's last ones are not drawn). */
+  /** Shows the current thread's events (a replaced thread's last ones are not drawn; while a sub-agent is watched, most wait). */
   private show(thread: HostedThread, event: Event): void {
     if (this.thread !== thread) return;
-    this.app.onEvent(event);
+    this.agentView.mainEvent(event);
     if (event.msg.type === "shutdown_complete" && this.quitting) this.finish(0);
   }
 
@@ -279,9 +293,37 @@ class TuiRunner implements AppHost {
   // ------------------------------------------------------------------ AppHost
 
   submit(op: Op): string {
-    if (this.thread) return this.thread.submit(op);
-    this.early.push(op);
+    if (!this.thread) {
+      this.early.push(op);
+      return "";
+    }
+    const target = this.agentView.route(op, this.thread);
+    if (target) return target.submit(op);
+    this.app.error("This sub-agent is not open: its conversation is here to read (the agent reopens it to give it more work). /agent to go back.");
     return "";
+  }
+
+  subAgents(): { agents: AgentChoice[]; watching: string | null } {
+    const views = this.source && this.thread ? this.source.subAgents(this.thread.threadId) : [];
+    const agents = views.map((v) => ({ threadId: v.thread_id, name: agentName(v), status: v.closed ? "is closed" : statusPhrase(v.status) }));
+    return { agents, watching: this.agentView.watching };
+  }
+
+  watchAgent(threadId: string | null): void {
+    const view = threadId === null || !this.source || !this.thread ? null : (this.source.subAgents(this.thread.threadId).find((v) => v.thread_id === threadId) ?? null);
+    const redraw = view ? view.redraw() : null;
+    if (view && !view.thread && !redraw) {
+      this.app.error(`${agentName(view)}'s conversation cannot be shown: it was not recorded, or its session file is gone.`);
+      return;
+    }
+    const note = !view
+      ? "Back to your conversation; what happened in it meanwhile follows."
+      : view.thread
+        ? `Watching ${agentName(view)}, a sub-agent: what you type goes to it. /agent to go back.`
+        : `${agentName(view)}, ${view.closed ? "a closed sub-agent" : "a sub-agent not open since the resume"}, as recorded: nothing you type goes to it. /agent to go back.`;
+    this.app.noteUnderHeader([note]);
+    this.agentView.switchTo(view, redraw);
+    this.app.requestRender();
   }
 
   async gitDiff(): Promise<string[]> {
@@ -423,6 +465,8 @@ class TuiRunner implements AppHost {
     if (this.quitting) return;
     this.quitting = true;
     if (!this.thread) return this.finish(0);
+    // The main thread again: what it did meanwhile, and its id for the resume hint.
+    if (this.agentView.watching !== null) this.agentView.switchTo(null, null);
     this.submit({ type: "shutdown" });
     // A session that does not shut down promptly must not keep the user waiting.
     setTimeout(() => this.finish(0), 3000).unref();

@@ -11,6 +11,7 @@ import type { ReasoningEffort } from "../protocol/policy.js";
 import { REASONING_EFFORTS, sandboxPolicyFor } from "../protocol/policy.js";
 import type { ReviewTarget } from "../protocol/review.js";
 import { expandPrompt } from "../config/custom-prompts.js";
+import type { AgentChoice } from "./app-host.js";
 import type { Choice } from "./overlays.js";
 import { RENAME_COMMAND } from "./thread-name-command.js";
 import { GOAL_COMMAND } from "./goal-command.js";
@@ -55,6 +56,9 @@ export interface SlashContext {
   newThread(): Promise<void>;
   resumePicker(): Promise<void>;
   forkThread(): Promise<void>;
+  /** `/agent`: the main thread's sub-agents, the one watched now (null: the main thread), and whether they run elsewhere (not to be opened here). */
+  subAgents(): { agents: AgentChoice[]; watching: string | null; elsewhere: boolean };
+  watchAgent(threadId: string | null): void;
   /** `/rename`: names the current thread (or says why it cannot). */
   renameThread(name: string): void;
   /** The thread's goal as the last thread_goal_updated said (null: none). */
@@ -192,6 +196,29 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
       if (words.length === 0) return ctx.listMcp();
       if (words[0] === "login" && words.length === 2) return void ctx.submit({ type: "mcp_sign_in", server: words[1] ?? "" });
       ctx.error("Usage: /mcp, or /mcp login NAME");
+    },
+  },
+  {
+    name: "agent",
+    description: "watch a sub-agent's conversation, or go back to yours",
+    duringTask: true,
+    async run(ctx) {
+      const { agents, watching, elsewhere } = ctx.subAgents();
+      if (elsewhere) {
+        ctx.print("Sub-agents", ["Sub-agents run on the app-server: their activity shows in your conversation, but their own conversations cannot be opened from a remote session."]);
+        return;
+      }
+      if (agents.length === 0 && watching === null) {
+        ctx.print("Sub-agents", ["This conversation has no sub-agents yet. The agent starts them when you ask it to delegate work."]);
+        return;
+      }
+      const items: SelectItem[] = [
+        { value: "", label: "main thread", description: watching === null ? "shown now" : "your conversation" },
+        ...agents.map((a) => ({ value: a.threadId, label: a.name, description: `${a.status}${a.threadId === watching ? " · shown now" : ""}` })),
+      ];
+      const picked = await ctx.pick("Sub-agents", items);
+      if (!picked) return;
+      ctx.watchAgent(agents.some((a) => a.threadId === picked.value) ? picked.value : null);
     },
   },
   { name: "hooks", description: "review, trust and turn lifecycle hooks on or off", duringTask: true, run: (ctx) => ctx.openHooks() },

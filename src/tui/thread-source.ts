@@ -6,7 +6,7 @@
  * of the terminal (keys, the editor, notifications, the UI's own settings) stays local.
  */
 import type { Config } from "../config/load-config.js";
-import type { FrontEndHost } from "../host/front-end-host.js";
+import type { FrontEndHost, SubAgentView } from "../host/front-end-host.js";
 import { HostedThread } from "../host/hosted-thread.js";
 import type { ThreadSummary, ThreadTarget } from "../protocol/threads.js";
 import type { ReasoningEffort } from "../protocol/policy.js";
@@ -40,6 +40,8 @@ export interface ThreadSource {
   gitDiff(cwd: string): Promise<string[]>;
   /** The files `@` searches, when they are not this machine's (null: the local index). */
   fileIndex(cwd: string): SearchableIndex | null;
+  /** The sub-agents a live thread started, to list and watch (`/agent`); empty where they cannot be watched. */
+  subAgents(threadId: string): SubAgentView[];
   /** Whether the session files are on this machine (the exit line says how to resume). */
   readonly local: boolean;
 }
@@ -106,6 +108,10 @@ export class LocalThreads implements ThreadSource {
 
   fileIndex(): null {
     return null;
+  }
+
+  subAgents(threadId: string): SubAgentView[] {
+    return this.host.subAgents(threadId);
   }
 }
 
@@ -184,6 +190,8 @@ export class RemoteThreads implements ThreadSource {
         firstPrompt: t.preview || null,
         modelProvider: t.modelProvider,
         forkedFromId: t.forkedFromId,
+        parentThreadId: t.parentThreadId,
+        sessionId: t.sessionId,
         source: typeof t.source === "string" ? t.source : null,
         gitBranch: t.gitInfo?.branch ?? null,
         originator: t.originator,
@@ -240,6 +248,11 @@ export class RemoteThreads implements ThreadSource {
       void index.refresh();
     }
     return index;
+  }
+
+  /** Sub-agents run on the server; `/agent` cannot watch them from here (their activity still shows in the parent's cells). */
+  subAgents(): SubAgentView[] {
+    return [];
   }
 
   private async latest(all: boolean): Promise<string | null> {

@@ -53,7 +53,7 @@ void test("exec offers a server's tools (resource tools after the command tools,
     const r = await exec(server, ["--json", "-m", "gpt-5.4", "echo hi"], { cwd: ws.dir, home: ws.home });
     assert.equal(r.code, 0, r.stderr);
     const goals = ["get_goal", "create_goal", "update_goal"];
-    assert.deepEqual(toolNames(server), ["exec_command", "write_stdin", ...RESOURCE_TOOLS, "request_user_input", "apply_patch", "view_image", ...goals, "web_search", ...FX_QUALIFIED_TOOL_NAMES]);
+    assert.deepEqual(toolNames(server), ["exec_command", "write_stdin", ...RESOURCE_TOOLS, "request_user_input", "apply_patch", "view_image", "multi_agent_v1", ...goals, "web_search", ...FX_QUALIFIED_TOOL_NAMES]);
     const echo = server.requests[0]?.body.tools?.find((t) => t.name === "mcp__fx__echo");
     assert.deepEqual(echo, FX_ECHO_TOOL_SPEC);
     assert.equal(outputOf(server, 1, "call_1"), '[{"type":"text","text":"echo: hi"}]');

@@ -38,7 +38,11 @@ void test("gpt-5.5 is offered the reference's ten tools in its order, tool_searc
     assert.deepEqual(Object.keys(search ?? {}), ["type", "execution", "description", "parameters"]);
     assert.equal(search?.execution, "client");
     assert.deepEqual((search?.parameters as JsonObject).required, ["query"]);
-    assert.ok(!JSON.stringify(server.requests[0]?.body.input).includes("Deferred tool namespaces"), "nothing deferred, nothing announced");
+    // The collab tools wait behind tool_search, named in the first developer message, as the reference does.
+    const developer = (server.requests[0]?.body.input ?? []).filter((i) => i.role === "developer");
+    const parts = (developer[1]?.content as JsonObject[] | undefined) ?? [];
+    assert.match(String(parts.at(-1)?.text), /^<tools>\nDeferred tool namespaces:\n- multi_agent_v1: .+\n<\/tools>$/);
+    assert.equal(JSON.stringify(server.requests[0]?.body.input).split("Deferred tool namespaces").length - 1, 1);
   });
 });
 
@@ -59,7 +63,7 @@ void test("a hundred MCP tools wait behind tool_search: announced once, found by
     assert.deepEqual(names.slice(0, 5), ["exec_command", "write_stdin", "list_mcp_resources", "list_mcp_resource_templates", "read_mcp_resource"]);
     assert.ok((first?.rawBody.length ?? 0) < 60_000, `the request stays small: ${first?.rawBody.length} bytes`);
     const input = JSON.stringify(first?.body.input);
-    assert.ok(input.includes("<tools>\\nDeferred tool namespaces:\\n- mcp__fx\\n</tools>"), input.slice(0, 3000));
+    assert.match(input, /<tools>\\nDeferred tool namespaces:\\n- mcp__fx\\n- multi_agent_v1: [^\\]+\\n<\/tools>/, input.slice(0, 3000));
 
     const output = (second?.body.input ?? []).find((i) => i.type === "tool_search_output");
     assert.ok(output, "the search is answered");

@@ -22,7 +22,7 @@ export type ScriptedOutput =
   /** `pieces`: how many deltas the text streams in (3 unless told; a long answer streamed slowly needs many). */
   | { type: "message"; text: string; id?: string; pieces?: number }
   | { type: "reasoning"; summary: string[]; id?: string; encryptedContent?: string }
-  /** `namespace`: a tool found by tool_search, called inside its namespace. */
+  /** `namespace`: the group of the tool called (the collab tools' `multi_agent_v1`, or one found by tool_search); Responses only. */
   | { type: "function_call"; name: string; arguments: unknown; callId: string; id?: string; namespace?: string }
   | { type: "custom_tool_call"; name: string; input: string; callId: string; id?: string }
   /**
@@ -177,8 +177,8 @@ export function text(s: string, id?: string): ScriptedOutput {
 export function reasoning(...parts: string[]): ScriptedOutput {
   return { type: "reasoning", summary: parts };
 }
-export function fnCall(name: string, args: unknown, callId: string): ScriptedOutput {
-  return { type: "function_call", name, arguments: args, callId };
+export function fnCall(name: string, args: unknown, callId: string, namespace?: string): ScriptedOutput {
+  return namespace === undefined ? { type: "function_call", name, arguments: args, callId } : { type: "function_call", name, arguments: args, callId, namespace };
 }
 export function customCall(name: string, input: string, callId: string): ScriptedOutput {
   return { type: "custom_tool_call", name, input, callId };

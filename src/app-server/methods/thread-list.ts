@@ -8,7 +8,7 @@ import { invalidRequest } from "../../app-server-protocol/jsonrpc.js";
 import type { ThreadSummary } from "../../protocol/threads.js";
 import { threadReader } from "../../host/recorded-threads.js";
 import type { Method } from "../server.js";
-import { sourceKind, threadFromSummary } from "../thread-objects.js";
+import { isSubAgentKind, sourceKinds, threadFromSummary } from "../thread-objects.js";
 
 const DEFAULT_LIMIT = 25;
 const MAX_LIMIT = 200;
@@ -36,12 +36,13 @@ export const listThreads: Method = async ({ server }, params) => {
   const archived = params.optionalBoolean("archived") === true;
 
   const matches = (s: ThreadSummary): boolean =>
-    allowedKinds.has(sourceKind(s.source)) &&
+    sourceKinds(s.source).some((kind) => allowedKinds.has(kind)) &&
     (!providers || providers.length === 0 || (s.modelProvider !== null && providers.includes(s.modelProvider))) &&
     (cwds === null || (s.cwd !== null && cwds.includes(s.cwd))) &&
     (search === undefined || `${s.name ?? ""}\n${s.firstPrompt ?? ""}`.toLowerCase().includes(search));
 
-  const reader = threadReader({ codexHome: server.codexHome, archived, order: sortKey === "updated_at" ? "updated" : "created" });
+  const includeSubAgents = [...allowedKinds].some(isSubAgentKind);
+  const reader = threadReader({ codexHome: server.codexHome, archived, includeSubAgents, order: sortKey === "updated_at" ? "updated" : "created" });
   const found: ThreadSummary[] = [];
   // Ascending order needs the whole list; newest first stops once the page (and one more) is read.
   const wanted = ascending ? Infinity : offset + limit + 1;

@@ -5,6 +5,7 @@
 import type { Event, PatchBlocker } from "../../protocol/events.js";
 import { isSuccessfulOutcome, type EventDuration, type McpStartupStatus } from "../../protocol/mcp-events.js";
 import { formatMcpInvocation } from "../../presentation/mcp-items.js";
+import { collabLine, isCollabEvent, type CollabLine } from "../../presentation/collab-text.js";
 import { HookReportFilter } from "../../presentation/hook-runs.js";
 import { dirname } from "node:path";
 import { shellJoin } from "../../util/shell-quote.js";
@@ -159,8 +160,18 @@ export class HumanOutput {
         if (this.totalTokens > 0) this.err(`${c.magenta("tokens used")}\n${this.totalTokens.toLocaleString("en-US")}`);
         break;
       default:
+        if (isCollabEvent(msg)) this.collab(collabLine(msg));
         break;
     }
+  }
+
+  /** A sub-agent's activity: one line naming it, and what goes with it (the task, the answer). */
+  private collab(line: CollabLine | null): void {
+    if (!line) return;
+    const c = this.c;
+    const title = line.tone === "error" ? c.red(line.title) : line.tone === "success" ? c.green(line.title) : c.cyan(line.title);
+    this.err(`${c.bold("agents:")} ${title}`);
+    if (line.detail) this.err(c.dim(clip(line.detail)));
   }
 }
 

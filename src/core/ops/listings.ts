@@ -4,25 +4,14 @@ import { discoverSkills } from "../../config/skills.js";
 import { discoverPrompts, promptsDir } from "../../config/custom-prompts.js";
 import { findProjectRoot } from "../../config/project-root.js";
 import type { SessionState } from "../session-state.js";
-import { catalogModelSlugs } from "../model-listing.js";
-import { defaultAccountModel } from "../account-models.js";
+import { availableModels } from "../model-listing.js";
 import type { OpFamily } from "./types.js";
 
 type SkillsSeen = Extract<EventMsg, { type: "list_skills_response" }>["skills"][number];
 
 export const listingOps: OpFamily<"list_custom_prompts" | "list_skills" | "list_models"> = {
   list_models: (s, id) => {
-    const account = s.options.accountModels;
-    if (account && account.length > 0) {
-      // The account's picker order (by priority), only the models it shows.
-      const listed = account.filter((m) => m.listed).sort((a, b) => a.priority - b.priority);
-      const preferred = defaultAccountModel(account);
-      s.send(id, { type: "list_models_response", source: "account", models: listed.map((m) => ({ slug: m.slug, is_default: m.slug === preferred })) });
-      return;
-    }
-    // The catalog's families that name a model (not a bare prefix), the current model first.
-    const slugs = catalogModelSlugs(s.settings.model);
-    s.send(id, { type: "list_models_response", source: "catalog", models: slugs.map((slug) => ({ slug, is_default: slug === s.options.settings.model })) });
+    s.send(id, { type: "list_models_response", ...availableModels(s.options.accountModels, s.settings.model, s.options.settings.model) });
   },
   list_custom_prompts: (s, id) => {
     const codexHome = s.options.codexHome;

@@ -30,6 +30,8 @@ async function answerQuestion(s: SessionState, key: string, answer: QuestionAnsw
   if (answer.type === "decision" && answer.decision === "abort") {
     // "No, and stop": the call is denied and the turn interrupted; the user's answer is what is told.
     s.questions.answer(key, { type: "decision", decision: "denied" }, answer);
+    // An interrupt of this thread: its sub-agents at work stop too (the one that asked, if it was one).
+    s.agents?.interruptAll();
     return s.tasks.abort("interrupted");
   }
   if (answer.type === "decision" && typeof answer.decision === "object" && s.questions.has(key)) {

@@ -29,11 +29,14 @@ export const turnOps: OpFamily<"user_input" | "user_turn" | "override_turn_conte
   override_turn_context: (s, id, op) => {
     const { type: _, ...overrides } = op;
     s.settings = applyOverrides(s.settings, overrides);
+    s.agents?.followPolicies();
     s.send(id, settingsChanged(s.settings));
   },
   interrupt: (s) => {
     // Every open question is answered as cancelled, also one asked between turns (an MCP server's).
     s.questions.cancelAll("interrupted");
+    // Sub-agents at work stop too (each passes the interrupt on to its own).
+    s.agents?.interruptAll();
     const active = s.tasks.running();
     if (active) interruptHooks(s.hooks, active.turn, (msg) => s.send(active.subId, msg));
     return s.tasks.abort("interrupted");
@@ -48,7 +51,10 @@ export const turnOps: OpFamily<"user_input" | "user_turn" | "override_turn_conte
 async function userTurn(s: SessionState, id: string, items: UserInput[], overrides: TurnOverrides, outputSchema: unknown): Promise<void> {
   const before = s.settings;
   s.settings = applyOverrides(s.settings, overrides);
-  if (JSON.stringify(settingsChanged(before)) !== JSON.stringify(settingsChanged(s.settings))) s.send(id, settingsChanged(s.settings));
+  if (JSON.stringify(settingsChanged(before)) !== JSON.stringify(settingsChanged(s.settings))) {
+    s.agents?.followPolicies();
+    s.send(id, settingsChanged(s.settings));
+  }
   // Every prompt is reported, also one steered into a running turn.
   s.telemetry.withModel(s.settings.model).userPrompt(items.flatMap((i) => (i.type === "text" ? [i.text] : [])));
   const message = await userMessageFrom(items, s.settings.cwd);

@@ -7,7 +7,7 @@
 import type { CodexErrorInfo, EventMsg, TokenUsage } from "../../protocol/events.js";
 import type { ResponseItem } from "../../protocol/items.js";
 import type { UserInput } from "../../protocol/ops.js";
-import type { ModelClient } from "../../model/prompt.js";
+import type { ModelClient, RequestLineage } from "../../model/prompt.js";
 import { ModelError, errorInfo } from "../../model/errors.js";
 import { ToolError } from "../../tools/types.js";
 import type { TurnContext } from "../../tools/turn-context.js";
@@ -38,6 +38,7 @@ export interface ActiveTask {
 /** What the runner needs of its session (session-state.ts provides it). */
 export interface TaskHost {
   readonly threadId: string;
+  readonly requestLineage?: RequestLineage;
   readonly history: ConversationHistory;
   readonly options: { client: ModelClient; streamMaxRetries: number; notify?: readonly string[] | null };
   readonly tokens: TokenAccounting;
@@ -101,6 +102,7 @@ export class TaskRunner {
       history: host.history,
       client: host.options.client,
       threadId: host.threadId,
+      ...(host.requestLineage ? { requestLineage: host.requestLineage } : {}),
       streamMaxRetries: host.options.streamMaxRetries,
       baseInstructions: host.baseInstructionsFor(turn),
       tools: () => host.turnTools(turn, emit, controller.signal),

@@ -7,7 +7,7 @@
 import type { EventMsg, RateLimitSnapshot, TokenUsage } from "../../protocol/events.js";
 import type { ResponseItem } from "../../protocol/items.js";
 import type { ToolSpec } from "../../protocol/tool-spec.js";
-import type { ModelClient } from "../../model/prompt.js";
+import type { ModelClient, RequestLineage } from "../../model/prompt.js";
 import type { ToolRouter } from "../../tools/router.js";
 import type { ToolSearchCatalog } from "../../tools/tool-search.js";
 import type { TurnContext } from "../../tools/turn-context.js";
@@ -42,6 +42,8 @@ export interface TaskContext {
   history: ConversationHistory;
   client: ModelClient;
   threadId: string;
+  /** Set for a sub-agent: what its requests say of it (root thread, how it started). */
+  requestLineage?: RequestLineage;
   streamMaxRetries: number;
   /** The instructions every request of this thread starts with. */
   baseInstructions: string;
