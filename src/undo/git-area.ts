@@ -10,9 +10,9 @@
  * differ from it are read again: a clean 10,000-file repository costs a `git status` and a
  * `write-tree`. The reference filled its index from HEAD instead, which makes git hash every file.
  */
-import { copyFileSync, lstatSync, readlinkSync, rmSync, statSync, utimesSync, type Stats } from "node:fs";
+import { copyFileSync, existsSync, lstatSync, readlinkSync, rmSync, statSync, utimesSync, type Stats } from "node:fs";
 import { randomBytes } from "node:crypto";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { GitError, nulFields, runGit } from "./git.js";
 import { selectUntracked, type LeftOut, type SnapshotLimits } from "./exclusions.js";
 import { blobId, entryAt, modeOf } from "./blob-store.js";
@@ -33,6 +33,7 @@ export interface GitRepo {
 
 /** The repository whose working tree holds `cwd`, or null (not in one, or git is missing). */
 export async function findRepo(cwd: string): Promise<GitRepo | null> {
+  if (!mayBeInRepo(cwd)) return null;
   let fields: string[];
   let fileMode = true;
   try {
@@ -48,6 +49,18 @@ export async function findRepo(cwd: string): Promise<GitRepo | null> {
   const [inside, root, prefix, index, objects] = fields;
   if (inside !== "true" || !root || index === undefined || objects === undefined) return null;
   return { root, prefix: prefix ?? "", indexFile: resolve(cwd, index), objects: resolve(cwd, objects), fileMode };
+}
+
+/**
+ * Git finds a repository only through a `.git` in the folder or one above it, or through
+ * GIT_DIR: without either there is none, and a turn outside git starts no git process to learn it.
+ */
+function mayBeInRepo(cwd: string): boolean {
+  if (process.env.GIT_DIR !== undefined) return true;
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, ".git"))) return true;
+    if (dirname(dir) === dir) return false;
+  }
 }
 
 /** A snapshot of the working tree under the session's folder. */
