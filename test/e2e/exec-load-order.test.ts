@@ -1,7 +1,8 @@
 /**
- * What a plain `exec` loads: a run that runs a command and applies a patch, with no hook to run,
- * no collab tool called and no undo, loads neither the hooks engine, nor the sub-agent tool
- * handlers, nor undo's restore path (each loads on first use). A hook that runs does load the
+ * What a plain `exec` loads: a run with full access that runs a command and applies a patch, with
+ * no hook to run, no collab tool called and no undo, loads neither the hooks engine, nor the
+ * sub-agent tool handlers, nor undo's restore path, nor the sandbox mechanisms (each loads on
+ * first use). A hook that runs does load the
  * engine, which shows the check sees those modules when they are used.
  */
 import { test } from "node:test";
@@ -13,7 +14,7 @@ import { loadOrderEnv, readLoadOrder } from "../support/load-order.js";
 import { customCall, fnCall, text, turn } from "../support/model-server.js";
 
 const PATCH = "*** Begin Patch\n*** Update File: a.txt\n@@\n-hello\n+hello world\n*** End Patch\n";
-const ON_USE = /hooks\/(engine|dispatch|runner|output|payloads)\.js|tools\/handlers\/multi-agent\.js|undo\/(restore|plan|safe-write)\.js/;
+const ON_USE = /hooks\/(engine|dispatch|runner|output|payloads)\.js|tools\/handlers\/multi-agent\.js|undo\/(restore|plan|safe-write)\.js|sandbox\/(confine|landlock|seatbelt|seccomp)\.js/;
 
 function script(): ReturnType<typeof turn>[] {
   return [
@@ -35,7 +36,7 @@ async function loadedBy(hooksJson: string | null): Promise<{ loaded: string; dir
   return { loaded: readLoadOrder(log).before.join("\n"), dir: ws.dir };
 }
 
-void test("a plain exec run loads no hooks engine, collab tool handlers or undo restore", { skip: NEEDS_TSC_BUILD }, async () => {
+void test("a plain exec run loads no hooks engine, collab tool handlers, undo restore or sandbox mechanism", { skip: NEEDS_TSC_BUILD }, async () => {
   const { loaded, dir } = await loadedBy(null);
   assert.equal(readFileSync(join(dir, "a.txt"), "utf8"), "hello world\n");
   assert.match(loaded, /core\/session\.js/, "the hook saw the run's modules");
