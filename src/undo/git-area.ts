@@ -10,9 +10,10 @@
  * differ from it are read again: a clean 10,000-file repository costs a `git status` and a
  * `write-tree`. The reference filled its index from HEAD instead, which makes git hash every file.
  */
-import { copyFileSync, existsSync, lstatSync, readlinkSync, rmSync, statSync, utimesSync, type Stats } from "node:fs";
+import { copyFileSync, lstatSync, readlinkSync, rmSync, statSync, utimesSync, type Stats } from "node:fs";
 import { randomBytes } from "node:crypto";
-import { dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
+import { findProjectRoot } from "../util/project-root.js";
 import { GitError, nulFields, runGit } from "./git.js";
 import { selectUntracked, type LeftOut, type SnapshotLimits } from "./exclusions.js";
 import { blobId, entryAt, modeOf } from "./blob-store.js";
@@ -56,11 +57,7 @@ export async function findRepo(cwd: string): Promise<GitRepo | null> {
  * GIT_DIR: without either there is none, and a turn outside git starts no git process to learn it.
  */
 function mayBeInRepo(cwd: string): boolean {
-  if (process.env.GIT_DIR !== undefined) return true;
-  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
-    if (existsSync(join(dir, ".git"))) return true;
-    if (dirname(dir) === dir) return false;
-  }
+  return process.env.GIT_DIR !== undefined || findProjectRoot(resolve(cwd), [".git"]) !== null;
 }
 
 /** A snapshot of the working tree under the session's folder. */
