@@ -38,8 +38,6 @@ const shared = {
   external: EXTERNAL,
   define: { CODEX_TS_BUNDLED_VERSION: JSON.stringify(pkg.version) },
   legalComments: "none",
-  minifyWhitespace: true,
-  minifySyntax: true,
   logLevel: "warning",
 };
 
