@@ -162,6 +162,9 @@ void test("a session's snapshot: commands wait for it, other directories get a l
   const s = scratch(BASH_FILES);
   const failures: string[] = [];
   const session = new SessionShellSnapshot({ shell: BASH, codexHome: s.codexHome, threadId: "t5", cwd: s.cwd, env: s.env, onFailure: (r) => failures.push(r) });
+  // The shell is started before the constructor returns (its output file is there already), not
+  // at the event loop's next turn, which a session's busy start could put off for tens of ms.
+  assert.ok(readdirSync(join(s.codexHome, "shell_snapshots")).some((name) => name.startsWith("t5.") && name.endsWith(".tmp")));
   const login = [BASH, "-lc", "echo $FROM_RC"];
   const wrapped = await session.spawnArgv(login, s.cwd, []);
   assert.notDeepEqual(wrapped, login);
