@@ -11,11 +11,12 @@
  * `write-tree`. The reference filled its index from HEAD instead, which makes git hash every file.
  */
 import { copyFileSync, existsSync, lstatSync, readlinkSync, rmSync, statSync, utimesSync, type Stats } from "node:fs";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { dirname, join, resolve } from "node:path";
 import { GitError, nulFields, runGit } from "./git.js";
 import { selectUntracked, type LeftOut, type SnapshotLimits } from "./exclusions.js";
 import { blobId, entryAt, modeOf } from "./blob-store.js";
+import { indexContentDigest } from "./index-digest.js";
 import { FILE_MODES, OTHER_STATE, type FileMode, type FileState, type PathChange } from "./types.js";
 
 export interface GitRepo {
@@ -29,6 +30,8 @@ export interface GitRepo {
   objects: string;
   /** `core.fileMode`: false where the executable bit is not trusted. */
   fileMode: boolean;
+  /** Bytes in an object id: 20 (SHA-1), or 32 in a SHA-256 repository. */
+  oidBytes: number;
 }
 
 /** The repository whose working tree holds `cwd`, or null (not in one, or git is missing). */
@@ -36,19 +39,22 @@ export async function findRepo(cwd: string): Promise<GitRepo | null> {
   if (!mayBeInRepo(cwd)) return null;
   let fields: string[];
   let fileMode = true;
+  let oidBytes = 20;
   try {
-    const [revParse, mode] = await Promise.all([
+    const [revParse, mode, format] = await Promise.all([
       runGit({ args: ["rev-parse", "--is-inside-work-tree", "--show-toplevel", "--show-prefix", "--git-path", "index", "--git-path", "objects"], cwd }),
       runGit({ args: ["config", "--bool", "core.fileMode"], cwd }).catch(() => Buffer.from("true")),
+      runGit({ args: ["rev-parse", "--show-object-format"], cwd }).catch(() => Buffer.from("sha1")),
     ]);
     fields = revParse.toString("utf8").split("\n");
     fileMode = mode.toString("utf8").trim() !== "false";
+    oidBytes = format.toString("utf8").trim() === "sha256" ? 32 : 20;
   } catch {
     return null;
   }
   const [inside, root, prefix, index, objects] = fields;
   if (inside !== "true" || !root || index === undefined || objects === undefined) return null;
-  return { root, prefix: prefix ?? "", indexFile: resolve(cwd, index), objects: resolve(cwd, objects), fileMode };
+  return { root, prefix: prefix ?? "", indexFile: resolve(cwd, index), objects: resolve(cwd, objects), fileMode, oidBytes };
 }
 
 /**
@@ -90,16 +96,20 @@ export function hiddenFrom(capture: GitCapture, path: string): boolean {
   );
 }
 
+/** How many recent trees a session keeps for reuse (a turn's first and second snapshots, a few turns back). */
+const REMEMBERED_TREES = 8;
+
 /** Decides which paths a snapshot may read: false for those a permission profile denies. */
 export type MayRead = (absolutePath: string) => boolean;
 
 export class ShadowGit {
   /**
-   * The last tree written and what it was written from (the user's index file, and every path
-   * brought up to date, by size, time and inode): a snapshot of the same is that tree again,
-   * without writing an index (the next turn's first snapshot, usually).
+   * Trees written lately, by what each was written from (`treeKey`): a snapshot of the same is
+   * that tree again, without writing an index (the next turn's first snapshot, usually).
    */
-  private lastTree: { key: string; tree: string } | null = null;
+  private readonly trees = new Map<string, string>();
+  /** The user's index's content digest, and the times it had when read. */
+  private indexSeen: { stat: string; digest: string | null } | null = null;
 
   constructor(
     readonly repo: GitRepo,
@@ -154,26 +164,47 @@ export class ShadowGit {
     for (const path of kept) if (!statOf(path)?.isDirectory()) updated.push(path);
 
     const key = this.treeKey(removed, updated, statOf);
-    const tree = key !== null && this.lastTree?.key === key ? this.lastTree.tree : await this.writeTree(removed, updated);
-    if (key !== null) this.lastTree = { key, tree };
+    const tree = (key !== null ? this.trees.get(key) : undefined) ?? (await this.writeTree(removed, updated));
+    if (key !== null) this.remember(key, tree);
     return { tree, head, untrackedFiles, untrackedDirs, leftOut, ignored: ignoredPaths };
   }
 
   /**
-   * What a tree is written from, as a key; null when a file changed in the last second (a
-   * change within the same time stamp would go unseen, so such a tree is not reused).
+   * What a tree is written from, as a key: what the user's index says (its entries, not their
+   * times: git rewrites it often without changing one) and every path brought up to date, by size,
+   * time and inode. Null when a file changed in the last second (a change within the same time
+   * stamp would go unseen, so such a tree is not reused) or the index cannot be read.
    */
   private treeKey(removed: readonly string[], updated: readonly string[], statOf: (path: string) => Stats | null): string | null {
     const recent = Date.now() - 1000;
-    const index = lstatOrNull(this.repo.indexFile);
-    if (index !== null && index.mtimeMs > recent) return null;
-    const parts = [index === null ? "-" : `${index.ino}:${index.size}:${index.mtimeMs}`, removed.join("\0")];
+    const index = this.indexDigest(recent);
+    if (index === null) return null;
+    const hash = createHash("sha1").update(index).update(`\n${removed.join("\0")}`);
     for (const path of updated) {
       const s = statOf(path);
       if (s !== null && s.mtimeMs > recent) return null;
-      parts.push(s === null ? `${path}\0-` : `${path}\0${s.mode}:${s.size}:${s.mtimeMs}:${s.ino}`);
+      hash.update(s === null ? `\n${path}\0-` : `\n${path}\0${s.mode}:${s.size}:${s.mtimeMs}:${s.ino}`);
     }
-    return parts.join("\n");
+    return hash.digest("hex");
+  }
+
+  /** The user's index's content digest, read again whenever the file's times say it may have changed. */
+  private indexDigest(recent: number): string | null {
+    const s = lstatOrNull(this.repo.indexFile);
+    const stat = s === null ? "-" : `${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
+    // An index written in the last second could be written again with the same times.
+    const trusted = this.indexSeen?.stat === stat && (s === null || s.mtimeMs <= recent);
+    if (!trusted) this.indexSeen = { stat, digest: indexContentDigest(this.repo.indexFile, this.repo.oidBytes) };
+    return this.indexSeen?.digest ?? null;
+  }
+
+  private remember(key: string, tree: string): void {
+    this.trees.delete(key);
+    this.trees.set(key, tree);
+    for (const oldest of this.trees.keys()) {
+      if (this.trees.size <= REMEMBERED_TREES) break;
+      this.trees.delete(oldest);
+    }
   }
 
   /** The user's index copied, `removed` taken out and `updated` brought up to date, written as a tree. */
