@@ -305,8 +305,9 @@ export class FileHistory {
     return this.settled;
   }
 
-  /** The end of the session: a temporary store goes with it. */
+  /** The end of the session: a temporary store goes with it, and what snapshots kept between turns. */
   close(): void {
+    this.snapshotter?.close();
     if (this.temporaryBase !== null) rmSync(this.temporaryBase, { recursive: true, force: true });
   }
 }

@@ -96,6 +96,41 @@ export function hiddenFrom(capture: GitCapture, path: string): boolean {
   );
 }
 
+interface WrittenTree {
+  tree: string;
+  /** What differs from the tree it was asked to compare with, when asked. */
+  changes: PathChange[] | null;
+}
+
+/** What a snapshot brings up to date in its copy of the user's index. */
+interface SnapshotPaths {
+  /** Tracked paths now folders: taken out (their files come as untracked). */
+  removed: string[];
+  /** Tracked paths that differ from the user's index. */
+  tracked: string[];
+  /** Untracked files the snapshot keeps. */
+  untracked: string[];
+}
+
+/** An index kept between snapshots: the user's index (of content digest `base`) with `paths` brought up to date. */
+interface WorkIndex extends SnapshotPaths {
+  file: string;
+  base: string | null;
+}
+
+/**
+ * What a kept index must have redone, beside `paths`, to hold what a fresh copy of the user's
+ * index would: tracked paths it brought up to date that now match the user's index are read
+ * again (git skips those whose times did not change), untracked files no longer kept are taken
+ * out. Null when a fresh copy is simpler: a path taken out before is back (as the user's index has it).
+ */
+function pathsSince(work: WorkIndex, paths: SnapshotPaths): { reread: string[]; removed: string[] } | null {
+  const stillRemoved = new Set(paths.removed);
+  if (work.removed.some((path) => !stillRemoved.has(path))) return null;
+  const now = new Set([...paths.tracked, ...paths.untracked]);
+  return { reread: work.tracked.filter((path) => !now.has(path)), removed: work.untracked.filter((path) => !now.has(path)) };
+}
+
 /** How many recent trees a session keeps for reuse (a turn's first and second snapshots, a few turns back). */
 const REMEMBERED_TREES = 8;
 
@@ -108,6 +143,10 @@ export class ShadowGit {
    * that tree again, without writing an index (the next turn's first snapshot, usually).
    */
   private readonly trees = new Map<string, string>();
+  /** The index the last tree was written from, kept for the next one. */
+  private work: WorkIndex | null = null;
+  private indexQueue: Promise<unknown> = Promise.resolve();
+  private closed = false;
   /** The user's index's content digest, and the times it had when read. */
   private indexSeen: { stat: string; digest: string | null } | null = null;
 
@@ -132,8 +171,11 @@ export class ShadowGit {
     return this.repo.prefix === "" ? [] : ["--", `:(top,literal)${this.repo.prefix}`];
   }
 
-  /** `first`: the turn's first snapshot, which also notes HEAD and what is ignored. */
-  async capture(options: { limits: SnapshotLimits; mayRead: MayRead; first: boolean }): Promise<GitCapture> {
+  /**
+   * `first`: the turn's first snapshot, which also notes HEAD and what is ignored. `since`: a
+   * tree to compare this snapshot with (the turn's first): `changes` then holds what differs.
+   */
+  async capture(options: { limits: SnapshotLimits; mayRead: MayRead; first: boolean; since?: string }): Promise<GitCapture & { changes?: PathChange[] }> {
     const { root } = this.repo;
     // The first snapshot also asks for HEAD (`--branch`) and what is ignored. Read-only:
     // GIT_OPTIONAL_LOCKS=0 keeps status from refreshing the user's index.
@@ -154,19 +196,23 @@ export class ShadowGit {
     });
     // A tracked file now a folder leaves the index (its files come as untracked); a denied one
     // keeps the index's version, so it is never read and never restored.
-    const removed: string[] = [];
-    const updated: string[] = [];
+    const paths: SnapshotPaths = { removed: [], tracked: [], untracked: [] };
     for (const path of tracked) {
       if (!readable(path)) continue;
-      if (statOf(path)?.isDirectory()) removed.push(path);
-      else updated.push(path);
+      if (statOf(path)?.isDirectory()) paths.removed.push(path);
+      else paths.tracked.push(path);
     }
-    for (const path of kept) if (!statOf(path)?.isDirectory()) updated.push(path);
+    for (const path of kept) if (!statOf(path)?.isDirectory()) paths.untracked.push(path);
 
-    const key = this.treeKey(removed, updated, statOf);
-    const tree = (key !== null ? this.trees.get(key) : undefined) ?? (await this.writeTree(removed, updated));
+    const recent = Date.now() - 1000;
+    const base = this.indexDigest(recent);
+    const key = base === null ? null : this.treeKey(base, recent, paths, statOf);
+    const known = key !== null ? this.trees.get(key) : undefined;
+    const written = known === undefined ? await this.writeTree(paths, base, options.since) : null;
+    const tree = known ?? written?.tree ?? "";
     if (key !== null) this.remember(key, tree);
-    return { tree, head, untrackedFiles, untrackedDirs, leftOut, ignored: ignoredPaths };
+    const changes = options.since === undefined ? undefined : (written?.changes ?? (await this.diff(options.since, tree)));
+    return { tree, head, untrackedFiles, untrackedDirs, leftOut, ignored: ignoredPaths, changes };
   }
 
   /**
@@ -175,12 +221,9 @@ export class ShadowGit {
    * time and inode. Null when a file changed in the last second (a change within the same time
    * stamp would go unseen, so such a tree is not reused) or the index cannot be read.
    */
-  private treeKey(removed: readonly string[], updated: readonly string[], statOf: (path: string) => Stats | null): string | null {
-    const recent = Date.now() - 1000;
-    const index = this.indexDigest(recent);
-    if (index === null) return null;
-    const hash = createHash("sha1").update(index).update(`\n${removed.join("\0")}`);
-    for (const path of updated) {
+  private treeKey(base: string, recent: number, paths: SnapshotPaths, statOf: (path: string) => Stats | null): string | null {
+    const hash = createHash("sha1").update(base).update(`\n${paths.removed.join("\0")}`);
+    for (const path of [...paths.tracked, ...paths.untracked]) {
       const s = statOf(path);
       if (s !== null && s.mtimeMs > recent) return null;
       hash.update(s === null ? `\n${path}\0-` : `\n${path}\0${s.mode}:${s.size}:${s.mtimeMs}:${s.ino}`);
@@ -207,25 +250,65 @@ export class ShadowGit {
     }
   }
 
-  /** The user's index copied, `removed` taken out and `updated` brought up to date, written as a tree. */
-  private async writeTree(removed: readonly string[], updated: readonly string[]): Promise<string> {
-    const index = join(this.tmpDir, `index-${randomBytes(8).toString("hex")}`);
+  /**
+   * The user's index with `paths` brought up to date (`removed` taken out), written as a tree.
+   * The index is kept for the next snapshot: while the user's index says the same (`base`), the
+   * next starts from it instead of a fresh copy, so what it brought up to date is read again only
+   * where the files' times changed since, and only the folders holding those are written anew.
+   */
+  private writeTree(paths: SnapshotPaths, base: string | null, since: string | undefined): Promise<WrittenTree> {
+    // One at a time: a batch's snapshot may still run when the next batch's starts.
+    const written = this.indexQueue.then(() => this.writeTreeNow(paths, base, since));
+    this.indexQueue = written.catch(() => {});
+    return written;
+  }
+
+  private async writeTreeNow(paths: SnapshotPaths, base: string | null, since: string | undefined): Promise<WrittenTree> {
+    const work = this.work;
+    this.work = null;
+    const file = work?.file ?? join(this.tmpDir, `work-index-${randomBytes(8).toString("hex")}`);
+    const kept = work !== null && base !== null && work.base === base && existsSync(file) ? pathsSince(work, paths) : null;
+    let taken = paths.removed;
+    let updated = [...paths.tracked, ...paths.untracked];
+    let copied: string | null = null;
+    if (kept === null) {
+      copyIndex(this.repo.indexFile, file);
+      // What was copied, not what was read before: the user's index may have changed since.
+      copied = indexContentDigest(file, this.repo.oidBytes);
+    } else {
+      taken = [...taken, ...kept.removed];
+      updated = [...updated, ...kept.reread];
+    }
     try {
-      copyIndex(this.repo.indexFile, index);
-      const env = { GIT_INDEX_FILE: index };
+      const env = { GIT_INDEX_FILE: file };
       // Our own index is written plainly: never split into a shared index inside the user's .git.
       const config = ["-c", "core.splitIndex=false", "-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false"];
-      if (removed.length > 0) {
-        const lines = removed.map((path) => `0 ${"0".repeat(40)}\t${path}\0`).join("");
-        await this.git([...config, "update-index", "-z", "--index-info"], { env, input: lines });
+      if (taken.length > 0) {
+        const none = "0".repeat(this.repo.oidBytes * 2);
+        await this.git([...config, "update-index", "-z", "--index-info"], { env, input: taken.map((path) => `0 ${none}\t${path}\0`).join("") });
       }
       if (updated.length > 0) {
         await this.git([...config, "update-index", "--add", "--remove", "--replace", "-z", "--stdin"], { env, input: updated.map((p) => `${p}\0`).join("") });
       }
-      return (await this.git([...config, "write-tree"], { env })).toString("utf8").trim();
-    } finally {
-      rmSync(index, { force: true });
+      // The comparison with `since` reads the same entries as write-tree, so both run at once.
+      const [written, compared] = await Promise.all([
+        this.git([...config, "write-tree"], { env }),
+        since === undefined ? null : this.git(["diff-index", "--cached", "-r", "-z", "--no-renames", "--raw", since, ...this.scope()], { env }),
+      ]);
+      if (this.closed) rmSync(file, { force: true });
+      else this.work = { file, base: kept === null ? copied : (work?.base ?? null), ...paths };
+      return { tree: written.toString("utf8").trim(), changes: compared === null ? null : parseRawDiff(compared) };
+    } catch (err) {
+      rmSync(file, { force: true });
+      throw err;
     }
+  }
+
+  /** Removes the index kept between snapshots (the session ends). */
+  close(): void {
+    this.closed = true;
+    if (this.work !== null) rmSync(this.work.file, { force: true });
+    this.work = null;
   }
 
   /** The ghost commit: an unreferenced commit of `tree` on top of `parent`. */
@@ -238,20 +321,7 @@ export class ShadowGit {
   /** What differs between two snapshots under the session's folder (paths from the top). */
   async diff(before: string, after: string): Promise<PathChange[]> {
     if (before === after) return [];
-    const out = await this.git(["diff-tree", "-r", "-z", "--no-renames", "--raw", before, after, ...this.scope()]);
-    const fields = nulFields(out);
-    const changes: PathChange[] = [];
-    for (let i = 0; i + 1 < fields.length; i += 2) {
-      const header = fields[i] ?? "";
-      const path = fields[i + 1] ?? "";
-      const [srcMode, dstMode, srcOid, dstOid] = header.replace(/^:/, "").split(" ");
-      const before = stateOf(srcMode, srcOid);
-      const after = stateOf(dstMode, dstOid);
-      // Submodules and anything git keeps that is not a file are left to git.
-      if (before === undefined || after === undefined) continue;
-      changes.push({ path, before, after });
-    }
-    return changes;
+    return parseRawDiff(await this.git(["diff-tree", "-r", "-z", "--no-renames", "--raw", before, after, ...this.scope()]));
   }
 
   /** Whether each of `paths` is in `tree` (a file undo would restore from this snapshot). */
@@ -361,6 +431,22 @@ function lstatOrNull(path: string): Stats | null {
   } catch {
     return null;
   }
+}
+
+/** `--raw -z` diff output as changes (submodules and anything else git keeps that is not a file are left to git). */
+function parseRawDiff(out: Buffer): PathChange[] {
+  const fields = nulFields(out);
+  const changes: PathChange[] = [];
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const header = fields[i] ?? "";
+    const path = fields[i + 1] ?? "";
+    const [srcMode, dstMode, srcOid, dstOid] = header.replace(/^:/, "").split(" ");
+    const before = stateOf(srcMode, srcOid);
+    const after = stateOf(dstMode, dstOid);
+    if (before === undefined || after === undefined) continue;
+    changes.push({ path, before, after });
+  }
+  return changes;
 }
 
 /** A raw diff side as a state: null for "not there", undefined for what undo does not handle. */

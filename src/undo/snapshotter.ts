@@ -47,6 +47,7 @@ type Before = { kind: "git"; git: ShadowGit; capture: GitCapture } | { kind: "fo
 
 export class Snapshotter {
   private readonly areas = new Map<string, Promise<Area>>();
+  private readonly gits: ShadowGit[] = [];
   readonly blobs: BlobStore;
   private readonly said = new Set<string>();
 
@@ -60,6 +61,11 @@ export class Snapshotter {
   /** Starts the turn's first snapshot in the background. */
   beginTurn(turnId: string, cwd: string): TurnCapture {
     return new TurnCapture(this, turnId, this.areaFor(cwd));
+  }
+
+  /** The session ends: what snapshots keep between turns (a git area's index) is removed. */
+  close(): void {
+    for (const git of this.gits) git.close();
   }
 
   /** Warns once per distinct message (a folder too big says so once, not every turn). */
@@ -81,7 +87,11 @@ export class Snapshotter {
   private async openArea(cwd: string): Promise<Area> {
     ensureStore(this.layout);
     const repo = await findRepo(cwd);
-    if (repo !== null) return { kind: "git", git: new ShadowGit(repo, this.layout.objects, this.layout.tmp) };
+    if (repo !== null) {
+      const git = new ShadowGit(repo, this.layout.objects, this.layout.tmp);
+      this.gits.push(git);
+      return { kind: "git", git };
+    }
     try {
       return { kind: "folder", folder: new FolderSnapshots(realpathSync(cwd), this.blobs, this.options.limits, (p) => this.options.mayRead(p)) };
     } catch {
@@ -184,9 +194,9 @@ export class TurnCapture {
     const before = this.before;
     if (before.kind === "git") {
       const { git, capture } = before;
-      const after = await git.capture({ limits: options.limits, mayRead: options.mayRead, first: false });
+      const after = await git.capture({ limits: options.limits, mayRead: options.mayRead, first: false, since: capture.tree });
       // A path that looks new but was there unseen (ignored, too big) is not the turn's to remove.
-      const changes = (await git.diff(capture.tree, after.tree)).filter((c) => c.before !== null || !hiddenFrom(capture, c.path));
+      const changes = (after.changes ?? []).filter((c) => c.before !== null || !hiddenFrom(capture, c.path));
       return {
         changes: changes.length > 0 ? { root: git.repo.root, source: "git", repoObjects: git.repo.objects, changes } : null,
         covered: async (paths) => {
