@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_LIMITS } from "./exclusions.js";
@@ -65,4 +65,64 @@ void test("a file rewritten within the second its index entry was written is sna
   const capture = await shadow.capture({ limits: DEFAULT_LIMITS, mayRead: () => true, first: false });
   const listed = execFileSync("git", ["ls-tree", capture.tree, "a.txt"], { cwd: dir, encoding: "utf8", env: { ...process.env, GIT_OBJECT_DIRECTORY: join(store, "objects"), GIT_ALTERNATE_OBJECT_DIRECTORIES: repo.objects } });
   assert.match(listed, new RegExp(git("hash-object", "a.txt").trim()), "the snapshot holds ONE, not the index's one");
+});
+
+void test("a snapshot started from the index kept from the last one holds what one from a fresh copy of the user's index holds", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "codex-ts-undo-kept-"));
+  const git = (...args: string[]): string => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: dir, encoding: "utf8" });
+  git("init", "-q");
+  mkdirSync(join(dir, "src"));
+  for (const name of ["a.txt", "b.txt", "src/c.txt", "src/d.txt"]) writeFileSync(join(dir, name), `${name}\n`);
+  git("add", ".");
+  git("commit", "-q", "-m", "init");
+  const repo = await findRepo(dir);
+  assert.ok(repo);
+  const store = mkdtempSync(join(tmpdir(), "codex-ts-undo-store-"));
+  for (const sub of ["objects", "tmp"]) mkdirSync(join(store, sub), { recursive: true });
+  const kept = new ShadowGit(repo, join(store, "objects"), join(store, "tmp"));
+  const options = { limits: { ...DEFAULT_LIMITS, largeFileBytes: 64 }, mayRead: () => true, first: false };
+  let last: string = (await kept.capture(options)).tree;
+  const steps: Array<[string, () => void]> = [
+    ["a tracked file changed, files created", () => {
+      writeFileSync(join(dir, "a.txt"), "changed\n");
+      writeFileSync(join(dir, "new.txt"), "new\n");
+      mkdirSync(join(dir, "gen"));
+      writeFileSync(join(dir, "gen", "out.txt"), "generated\n");
+    }],
+    ["the change undone by git, a created file removed, a folder ignored", () => {
+      git("checkout", "--", "a.txt");
+      rmSync(join(dir, "new.txt"));
+      writeFileSync(join(dir, ".gitignore"), "gen/\n");
+    }],
+    ["an untracked file grown past the size limit, a tracked one deleted", () => {
+      writeFileSync(join(dir, ".gitignore"), `gen/\n${"#".repeat(100)}\n`);
+      rmSync(join(dir, "b.txt"));
+    }],
+    ["a tracked file replaced by a folder", () => {
+      rmSync(join(dir, "src", "c.txt"));
+      mkdirSync(join(dir, "src", "c.txt"));
+      writeFileSync(join(dir, "src", "c.txt", "inner.txt"), "inner\n");
+    }],
+    ["and back to a file", () => {
+      rmSync(join(dir, "src", "c.txt"), { recursive: true });
+      writeFileSync(join(dir, "src", "c.txt"), "src/c.txt\n");
+    }],
+    ["the user's index changed", () => {
+      writeFileSync(join(dir, "src", "d.txt"), "staged\n");
+      git("add", "src/d.txt");
+      writeFileSync(join(dir, "later.txt"), "later\n");
+    }],
+  ];
+  for (const [label, step] of steps) {
+    step();
+    const snapshot = await kept.capture({ ...options, since: last });
+    const freshGit: ShadowGit = new ShadowGit(repo, join(store, "objects"), join(store, "tmp"));
+    const fresh = await freshGit.capture(options);
+    freshGit.close();
+    assert.equal(snapshot.tree, fresh.tree, label);
+    assert.deepEqual(snapshot.changes, await kept.diff(last, snapshot.tree), `${label}: the changes`);
+    last = snapshot.tree;
+  }
+  kept.close();
+  assert.deepEqual(readdirSync(join(store, "tmp")), [], "the kept indexes are removed when the session ends");
 });
