@@ -9,6 +9,8 @@
  * Copying the user's index keeps git's record of file times and sizes, so only the files that
  * differ from it are read again: a clean 10,000-file repository costs a `git status` and a
  * `write-tree`. The reference filled its index from HEAD instead, which makes git hash every file.
+ * The temporary index is kept from one snapshot to the next (see `writeTree`), and trees are
+ * reused while the user's index holds the same entries (`index-digest.ts`).
  */
 import { copyFileSync, existsSync, lstatSync, readlinkSync, rmSync, statSync, utimesSync, type Stats } from "node:fs";
 import { createHash, randomBytes } from "node:crypto";
