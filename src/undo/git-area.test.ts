@@ -126,3 +126,13 @@ void test("a snapshot started from the index kept from the last one holds what o
   kept.close();
   assert.deepEqual(readdirSync(join(store, "tmp")), [], "the kept indexes are removed when the session ends");
 });
+
+void test("the repository's object format is found with it (SHA-256 ids are 32 bytes)", async () => {
+  for (const [format, bytes] of [["sha1", 20], ["sha256", 32]] as const) {
+    const dir = mkdtempSync(join(tmpdir(), "codex-ts-undo-format-"));
+    execFileSync("git", ["init", "-q", `--object-format=${format}`], { cwd: dir });
+    const repo = await findRepo(dir);
+    assert.equal(repo?.oidBytes, bytes, format);
+    assert.equal(repo?.prefix, "");
+  }
+});

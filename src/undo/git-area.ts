@@ -41,22 +41,21 @@ export async function findRepo(cwd: string): Promise<GitRepo | null> {
   if (!mayBeInRepo(cwd)) return null;
   let fields: string[];
   let fileMode = true;
-  let oidBytes = 20;
+  let format: string | undefined;
   try {
-    const [revParse, mode, format] = await Promise.all([
-      runGit({ args: ["rev-parse", "--is-inside-work-tree", "--show-toplevel", "--show-prefix", "--git-path", "index", "--git-path", "objects"], cwd }),
+    const [revParse, mode] = await Promise.all([
+      // A git older than 2.29 prints `--show-object-format` back as it is: SHA-1, then.
+      runGit({ args: ["rev-parse", "--show-object-format", "--is-inside-work-tree", "--show-toplevel", "--show-prefix", "--git-path", "index", "--git-path", "objects"], cwd }),
       runGit({ args: ["config", "--bool", "core.fileMode"], cwd }).catch(() => Buffer.from("true")),
-      runGit({ args: ["rev-parse", "--show-object-format"], cwd }).catch(() => Buffer.from("sha1")),
     ]);
-    fields = revParse.toString("utf8").split("\n");
+    [format, ...fields] = revParse.toString("utf8").split("\n");
     fileMode = mode.toString("utf8").trim() !== "false";
-    oidBytes = format.toString("utf8").trim() === "sha256" ? 32 : 20;
   } catch {
     return null;
   }
   const [inside, root, prefix, index, objects] = fields;
   if (inside !== "true" || !root || index === undefined || objects === undefined) return null;
-  return { root, prefix: prefix ?? "", indexFile: resolve(cwd, index), objects: resolve(cwd, objects), fileMode, oidBytes };
+  return { root, prefix: prefix ?? "", indexFile: resolve(cwd, index), objects: resolve(cwd, objects), fileMode, oidBytes: format === "sha256" ? 32 : 20 };
 }
 
 /**
@@ -435,7 +434,7 @@ function lstatOrNull(path: string): Stats | null {
   }
 }
 
-/** `--raw -z` diff output as changes (submodules and anything else git keeps that is not a file are left to git). */
+/** `--raw -z` diff output as changes (what git keeps that is not a file is left to git). */
 function parseRawDiff(out: Buffer): PathChange[] {
   const fields = nulFields(out);
   const changes: PathChange[] = [];
@@ -445,7 +444,8 @@ function parseRawDiff(out: Buffer): PathChange[] {
     const [srcMode, dstMode, srcOid, dstOid] = header.replace(/^:/, "").split(" ");
     const before = stateOf(srcMode, srcOid);
     const after = stateOf(dstMode, dstOid);
-    if (before === undefined || after === undefined) continue;
+    // Neither side a file undo keeps (a submodule; an unmerged or intent-to-add entry: no change).
+    if (before === undefined || after === undefined || (before === null && after === null)) continue;
     changes.push({ path, before, after });
   }
   return changes;
