@@ -7,7 +7,7 @@
  */
 import { realpathSync } from "node:fs";
 import { SETTINGS_FILE_MAX_BYTES, formatBytes, isRefusedFile, readTextPrefix } from "../util/bounded-read.js";
-import { findProjectRoot } from "./project-root.js";
+import { findProjectRoot } from "../util/project-root.js";
 import { dirname, join } from "node:path";
 
 export const DEFAULT_PROJECT_DOC_MAX_BYTES = 32 * 1024;

@@ -10,7 +10,7 @@
 import { realpathSync, statSync } from "node:fs";
 import { readTextFile } from "../util/bounded-read.js";
 import { dirname, join, resolve, sep } from "node:path";
-import { findProjectRoot } from "./project-root.js";
+import { findProjectRoot } from "../util/project-root.js";
 import { checkLayer, readFileLayer, type Layer } from "./layers.js";
 import { isTable, USER_ONLY_KEYS } from "./schema.js";
 

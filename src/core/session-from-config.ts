@@ -3,7 +3,7 @@
  * it adds what is each thread's own (recording, resume, instruction overrides).
  */
 import { discoverSkills, skillsInstructions } from "../config/skills.js";
-import { findProjectRoot } from "../config/project-root.js";
+import { findProjectRoot } from "../util/project-root.js";
 import { modelInfoFor } from "../model/catalog.js";
 import type { Config } from "../config/load-config.js";
 import type { ModelClient } from "../model/prompt.js";

@@ -14,7 +14,8 @@
  */
 import { copyFileSync, existsSync, lstatSync, readlinkSync, rmSync, statSync, utimesSync, type Stats } from "node:fs";
 import { createHash, randomBytes } from "node:crypto";
-import { dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
+import { findProjectRoot } from "../util/project-root.js";
 import { GitError, nulFields, runGit } from "./git.js";
 import { selectUntracked, type LeftOut, type SnapshotLimits } from "./exclusions.js";
 import { blobId, entryAt, modeOf } from "./blob-store.js";
@@ -63,11 +64,7 @@ export async function findRepo(cwd: string): Promise<GitRepo | null> {
  * GIT_DIR: without either there is none, and a turn outside git starts no git process to learn it.
  */
 function mayBeInRepo(cwd: string): boolean {
-  if (process.env.GIT_DIR !== undefined) return true;
-  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
-    if (existsSync(join(dir, ".git"))) return true;
-    if (dirname(dir) === dir) return false;
-  }
+  return process.env.GIT_DIR !== undefined || findProjectRoot(resolve(cwd), [".git"]) !== null;
 }
 
 /** A snapshot of the working tree under the session's folder. */

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { invalidRequest } from "../../app-server-protocol/jsonrpc.js";
 import { discoverSkills } from "../../config/skills.js";
-import { findProjectRoot } from "../../config/project-root.js";
+import { findProjectRoot } from "../../util/project-root.js";
 import { ConfigEditError, setKeyPath } from "../../config/toml-edit.js";
 import { modelCatalog } from "../../host/models.js";
 import { writeFileAtomic } from "../../util/atomic-write.js";

@@ -11,7 +11,7 @@ import { dirname, resolve } from "node:path";
 import { loadConfig, type Config } from "../../config/load-config.js";
 import { configInputFromFlags, type SessionFlags } from "../../config/session-flags.js";
 import type { McpSignInRequest } from "../../host/mcp-auth.js";
-import { findProjectRoot } from "../../config/project-root.js";
+import { findProjectRoot } from "../../util/project-root.js";
 import { ConfigError } from "../../config/overrides.js";
 import { checkLocalProvider } from "../../config/oss.js";
 import { FrontEndHost, HostStartError } from "../../host/front-end-host.js";

@@ -2,7 +2,7 @@
 import type { EventMsg } from "../../protocol/events.js";
 import { discoverSkills } from "../../config/skills.js";
 import { discoverPrompts, promptsDir } from "../../config/custom-prompts.js";
-import { findProjectRoot } from "../../config/project-root.js";
+import { findProjectRoot } from "../../util/project-root.js";
 import type { SessionState } from "../session-state.js";
 import { availableModels } from "../model-listing.js";
 import type { OpFamily } from "./types.js";
