@@ -30,7 +30,7 @@ void test("git status's porcelain v2 gives changed tracked paths (spaces kept), 
 
 void test("a path is hidden from a snapshot when ignored, inside an ignored folder, or left out for its size or folder", () => {
   const capture: GitCapture = {
-    tree: "t",
+    tree: Promise.resolve("t"),
     head: null,
     untrackedFiles: [],
     untrackedDirs: [],
@@ -63,7 +63,7 @@ void test("a file rewritten within the second its index entry was written is sna
   for (const sub of ["objects", "tmp"]) mkdirSync(join(store, sub), { recursive: true });
   const shadow = new ShadowGit(repo, join(store, "objects"), join(store, "tmp"));
   const capture = await shadow.capture({ limits: DEFAULT_LIMITS, mayRead: () => true, first: false });
-  const listed = execFileSync("git", ["ls-tree", capture.tree, "a.txt"], { cwd: dir, encoding: "utf8", env: { ...process.env, GIT_OBJECT_DIRECTORY: join(store, "objects"), GIT_ALTERNATE_OBJECT_DIRECTORIES: repo.objects } });
+  const listed = execFileSync("git", ["ls-tree", await capture.tree, "a.txt"], { cwd: dir, encoding: "utf8", env: { ...process.env, GIT_OBJECT_DIRECTORY: join(store, "objects"), GIT_ALTERNATE_OBJECT_DIRECTORIES: repo.objects } });
   assert.match(listed, new RegExp(git("hash-object", "a.txt").trim()), "the snapshot holds ONE, not the index's one");
 });
 
@@ -81,7 +81,7 @@ void test("a snapshot started from the index kept from the last one holds what o
   for (const sub of ["objects", "tmp"]) mkdirSync(join(store, sub), { recursive: true });
   const kept = new ShadowGit(repo, join(store, "objects"), join(store, "tmp"));
   const options = { limits: { ...DEFAULT_LIMITS, largeFileBytes: 64 }, mayRead: () => true, first: false };
-  let last: string = (await kept.capture(options)).tree;
+  let last: string = await (await kept.capture(options)).tree;
   const steps: Array<[string, () => void]> = [
     ["a tracked file changed, files created", () => {
       writeFileSync(join(dir, "a.txt"), "changed\n");
@@ -115,13 +115,14 @@ void test("a snapshot started from the index kept from the last one holds what o
   ];
   for (const [label, step] of steps) {
     step();
-    const snapshot = await kept.capture({ ...options, since: last });
+    const snapshot = await kept.capture({ ...options, since: Promise.resolve(last) });
     const freshGit: ShadowGit = new ShadowGit(repo, join(store, "objects"), join(store, "tmp"));
     const fresh = await freshGit.capture(options);
+    const tree = await snapshot.tree;
+    assert.equal(tree, await fresh.tree, label);
     freshGit.close();
-    assert.equal(snapshot.tree, fresh.tree, label);
-    assert.deepEqual(snapshot.changes, await kept.diff(last, snapshot.tree), `${label}: the changes`);
-    last = snapshot.tree;
+    assert.deepEqual(await snapshot.changes, await kept.diff(last, tree), `${label}: the changes`);
+    last = tree;
   }
   kept.close();
   assert.deepEqual(readdirSync(join(store, "tmp")), [], "the kept indexes are removed when the session ends");

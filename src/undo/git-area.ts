@@ -19,7 +19,7 @@ import { findProjectRoot } from "../util/project-root.js";
 import { GitError, nulFields, runGit } from "./git.js";
 import { selectUntracked, type LeftOut, type SnapshotLimits } from "./exclusions.js";
 import { blobId, entryAt, modeOf } from "./blob-store.js";
-import { indexContentDigest } from "./index-digest.js";
+import { StatusIndex } from "./status-index.js";
 import { FILE_MODES, OTHER_STATE, type FileMode, type FileState, type PathChange } from "./types.js";
 
 export interface GitRepo {
@@ -69,7 +69,8 @@ function mayBeInRepo(cwd: string): boolean {
 
 /** A snapshot of the working tree under the session's folder. */
 export interface GitCapture {
-  tree: string;
+  /** Written after the files are read (see `ShadowGit.capture`). */
+  tree: Promise<string>;
   /** HEAD when the snapshot was taken (null: no commit yet). */
   head: string | null;
   /** Untracked files and folders (nested repositories) at the time, as the reference records them. */
@@ -129,6 +130,12 @@ function pathsSince(work: WorkIndex, paths: SnapshotPaths): { reread: string[]; 
   return { reread: work.tracked.filter((path) => !now.has(path)), removed: work.untracked.filter((path) => !now.has(path)) };
 }
 
+/**
+ * For git commands on undo's own indexes: written plainly (never split into a shared index inside
+ * the user's .git), without the user's file-system monitor or untracked cache.
+ */
+const OWN_INDEX_CONFIG = ["-c", "core.splitIndex=false", "-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false"];
+
 /** How many recent trees a session keeps for reuse (a turn's first and second snapshots, a few turns back). */
 const REMEMBERED_TREES = 8;
 
@@ -141,12 +148,13 @@ export class ShadowGit {
    * that tree again, without writing an index (the next turn's first snapshot, usually).
    */
   private readonly trees = new Map<string, string>();
+  /** The index `git status` reads: the user's, copied (see status-index.ts). */
+  private readonly statusIndex: StatusIndex;
   /** The index the last tree was written from, kept for the next one. */
   private work: WorkIndex | null = null;
-  private indexQueue: Promise<unknown> = Promise.resolve();
+  /** Snapshots one at a time: each ends when its tree is written (a batch's may still run when the next batch's starts). */
+  private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
-  /** The user's index's content digest, and the times it had when read. */
-  private indexSeen: { stat: string; digest: string | null } | null = null;
 
   constructor(
     readonly repo: GitRepo,
@@ -154,7 +162,9 @@ export class ShadowGit {
     private readonly objects: string,
     /** Where temporary indexes are made. */
     private readonly tmpDir: string,
-  ) {}
+  ) {
+    this.statusIndex = new StatusIndex(repo.indexFile, repo.oidBytes, tmpDir);
+  }
 
   private get shadowEnv(): Record<string, string> {
     return { GIT_OBJECT_DIRECTORY: this.objects, GIT_ALTERNATE_OBJECT_DIRECTORIES: this.repo.objects };
@@ -170,15 +180,41 @@ export class ShadowGit {
   }
 
   /**
-   * `first`: the turn's first snapshot, which also notes HEAD and what is ignored. `since`: a
-   * tree to compare this snapshot with (the turn's first): `changes` then holds what differs.
+   * Takes a snapshot. It resolves once every file it holds has been read (tools may run then);
+   * its `tree` is written after that. `first`: the turn's first snapshot, which also notes HEAD
+   * and what is ignored. `since`: a tree to compare this snapshot with (the turn's first):
+   * `changes` then holds what differs.
    */
-  async capture(options: { limits: SnapshotLimits; mayRead: MayRead; first: boolean; since?: string }): Promise<GitCapture & { changes?: PathChange[] }> {
+  async capture(options: { limits: SnapshotLimits; mayRead: MayRead; first: boolean; since?: Promise<string> }): Promise<GitCapture & { changes?: Promise<PathChange[]> }> {
+    const previous = this.queue;
+    let done: () => void = () => {};
+    this.queue = new Promise<void>((resolve) => (done = resolve));
+    await previous;
+    try {
+      const taken = await this.take(options);
+      void taken.tree.then(done, done);
+      return taken;
+    } catch (err) {
+      done();
+      throw err;
+    }
+  }
+
+  private async take(options: { limits: SnapshotLimits; mayRead: MayRead; first: boolean; since?: Promise<string> }): Promise<GitCapture & { changes?: Promise<PathChange[]> }> {
     const { root } = this.repo;
-    // The first snapshot also asks for HEAD (`--branch`) and what is ignored. Read-only:
-    // GIT_OPTIONAL_LOCKS=0 keeps status from refreshing the user's index.
+    const recent = Date.now() - 1000;
+    this.statusIndex.update(recent);
+    // The first snapshot also asks for HEAD (`--branch`) and what is ignored. Status may write
+    // its own index (GIT_OPTIONAL_LOCKS=1 for it alone), never the user's.
     const first = options.first ? ["--branch", "--ignored=matching"] : [];
-    const status = await runGit({ args: ["status", "--porcelain=2", "-z", "--untracked-files=all", ...first, "--no-renames", "--ignore-submodules=all", ...this.scope()], cwd: root });
+    const running = runGit({
+      args: [...OWN_INDEX_CONFIG, "status", "--porcelain=2", "-z", "--untracked-files=all", ...first, "--no-renames", "--ignore-submodules=all", ...this.scope()],
+      cwd: root,
+      env: { GIT_INDEX_FILE: this.statusIndex.file, GIT_OPTIONAL_LOCKS: "1" },
+    });
+    // Digested while git works (the first time, the copy's bytes are digested only now).
+    const base = this.statusIndex.digest();
+    const status = await running;
     const { tracked, untracked, ignored: ignoredPaths, head } = parseStatus(status);
     const stats = new Map<string, Stats | null>();
     const statOf = (path: string): Stats | null => {
@@ -202,14 +238,22 @@ export class ShadowGit {
     }
     for (const path of kept) if (!statOf(path)?.isDirectory()) paths.untracked.push(path);
 
-    const recent = Date.now() - 1000;
-    const base = this.indexDigest(recent);
     const key = base === null ? null : this.treeKey(base, recent, paths, statOf);
     const known = key !== null ? this.trees.get(key) : undefined;
-    const written = known === undefined ? await this.writeTree(paths, base, options.since) : null;
-    const tree = known ?? written?.tree ?? "";
-    if (key !== null) this.remember(key, tree);
-    const changes = options.since === undefined ? undefined : (written?.changes ?? (await this.diff(options.since, tree)));
+    let tree: Promise<string>;
+    let changes: Promise<PathChange[]> | undefined;
+    if (known !== undefined) {
+      tree = Promise.resolve(known);
+      changes = options.since?.then((since) => this.diff(since, known));
+    } else {
+      const written = this.writeTree(await this.stage(paths, base), options.since);
+      tree = written.then((w) => w.tree);
+      changes = options.since === undefined ? undefined : written.then((w) => w.changes ?? []);
+    }
+    // Awaited later (or never, when the turn ends first): a failure is theirs to report.
+    tree.catch(() => {});
+    changes?.catch(() => {});
+    if (key !== null) void tree.then((t) => this.remember(key, t), () => {});
     return { tree, head, untrackedFiles, untrackedDirs, leftOut, ignored: ignoredPaths, changes };
   }
 
@@ -217,7 +261,7 @@ export class ShadowGit {
    * What a tree is written from, as a key: what the user's index says (its entries, not their
    * times: git rewrites it often without changing one) and every path brought up to date, by size,
    * time and inode. Null when a file changed in the last second (a change within the same time
-   * stamp would go unseen, so such a tree is not reused) or the index cannot be read.
+   * stamp would go unseen, so such a tree is not reused).
    */
   private treeKey(base: string, recent: number, paths: SnapshotPaths, statOf: (path: string) => Stats | null): string | null {
     const hash = createHash("sha1").update(base).update(`\n${paths.removed.join("\0")}`);
@@ -227,16 +271,6 @@ export class ShadowGit {
       hash.update(s === null ? `\n${path}\0-` : `\n${path}\0${s.mode}:${s.size}:${s.mtimeMs}:${s.ino}`);
     }
     return hash.digest("hex");
-  }
-
-  /** The user's index's content digest, read again whenever the file's times say it may have changed. */
-  private indexDigest(recent: number): string | null {
-    const s = lstatOrNull(this.repo.indexFile);
-    const stat = s === null ? "-" : `${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
-    // An index written in the last second could be written again with the same times.
-    const trusted = this.indexSeen?.stat === stat && (s === null || s.mtimeMs <= recent);
-    if (!trusted) this.indexSeen = { stat, digest: indexContentDigest(this.repo.indexFile, this.repo.oidBytes) };
-    return this.indexSeen?.digest ?? null;
   }
 
   private remember(key: string, tree: string): void {
@@ -249,64 +283,67 @@ export class ShadowGit {
   }
 
   /**
-   * The user's index with `paths` brought up to date (`removed` taken out), written as a tree.
-   * The index is kept for the next snapshot: while the user's index says the same (`base`), the
-   * next starts from it instead of a fresh copy, so what it brought up to date is read again only
-   * where the files' times changed since, and only the folders holding those are written anew.
+   * The user's index with `paths` brought up to date (`removed` taken out): the files are read
+   * (their blobs written) when this resolves. The index is kept for the next snapshot: while the
+   * user's index says the same (`base`), the next starts from it instead of a fresh copy, so
+   * what it brought up to date is read again only where the files' times changed since, and only
+   * the folders holding those are written anew.
    */
-  private writeTree(paths: SnapshotPaths, base: string | null, since: string | undefined): Promise<WrittenTree> {
-    // One at a time: a batch's snapshot may still run when the next batch's starts.
-    const written = this.indexQueue.then(() => this.writeTreeNow(paths, base, since));
-    this.indexQueue = written.catch(() => {});
-    return written;
-  }
-
-  private async writeTreeNow(paths: SnapshotPaths, base: string | null, since: string | undefined): Promise<WrittenTree> {
+  private async stage(paths: SnapshotPaths, base: string | null): Promise<string> {
     const work = this.work;
     this.work = null;
     const file = work?.file ?? join(this.tmpDir, `work-index-${randomBytes(8).toString("hex")}`);
     const kept = work !== null && base !== null && work.base === base && existsSync(file) ? pathsSince(work, paths) : null;
     let taken = paths.removed;
     let updated = [...paths.tracked, ...paths.untracked];
-    let copied: string | null = null;
-    if (kept === null) {
-      copyIndex(this.repo.indexFile, file);
-      // What was copied, not what was read before: the user's index may have changed since.
-      copied = indexContentDigest(file, this.repo.oidBytes);
-    } else {
+    // The status index, with the file times git refreshed in it: what it had to compare by
+    // content is not compared again when this one is written.
+    if (kept === null) copyIndex(this.statusIndex.file, file);
+    else {
       taken = [...taken, ...kept.removed];
       updated = [...updated, ...kept.reread];
     }
     try {
       const env = { GIT_INDEX_FILE: file };
-      // Our own index is written plainly: never split into a shared index inside the user's .git.
-      const config = ["-c", "core.splitIndex=false", "-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false"];
       if (taken.length > 0) {
         const none = "0".repeat(this.repo.oidBytes * 2);
-        await this.git([...config, "update-index", "-z", "--index-info"], { env, input: taken.map((path) => `0 ${none}\t${path}\0`).join("") });
+        await this.git([...OWN_INDEX_CONFIG, "update-index", "-z", "--index-info"], { env, input: taken.map((path) => `0 ${none}\t${path}\0`).join("") });
       }
       if (updated.length > 0) {
-        await this.git([...config, "update-index", "--add", "--remove", "--replace", "-z", "--stdin"], { env, input: updated.map((p) => `${p}\0`).join("") });
+        await this.git([...OWN_INDEX_CONFIG, "update-index", "--add", "--remove", "--replace", "-z", "--stdin"], { env, input: updated.map((p) => `${p}\0`).join("") });
       }
-      // The comparison with `since` reads the same entries as write-tree, so both run at once.
-      const [written, compared] = await Promise.all([
-        this.git([...config, "write-tree"], { env }),
-        since === undefined ? null : this.git(["diff-index", "--cached", "-r", "-z", "--no-renames", "--raw", since, ...this.scope()], { env }),
-      ]);
-      if (this.closed) rmSync(file, { force: true });
-      else this.work = { file, base: kept === null ? copied : (work?.base ?? null), ...paths };
-      return { tree: written.toString("utf8").trim(), changes: compared === null ? null : parseRawDiff(compared) };
     } catch (err) {
       rmSync(file, { force: true });
       throw err;
     }
+    this.work = { file, base: kept === null ? base : (work?.base ?? null), ...paths };
+    return file;
   }
 
-  /** Removes the index kept between snapshots (the session ends). */
+  /** The staged index written as a tree; the comparison with `since` reads the same entries, so both run at once. */
+  private async writeTree(file: string, since: Promise<string> | undefined): Promise<WrittenTree> {
+    const env = { GIT_INDEX_FILE: file };
+    try {
+      const [written, compared] = await Promise.all([
+        this.git([...OWN_INDEX_CONFIG, "write-tree"], { env }),
+        since === undefined ? null : since.then((tree) => this.git(["diff-index", "--cached", "-r", "-z", "--no-renames", "--raw", tree, ...this.scope()], { env })),
+      ]);
+      return { tree: written.toString("utf8").trim(), changes: compared === null ? null : parseRawDiff(compared) };
+    } catch (err) {
+      this.work = null;
+      rmSync(file, { force: true });
+      throw err;
+    } finally {
+      if (this.closed) this.close();
+    }
+  }
+
+  /** Removes the indexes kept between snapshots (the session ends). */
   close(): void {
     this.closed = true;
     if (this.work !== null) rmSync(this.work.file, { force: true });
     this.work = null;
+    this.statusIndex.remove();
   }
 
   /** The ghost commit: an unreferenced commit of `tree` on top of `parent`. */

@@ -11,24 +11,17 @@
  * (version 4).
  */
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
 
 const STAT_BYTES = 40;
 const MODE_AT = 24;
 const EXTENDED_FLAG = 0x4000;
 
 /**
- * The digest of the index at `file` ("" when there is none), or null when it cannot be read
- * entry by entry: an unknown version, a damaged file, or a split index (whose entries live in
- * another file).
+ * The digest of an index file's bytes, or null when they cannot be read entry by entry: an
+ * unknown version, a damaged file, or a split index (whose entries live in another file). The
+ * stat data in `data` are blanked as it goes: pass bytes nobody needs afterwards.
  */
-export function indexContentDigest(file: string, oidBytes: number): string | null {
-  let data: Buffer;
-  try {
-    data = readFileSync(file);
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "ENOENT" ? "" : null;
-  }
+export function indexContentDigest(data: Buffer, oidBytes: number): string | null {
   if (data.length < 12 || data.toString("latin1", 0, 4) !== "DIRC") return null;
   const version = data.readUInt32BE(4);
   if (version < 2 || version > 4) return null;
@@ -46,7 +39,7 @@ export function indexContentDigest(file: string, oidBytes: number): string | nul
     nulAt = data.indexOf(0, version === 4 ? nulAt + 1 : nameAt);
     if (nulAt < 0 || nulAt >= end) return null;
     const next = version === 4 ? nulAt + 1 : at + ((nulAt - at + 8) & ~7);
-    // The stat data but the mode is blanked (in this copy of the file) and the rest hashed whole.
+    // The stat data but the mode is blanked and the rest hashed whole.
     data.fill(0, at, at + MODE_AT);
     data.fill(0, at + MODE_AT + 4, at + STAT_BYTES);
     at = next;

@@ -196,7 +196,7 @@ export class TurnCapture {
       const { git, capture } = before;
       const after = await git.capture({ limits: options.limits, mayRead: options.mayRead, first: false, since: capture.tree });
       // A path that looks new but was there unseen (ignored, too big) is not the turn's to remove.
-      const changes = (after.changes ?? []).filter((c) => c.before !== null || !hiddenFrom(capture, c.path));
+      const changes = ((await after.changes) ?? []).filter((c) => c.before !== null || !hiddenFrom(capture, c.path));
       return {
         changes: changes.length > 0 ? { root: git.repo.root, source: "git", repoObjects: git.repo.objects, changes } : null,
         covered: async (paths) => {
@@ -206,8 +206,8 @@ export class TurnCapture {
               return rel === null ? [] : [[rel, p] as const];
             }),
           );
-          const inAfter = [...(await git.holds(after.tree, [...rels.keys()]))].filter((rel) => !hiddenFrom(capture, rel));
-          const held = new Set([...(await git.holds(capture.tree, [...rels.keys()])), ...inAfter]);
+          const inAfter = [...(await git.holds(await after.tree, [...rels.keys()]))].filter((rel) => !hiddenFrom(capture, rel));
+          const held = new Set([...(await git.holds(await capture.tree, [...rels.keys()])), ...inAfter]);
           return new Set([...rels].filter(([rel]) => held.has(rel)).map(([, p]) => p));
         },
       };
@@ -258,7 +258,7 @@ export class TurnCapture {
         if (before.kind !== "git") return record({ id: contentId(this.turnId, areas), parent: null, preexisting_untracked_files: [], preexisting_untracked_dirs: [] });
         const { capture } = before;
         return record({
-          id: await before.git.commit(capture.tree, capture.head),
+          id: await before.git.commit(await capture.tree, capture.head),
           parent: capture.head,
           preexisting_untracked_files: capture.untrackedFiles,
           preexisting_untracked_dirs: capture.untrackedDirs,
