@@ -9,8 +9,9 @@
  * Copying the user's index keeps git's record of file times and sizes, so only the files that
  * differ from it are read again: a clean 10,000-file repository costs a `git status` and a
  * `write-tree`. The reference filled its index from HEAD instead, which makes git hash every file.
- * The temporary index is kept from one snapshot to the next (see `writeTree`), and trees are
- * reused while the user's index holds the same entries (`index-digest.ts`).
+ * `git status` runs on undo's own copy of the user's index, which git may refresh
+ * (`status-index.ts`); the temporary index is kept from one snapshot to the next (see `stage`),
+ * and trees are reused while the user's index holds the same entries.
  */
 import { copyFileSync, existsSync, lstatSync, readlinkSync, rmSync, statSync, utimesSync, type Stats } from "node:fs";
 import { createHash, randomBytes } from "node:crypto";
@@ -31,8 +32,6 @@ export interface GitRepo {
   indexFile: string;
   /** The repository's object folder (shared by its worktrees). */
   objects: string;
-  /** `core.fileMode`: false where the executable bit is not trusted. */
-  fileMode: boolean;
   /** Bytes in an object id: 20 (SHA-1), or 32 in a SHA-256 repository. */
   oidBytes: number;
 }
@@ -41,22 +40,17 @@ export interface GitRepo {
 export async function findRepo(cwd: string): Promise<GitRepo | null> {
   if (!mayBeInRepo(cwd)) return null;
   let fields: string[];
-  let fileMode = true;
   let format: string | undefined;
   try {
-    const [revParse, mode] = await Promise.all([
-      // A git older than 2.29 prints `--show-object-format` back as it is: SHA-1, then.
-      runGit({ args: ["rev-parse", "--show-object-format", "--is-inside-work-tree", "--show-toplevel", "--show-prefix", "--git-path", "index", "--git-path", "objects"], cwd }),
-      runGit({ args: ["config", "--bool", "core.fileMode"], cwd }).catch(() => Buffer.from("true")),
-    ]);
+    // A git older than 2.29 prints `--show-object-format` back as it is: SHA-1, then.
+    const revParse = await runGit({ args: ["rev-parse", "--show-object-format", "--is-inside-work-tree", "--show-toplevel", "--show-prefix", "--git-path", "index", "--git-path", "objects"], cwd });
     [format, ...fields] = revParse.toString("utf8").split("\n");
-    fileMode = mode.toString("utf8").trim() !== "false";
   } catch {
     return null;
   }
   const [inside, root, prefix, index, objects] = fields;
   if (inside !== "true" || !root || index === undefined || objects === undefined) return null;
-  return { root, prefix: prefix ?? "", indexFile: resolve(cwd, index), objects: resolve(cwd, objects), fileMode, oidBytes: format === "sha256" ? 32 : 20 };
+  return { root, prefix: prefix ?? "", indexFile: resolve(cwd, index), objects: resolve(cwd, objects), oidBytes: format === "sha256" ? 32 : 20 };
 }
 
 /**
@@ -111,10 +105,10 @@ interface SnapshotPaths {
   untracked: string[];
 }
 
-/** An index kept between snapshots: the user's index (of content digest `base`) with `paths` brought up to date. */
+/** An index kept between snapshots: a copy of the status index (of generation `base`) with `paths` brought up to date. */
 interface WorkIndex extends SnapshotPaths {
   file: string;
-  base: string | null;
+  base: number;
 }
 
 /**
@@ -212,8 +206,6 @@ export class ShadowGit {
       cwd: root,
       env: { GIT_INDEX_FILE: this.statusIndex.file, GIT_OPTIONAL_LOCKS: "1" },
     });
-    // Digested while git works (the first time, the copy's bytes are digested only now).
-    const base = this.statusIndex.digest();
     const status = await running;
     const { tracked, untracked, ignored: ignoredPaths, head } = parseStatus(status);
     const stats = new Map<string, Stats | null>();
@@ -238,7 +230,8 @@ export class ShadowGit {
     }
     for (const path of kept) if (!statOf(path)?.isDirectory()) paths.untracked.push(path);
 
-    const key = base === null ? null : this.treeKey(base, recent, paths, statOf);
+    const base = this.statusIndex.generation;
+    const key = this.treeKey(base, recent, paths, statOf);
     const known = key !== null ? this.trees.get(key) : undefined;
     let tree: Promise<string>;
     let changes: Promise<PathChange[]> | undefined;
@@ -246,7 +239,9 @@ export class ShadowGit {
       tree = Promise.resolve(known);
       changes = options.since?.then((since) => this.diff(since, known));
     } else {
-      const written = this.writeTree(await this.stage(paths, base), options.since);
+      const file = await this.stage(paths, base);
+      // Started once what waits for the files to be read (a turn's tools) has gone ahead.
+      const written = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.writeTree(file, options.since));
       tree = written.then((w) => w.tree);
       changes = options.since === undefined ? undefined : written.then((w) => w.changes ?? []);
     }
@@ -263,8 +258,8 @@ export class ShadowGit {
    * time and inode. Null when a file changed in the last second (a change within the same time
    * stamp would go unseen, so such a tree is not reused).
    */
-  private treeKey(base: string, recent: number, paths: SnapshotPaths, statOf: (path: string) => Stats | null): string | null {
-    const hash = createHash("sha1").update(base).update(`\n${paths.removed.join("\0")}`);
+  private treeKey(base: number, recent: number, paths: SnapshotPaths, statOf: (path: string) => Stats | null): string | null {
+    const hash = createHash("sha1").update(`${base}`).update(`\n${paths.removed.join("\0")}`);
     for (const path of [...paths.tracked, ...paths.untracked]) {
       const s = statOf(path);
       if (s !== null && s.mtimeMs > recent) return null;
@@ -289,11 +284,11 @@ export class ShadowGit {
    * what it brought up to date is read again only where the files' times changed since, and only
    * the folders holding those are written anew.
    */
-  private async stage(paths: SnapshotPaths, base: string | null): Promise<string> {
+  private async stage(paths: SnapshotPaths, base: number): Promise<string> {
     const work = this.work;
     this.work = null;
     const file = work?.file ?? join(this.tmpDir, `work-index-${randomBytes(8).toString("hex")}`);
-    const kept = work !== null && base !== null && work.base === base && existsSync(file) ? pathsSince(work, paths) : null;
+    const kept = work !== null && work.base === base && existsSync(file) ? pathsSince(work, paths) : null;
     let taken = paths.removed;
     let updated = [...paths.tracked, ...paths.untracked];
     // The status index, with the file times git refreshed in it: what it had to compare by
@@ -316,7 +311,7 @@ export class ShadowGit {
       rmSync(file, { force: true });
       throw err;
     }
-    this.work = { file, base: kept === null ? base : (work?.base ?? null), ...paths };
+    this.work = { file, base, ...paths };
     return file;
   }
 

@@ -16,9 +16,10 @@ import { indexContentDigest } from "./index-digest.js";
 
 export class StatusIndex {
   readonly file: string;
+  private copies = 0;
   /** The user's index's times when it was last found to hold the copy's entries. */
   private seen: string | null = null;
-  /** The content digest of the entries copied, or the bytes copied until it is asked for. */
+  /** The content digest of the entries copied, or the bytes copied until it is needed. */
   private copied: { digest: string | null } | { bytes: Buffer } | null = null;
 
   constructor(
@@ -41,24 +42,33 @@ export class StatusIndex {
     const bytes = s === null ? null : readOrNull(this.userIndex);
     if (bytes === null) {
       // No index (nothing ever staged): git reads a missing file as an empty index.
+      if (this.copied === null || this.digest() !== "") this.copies++;
       rmSync(this.file, { force: true });
       this.copied = { digest: "" };
     } else if (this.copied === null || !this.intact()) {
       this.write(bytes, s);
-      // Digested when asked for: after git has started on the copy.
+      // Digested only if the user's index is rewritten (a fresh session never needs it).
       this.copied = { bytes };
     } else {
-      const digest = this.digestOf(Buffer.from(bytes));
+      // Rewritten: the same entries with other times (a `git status` of the user's), or others.
+      const digest = indexContentDigest(Buffer.from(bytes), this.oidBytes);
       if (digest === null || digest !== this.digest()) this.write(bytes, s);
       this.copied = { digest };
     }
     this.seen = stat;
   }
 
-  /** The content digest of the entries the copy holds (null: an index it cannot read entry by entry). */
-  digest(): string | null {
+  /**
+   * Counts the copies made: the same number, the same entries. What was derived from the copy
+   * (a work index, a tree) holds while it stays.
+   */
+  get generation(): number {
+    return this.copies;
+  }
+
+  private digest(): string | null {
     if (this.copied === null) return null;
-    if ("bytes" in this.copied) this.copied = { digest: this.digestOf(this.copied.bytes) };
+    if ("bytes" in this.copied) this.copied = { digest: indexContentDigest(this.copied.bytes, this.oidBytes) };
     return this.copied.digest;
   }
 
@@ -73,10 +83,6 @@ export class StatusIndex {
     this.copied = null;
   }
 
-  private digestOf(bytes: Buffer): string | null {
-    return indexContentDigest(bytes, this.oidBytes);
-  }
-
   /**
    * Written whole under another name, then renamed: a git reading the copy never sees half of
    * it. The copy keeps the index's modification time: git takes an entry written in the same
@@ -85,6 +91,7 @@ export class StatusIndex {
    * (rounding down to whole milliseconds only makes more entries racy).
    */
   private write(bytes: Buffer, times: Stats | null): void {
+    this.copies++;
     const partial = `${this.file}.partial`;
     writeFileSync(partial, bytes);
     if (times !== null) utimesSync(partial, times.atime, times.mtime);
