@@ -89,12 +89,6 @@ export function hiddenFrom(capture: GitCapture, path: string): boolean {
   );
 }
 
-interface WrittenTree {
-  tree: string;
-  /** What differs from the tree it was asked to compare with, when asked. */
-  changes: PathChange[] | null;
-}
-
 /** What a snapshot brings up to date in its copy of the user's index. */
 interface SnapshotPaths {
   /** Tracked paths now folders: taken out (their files come as untracked). */
@@ -186,7 +180,10 @@ export class ShadowGit {
     await previous;
     try {
       const taken = await this.take(options);
-      void taken.tree.then(done, done);
+      void Promise.allSettled([taken.tree, taken.changes]).then(() => {
+        if (this.closed) this.close();
+        done();
+      });
       return taken;
     } catch (err) {
       done();
@@ -241,9 +238,8 @@ export class ShadowGit {
     } else {
       const file = await this.stage(paths, base);
       // Started once what waits for the files to be read (a turn's tools) has gone ahead.
-      const written = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.writeTree(file, options.since));
-      tree = written.then((w) => w.tree);
-      changes = options.since === undefined ? undefined : written.then((w) => w.changes ?? []);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      ({ tree, changes } = this.writeTree(file, options.since));
     }
     // Awaited later (or never, when the turn ends first): a failure is theirs to report.
     tree.catch(() => {});
@@ -316,21 +312,22 @@ export class ShadowGit {
   }
 
   /** The staged index written as a tree; the comparison with `since` reads the same entries, so both run at once. */
-  private async writeTree(file: string, since: Promise<string> | undefined): Promise<WrittenTree> {
+  /**
+   * The staged index written as a tree, and compared with `since`: the comparison reads the same
+   * entries, so both run at once, and it does not wait for the tree.
+   */
+  private writeTree(file: string, since: Promise<string> | undefined): { tree: Promise<string>; changes?: Promise<PathChange[]> } {
     const env = { GIT_INDEX_FILE: file };
-    try {
-      const [written, compared] = await Promise.all([
-        this.git([...OWN_INDEX_CONFIG, "write-tree"], { env }),
-        since === undefined ? null : since.then((tree) => this.git(["diff-index", "--cached", "-r", "-z", "--no-renames", "--raw", tree, ...this.scope()], { env })),
-      ]);
-      return { tree: written.toString("utf8").trim(), changes: compared === null ? null : parseRawDiff(compared) };
-    } catch (err) {
-      this.work = null;
-      rmSync(file, { force: true });
-      throw err;
-    } finally {
-      if (this.closed) this.close();
-    }
+    const tree = this.git([...OWN_INDEX_CONFIG, "write-tree"], { env }).then(
+      (out) => out.toString("utf8").trim(),
+      (err: unknown) => {
+        this.work = null;
+        rmSync(file, { force: true });
+        throw err;
+      },
+    );
+    const changes = since?.then((before) => this.git(["diff-index", "--cached", "-r", "-z", "--no-renames", "--raw", before, ...this.scope()], { env })).then(parseRawDiff);
+    return { tree, changes };
   }
 
   /** Removes the indexes kept between snapshots (the session ends). */

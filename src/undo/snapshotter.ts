@@ -107,7 +107,7 @@ interface AfterArea {
   covered(paths: string[]): Promise<Set<string>>;
 }
 
-/** A turn's changes, found before the turn ends; `complete` makes the ghost commit (after it ended). */
+/** A turn's changes, found before the turn ends; `complete` gives the record with its ghost commit (after it ended). */
 export interface PendingRecord {
   areas: AreaChanges[];
   complete(): Promise<TurnRecord>;
@@ -125,6 +125,8 @@ export class TurnCapture {
    */
   private batch = 0;
   private after: { batch: number; result: Promise<AfterArea> } | null = null;
+  /** The ghost commit of the first snapshot, made once tools have run (while the model answers). */
+  private ghostCommit: Promise<string> | null = null;
 
   constructor(
     private readonly owner: Snapshotter,
@@ -166,6 +168,14 @@ export class TurnCapture {
     this.after = { batch, result: this.ready.then(() => this.takeAfter()) };
     // Its failure is the turn's when the turn uses it; a later batch's snapshot replaces it.
     this.after.result.catch(() => {});
+    // The ghost commit too: a turn whose tools ran likely changed files, and the record waits for it.
+    void this.ready.then(() => (this.before.kind === "git" ? this.commitBefore(this.before) : null)).catch(() => {});
+  }
+
+  /** The first snapshot's ghost commit, made once (the turn's record holds its id). */
+  private commitBefore(before: Extract<Before, { kind: "git" }>): Promise<string> {
+    this.ghostCommit ??= before.capture.tree.then((tree) => before.git.commit(tree, before.capture.head));
+    return this.ghostCommit;
   }
 
   /**
@@ -233,8 +243,8 @@ export class TurnCapture {
 
   /**
    * What the turn changed (the second snapshot taken while the model answered, or now), or null
-   * when it changed nothing undo can see. The ghost commit is made by `complete`, after the
-   * turn has ended.
+   * when it changed nothing undo can see. The ghost commit, started once tools had run (or now),
+   * is waited for by `complete`, after the turn has ended.
    */
   async finish(): Promise<PendingRecord | null> {
     await this.ready;
@@ -258,7 +268,7 @@ export class TurnCapture {
         if (before.kind !== "git") return record({ id: contentId(this.turnId, areas), parent: null, preexisting_untracked_files: [], preexisting_untracked_dirs: [] });
         const { capture } = before;
         return record({
-          id: await before.git.commit(await capture.tree, capture.head),
+          id: await this.commitBefore(before),
           parent: capture.head,
           preexisting_untracked_files: capture.untrackedFiles,
           preexisting_untracked_dirs: capture.untrackedDirs,
