@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_LIMITS } from "./exclusions.js";
@@ -136,4 +136,46 @@ void test("the repository's object format is found with it (SHA-256 ids are 32 b
     assert.equal(repo?.oidBytes, bytes, format);
     assert.equal(repo?.prefix, "");
   }
+});
+
+void test("git status refreshes undo's own copy of the user's index, never the user's index: what it had to read by content it reads once", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "codex-ts-undo-refresh-"));
+  const git = (...args: string[]): string => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: dir, encoding: "utf8" });
+  git("init", "-q");
+  for (const name of ["a.txt", "b.txt", "c.txt"]) writeFileSync(join(dir, name), `${name}\n`);
+  git("add", ".");
+  git("commit", "-q", "-m", "init");
+  // Every file's time in the index's own second, as after a checkout: git must compare each by
+  // content whenever it reads that index, until an index is written again.
+  const index = join(dir, ".git", "index");
+  const second = new Date("2026-01-01T00:00:00.000Z");
+  for (const name of ["a.txt", "b.txt", "c.txt"]) utimesSync(join(dir, name), second, second);
+  utimesSync(index, new Date("2026-01-01T00:00:00.500Z"), new Date("2026-01-01T00:00:00.500Z"));
+  const userIndex = readFileSync(index);
+  const userTimes = statSync(index);
+  writeFileSync(join(dir, "b.txt"), "B.TXT\n");
+  utimesSync(join(dir, "b.txt"), second, second);
+
+  const repo = await findRepo(dir);
+  assert.ok(repo);
+  const store = mkdtempSync(join(tmpdir(), "codex-ts-undo-store-"));
+  for (const sub of ["objects", "tmp"]) mkdirSync(join(store, sub), { recursive: true });
+  const shadow = new ShadowGit(repo, join(store, "objects"), join(store, "tmp"));
+  const first = await shadow.capture({ limits: DEFAULT_LIMITS, mayRead: () => true, first: true });
+  const tree = await first.tree;
+  const statusIndex = readdirSync(join(store, "tmp")).find((name) => name.startsWith("status-index-"));
+  assert.ok(statusIndex, "status ran on undo's copy");
+  assert.ok(statSync(join(store, "tmp", statusIndex)).mtimeMs > userTimes.mtimeMs, "git wrote the copy with the file times it checked");
+  assert.deepEqual(readFileSync(index), userIndex, "the user's index is not written");
+  assert.equal(statSync(index).mtimeMs, userTimes.mtimeMs);
+
+  const listed = execFileSync("git", ["ls-tree", tree, "b.txt"], { cwd: dir, encoding: "utf8", env: { ...process.env, GIT_OBJECT_DIRECTORY: join(store, "objects"), GIT_ALTERNATE_OBJECT_DIRECTORIES: repo.objects } });
+  assert.match(listed, new RegExp(git("hash-object", "b.txt").trim()), "the same-second rewrite of b.txt is in the snapshot");
+  // The next snapshot reads the refreshed copy: the same tree, the user's index still untouched.
+  const again = await shadow.capture({ limits: DEFAULT_LIMITS, mayRead: () => true, first: false, since: first.tree });
+  assert.equal(await again.tree, tree);
+  assert.deepEqual(await again.changes, []);
+  assert.deepEqual(readFileSync(index), userIndex);
+  shadow.close();
+  assert.deepEqual(readdirSync(join(store, "tmp")), [], "undo's indexes are removed with the session");
 });

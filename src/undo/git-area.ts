@@ -314,19 +314,22 @@ export class ShadowGit {
   /** The staged index written as a tree; the comparison with `since` reads the same entries, so both run at once. */
   /**
    * The staged index written as a tree, and compared with `since`: the comparison reads the same
-   * entries, so both run at once, and it does not wait for the tree.
+   * entries, so both run at once, and it does not wait for the tree (a turn's end waits for the
+   * comparison alone: it starts first).
    */
   private writeTree(file: string, since: Promise<string> | undefined): { tree: Promise<string>; changes?: Promise<PathChange[]> } {
     const env = { GIT_INDEX_FILE: file };
-    const tree = this.git([...OWN_INDEX_CONFIG, "write-tree"], { env }).then(
-      (out) => out.toString("utf8").trim(),
-      (err: unknown) => {
-        this.work = null;
-        rmSync(file, { force: true });
-        throw err;
-      },
-    );
     const changes = since?.then((before) => this.git(["diff-index", "--cached", "-r", "-z", "--no-renames", "--raw", before, ...this.scope()], { env })).then(parseRawDiff);
+    const tree = Promise.resolve()
+      .then(() => this.git([...OWN_INDEX_CONFIG, "write-tree"], { env }))
+      .then(
+        (out) => out.toString("utf8").trim(),
+        (err: unknown) => {
+          this.work = null;
+          rmSync(file, { force: true });
+          throw err;
+        },
+      );
     return { tree, changes };
   }
 
