@@ -95,7 +95,10 @@ async function codexTsTurn(engine, store, dir, n) {
     warn: () => {},
   });
   // A fresh session per round would pay the repository discovery once; a long session does not.
-  await snapshotter.beginTurn("warm", dir).ready;
+  // The warm-up is a turn that has ended (its snapshots written), as a session's last one has.
+  const warm = snapshotter.beginTurn("warm", dir);
+  await warm.ready;
+  await warm.finish();
   const cpu0 = cpuMs();
   const t0 = performance.now();
   const capture = snapshotter.beginTurn(`t${n}`, dir);

@@ -153,6 +153,8 @@ void test("git status refreshes undo's own copy of the user's index, never the u
   utimesSync(index, new Date("2026-01-01T00:00:00.500Z"), new Date("2026-01-01T00:00:00.500Z"));
   const userIndex = readFileSync(index);
   const userTimes = statSync(index);
+  const gitFolder = (): string[] => readdirSync(join(dir, ".git"), { recursive: true, encoding: "utf8" }).map((name) => `${name} ${statSync(join(dir, ".git", name)).mtimeMs}`).sort();
+  const before = gitFolder();
   writeFileSync(join(dir, "b.txt"), "B.TXT\n");
   utimesSync(join(dir, "b.txt"), second, second);
 
@@ -176,6 +178,7 @@ void test("git status refreshes undo's own copy of the user's index, never the u
   assert.equal(await again.tree, tree);
   assert.deepEqual(await again.changes, []);
   assert.deepEqual(readFileSync(index), userIndex);
+  assert.deepEqual(gitFolder(), before, "nothing in .git is written");
   shadow.close();
   assert.deepEqual(readdirSync(join(store, "tmp")), [], "undo's indexes are removed with the session");
 });

@@ -196,14 +196,13 @@ export class ShadowGit {
     const recent = Date.now() - 1000;
     this.statusIndex.update(recent);
     // The first snapshot also asks for HEAD (`--branch`) and what is ignored. Status may write
-    // its own index (GIT_OPTIONAL_LOCKS=1 for it alone), never the user's.
+    // undo's own index (its optional lock, for this call alone), never the user's.
     const first = options.first ? ["--branch", "--ignored=matching"] : [];
-    const running = runGit({
+    const status = await runGit({
       args: [...OWN_INDEX_CONFIG, "status", "--porcelain=2", "-z", "--untracked-files=all", ...first, "--no-renames", "--ignore-submodules=all", ...this.scope()],
       cwd: root,
-      env: { GIT_INDEX_FILE: this.statusIndex.file, GIT_OPTIONAL_LOCKS: "1" },
+      env: { GIT_INDEX_FILE: this.statusIndex.file, GIT_OPTIONAL_LOCKS: this.statusIndex.mayRefresh(recent) ? "1" : "0" },
     });
-    const status = await running;
     const { tracked, untracked, ignored: ignoredPaths, head } = parseStatus(status);
     const stats = new Map<string, Stats | null>();
     const statOf = (path: string): Stats | null => {

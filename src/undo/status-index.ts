@@ -72,6 +72,17 @@ export class StatusIndex {
     return this.copied.digest;
   }
 
+  /**
+   * Whether git may write the copy with the file times it checked: not when the copy was written
+   * in the last second (by git or by `update`), since an entry git had to compare by content
+   * then may still need it after a write in that second, and git would rewrite the whole index
+   * for it at every snapshot. Once the second has passed, one write settles it.
+   */
+  mayRefresh(recent: number): boolean {
+    const s = lstatOrNull(this.file);
+    return s !== null && s.mtimeMs <= recent;
+  }
+
   /** Whether the copy is still there (it is missing only where the user's index is). */
   private intact(): boolean {
     return (this.copied !== null && "digest" in this.copied && this.copied.digest === "") || existsSync(this.file);
