@@ -17,7 +17,7 @@ import { copyFileSync, existsSync, lstatSync, readlinkSync, rmSync, statSync, ut
 import { createHash, randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
 import { findProjectRoot } from "../util/project-root.js";
-import { GitError, nulFields, runGit } from "./git.js";
+import { GitError, nulFields, runGit, runGitThen } from "./git.js";
 import { selectUntracked, type LeftOut, type SnapshotLimits } from "./exclusions.js";
 import { blobId, entryAt, modeOf } from "./blob-store.js";
 import { StatusIndex } from "./status-index.js";
@@ -235,10 +235,8 @@ export class ShadowGit {
       tree = Promise.resolve(known);
       changes = options.since?.then((since) => this.diff(since, known));
     } else {
-      const file = await this.stage(paths, base);
-      // Started once what waits for the files to be read (a turn's tools) has gone ahead.
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      ({ tree, changes } = this.writeTree(file, options.since));
+      const { file, updated } = await this.stage(paths, base);
+      ({ tree, changes } = await this.write(file, updated, options.since));
     }
     // Awaited later (or never, when the turn ends first): a failure is theirs to report.
     tree.catch(() => {});
@@ -273,13 +271,13 @@ export class ShadowGit {
   }
 
   /**
-   * The user's index with `paths` brought up to date (`removed` taken out): the files are read
-   * (their blobs written) when this resolves. The index is kept for the next snapshot: while the
-   * user's index says the same (`base`), the next starts from it instead of a fresh copy, so
-   * what it brought up to date is read again only where the files' times changed since, and only
-   * the folders holding those are written anew.
+   * The index a snapshot's tree is written from: the user's index (as the status index holds it)
+   * with `paths.removed` taken out; `updated` are the paths `write` then reads into it. The
+   * index is kept for the next snapshot: while the user's index holds the same entries (`base`),
+   * the next starts from it instead of a fresh copy, so what it brought up to date is read again
+   * only where the files' times changed since, and only the folders holding those are written anew.
    */
-  private async stage(paths: SnapshotPaths, base: number): Promise<string> {
+  private async stage(paths: SnapshotPaths, base: number): Promise<{ file: string; updated: string[] }> {
     const work = this.work;
     this.work = null;
     const file = work?.file ?? join(this.tmpDir, `work-index-${randomBytes(8).toString("hex")}`);
@@ -293,43 +291,51 @@ export class ShadowGit {
       taken = [...taken, ...kept.removed];
       updated = [...updated, ...kept.reread];
     }
-    try {
-      const env = { GIT_INDEX_FILE: file };
-      if (taken.length > 0) {
-        const none = "0".repeat(this.repo.oidBytes * 2);
-        await this.git([...OWN_INDEX_CONFIG, "update-index", "-z", "--index-info"], { env, input: taken.map((path) => `0 ${none}\t${path}\0`).join("") });
-      }
-      if (updated.length > 0) {
-        await this.git([...OWN_INDEX_CONFIG, "update-index", "--add", "--remove", "--replace", "-z", "--stdin"], { env, input: updated.map((p) => `${p}\0`).join("") });
-      }
-    } catch (err) {
-      rmSync(file, { force: true });
-      throw err;
-    }
     this.work = { file, base, ...paths };
-    return file;
+    if (taken.length > 0) {
+      const none = "0".repeat(this.repo.oidBytes * 2);
+      const input = taken.map((path) => `0 ${none}\t${path}\0`).join("");
+      await this.dropOnFailure(file, this.git([...OWN_INDEX_CONFIG, "update-index", "-z", "--index-info"], { env: { GIT_INDEX_FILE: file }, input }));
+    }
+    return { file, updated };
   }
 
-  /** The staged index written as a tree; the comparison with `since` reads the same entries, so both run at once. */
   /**
-   * The staged index written as a tree, and compared with `since`: the comparison reads the same
-   * entries, so both run at once, and it does not wait for the tree (a turn's end waits for the
-   * comparison alone: it starts first).
+   * Reads `updated` into the staged index, then writes the index as a tree. A first snapshot
+   * resolves once the files are read: tools wait for that, not for the tree. A second one
+   * compares the index with `since` right after reading the files, in the same process start (a
+   * turn's end waits for the comparison), and writes its tree after that.
    */
-  private writeTree(file: string, since: Promise<string> | undefined): { tree: Promise<string>; changes?: Promise<PathChange[]> } {
+  private async write(file: string, updated: string[], since: Promise<string> | undefined): Promise<{ tree: Promise<string>; changes?: Promise<PathChange[]> }> {
     const env = { GIT_INDEX_FILE: file };
-    const changes = since?.then((before) => this.git(["diff-index", "--cached", "-r", "-z", "--no-renames", "--raw", before, ...this.scope()], { env })).then(parseRawDiff);
-    const tree = Promise.resolve()
-      .then(() => this.git([...OWN_INDEX_CONFIG, "write-tree"], { env }))
-      .then(
-        (out) => out.toString("utf8").trim(),
-        (err: unknown) => {
-          this.work = null;
-          rmSync(file, { force: true });
-          throw err;
-        },
-      );
+    const read = [...OWN_INDEX_CONFIG, "update-index", "--add", "--remove", "--replace", "-z", "--stdin"];
+    const input = updated.map((path) => `${path}\0`).join("");
+    let changes: Promise<PathChange[]> | undefined;
+    let staged: Promise<unknown>;
+    if (since === undefined) {
+      if (updated.length > 0) await this.dropOnFailure(file, this.git(read, { env, input }));
+      // The tree is started once what waited for the files (a turn's tools) has gone ahead.
+      staged = new Promise<void>((resolve) => setImmediate(resolve));
+    } else {
+      const compared = since.then((before) => {
+        const compare = ["diff-index", "--cached", "-r", "-z", "--no-renames", "--raw", before, ...this.scope()];
+        if (updated.length === 0) return this.git(compare, { env });
+        return runGitThen({ first: read, args: compare, cwd: this.repo.root, env: { ...this.shadowEnv, ...env }, input });
+      });
+      changes = this.dropOnFailure(file, compared).then(parseRawDiff);
+      staged = changes;
+    }
+    const tree = staged.then(() => this.dropOnFailure(file, this.git([...OWN_INDEX_CONFIG, "write-tree"], { env }))).then((out) => out.toString("utf8").trim());
     return { tree, changes };
+  }
+
+  /** `step`, run on the kept index `file`: when it fails the index is dropped (the next snapshot starts afresh). */
+  private dropOnFailure<T>(file: string, step: Promise<T>): Promise<T> {
+    return step.catch((err: unknown) => {
+      if (this.work?.file === file) this.work = null;
+      rmSync(file, { force: true });
+      throw err;
+    });
   }
 
   /** Removes the indexes kept between snapshots (the session ends). */
