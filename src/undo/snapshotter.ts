@@ -168,8 +168,12 @@ export class TurnCapture {
     this.after = { batch, result: this.ready.then(() => this.takeAfter()) };
     // Its failure is the turn's when the turn uses it; a later batch's snapshot replaces it.
     this.after.result.catch(() => {});
-    // The ghost commit too: a turn whose tools ran likely changed files, and the record waits for it.
-    void this.ready.then(() => (this.before.kind === "git" ? this.commitBefore(this.before) : null)).catch(() => {});
+    // The ghost commit too (a turn whose tools ran likely changed files, and its record waits for
+    // it), once the snapshot has started: that is what the turn's end waits for.
+    void this.ready
+      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+      .then(() => (this.before.kind === "git" ? this.commitBefore(this.before) : null))
+      .catch(() => {});
   }
 
   /** The first snapshot's ghost commit, made once (the turn's record holds its id). */
