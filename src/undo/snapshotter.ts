@@ -11,7 +11,7 @@ import { relative, sep } from "node:path";
 import { BlobStore } from "./blob-store.js";
 import { describeLeftOut, type SnapshotLimits } from "./exclusions.js";
 import { FolderSnapshots, FolderTooBigError, diffManifests, type FolderManifest } from "./folder-area.js";
-import { ShadowGit, findRepo, hiddenFrom, type GitCapture } from "./git-area.js";
+import { ShadowGit, findRepo, hiddenFrom, type GitCapture, type GitRepo } from "./git-area.js";
 import { ensureStore, type StoreLayout } from "./storage.js";
 import { encodeState, sameState, type AreaChanges, type FileState } from "./types.js";
 
@@ -23,6 +23,8 @@ export interface SnapshotterOptions {
   warn(message: string): void;
   /** `[ghost_snapshot] disable_warnings`: say nothing about files left out. */
   quietLeftOut?: boolean;
+  /** Finds the repository holding a folder (the session may have started looking before its first turn); `findRepo` by default. */
+  findRepo?: (cwd: string) => Promise<GitRepo | null>;
 }
 
 /** The reference's `ghost_commit` object, as its rollout lines hold it. */
@@ -86,7 +88,7 @@ export class Snapshotter {
 
   private async openArea(cwd: string): Promise<Area> {
     ensureStore(this.layout);
-    const repo = await findRepo(cwd);
+    const repo = await (this.options.findRepo ?? findRepo)(cwd);
     if (repo !== null) {
       const git = new ShadowGit(repo, this.layout.objects, this.layout.tmp);
       this.gits.push(git);
