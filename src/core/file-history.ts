@@ -25,7 +25,7 @@ import type { WriteRefusal } from "../undo/safe-write.js";
 import type { FileSystemGuard } from "../sandbox/fs-guard.js";
 import type { TurnContext, TurnFileHistory } from "../tools/turn-context.js";
 import { UndoJournal, encodeRecord, type UndoEntry } from "../undo/journal.js";
-import { restoreFiles, type RestoreOutcome } from "../undo/restore.js";
+import type { RestoreOutcome } from "../undo/restore.js";
 import { Snapshotter } from "../undo/snapshotter.js";
 import { findRepo, type GitRepo } from "../undo/git-area.js";
 import { UNDO_SUBDIR, storeLayout, sweepStores, type StoreLayout } from "../undo/storage.js";
@@ -228,6 +228,8 @@ export class FileHistory {
     const show = (path: string): string => displayPath(cwd, path);
     let outcome: RestoreOutcome;
     try {
+      // The restore path loads with the first undo, redo or rollback: most runs never take it.
+      const { restoreFiles } = await import("../undo/restore.js");
       outcome = await restoreFiles({
         turns: entries,
         direction,

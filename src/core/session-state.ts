@@ -36,7 +36,7 @@ import type { ResponseItem } from "../protocol/items.js";
 import type { ThreadLineage } from "../protocol/collab.js";
 import type { RequestLineage } from "../model/prompt.js";
 import { SubAgents } from "./agents/sub-agents.js";
-import { SessionHooks } from "../hooks/engine.js";
+import { SessionHooks } from "../hooks/session-hooks.js";
 import { compactWithHooks } from "./turn-hooks.js";
 import type { SessionStartSource, SubagentContext } from "../hooks/payloads.js";
 import { createCommandEnv } from "../exec/env.js";

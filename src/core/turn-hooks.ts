@@ -12,7 +12,7 @@
 import type { EventMsg } from "../protocol/events.js";
 import { developerText, type ResponseItem } from "../protocol/items.js";
 import type { CompactionTrigger, SessionStartSource, SubagentContext } from "../hooks/payloads.js";
-import type { ContinuationFragment, SessionHooks } from "../hooks/engine.js";
+import type { ContinuationFragment, SessionHooks } from "../hooks/session-hooks.js";
 import { hookTurn } from "../tools/tool-hooks.js";
 import type { TurnContext } from "../tools/turn-context.js";
 import type { ConversationHistory } from "./history.js";

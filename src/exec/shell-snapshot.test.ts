@@ -4,7 +4,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SNAPSHOT_MARKER } from "./shell-snapshot-scripts.js";
+import { SNAPSHOT_MARKER, snapshotScript } from "./shell-snapshot-scripts.js";
 import { SessionShellSnapshot, SnapshotError, captureShellSnapshot, removeStaleSnapshots, type ShellSnapshotFile } from "./shell-snapshot.js";
 import { wrapWithSnapshot } from "./snapshot-wrapper.js";
 
@@ -93,6 +93,25 @@ void test("a bash snapshot carries exports, PATH, functions and options; start-u
   assert.equal(readFileSync(join(s.home, "profile-runs"), "utf8"), "profile\n");
 });
 
+void test("exported values survive the round trip byte for byte; readonly ones are left out; no subshell per variable", async () => {
+  const tricky = "two\nlines, 'single' \"double\" $dollar `tick` back\\slash \u00e9\t|";
+  const s = scratch({ ".bashrc": 'export TRICKY="$(cat "$HOME/tricky")"\ndeclare -rx LOCKED=1\n' });
+  writeFileSync(join(s.home, "tricky"), tricky);
+  // Forty more exports, where the dump used to fork once per variable (~3 ms each).
+  const env = { ...s.env, ...Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`EXTRA_${i}`, `v${i}`])) };
+  const file = await captureShellSnapshot({ shell: BASH, codexHome: s.codexHome, threadId: "t9", cwd: s.cwd, env });
+  const text = readFileSync(file.path, "utf8");
+  assert.ok(!/LOCKED/.test(text), "a readonly export is not recorded (sourcing it again would fail)");
+  assert.match(text, /EXTRA_39/);
+  const argv = wrapWithSnapshot([BASH, "-lc", 'printf %s "$TRICKY"'], file)!;
+  assert.equal(runWrapped(argv, s), tricky);
+  // bash's trace marks what runs in a command substitution with a second `+`: none per variable.
+  const traced = spawnSync(BASH, ["-x", "-lc", snapshotScript("bash")], { env, cwd: s.cwd, encoding: "utf8" });
+  assert.equal(traced.status, 0);
+  assert.equal(traced.stderr.split("\n").filter((line) => /^\+{2,} .*declare -p/.test(line)).length, 0, "no subshell per variable");
+  assert.match(traced.stderr, /EXTRA_39/, "the trace covers the export loop");
+});
+
 void test("a policy's `set` value wins over the snapshot's, and an unset one stays unset", async () => {
   const s = scratch(BASH_FILES);
   const file = await captureShellSnapshot({ shell: BASH, codexHome: s.codexHome, threadId: "t2", cwd: s.cwd, env: s.env });
@@ -143,6 +162,9 @@ void test("a session's snapshot: commands wait for it, other directories get a l
   const s = scratch(BASH_FILES);
   const failures: string[] = [];
   const session = new SessionShellSnapshot({ shell: BASH, codexHome: s.codexHome, threadId: "t5", cwd: s.cwd, env: s.env, onFailure: (r) => failures.push(r) });
+  // The shell is started before the constructor returns (its output file is there already), not
+  // at the event loop's next turn, which a session's busy start could put off for tens of ms.
+  assert.ok(readdirSync(join(s.codexHome, "shell_snapshots")).some((name) => name.startsWith("t5.") && name.endsWith(".tmp")));
   const login = [BASH, "-lc", "echo $FROM_RC"];
   const wrapped = await session.spawnArgv(login, s.cwd, []);
   assert.notDeepEqual(wrapped, login);

@@ -10,8 +10,8 @@
  * session. A snapshot that cannot be made leaves commands on login shells, as before.
  */
 import { spawn } from "node:child_process";
-import { existsSync, unlinkSync } from "node:fs";
-import { mkdir, open, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { closeSync, existsSync, mkdirSync, openSync, unlinkSync } from "node:fs";
+import { readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { SNAPSHOT_MARKER, snapshotScript, snapshotShellKind, type SnapshotShellKind } from "./shell-snapshot-scripts.js";
 import { wrapWithSnapshot } from "./snapshot-wrapper.js";
@@ -81,8 +81,10 @@ export async function captureShellSnapshot(o: CaptureOptions): Promise<ShellSnap
   const temp = `${stem}.tmp`;
   const errors = `${stem}.err.tmp`;
   try {
-    // Start-up files export tokens and the like: only the user may read what they left.
-    await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+    // Start-up files export tokens and the like: only the user may read what they left. Made
+    // at once (like the files runShell opens), so the shell starts while the session is still
+    // being set up rather than at its next pause, when the first command would wait on it.
+    mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     track(temp);
     track(errors);
     await runShell(o, ["-lc", snapshotScript(kind)], temp, errors);
@@ -118,12 +120,18 @@ export async function captureShellSnapshot(o: CaptureOptions): Promise<ShellSnap
  * SIGKILL after a grace period.
  */
 async function runShell(o: CaptureOptions, args: string[], stdoutFile: string | null, stderrFile: string): Promise<void> {
-  const out = stdoutFile === null ? null : await open(stdoutFile, "w", 0o600);
-  const err = await open(stderrFile, "w", 0o600);
+  const out = stdoutFile === null ? null : openSync(stdoutFile, "w", 0o600);
+  let err: number;
+  try {
+    err = openSync(stderrFile, "w", 0o600);
+  } catch (e) {
+    if (out !== null) closeSync(out);
+    throw e;
+  }
   try {
     await new Promise<void>((done, fail) => {
       if (o.signal?.aborted) return fail(new SnapshotError("the session ended"));
-      const child = spawn(o.shell, args, { cwd: o.cwd, env: o.env, stdio: ["ignore", out?.fd ?? "ignore", err.fd], detached: true });
+      const child = spawn(o.shell, args, { cwd: o.cwd, env: o.env, stdio: ["ignore", out ?? "ignore", err], detached: true });
       const timeoutMs = o.timeoutMs ?? SNAPSHOT_TIMEOUT_MS;
       let exited = false;
       const signalGroup = (signal: NodeJS.Signals): void => {
@@ -164,8 +172,8 @@ async function runShell(o: CaptureOptions, args: string[], stdoutFile: string | 
       });
     });
   } finally {
-    await out?.close();
-    await err.close();
+    if (out !== null) closeSync(out);
+    closeSync(err);
   }
 }
 

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { EventMsg } from "../protocol/events.js";
 import type { HookRunSummary } from "../protocol/hook-events.js";
-import { SessionHooks, type HookTurn } from "./engine.js";
+import { SessionHooks, type HookTurn } from "./session-hooks.js";
 import { HookRegistry } from "./registry.js";
 
 interface Rig {

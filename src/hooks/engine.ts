@@ -1,9 +1,9 @@
 /**
- * A session's hooks: one call per lifecycle event, each selecting the runnable hooks whose
+ * The hooks engine: one call per lifecycle event, each selecting the runnable hooks whose
  * matcher fits, running them (dispatch.ts) and folding their answers into one outcome. Any deny
  * wins; a hook that fails (timeout, crash, bad output) decides nothing and is reported in its
- * `hook_completed`. The kernel and the tool router call these; an event nobody configured costs
- * one filter over the registry.
+ * `hook_completed`. The kernel and the tool router reach it through SessionHooks
+ * (session-hooks.ts), which loads this module only once an event has hooks to run.
  */
 import type { EventMsg } from "../protocol/events.js";
 import type { HookEventName } from "../protocol/hook-events.js";
@@ -79,17 +79,12 @@ export interface StopOutcome {
   continuation: ContinuationFragment[];
 }
 
-export class SessionHooks {
+export class HookEngine {
   constructor(
     private readonly registry: HookRegistry,
     private readonly session: HookSession,
     private readonly processes: HookProcessSettings,
   ) {}
-
-  /** Whether any hook of `event` may run (callers skip building payloads otherwise). */
-  has(event: HookEventName): boolean {
-    return this.registry.runnable(event).length > 0;
-  }
 
   async sessionStart(turn: HookTurn, source: SessionStartSource): Promise<ContextOutcome> {
     const runs = await this.run("SessionStart", [source], sessionStartPayload(this.session, turn, source), turn);

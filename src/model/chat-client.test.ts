@@ -9,16 +9,9 @@ import type { ModelStreamEvent, Prompt } from "./prompt.js";
 const encoder = new TextEncoder();
 
 /** A response body that sends `frames` (raw SSE text) one read at a time, then ends (or hangs). */
-function body(frames: string[], opts: { hang?: boolean } = {}): ReadableStream<Uint8Array> {
-  let i = 0;
-  return new ReadableStream<Uint8Array>({
-    pull(controller) {
-      const frame = frames[i++];
-      if (frame !== undefined) controller.enqueue(encoder.encode(frame));
-      else if (!opts.hang) controller.close();
-      else return new Promise<void>(() => undefined);
-    },
-  });
+async function* body(frames: string[], opts: { hang?: boolean } = {}): AsyncGenerator<Uint8Array> {
+  for (const frame of frames) yield encoder.encode(frame);
+  if (opts.hang) await new Promise<void>(() => undefined);
 }
 
 const sse = (data: unknown): string => `data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`;

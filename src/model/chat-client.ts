@@ -20,7 +20,7 @@ import { postWithRetries } from "./http.js";
 import type { ModelClient, ModelStreamEvent, Prompt, RetryListener } from "./prompt.js";
 import { endpointUrl, type ModelProvider } from "./provider.js";
 import { requestHeaders, type ClientIdentity } from "./responses-client.js";
-import { readSse } from "./sse.js";
+import { readSse, type SseBody } from "./sse.js";
 
 export class ChatClient implements ModelClient {
   constructor(
@@ -142,7 +142,7 @@ class TextItem {
  * answer is complete at `[DONE]`, or at the end of the body once a finish_reason was seen.
  */
 export async function* parseChatStream(
-  body: ReadableStream<Uint8Array>,
+  body: SseBody,
   idleMs: number,
   signal: AbortSignal,
   options: ChatStreamOptions = {},

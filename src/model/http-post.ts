@@ -4,14 +4,14 @@
  * start-up and delays process exit by about as much again, for every `exec` run.
  */
 import type { IncomingHttpHeaders, IncomingMessage, RequestOptions } from "node:http";
-import { Readable } from "node:stream";
 import { httpsAgentFor } from "../util/ca-certificate.js";
 
 export interface HttpResponse {
   status: number;
   statusText: string;
   headers: IncomingHttpHeaders;
-  body: ReadableStream<Uint8Array>;
+  /** The response's bytes as they arrive (Node's stream: no web stream is made). */
+  body: AsyncIterable<Uint8Array>;
   text(): Promise<string>;
 }
 
@@ -36,7 +36,7 @@ export async function httpPost(url: string, headers: Record<string, string>, bod
     status: res.statusCode ?? 0,
     statusText: res.statusMessage ?? "",
     headers: res.headers,
-    body: Readable.toWeb(res) as ReadableStream<Uint8Array>,
+    body: res,
     text: async () => {
       const chunks: Buffer[] = [];
       for await (const chunk of res) chunks.push(chunk as Buffer);

@@ -11,7 +11,7 @@ import type { CompactRequest, ModelClient, ModelStreamEvent, Prompt, RequestLine
 import { parseRateLimitHeaders } from "./rate-limits.js";
 import type { ResponseItem } from "../protocol/items.js";
 import { endpointUrl, providerHeaders, type ModelProvider } from "./provider.js";
-import { readSse } from "./sse.js";
+import { readSse, type SseBody } from "./sse.js";
 import type { RateLimitSnapshot, RateLimitWindow, TokenUsage } from "../protocol/events.js";
 import { errorMessage } from "../util/errors.js";
 
@@ -159,7 +159,7 @@ export function responsesRequestBody(prompt: Prompt): Record<string, unknown> {
 type Json = Record<string, unknown>;
 
 export async function* parseResponsesStream(
-  body: ReadableStream<Uint8Array>,
+  body: SseBody,
   idleMs: number,
   signal: AbortSignal,
   telemetry?: TelemetryRecorder,

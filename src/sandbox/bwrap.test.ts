@@ -4,7 +4,8 @@ import { chmodSync, mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFile
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sandboxPolicyFor, type SandboxPolicy } from "../protocol/policy.js";
-import { bwrapArgv, findOnPath, protectedPaths, readGitdirFile } from "./bwrap.js";
+import { bwrapArgv, findOnPath } from "./bwrap.js";
+import { protectedPaths, readGitdirFile } from "./protected-paths.js";
 
 function workspaceWrite(roots: string[], network = false): SandboxPolicy {
   return { type: "workspace-write", writable_roots: roots, network_access: network, exclude_slash_tmp: true, exclude_tmpdir_env_var: true };

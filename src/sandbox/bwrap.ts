@@ -13,13 +13,13 @@
  * devices included, and only the denied paths are masked.
  */
 import { spawn } from "node:child_process";
-import { accessSync, constants, existsSync, lstatSync, realpathSync, statSync } from "node:fs";
-import { readTextFile } from "../util/bounded-read.js";
-import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
+import { accessSync, constants, existsSync, realpathSync, statSync } from "node:fs";
+import { delimiter, isAbsolute, join, resolve } from "node:path";
 import type { SandboxPolicy } from "../protocol/policy.js";
 import { bwrapDenyArgs } from "./bwrap-deny.js";
 import type { DenyView } from "./fs-guard.js";
-import { PROTECTED_SUBPATHS, isUnder, shallowestFirst, trustedRoots, writableRoots } from "./writable-roots.js";
+import { protectedPaths } from "./protected-paths.js";
+import { isUnder, trustedRoots, writableRoots } from "./writable-roots.js";
 
 export interface BwrapOptions {
   policy: SandboxPolicy;
@@ -80,53 +80,6 @@ export function networkAllowed(policy: SandboxPolicy): boolean {
 function existingRoots(roots: readonly string[]): string[] {
   // A root that does not exist cannot be written to, and bwrap would refuse to bind it.
   return trustedRoots(roots).filter((root) => existsSync(root));
-}
-
-/**
- * The read-only overlays for a set of writable roots: `<root>/.git` and `<root>/.codex` where
- * they exist, and, when `.git` is a file (a worktree or submodule) holding `gitdir: <path>`,
- * that directory as well, since writing there rewrites the repository just the same.
- */
-export function protectedPaths(roots: readonly string[]): string[] {
-  const found = new Set<string>();
-  const add = (path: string): void => {
-    try {
-      found.add(realpathSync(path));
-    } catch {
-      // Missing: nothing to protect.
-    }
-  };
-  for (const root of roots) {
-    for (const name of PROTECTED_SUBPATHS) {
-      const path = join(root, name);
-      let isFile = false;
-      try {
-        const info = lstatSync(path);
-        isFile = info.isFile();
-      } catch {
-        continue;
-      }
-      add(path);
-      if (name === ".git" && isFile) {
-        const gitdir = readGitdirFile(path);
-        if (gitdir !== null) add(gitdir);
-      }
-    }
-  }
-  return [...found].sort(shallowestFirst);
-}
-
-/** The directory a `.git` file points to (`gitdir: <path>`, relative to the file), or null. */
-export function readGitdirFile(gitFile: string): string | null {
-  let text: string;
-  try {
-    text = readTextFile(gitFile); // a FIFO by that name would hang the sandbox's set-up
-  } catch {
-    return null;
-  }
-  const match = /^gitdir:[ \t]*(.+?)[ \t]*$/m.exec(text);
-  if (!match?.[1]) return null;
-  return resolve(dirname(gitFile), match[1]);
 }
 
 /**

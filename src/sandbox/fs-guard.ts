@@ -20,8 +20,9 @@
  * is hidden where it is matched or named.
  */
 import { lstatSync, realpathSync, statSync, type BigIntStats } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
-import picomatch from "picomatch";
+import type Picomatch from "picomatch";
 import { FolderListings, type Listing } from "./folder-listings.js";
 import { pathDepth, relativeBelow, type DenyGlob, type FileSystemRules, type FsAccess } from "./fs-rules.js";
 
@@ -85,7 +86,7 @@ export class FileSystemGuard {
   ) {
     this.globs = rules.denyGlobs.map((glob) => ({
       glob,
-      test: picomatch(glob.pattern, { dot: true }),
+      test: globMatcher()(glob.pattern, { dot: true }),
       wholeBase: glob.pattern.split("/").every((segment) => segment === "**"),
     }));
     this.wholeBases = this.globs.filter((c) => c.wholeBase);
@@ -350,4 +351,12 @@ function realPrefix(path: string): string {
   if (real !== null) return real;
   const parent = dirname(path);
   return parent === path ? path : join(realPrefix(parent), path.slice(parent.length + (parent.endsWith("/") ? 0 : 1)));
+}
+
+let picomatch: typeof Picomatch | null = null;
+
+/** The glob compiler, loaded with the first deny glob: most sessions have none and never load it. */
+function globMatcher(): typeof Picomatch {
+  picomatch ??= createRequire(import.meta.url)("picomatch") as typeof Picomatch;
+  return picomatch;
 }

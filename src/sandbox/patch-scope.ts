@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import type { SandboxPolicy } from "../protocol/policy.js";
 import type { WriteScope } from "../util/write-scope.js";
-import { protectedPaths } from "./bwrap.js";
+import { protectedPaths } from "./protected-paths.js";
 import { PROTECTED_SUBPATHS, trustedRoots, writableRoots } from "./writable-roots.js";
 
 /** The scope for patches under `policy`; null under danger-full-access, where they may write anywhere. */

@@ -12,7 +12,8 @@
 import { lstatSync, realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { SandboxPolicy } from "../protocol/policy.js";
-import { networkAllowed, readGitdirFile } from "./bwrap.js";
+import { networkAllowed } from "./bwrap.js";
+import { readGitdirFile } from "./protected-paths.js";
 import type { DenyView } from "./fs-guard.js";
 import type { FileSystemRules } from "./fs-rules.js";
 import { seatbeltDenyClauses } from "./seatbelt-deny.js";

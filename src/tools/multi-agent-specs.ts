@@ -9,6 +9,10 @@ import type { JsonSchema, ToolNamespace, ToolSpec } from "../protocol/tool-spec.
 
 export const MULTI_AGENT_NAMESPACE = "multi_agent_v1";
 
+/** The tools inside the namespace, by name. */
+export const COLLAB_TOOLS = ["close_agent", "resume_agent", "send_input", "spawn_agent", "wait_agent"] as const;
+export type CollabTool = (typeof COLLAB_TOOLS)[number];
+
 /** A role as the spawn_agent description lists it. */
 export interface RoleListing {
   name: string;

@@ -17,8 +17,7 @@ import { applyPatchHandler } from "./handlers/apply-patch.js";
 import { requestUserInputHandler } from "./handlers/request-user-input.js";
 import { viewImageHandler } from "./handlers/view-image.js";
 import { createGoalHandler, getGoalHandler, updateGoalHandler } from "./handlers/goals.js";
-import { MULTI_AGENT_HANDLERS } from "./handlers/multi-agent.js";
-import { MULTI_AGENT_NAMESPACE } from "./multi-agent-specs.js";
+import { COLLAB_TOOLS, MULTI_AGENT_NAMESPACE, type CollabTool } from "./multi-agent-specs.js";
 
 /** Every built-in tool's handler, by tool name (exported for the test that pairs them with the catalog). */
 export const HANDLERS: Readonly<Record<string, ToolHandler>> = {
@@ -37,8 +36,19 @@ export const HANDLERS: Readonly<Record<string, ToolHandler>> = {
 
 /** The handlers of the tools offered inside a namespace tool, by namespace and then by tool name. */
 export const NAMESPACED_HANDLERS: Readonly<Record<string, Readonly<Record<string, ToolHandler>>>> = {
-  [MULTI_AGENT_NAMESPACE]: MULTI_AGENT_HANDLERS,
+  [MULTI_AGENT_NAMESPACE]: Object.fromEntries(COLLAB_TOOLS.map((name) => [name, collabHandler(name)])),
 };
+
+/**
+ * A collab tool's handler, loaded (with the sub-agent runtime behind it) at the tool's first
+ * call, so a thread whose model never calls one does not load it.
+ */
+function collabHandler(name: CollabTool): ToolHandler {
+  return {
+    payloadKind: "function",
+    handle: async (invocation) => (await import("./handlers/multi-agent.js")).MULTI_AGENT_HANDLERS[name].handle(invocation),
+  };
+}
 
 /**
  * Tools a turn offers beyond the built-in ones, and where their specs go among them; with a

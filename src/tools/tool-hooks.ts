@@ -10,7 +10,7 @@ import type { ReviewDecision } from "../protocol/policy.js";
 import { askUser, type ApprovalRequest } from "../approval/ask-user.js";
 import { nobodyCanAnswer } from "../approval/questions.js";
 import type { HookToolCall } from "../hooks/payloads.js";
-import type { HookTurn, SessionHooks } from "../hooks/engine.js";
+import type { HookTurn, SessionHooks } from "../hooks/session-hooks.js";
 import type { TurnContext } from "./turn-context.js";
 import type { HookIdentity, ToolHandler, ToolInvocation, ToolOutput } from "./types.js";
 

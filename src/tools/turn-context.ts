@@ -16,7 +16,7 @@ import type { GoalStatus, ThreadGoal } from "../protocol/goals.js";
 import type { FileSystemGuard } from "../sandbox/fs-guard.js";
 import type { AgentControl } from "./agent-control.js";
 import type { EditorFiles } from "../protocol/editor-files.js";
-import type { SessionHooks } from "../hooks/engine.js";
+import type { SessionHooks } from "../hooks/session-hooks.js";
 import type { SubagentContext } from "../hooks/payloads.js";
 
 export interface TurnServices {

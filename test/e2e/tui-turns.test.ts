@@ -115,7 +115,9 @@ const LONG_PATCH = [
 void test("on a 60x20 terminal a 40-line patch question keeps its title, file and answers in view; the diff scrolls inside it", async () => {
   await withTui([turn(customCall("apply_patch", LONG_PATCH, "p1")), turn(text("patched"))], { cols: 60, rows: 20 }, async ({ ui, ws }) => {
     await send(ui, "add the file");
-    const screen = await ui.waitFor("Apply these changes to 1 file?");
+    // The whole question, from its scroll hint down to its last answer: a screen read while it
+    // is still being drawn would have the title only.
+    const screen = await ui.waitFor(/Apply these changes to 1 file\?[\s\S]*lines 1–\d+ of \d+[\s\S]*3\. No, and tell the agent/);
     const rows = screen.split("\n");
     assert.match(screen, /src\/components\/a-rather-long-directory-name\/new-module-fil\n\s+e\.ts/, "the whole file name");
     for (const answer of [/1\. Yes, apply them \(y\)/, /2\. Yes, and allow edits to these files this session \(a\)/, /3\. No, and tell the agent what to do differently \(n\)/]) assert.match(screen, answer);

@@ -9,7 +9,7 @@ import { isFinalStatus } from "../../protocol/collab.js";
 import type { UserInput } from "../../protocol/ops.js";
 import { isUuid } from "../../util/ids.js";
 import { AgentNotFoundError, type AgentControl, type SpawnRequest } from "../agent-control.js";
-import { WAIT_TIMEOUT_DEFAULT_MS, WAIT_TIMEOUT_MAX_MS, WAIT_TIMEOUT_MIN_MS } from "../multi-agent-specs.js";
+import { WAIT_TIMEOUT_DEFAULT_MS, WAIT_TIMEOUT_MAX_MS, WAIT_TIMEOUT_MIN_MS, type CollabTool } from "../multi-agent-specs.js";
 import { ToolError, parseArguments, type ToolHandler, type ToolInvocation, type ToolOutput } from "../types.js";
 
 /** One structured input item as the model sends it. */
@@ -164,7 +164,7 @@ export const closeAgentHandler: ToolHandler = {
 };
 
 /** The collab handlers by tool name (the names inside the namespace). */
-export const MULTI_AGENT_HANDLERS: Readonly<Record<string, ToolHandler>> = {
+export const MULTI_AGENT_HANDLERS: Readonly<Record<CollabTool, ToolHandler>> = {
   close_agent: closeAgentHandler,
   resume_agent: resumeAgentHandler,
   send_input: sendInputHandler,
