@@ -11,7 +11,7 @@ import type { SessionOptions, UndoOptions } from "./session-options.js";
 import { DEFAULT_LIMITS } from "../undo/exclusions.js";
 import { HookRegistry } from "../hooks/registry.js";
 
-export function sessionOptionsFromConfig(config: Config, client: ModelClient): SessionOptions {
+export function sessionOptionsFromConfig(config: Config, client: ModelClient, hookTrustAdvice?: string): SessionOptions {
   const markers = config.projectRootMarkers.length > 0 ? config.projectRootMarkers : [".git"];
   const hooks = new HookRegistry(config.hooks);
   const found = discoverSkills({ codexHome: config.codexHome, cwd: config.cwd, projectRoot: findProjectRoot(config.cwd, markers) ?? config.cwd });
@@ -56,7 +56,7 @@ export function sessionOptionsFromConfig(config: Config, client: ModelClient): S
       ...config.warnings,
       ...unknownModelWarning(config.model),
       ...found.errors.map((e) => `skill ${e.path} was not loaded: ${e.message}`),
-      ...hooks.startupWarnings(),
+      ...hooks.startupWarnings(hookTrustAdvice),
     ],
     hooks,
     notify: config.notify,

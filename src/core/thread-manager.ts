@@ -43,6 +43,8 @@ export interface ThreadManagerOptions {
   userAgentProduct: string;
   /** Whether CODEX_API_KEY is read (the reference reads it in exec only). */
   readCodexApiKey: boolean;
+  /** How the user trusts hooks from this front end (ends the warning that some wait for review). */
+  hookTrustAdvice?: string;
   /** How an MCP server's OAuth sign-in (or step-up) reaches the user; without it, such a server fails with the `mcp login` hint. */
   mcpSignIn?: McpSignInHandler;
   /** Threads go on with an active goal in turns of their own (the interactive UI; see goal-continuation.ts). */
@@ -261,7 +263,7 @@ export class ThreadManager {
 
   /** The options config gives a session, with the prompt-history count read without blocking. */
   private async sessionOptions(config: Config, client: ModelClient): Promise<SessionOptions> {
-    const options = sessionOptionsFromConfig(config, client);
+    const options = sessionOptionsFromConfig(config, client, this.options.hookTrustAdvice);
     if (this.options.mcpSignIn) options.mcpSignIn = this.options.mcpSignIn;
     if (this.options.goalContinuation) options.goalContinuation = true;
     const history = options.promptHistory;

@@ -9,6 +9,8 @@ import type { HookSettings } from "../config/hook-sources.js";
 import { discoverHooks, type ConfiguredHook } from "./discovery.js";
 import { stateWrites, writeHookStates } from "./trust.js";
 
+/** How hooks are trusted, for front ends that have no way of their own: the interactive UI's. */
+export const DEFAULT_TRUST_ADVICE = "review and trust them with /hooks in codex-ts's interactive UI";
 const BYPASS_TRUST_WARNING = "`--dangerously-bypass-hook-trust` is enabled: enabled hooks run without review for this invocation.";
 
 export class HookRegistry {
@@ -36,8 +38,11 @@ export class HookRegistry {
     return this.hooks.filter((h) => h.event === event && h.enabled && (this.settings.bypassTrust || h.trust === "trusted"));
   }
 
-  /** What to tell the user when the session starts: problems in the files, hooks held back for review. */
-  startupWarnings(): string[] {
+  /**
+   * What to tell the user when the session starts: problems in the files, hooks held back for
+   * review. `trustAdvice` says how to trust them where the session runs (the front end knows).
+   */
+  startupWarnings(trustAdvice = DEFAULT_TRUST_ADVICE): string[] {
     const warnings = [...this.warnings];
     if (this.settings.bypassTrust) {
       if (this.hooks.length > 0) warnings.push(BYPASS_TRUST_WARNING);
@@ -46,7 +51,7 @@ export class HookRegistry {
     const waiting = this.needingReview().length;
     if (waiting > 0) {
       const what = waiting === 1 ? "1 hook is" : `${waiting} hooks are`;
-      warnings.push(`${what} new or changed and will not run until trusted: /hooks (in the interactive UI) reviews and trusts ${waiting === 1 ? "it" : "them"}; --dangerously-bypass-hook-trust runs hooks without review`);
+      warnings.push(`${what} new or changed and will not run until trusted: ${trustAdvice.replace(/\bthem\b/g, waiting === 1 ? "it" : "them")}`);
     }
     return warnings;
   }

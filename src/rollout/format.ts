@@ -23,8 +23,9 @@ export interface GitInfo {
 
 /**
  * First line of every file. Key order is the reference's (serde field order, `git` flattened last).
- * A sub-agent's also names its tree (`session_id`, its root thread's id), its parent, and how it
- * was started (`source` is then an object), with its nickname and role, as the reference's do.
+ * `session_id` names the thread's tree (its root thread's id: a user's thread's own), and
+ * `thread_source` who started it. A sub-agent's also names its parent and how it was started
+ * (`source` is then an object), with its nickname and role, as the reference's do.
  */
 export interface SessionMetaPayload {
   session_id?: string;
@@ -39,7 +40,7 @@ export interface SessionMetaPayload {
   cli_version: string;
   /** Who started the thread: "exec" for `codex-ts exec`, "cli" for other commands; for a sub-agent, its spawn. */
   source: string | SubAgentSource;
-  thread_source?: "subagent";
+  thread_source?: "user" | "subagent";
   agent_nickname?: string;
   agent_role?: string;
   model_provider: string;

@@ -84,12 +84,15 @@ export class RolloutRecorder {
             multi_agent_version: MULTI_AGENT_VERSION,
           }
         : {
+            // A user's thread is the root of its own tree of sub-agents.
+            session_id: params.threadId,
             id: params.threadId,
             timestamp: utcTimestamp(started),
             cwd: params.cwd,
             originator: params.originator,
             cli_version: params.cliVersion,
             source: params.source,
+            thread_source: "user",
             model_provider: params.modelProvider,
             base_instructions: { text: params.baseInstructions },
           };

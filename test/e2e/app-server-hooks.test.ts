@@ -41,7 +41,10 @@ void test("hooks/list, trust saved with config/batchWrite, and a blocking hook's
     assert.deepEqual(((byFolder.hooks as Json[])[0] as Json).key, hook?.key);
     await assert.rejects(client.request("hooks/list", { threadId, cwds: [ws.dir] }), /do not go together/);
     const warned = client.received.filter((m) => m.method === "warning").map((m) => String((m.params as Json).message));
-    assert.ok(warned.some((w) => /1 hook is new or changed and will not run until trusted/.test(w)), warned.join("\n"));
+    const waiting = warned.find((w) => /1 hook is new or changed and will not run until trusted/.test(w));
+    // It says how a client trusts it, and names no command-line flag the app-server does not take.
+    assert.match(String(waiting), /trusted: your client can list it \(hooks\/list\) and trust it \(config\/batchWrite of hooks\.state\)/, warned.join("\n"));
+    assert.doesNotMatch(String(waiting), /--dangerously-bypass-hook-trust/);
 
     await client.request("config/batchWrite", { edits: [{ keyPath: "hooks.state", value: { [String(hook?.key)]: { trusted_hash: hook?.currentHash } }, mergeStrategy: "upsert" }] });
     assert.match(readFileSync(join(ws.home, "config.toml"), "utf8"), /trusted_hash = "sha256:/);

@@ -98,7 +98,7 @@ void test("without trust, exec skips the hooks with one warning; trusted at the 
   await withServer(turns, async (server) => {
     const r = await exec(server, ["-s", "workspace-write", "clean up"], { cwd: ws.dir, home: ws.home });
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(r.stderr.match(/hooks are new or changed and will not run until trusted/g)?.length, 1, r.stderr);
+    assert.equal(r.stderr.match(/hooks are new or changed and will not run until trusted: review and trust them with \/hooks in codex-ts's interactive UI, or run with --dangerously-bypass-hook-trust/g)?.length, 1, r.stderr);
     assert.deepEqual(fixtureEvents(ws.home), []);
     // No hook spoke: the command met the built-in refusal of forced removals under `never`.
     assert.match(String(outputOf(server, "call_1")), /^rm -rf build: rm with a force option/);

@@ -42,8 +42,11 @@ void test("a session is recorded where and as the reference records it, holding 
       assert.equal(meta?.type, "session_meta");
       assert.equal(lines.filter((l) => l.type === "session_meta").length, 1);
       const p = meta.payload;
-      assert.deepEqual(Object.keys(p), ["id", "timestamp", "cwd", "originator", "cli_version", "source", "model_provider", "base_instructions", "git"]);
+      // The keys 0.169 writes too, in its order (it adds account_scoped, runtime_workspace_roots, …).
+      assert.deepEqual(Object.keys(p), ["session_id", "id", "timestamp", "cwd", "originator", "cli_version", "source", "thread_source", "model_provider", "base_instructions", "git"]);
       assert.equal(p.id, id);
+      assert.equal(p.session_id, id, "a user's thread is its own tree's root");
+      assert.equal(p.thread_source, "user");
       assert.equal(p.cwd, ws.dir);
       assert.equal(p.originator, "codex_exec");
       assert.equal(p.source, "exec");
