@@ -31,6 +31,21 @@ void test("with the network off the program refuses connect and sendto with an a
   assert.ok(!compared(true).includes(connect) && !compared(true).includes(sendto));
 });
 
+void test("with the network off Unix datagram sockets are refused by type, whatever flags ride on it; stream pairs are not", () => {
+  const socketpair = 53;
+  const insns = (network: boolean): Array<[number, number, number, number]> => decode(seccompProgram("x86_64", network));
+  const off = insns(false);
+  assert.ok(off.some(([code, , , k]) => code === 0x15 && k === socketpair), "socketpair is looked at");
+  // The type is masked to its low bits (SOCK_NONBLOCK, SOCK_CLOEXEC above them), then compared with SOCK_DGRAM.
+  const masks = off.flatMap(([code, , , k], i) => (code === 0x54 ? [[k, off[i + 1]] as const] : []));
+  assert.equal(masks.length, 2, "socket and socketpair");
+  for (const [mask, next] of masks) {
+    assert.equal(mask, 0xf);
+    assert.deepEqual([next?.[0], next?.[3]], [0x15, 2]);
+  }
+  assert.ok(!insns(true).some(([code, , , k]) => code === 0x54 || (code === 0x15 && k === socketpair)));
+});
+
 void test("the machine's architecture is known on the platforms the helper supports", () => {
   assert.equal(seccompArch("x64"), "x86_64");
   assert.equal(seccompArch("arm64"), "aarch64");

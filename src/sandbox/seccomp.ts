@@ -13,7 +13,11 @@
  * (a named Unix socket such as the Docker or D-Bus socket, or $SSH_AUTH_SOCK, lies outside every
  * network namespace, and a socket's path cannot be inspected here, so no connection is made at
  * all, as in the reference), `sendto()` with a destination address (a datagram to a named
- * socket) and `sendmmsg()`. Sockets a command pairs up itself (`socketpair`) keep working.
+ * socket), `sendmmsg()`, and Unix datagram sockets altogether (`socket()` and `socketpair()` of
+ * type SOCK_DGRAM): `sendmsg()` carries its destination in memory a filter cannot read, and only
+ * a datagram socket sends to an address (a stream or seqpacket socket must be connected, which it
+ * cannot be). The reference refuses `sendmsg()` itself. Stream and seqpacket pairs
+ * (`socketpair`) keep working.
  */
 import { closeSync, constants, mkdtempSync, openSync, readlinkSync, rmdirSync, unlinkSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -28,16 +32,18 @@ interface ArchNumbers {
   connect: number;
   sendto: number;
   sendmmsg: number;
+  socketpair: number;
   ioUringSetup: number;
 }
 
 const NUMBERS: Record<SeccompArch, ArchNumbers> = {
-  x86_64: { auditArch: 0xc000003e, ioctl: 16, socket: 41, connect: 42, sendto: 44, sendmmsg: 307, ioUringSetup: 425 },
-  aarch64: { auditArch: 0xc00000b7, ioctl: 29, socket: 198, connect: 203, sendto: 206, sendmmsg: 269, ioUringSetup: 425 },
+  x86_64: { auditArch: 0xc000003e, ioctl: 16, socket: 41, connect: 42, sendto: 44, sendmmsg: 307, socketpair: 53, ioUringSetup: 425 },
+  aarch64: { auditArch: 0xc00000b7, ioctl: 29, socket: 198, connect: 203, sendto: 206, sendmmsg: 269, socketpair: 199, ioUringSetup: 425 },
 };
 
-// BPF opcodes: BPF_LD|BPF_W|BPF_ABS, BPF_JMP|BPF_JEQ|BPF_K, BPF_JMP|BPF_JGE|BPF_K, BPF_RET|BPF_K.
+// BPF opcodes: BPF_LD|BPF_W|BPF_ABS, BPF_ALU|BPF_AND|BPF_K, BPF_JMP|BPF_JEQ|BPF_K, BPF_JMP|BPF_JGE|BPF_K, BPF_RET|BPF_K.
 const LD = 0x20;
+const AND = 0x54;
 const JEQ = 0x15;
 const JGE = 0x35;
 const RET = 0x06;
@@ -49,11 +55,14 @@ const OFF_ARCH = 4;
 const argLow = (n: number): number => 16 + 8 * n;
 const argHigh = (n: number): number => 16 + 8 * n + 4;
 const AF_UNIX = 1;
+const SOCK_DGRAM = 2;
+/** The type argument's low bits; SOCK_NONBLOCK and SOCK_CLOEXEC ride above them. */
+const SOCK_TYPE_MASK = 0xf;
 const TIOCSTI = 0x5412;
 const TIOCLINUX = 0x541c;
 const X32_SYSCALL_BIT = 0x40000000;
 
-type Op = { op: "ld"; k: number } | { op: "ret"; k: number } | { op: "jeq" | "jge"; k: number; yes?: string; no?: string } | { op: "label"; name: string };
+type Op = { op: "ld"; k: number } | { op: "and"; k: number } | { op: "ret"; k: number } | { op: "jeq" | "jge"; k: number; yes?: string; no?: string } | { op: "label"; name: string };
 
 /** The machine name as the helper's `os.uname()` and Node's `process.arch` spell it, or null. */
 export function seccompArch(arch: string = process.arch): SeccompArch | null {
@@ -70,6 +79,7 @@ export function seccompProgram(arch: SeccompArch, network: boolean): Buffer {
   if (!network) {
     code.push(
       { op: "jeq", k: nr.socket, yes: "socket" },
+      { op: "jeq", k: nr.socketpair, yes: "socketpair" },
       { op: "jeq", k: nr.sendto, yes: "sendto" },
       { op: "jeq", k: nr.connect, yes: "deny" },
       { op: "jeq", k: nr.sendmmsg, yes: "deny" },
@@ -89,6 +99,15 @@ export function seccompProgram(arch: SeccompArch, network: boolean): Buffer {
       { op: "label", name: "socket" },
       { op: "ld", k: argLow(0) },
       { op: "jeq", k: AF_UNIX, no: "deny" },
+      { op: "ld", k: argLow(1) },
+      { op: "and", k: SOCK_TYPE_MASK },
+      { op: "jeq", k: SOCK_DGRAM, yes: "deny" },
+      { op: "ret", k: ALLOW },
+      // socketpair(domain, type, protocol, sv): only AF_UNIX is possible; no datagram pairs.
+      { op: "label", name: "socketpair" },
+      { op: "ld", k: argLow(1) },
+      { op: "and", k: SOCK_TYPE_MASK },
+      { op: "jeq", k: SOCK_DGRAM, yes: "deny" },
       { op: "ret", k: ALLOW },
       // sendto(fd, buf, len, flags, dest_addr, addrlen): only without a destination (plain send).
       { op: "label", name: "sendto" },
@@ -119,8 +138,8 @@ function assemble(code: readonly Op[]): Buffer {
   };
   insns.forEach((insn, index) => {
     const at = index * 8;
-    if (insn.op === "ld" || insn.op === "ret") {
-      out.writeUInt16LE(insn.op === "ld" ? LD : RET, at);
+    if (insn.op === "ld" || insn.op === "and" || insn.op === "ret") {
+      out.writeUInt16LE(insn.op === "ld" ? LD : insn.op === "and" ? AND : RET, at);
     } else {
       out.writeUInt16LE(insn.op === "jeq" ? JEQ : JGE, at);
       out.writeUInt8(jump(index, insn.yes), at + 2);
