@@ -18,6 +18,7 @@ import { availableCommands, promptOp, type CustomPrompt } from "./prompt-input.j
 import { configOptionOp, configOptions, currentMode, modeOp, modeState, type SessionChoices } from "./session-config.js";
 import { titleOf } from "./session-list.js";
 import { SessionUpdates } from "./session-updates.js";
+import { runUndoCommand } from "./undo-command.js";
 
 export interface SessionPeer {
   client: AgentContext;
@@ -120,6 +121,8 @@ export class AcpSession {
   async prompt(blocks: ContentBlock[], signal: AbortSignal): Promise<StopReason> {
     const turn: { subId: string | null; error: TurnError | null; cancelled: boolean } = { subId: null, error: null, cancelled: false };
     const op = promptOp(blocks, this.prompts);
+    // Not a turn: the core answers with undo_completed alone.
+    if (op.type === "undo" || op.type === "redo") return this.undo(op.type, signal);
     await this.announceTitle(op);
     const onAbort = (): void => this.cancel();
     signal.addEventListener("abort", onAbort);
@@ -137,6 +140,20 @@ export class AcpSession {
       signal.removeEventListener("abort", onAbort);
       if (this.turn === turn) this.turn = null;
     }
+  }
+
+  private undo(action: "undo" | "redo", signal: AbortSignal): Promise<StopReason> {
+    return runUndoCommand(action, {
+      sessionId: this.sessionId,
+      client: this.peer.client,
+      signal,
+      send: (updates) => this.send(updates),
+      run: async (op) => {
+        const done = this.expect("undo_completed");
+        this.thread.submit(op);
+        return (await done) as Extract<EventMsg, { type: "undo_completed" }>;
+      },
+    });
   }
 
   /** A new session is titled by its first prompt, as `session/list` titles it later. */

@@ -1,7 +1,7 @@
 /**
  * A `session/prompt` as the core takes it: the editor's content blocks as user input, or one of
  * the slash commands the session offers (`available_commands_update`): `/init`, `/compact`,
- * `/review` and the user's custom prompts as `/prompts:NAME`. Text is taken as it is; an image is
+ * `/review`, `/undo`, `/redo` and the user's custom prompts as `/prompts:NAME`. Text is taken as it is; an image is
  * attached as a data URL; a file the editor embeds (the "embedded context" capability) is given to
  * the model as its text inside a `<context>` element naming it; a linked resource is named so the
  * model can read it itself.
@@ -21,6 +21,8 @@ export const BUILTIN_COMMANDS: readonly AvailableCommand[] = [
   { name: "init", description: "ask the agent to write an AGENTS.md for this repository" },
   { name: "compact", description: "summarise the conversation to free context", input: { hint: "what the summary must keep" } },
   { name: "review", description: "review the uncommitted changes (or what the instructions say) and report problems", input: { hint: "what to review (default: uncommitted changes)" } },
+  { name: "undo", description: "put back the files the last turn that changed files changed" },
+  { name: "redo", description: "change the files again as the turn the last /undo took back had" },
 ];
 
 export function availableCommands(prompts: readonly CustomPrompt[]): AvailableCommand[] {
@@ -45,6 +47,7 @@ export function promptOp(blocks: readonly ContentBlock[], prompts: readonly Cust
     if (name === "init") return { type: "user_input", items: [{ type: "text", text: INIT_PROMPT }, ...userInput(others)] };
     if (name === "compact") return { type: "compact", ...(args ? { instructions: args } : {}) };
     if (name === "review") return { type: "review", review_request: { target: args ? { type: "custom", instructions: args } : { type: "uncommittedChanges" } } };
+    if (name === "undo" || name === "redo") return { type: name };
     const prompt = name.startsWith(PROMPTS_PREFIX) ? prompts.find((p) => p.name === name.slice(PROMPTS_PREFIX.length)) : undefined;
     if (prompt) return { type: "user_input", items: [{ type: "text", text: expandPrompt(prompt.content, args) }, ...userInput(others)] };
   }

@@ -6,13 +6,14 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ContentBlock, SessionUpdate } from "@agentclientprotocol/sdk";
 import { agentText, checked, configFor, openSession, updatesOf } from "../support/acp-client.js";
 import { makeWorkspace } from "../support/cli.js";
-import { fnCall, inputTexts, startModelServer, text, turn, type JsonObject } from "../support/model-server.js";
+import { customCall, fnCall, inputTexts, startModelServer, text, turn, type JsonObject } from "../support/model-server.js";
 
 const TINY_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 
@@ -90,6 +91,8 @@ void test("acp: slash commands and custom prompts are offered and run; images, e
         ["init", "ask the agent to write an AGENTS.md for this repository", null],
         ["compact", "summarise the conversation to free context", "what the summary must keep"],
         ["review", "review the uncommitted changes (or what the instructions say) and report problems", "what to review (default: uncommitted changes)"],
+        ["undo", "put back the files the last turn that changed files changed", null],
+        ["redo", "change the files again as the turn the last /undo took back had", null],
         ["prompts:fix", "fix an issue", "ISSUE"],
       ],
     );
@@ -124,3 +127,53 @@ void test("acp: slash commands and custom prompts are offered and run; images, e
   });
   await server.close();
 });
+
+void test("acp: /undo puts back what the last turn changed, /redo changes it again, and a file edited by hand is overwritten only after the editor says so", async () => {
+  const patch = "*** Begin Patch\n*** Update File: notes.txt\n@@\n-first\n+patched\n*** Add File: added.txt\n+new\n*** End Patch\n";
+  const server = await startModelServer([turn(customCall("apply_patch", patch, "p1")), turn(text("edited"))]);
+  const ws = makeWorkspace({ git: false });
+  execFileSync("git", ["init", "-q", ws.dir]);
+  const notes = join(ws.dir, "notes.txt");
+  writeFileSync(notes, "first\n");
+  // Undo writes only where the agent may, so the session may write the workspace.
+  writeFileSync(join(ws.home, "config.toml"), configFor(server, 'sandbox_mode = "workspace-write"\napproval_policy = "on-request"\n'));
+  let overwrite = false;
+  const { acp, sessionId } = await openSession(ws, {
+    permission: (request) => {
+      const undoQuestion = /changed by hand/.test(request.toolCall.title ?? "");
+      const kind = !undoQuestion || overwrite ? "allow_once" : "reject_once";
+      return { outcome: { outcome: "selected", optionId: request.options.find((o) => o.kind === kind)?.optionId ?? "" } };
+    },
+  });
+  await checked(acp, server, async () => {
+    const prompt = async (text: string): Promise<string> => {
+      const from = acp.updates.length;
+      const answer = await acp.connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] });
+      assert.equal(answer.stopReason, "end_turn");
+      return agentText(acp.updates, from);
+    };
+    await prompt("edit the notes");
+    assert.equal(readFileSync(notes, "utf8"), "patched\n");
+
+    const from = acp.updates.length;
+    assert.match(await prompt("/undo"), /^Restored 2 files\.\n- (added\.txt\n- notes\.txt|notes\.txt\n- added\.txt)$/);
+    assert.equal(readFileSync(notes, "utf8"), "first\n");
+    assert.equal(existsSync(join(ws.dir, "added.txt")), false);
+    const call = updatesOf(acp, from).filter((u) => u.sessionUpdate === "tool_call" || u.sessionUpdate === "tool_call_update");
+    assert.deepEqual(call.map((u) => [u.sessionUpdate, u.status]), [["tool_call", "in_progress"], ["tool_call_update", "completed"]]);
+    assert.equal(server.requests.length, 2, "no model request for /undo");
+
+    // Edited by hand since: the editor is asked; keeping the edit changes nothing.
+    writeFileSync(notes, "mine\n");
+    assert.match(await prompt("/redo"), /^Nothing was changed; kept as you left it:\n- notes\.txt$/);
+    assert.equal(readFileSync(notes, "utf8"), "mine\n");
+    assert.equal(existsSync(join(ws.dir, "added.txt")), false);
+    overwrite = true;
+    assert.match(await prompt("/redo"), /^Put back 2 files\./);
+    assert.equal(readFileSync(notes, "utf8"), "patched\n");
+    assert.equal(readFileSync(join(ws.dir, "added.txt"), "utf8"), "new\n");
+    assert.equal(acp.permissions.filter((p) => /changed by hand/.test(p.toolCall.title ?? "")).length, 2);
+    assert.match(await prompt("/redo"), /\S/, "nothing left to redo is said");
+  });
+});
+
