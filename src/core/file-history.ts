@@ -329,8 +329,8 @@ export class FileHistory {
   }
 
   /** The end of the session: a temporary store goes with it, and what snapshots kept between turns. */
-  close(): void {
-    this.snapshotter?.close();
+  async close(): Promise<void> {
+    await this.snapshotter?.close();
     if (this.temporaryBase !== null) rmSync(this.temporaryBase, { recursive: true, force: true });
   }
 }

@@ -65,9 +65,9 @@ export class Snapshotter {
     return new TurnCapture(this, turnId, this.areaFor(cwd));
   }
 
-  /** The session ends: what snapshots keep between turns (a git area's index) is removed. */
-  close(): void {
-    for (const git of this.gits) git.close();
+  /** The session ends: what snapshots keep between turns (a git area's indexes) is removed, once the gits at work on them are done. */
+  async close(): Promise<void> {
+    await Promise.all(this.gits.map((git) => git.close()));
   }
 
   /** Warns once per distinct message (a folder too big says so once, not every turn). */
