@@ -169,12 +169,10 @@ export class TurnCapture {
     const batch = ++this.batch;
     this.after = { batch, result: this.ready.then(() => this.takeAfter()) };
     // Its failure is the turn's when the turn uses it; a later batch's snapshot replaces it.
-    this.after.result.catch(() => {});
-    // The ghost commit too (a turn whose tools ran likely changed files, and its record waits for
-    // it), once the snapshot has started: that is what the turn's end waits for.
-    void this.ready
-      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
-      .then(() => (this.before.kind === "git" ? this.commitBefore(this.before) : null))
+    // Once it has found changes, the ghost commit is made beside the rest of it (the turn's record
+    // waits for that commit); tools that changed nothing leave no commit behind.
+    void this.after.result
+      .then((after) => (after.changes !== null && this.before.kind === "git" ? this.commitBefore(this.before) : null))
       .catch(() => {});
   }
 
