@@ -21,6 +21,7 @@ import { GitError, nulFields, runGit, runGitThen } from "./git.js";
 import { selectUntracked, type LeftOut, type SnapshotLimits } from "./exclusions.js";
 import { blobId, entryAt, modeOf } from "./blob-store.js";
 import { StatusIndex } from "./status-index.js";
+import { commitBody, writeLooseObject } from "./loose-object.js";
 import { OTHER_STATE, type FileMode, type FileState, type PathChange } from "./types.js";
 import { parseBatch, parseRawDiff, parseStatus } from "./git-output.js";
 
@@ -402,11 +403,9 @@ export class ShadowGit {
     this.statusIndex.remove();
   }
 
-  /** The ghost commit: an unreferenced commit of `tree` on top of `parent`. */
-  async commit(tree: string, parent: string | null): Promise<string> {
-    const identity = { GIT_AUTHOR_NAME: "codex-ts snapshot", GIT_AUTHOR_EMAIL: "snapshot@codex-ts.invalid", GIT_COMMITTER_NAME: "codex-ts snapshot", GIT_COMMITTER_EMAIL: "snapshot@codex-ts.invalid" };
-    const args = ["commit-tree", tree, ...(parent ? ["-p", parent] : []), "-m", "codex-ts snapshot"];
-    return (await this.git(args, { env: identity })).toString("utf8").trim();
+  /** The ghost commit: an unreferenced commit of `tree` on top of `parent`, written into the shadow objects (as `git commit-tree` would, without starting it). */
+  commit(tree: string, parent: string | null): string {
+    return writeLooseObject(this.objects, "commit", commitBody(tree, parent, "codex-ts snapshot <snapshot@codex-ts.invalid>", "codex-ts snapshot", new Date()), this.repo.oidBytes);
   }
 
   /** What differs between two snapshots under the session's folder (paths from the top). */
