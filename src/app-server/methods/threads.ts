@@ -200,7 +200,8 @@ const unsubscribe: Method = async ({ server, connection }, params) => {
   if (!live) return { status: "notLoaded" };
   if (!live.unsubscribe(connection)) return { status: "notSubscribed" };
   // The last client gone from an idle thread: it is unloaded (a running turn finishes first).
-  if (live.subscribers.size === 0 && live.activeTurnId === null) await server.closeThread(threadId);
+  // A sub-agent's thread stays: its parent decides when it ends.
+  if (live.subscribers.size === 0 && live.activeTurnId === null && !live.isSubAgent) await server.closeThread(threadId);
   return { status: "unsubscribed" };
 };
 
