@@ -125,6 +125,15 @@ export class AppServer implements ConnectionHandler {
     for (const connection of parent?.live.subscribers ?? []) live.subscribe(connection);
   }
 
+  /** The loaded sub-agents' threads under a thread (its children, theirs, …). */
+  subAgentsOf(threadId: string): LiveThread[] {
+    const found: LiveThread[] = [];
+    for (const { live, meta } of this.threads.values()) {
+      if (meta.lineage?.parentThreadId === threadId) found.push(live, ...this.subAgentsOf(live.threadId));
+    }
+    return found;
+  }
+
   private family(parent: LiveThread | null): ThreadFamily {
     return { parent, followed: (threadId) => this.threads.has(threadId) };
   }
