@@ -19,7 +19,7 @@ import { fileURLToPath } from "node:url";
 import { AppServerClient, assertNoViolations } from "../support/app-server-client.js";
 import { makeWorkspace } from "../support/cli.js";
 import { SPAWN_WAIT_CLOSE, collabCall, spawnedIn, startAgentServer } from "../support/agent-script.js";
-import { fnCall, text, turn } from "../support/model-server.js";
+import { customCall, fnCall, text, turn } from "../support/model-server.js";
 
 type Json = Record<string, unknown>;
 
@@ -208,6 +208,43 @@ void test("a sub-agent's thread is served as its own: its status, turn, items an
     const read = (await client.request("thread/read", { threadId: childId, includeTurns: true })).thread as Json;
     assert.equal(read.parentThreadId, threadId);
     assert.deepEqual(((read.turns as Json[])[0]?.items as Json[]).map((i) => i.type), ["userMessage", "commandExecution", "agentMessage"]);
+    assert.deepEqual(server.violations, []);
+    assertNoViolations(client);
+  } finally {
+    await client.close();
+    await server.close();
+  }
+});
+
+void test("a sub-agent's patch question is asked on its thread; declined there, its fileChange item ends declined and nothing is written", async () => {
+  const ws = makeWorkspace();
+  const target = join(ws.dir, "notes.txt");
+  const server = await startAgentServer({
+    parent: [turn(collabCall("spawn_agent", { message: "write the notes" }, "call_spawn")), (r) => turn(collabCall("wait_agent", { targets: [spawnedIn(r)[0]], timeout_ms: 60000 }, "call_wait")), turn(text("No notes."))],
+    child: (_task, request) =>
+      request.body.input?.some((i) => i.type === "custom_tool_call_output")
+        ? turn(text("not allowed"))
+        : turn(customCall("apply_patch", `*** Begin Patch\n*** Add File: ${target}\n+hello\n*** End Patch\n`, "child_patch")),
+  });
+  writeFileSync(join(ws.home, "config.toml"), `openai_base_url = "${server.url}"\n`);
+  const client = AppServerClient.spawn({ cwd: ws.dir, home: ws.home });
+  try {
+    await client.initialize();
+    const threadId = String(((await client.request("thread/start", { cwd: ws.dir, model: "gpt-5.4", approvalPolicy: "on-request", sandbox: "read-only" })).thread as Json).id);
+    await client.request("turn/start", { threadId, input: [{ type: "text", text: "go", text_elements: [] }] });
+    const question = await client.nextMethod("item/fileChange/requestApproval");
+    const childId = String(question.params.threadId);
+    assert.notEqual(childId, threadId);
+    assert.equal(question.params.itemId, "child_patch");
+    const started = client.received.find((m) => m.method === "item/started" && ((m.params as Json).item as Json).type === "fileChange");
+    assert.equal((started?.params as Json | undefined)?.threadId, childId, "the patch is an item of the sub-agent's turn");
+    client.respond(question.id, { decision: "decline" });
+    await client.next((m) => m.method === "turn/completed" && (m.params as Json).threadId === threadId);
+    const completed = client.received.find((m) => m.method === "item/completed" && ((m.params as Json).item as Json).type === "fileChange");
+    assert.equal((completed?.params as Json | undefined)?.threadId, childId);
+    assert.equal(((completed?.params as Json).item as Json).status, "declined");
+    assert.equal(existsSync(target), false, "a declined patch writes nothing");
+    assert.deepEqual(client.received.filter((m) => m.method === "serverRequest/resolved").map((m) => (m.params as Json).threadId), [childId]);
     assert.deepEqual(server.violations, []);
     assertNoViolations(client);
   } finally {
