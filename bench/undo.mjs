@@ -42,7 +42,8 @@ function parseFiles(argv) {
   return n;
 }
 
-const git = (cwd, ...args) => execFileSync("git", ["-c", "user.name=bench", "-c", "user.email=bench@example.com", ...args], { cwd, encoding: "utf8" });
+// No automatic gc: one started in the background by the first commit would run beside the timed turns.
+const git = (cwd, ...args) => execFileSync("git", ["-c", "user.name=bench", "-c", "user.email=bench@example.com", "-c", "gc.auto=0", ...args], { cwd, encoding: "utf8" });
 
 /** A committed repository of `files` files in folders of 100 (source-sized: 1-3 KiB each). */
 function makeRepo(files) {
@@ -54,6 +55,8 @@ function makeRepo(files) {
   }
   git(dir, "add", "-A");
   git(dir, "commit", "-q", "-m", "init");
+  // Packed, as a repository of this size is once git has run its gc.
+  git(dir, "gc", "-q");
   return dir;
 }
 
@@ -92,7 +95,10 @@ async function codexTsTurn(engine, store, dir, n) {
     warn: () => {},
   });
   // A fresh session per round would pay the repository discovery once; a long session does not.
-  await snapshotter.beginTurn("warm", dir).ready;
+  // The warm-up is a turn that has ended (its snapshots written), as a session's last one has.
+  const warm = snapshotter.beginTurn("warm", dir);
+  await warm.ready;
+  await warm.finish();
   const cpu0 = cpuMs();
   const t0 = performance.now();
   const capture = snapshotter.beginTurn(`t${n}`, dir);

@@ -27,6 +27,7 @@ import type { TurnContext, TurnFileHistory } from "../tools/turn-context.js";
 import { UndoJournal, encodeRecord, type UndoEntry } from "../undo/journal.js";
 import type { RestoreOutcome } from "../undo/restore.js";
 import { Snapshotter } from "../undo/snapshotter.js";
+import { findRepo, type GitRepo } from "../undo/git-area.js";
 import { UNDO_SUBDIR, storeLayout, sweepStores, type StoreLayout } from "../undo/storage.js";
 import type { Direction } from "../undo/plan.js";
 import type { UndoOptions } from "./session-options.js";
@@ -69,6 +70,8 @@ export class FileHistory {
   private snapshotter: Snapshotter | null = null;
   /** Where a thread without a session file keeps its snapshots (removed when it ends); null until needed. */
   private temporaryBase: string | null = null;
+  /** The repository holding each folder, looked for once (the session's own before its first turn). */
+  private readonly repos = new Map<string, Promise<GitRepo | null>>();
 
   constructor(
     private readonly host: FileHistoryHost,
@@ -100,6 +103,23 @@ export class FileHistory {
   /** The conversation lost its last `n` user messages. */
   dropUserMessages(n: number): void {
     this.userTurns.splice(Math.max(0, this.userTurns.length - n));
+  }
+
+  /**
+   * Looks for the repository holding the session's folder now, so that the first turn's snapshot
+   * does not wait for it (tools wait for that snapshot).
+   */
+  prewarm(): void {
+    if (this.options !== undefined) void this.repoOf(this.host.settings().cwd);
+  }
+
+  private repoOf(cwd: string): Promise<GitRepo | null> {
+    let repo = this.repos.get(cwd);
+    if (repo === undefined) {
+      repo = findRepo(cwd);
+      this.repos.set(cwd, repo);
+    }
+    return repo;
   }
 
   /** Starts a turn's snapshots; null when undo is off or the turn cannot change files. */
@@ -153,6 +173,7 @@ export class FileHistory {
         quietLeftOut: options.quiet,
         mayRead: (path) => !this.host.guard.deniedByName(path),
         warn: (message) => this.host.warn(message),
+        findRepo: (cwd) => this.repoOf(cwd),
       });
     }
     return this.snapshotter;
@@ -307,8 +328,9 @@ export class FileHistory {
     return this.settled;
   }
 
-  /** The end of the session: a temporary store goes with it. */
+  /** The end of the session: a temporary store goes with it, and what snapshots kept between turns. */
   close(): void {
+    this.snapshotter?.close();
     if (this.temporaryBase !== null) rmSync(this.temporaryBase, { recursive: true, force: true });
   }
 }

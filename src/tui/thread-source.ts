@@ -12,7 +12,7 @@ import type { ThreadSummary, ThreadTarget } from "../protocol/threads.js";
 import type { ReasoningEffort } from "../protocol/policy.js";
 import type { RemoteClient, RemoteThread } from "../app-server-client/remote-client.js";
 import type { GitRunner } from "./parts/git-diff.js";
-import { FileIndex, STALE_AFTER_MS } from "../file-search/file-index.js";
+import { RemoteFileSearch } from "./remote-file-search.js";
 import type { SearchableIndex } from "./parts/file-search-popup.js";
 import { errorMessage } from "../util/errors.js";
 
@@ -129,7 +129,7 @@ const PICKER_PAGE = 200;
 export class RemoteThreads implements ThreadSource {
   readonly local = false;
   private readonly handles = new Map<HostedThread, RemoteThread>();
-  private readonly indexes = new Map<string, FileIndex>();
+  private readonly searches = new Map<string, RemoteFileSearch>();
   /** The folder on the server the user named (`--cd`); the server's own otherwise. */
   private readonly cwd: string | undefined;
 
@@ -232,20 +232,12 @@ export class RemoteThreads implements ThreadSource {
     return diffReport(cwd, run);
   }
 
-  /** The server's files, as git lists them there (the index is kept per folder and refreshed as the local one is). */
+  /** The server's files, searched there (`fuzzyFileSearch`), one search per folder. */
   fileIndex(cwd: string): SearchableIndex {
-    let index = this.indexes.get(cwd);
+    let index = this.searches.get(cwd);
     if (!index) {
-      index = new FileIndex(cwd, {
-        lister: async (root) => {
-          const listed = await this.client.commandExec(["git", "-c", "core.quotepath=off", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], root);
-          if (listed.exitCode !== 0) throw new Error(`listing the server's files needs git there: ${listed.stderr.trim() || `exit status ${listed.exitCode}`}`);
-          return { files: listed.stdout.split("\0").filter((f) => f !== ""), source: "git" };
-        },
-      });
-      this.indexes.set(cwd, index);
-    } else if (index.state !== "building" && index.age() > STALE_AFTER_MS) {
-      void index.refresh();
+      index = new RemoteFileSearch(cwd, (params) => this.client.call("fuzzyFileSearch", params));
+      this.searches.set(cwd, index);
     }
     return index;
   }

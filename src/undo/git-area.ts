@@ -9,14 +9,18 @@
  * Copying the user's index keeps git's record of file times and sizes, so only the files that
  * differ from it are read again: a clean 10,000-file repository costs a `git status` and a
  * `write-tree`. The reference filled its index from HEAD instead, which makes git hash every file.
+ * `git status` runs on undo's own copy of the user's index, which git may refresh
+ * (`status-index.ts`); the temporary index is kept from one snapshot to the next (see `stage`),
+ * and trees are reused while the user's index holds the same entries.
  */
-import { copyFileSync, lstatSync, readlinkSync, rmSync, statSync, utimesSync, type Stats } from "node:fs";
-import { randomBytes } from "node:crypto";
+import { copyFileSync, existsSync, lstatSync, readlinkSync, rmSync, statSync, utimesSync, type Stats } from "node:fs";
+import { createHash, randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
 import { findProjectRoot } from "../util/project-root.js";
-import { GitError, nulFields, runGit } from "./git.js";
+import { GitError, nulFields, runGit, runGitThen } from "./git.js";
 import { selectUntracked, type LeftOut, type SnapshotLimits } from "./exclusions.js";
 import { blobId, entryAt, modeOf } from "./blob-store.js";
+import { StatusIndex } from "./status-index.js";
 import { FILE_MODES, OTHER_STATE, type FileMode, type FileState, type PathChange } from "./types.js";
 
 export interface GitRepo {
@@ -28,28 +32,25 @@ export interface GitRepo {
   indexFile: string;
   /** The repository's object folder (shared by its worktrees). */
   objects: string;
-  /** `core.fileMode`: false where the executable bit is not trusted. */
-  fileMode: boolean;
+  /** Bytes in an object id: 20 (SHA-1), or 32 in a SHA-256 repository. */
+  oidBytes: number;
 }
 
 /** The repository whose working tree holds `cwd`, or null (not in one, or git is missing). */
 export async function findRepo(cwd: string): Promise<GitRepo | null> {
   if (!mayBeInRepo(cwd)) return null;
   let fields: string[];
-  let fileMode = true;
+  let format: string | undefined;
   try {
-    const [revParse, mode] = await Promise.all([
-      runGit({ args: ["rev-parse", "--is-inside-work-tree", "--show-toplevel", "--show-prefix", "--git-path", "index", "--git-path", "objects"], cwd }),
-      runGit({ args: ["config", "--bool", "core.fileMode"], cwd }).catch(() => Buffer.from("true")),
-    ]);
-    fields = revParse.toString("utf8").split("\n");
-    fileMode = mode.toString("utf8").trim() !== "false";
+    // A git older than 2.29 prints `--show-object-format` back as it is: SHA-1, then.
+    const revParse = await runGit({ args: ["rev-parse", "--show-object-format", "--is-inside-work-tree", "--show-toplevel", "--show-prefix", "--git-path", "index", "--git-path", "objects"], cwd });
+    [format, ...fields] = revParse.toString("utf8").split("\n");
   } catch {
     return null;
   }
   const [inside, root, prefix, index, objects] = fields;
   if (inside !== "true" || !root || index === undefined || objects === undefined) return null;
-  return { root, prefix: prefix ?? "", indexFile: resolve(cwd, index), objects: resolve(cwd, objects), fileMode };
+  return { root, prefix: prefix ?? "", indexFile: resolve(cwd, index), objects: resolve(cwd, objects), oidBytes: format === "sha256" ? 32 : 20 };
 }
 
 /**
@@ -62,7 +63,8 @@ function mayBeInRepo(cwd: string): boolean {
 
 /** A snapshot of the working tree under the session's folder. */
 export interface GitCapture {
-  tree: string;
+  /** Written after the files are read (see `ShadowGit.capture`). */
+  tree: Promise<string>;
   /** HEAD when the snapshot was taken (null: no commit yet). */
   head: string | null;
   /** Untracked files and folders (nested repositories) at the time, as the reference records them. */
@@ -87,16 +89,60 @@ export function hiddenFrom(capture: GitCapture, path: string): boolean {
   );
 }
 
+/** What a snapshot brings up to date in its copy of the user's index. */
+interface SnapshotPaths {
+  /** Tracked paths now folders: taken out (their files come as untracked). */
+  removed: string[];
+  /** Tracked paths that differ from the user's index. */
+  tracked: string[];
+  /** Untracked files the snapshot keeps. */
+  untracked: string[];
+}
+
+/** An index kept between snapshots: a copy of the status index (of generation `base`) with `paths` brought up to date. */
+interface WorkIndex extends SnapshotPaths {
+  file: string;
+  base: number;
+}
+
+/**
+ * What a kept index must have redone, beside `paths`, to hold what a fresh copy of the user's
+ * index would: tracked paths it brought up to date that now match the user's index are read
+ * again (git skips those whose times did not change), untracked files no longer kept are taken
+ * out. Null when a fresh copy is simpler: a path taken out before is back (as the user's index has it).
+ */
+function pathsSince(work: WorkIndex, paths: SnapshotPaths): { reread: string[]; removed: string[] } | null {
+  const stillRemoved = new Set(paths.removed);
+  if (work.removed.some((path) => !stillRemoved.has(path))) return null;
+  const now = new Set([...paths.tracked, ...paths.untracked]);
+  return { reread: work.tracked.filter((path) => !now.has(path)), removed: work.untracked.filter((path) => !now.has(path)) };
+}
+
+/**
+ * For git commands on undo's own indexes: written plainly (never split into a shared index inside
+ * the user's .git), without the user's file-system monitor or untracked cache.
+ */
+const OWN_INDEX_CONFIG = ["-c", "core.splitIndex=false", "-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false"];
+
+/** How many recent trees a session keeps for reuse (a turn's first and second snapshots, a few turns back). */
+const REMEMBERED_TREES = 8;
+
 /** Decides which paths a snapshot may read: false for those a permission profile denies. */
 export type MayRead = (absolutePath: string) => boolean;
 
 export class ShadowGit {
   /**
-   * The last tree written and what it was written from (the user's index file, and every path
-   * brought up to date, by size, time and inode): a snapshot of the same is that tree again,
-   * without writing an index (the next turn's first snapshot, usually).
+   * Trees written lately, by what each was written from (`treeKey`): a snapshot of the same is
+   * that tree again, without writing an index (the next turn's first snapshot, usually).
    */
-  private lastTree: { key: string; tree: string } | null = null;
+  private readonly trees = new Map<string, string>();
+  /** The index `git status` reads: the user's, copied (see status-index.ts). */
+  private readonly statusIndex: StatusIndex;
+  /** The index the last tree was written from, kept for the next one. */
+  private work: WorkIndex | null = null;
+  /** Snapshots one at a time: each ends when its tree is written (a batch's may still run when the next batch's starts). */
+  private queue: Promise<unknown> = Promise.resolve();
+  private closed = false;
 
   constructor(
     readonly repo: GitRepo,
@@ -104,7 +150,9 @@ export class ShadowGit {
     private readonly objects: string,
     /** Where temporary indexes are made. */
     private readonly tmpDir: string,
-  ) {}
+  ) {
+    this.statusIndex = new StatusIndex(repo.indexFile, repo.oidBytes, tmpDir);
+  }
 
   private get shadowEnv(): Record<string, string> {
     return { GIT_OBJECT_DIRECTORY: this.objects, GIT_ALTERNATE_OBJECT_DIRECTORIES: this.repo.objects };
@@ -119,13 +167,42 @@ export class ShadowGit {
     return this.repo.prefix === "" ? [] : ["--", `:(top,literal)${this.repo.prefix}`];
   }
 
-  /** `first`: the turn's first snapshot, which also notes HEAD and what is ignored. */
-  async capture(options: { limits: SnapshotLimits; mayRead: MayRead; first: boolean }): Promise<GitCapture> {
+  /**
+   * Takes a snapshot. It resolves once every file it holds has been read (tools may run then);
+   * its `tree` is written after that. `first`: the turn's first snapshot, which also notes HEAD
+   * and what is ignored. `since`: a tree to compare this snapshot with (the turn's first):
+   * `changes` then holds what differs.
+   */
+  async capture(options: { limits: SnapshotLimits; mayRead: MayRead; first: boolean; since?: Promise<string> }): Promise<GitCapture & { changes?: Promise<PathChange[]> }> {
+    const previous = this.queue;
+    let done: () => void = () => {};
+    this.queue = new Promise<void>((resolve) => (done = resolve));
+    await previous;
+    try {
+      const taken = await this.take(options);
+      void Promise.allSettled([taken.tree, taken.changes]).then(() => {
+        if (this.closed) this.close();
+        done();
+      });
+      return taken;
+    } catch (err) {
+      done();
+      throw err;
+    }
+  }
+
+  private async take(options: { limits: SnapshotLimits; mayRead: MayRead; first: boolean; since?: Promise<string> }): Promise<GitCapture & { changes?: Promise<PathChange[]> }> {
     const { root } = this.repo;
-    // The first snapshot also asks for HEAD (`--branch`) and what is ignored. Read-only:
-    // GIT_OPTIONAL_LOCKS=0 keeps status from refreshing the user's index.
+    const recent = Date.now() - 1000;
+    this.statusIndex.update(recent);
+    // The first snapshot also asks for HEAD (`--branch`) and what is ignored. Status may write
+    // undo's own index (its optional lock, for this call alone), never the user's.
     const first = options.first ? ["--branch", "--ignored=matching"] : [];
-    const status = await runGit({ args: ["status", "--porcelain=2", "-z", "--untracked-files=all", ...first, "--no-renames", "--ignore-submodules=all", ...this.scope()], cwd: root });
+    const status = await runGit({
+      args: [...OWN_INDEX_CONFIG, "status", "--porcelain=2", "-z", "--untracked-files=all", ...first, "--no-renames", "--ignore-submodules=all", ...this.scope()],
+      cwd: root,
+      env: { GIT_INDEX_FILE: this.statusIndex.file, GIT_OPTIONAL_LOCKS: this.statusIndex.mayRefresh(recent) ? "1" : "0" },
+    });
     const { tracked, untracked, ignored: ignoredPaths, head } = parseStatus(status);
     const stats = new Map<string, Stats | null>();
     const statOf = (path: string): Stats | null => {
@@ -141,57 +218,132 @@ export class ShadowGit {
     });
     // A tracked file now a folder leaves the index (its files come as untracked); a denied one
     // keeps the index's version, so it is never read and never restored.
-    const removed: string[] = [];
-    const updated: string[] = [];
+    const paths: SnapshotPaths = { removed: [], tracked: [], untracked: [] };
     for (const path of tracked) {
       if (!readable(path)) continue;
-      if (statOf(path)?.isDirectory()) removed.push(path);
-      else updated.push(path);
+      if (statOf(path)?.isDirectory()) paths.removed.push(path);
+      else paths.tracked.push(path);
     }
-    for (const path of kept) if (!statOf(path)?.isDirectory()) updated.push(path);
+    for (const path of kept) if (!statOf(path)?.isDirectory()) paths.untracked.push(path);
 
-    const key = this.treeKey(removed, updated, statOf);
-    const tree = key !== null && this.lastTree?.key === key ? this.lastTree.tree : await this.writeTree(removed, updated);
-    if (key !== null) this.lastTree = { key, tree };
-    return { tree, head, untrackedFiles, untrackedDirs, leftOut, ignored: ignoredPaths };
+    const base = this.statusIndex.generation;
+    const key = this.treeKey(base, recent, paths, statOf);
+    const known = key !== null ? this.trees.get(key) : undefined;
+    let tree: Promise<string>;
+    let changes: Promise<PathChange[]> | undefined;
+    if (known !== undefined) {
+      tree = Promise.resolve(known);
+      changes = options.since?.then((since) => this.diff(since, known));
+    } else {
+      const { file, updated } = await this.stage(paths, base);
+      ({ tree, changes } = await this.write(file, updated, options.since));
+    }
+    // Awaited later (or never, when the turn ends first): a failure is theirs to report.
+    tree.catch(() => {});
+    changes?.catch(() => {});
+    if (key !== null) void tree.then((t) => this.remember(key, t), () => {});
+    return { tree, head, untrackedFiles, untrackedDirs, leftOut, ignored: ignoredPaths, changes };
   }
 
   /**
-   * What a tree is written from, as a key; null when a file changed in the last second (a
-   * change within the same time stamp would go unseen, so such a tree is not reused).
+   * What a tree is written from, as a key: what the user's index says (its entries, not their
+   * times: git rewrites it often without changing one) and every path brought up to date, by size,
+   * time and inode. Null when a file changed in the last second (a change within the same time
+   * stamp would go unseen, so such a tree is not reused).
    */
-  private treeKey(removed: readonly string[], updated: readonly string[], statOf: (path: string) => Stats | null): string | null {
-    const recent = Date.now() - 1000;
-    const index = lstatOrNull(this.repo.indexFile);
-    if (index !== null && index.mtimeMs > recent) return null;
-    const parts = [index === null ? "-" : `${index.ino}:${index.size}:${index.mtimeMs}`, removed.join("\0")];
-    for (const path of updated) {
+  private treeKey(base: number, recent: number, paths: SnapshotPaths, statOf: (path: string) => Stats | null): string | null {
+    const hash = createHash("sha1").update(`${base}`).update(`\n${paths.removed.join("\0")}`);
+    for (const path of [...paths.tracked, ...paths.untracked]) {
       const s = statOf(path);
       if (s !== null && s.mtimeMs > recent) return null;
-      parts.push(s === null ? `${path}\0-` : `${path}\0${s.mode}:${s.size}:${s.mtimeMs}:${s.ino}`);
+      hash.update(s === null ? `\n${path}\0-` : `\n${path}\0${s.mode}:${s.size}:${s.mtimeMs}:${s.ino}`);
     }
-    return parts.join("\n");
+    return hash.digest("hex");
   }
 
-  /** The user's index copied, `removed` taken out and `updated` brought up to date, written as a tree. */
-  private async writeTree(removed: readonly string[], updated: readonly string[]): Promise<string> {
-    const index = join(this.tmpDir, `index-${randomBytes(8).toString("hex")}`);
-    try {
-      copyIndex(this.repo.indexFile, index);
-      const env = { GIT_INDEX_FILE: index };
-      // Our own index is written plainly: never split into a shared index inside the user's .git.
-      const config = ["-c", "core.splitIndex=false", "-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false"];
-      if (removed.length > 0) {
-        const lines = removed.map((path) => `0 ${"0".repeat(40)}\t${path}\0`).join("");
-        await this.git([...config, "update-index", "-z", "--index-info"], { env, input: lines });
-      }
-      if (updated.length > 0) {
-        await this.git([...config, "update-index", "--add", "--remove", "--replace", "-z", "--stdin"], { env, input: updated.map((p) => `${p}\0`).join("") });
-      }
-      return (await this.git([...config, "write-tree"], { env })).toString("utf8").trim();
-    } finally {
-      rmSync(index, { force: true });
+  private remember(key: string, tree: string): void {
+    this.trees.delete(key);
+    this.trees.set(key, tree);
+    for (const oldest of this.trees.keys()) {
+      if (this.trees.size <= REMEMBERED_TREES) break;
+      this.trees.delete(oldest);
     }
+  }
+
+  /**
+   * The index a snapshot's tree is written from: the user's index (as the status index holds it)
+   * with `paths.removed` taken out; `updated` are the paths `write` then reads into it. The
+   * index is kept for the next snapshot: while the user's index holds the same entries (`base`),
+   * the next starts from it instead of a fresh copy, so what it brought up to date is read again
+   * only where the files' times changed since, and only the folders holding those are written anew.
+   */
+  private async stage(paths: SnapshotPaths, base: number): Promise<{ file: string; updated: string[] }> {
+    const work = this.work;
+    this.work = null;
+    const file = work?.file ?? join(this.tmpDir, `work-index-${randomBytes(8).toString("hex")}`);
+    const kept = work !== null && work.base === base && existsSync(file) ? pathsSince(work, paths) : null;
+    let taken = paths.removed;
+    let updated = [...paths.tracked, ...paths.untracked];
+    // The status index, with the file times git refreshed in it: what it had to compare by
+    // content is not compared again when this one is written.
+    if (kept === null) copyIndex(this.statusIndex.file, file);
+    else {
+      taken = [...taken, ...kept.removed];
+      updated = [...updated, ...kept.reread];
+    }
+    this.work = { file, base, ...paths };
+    if (taken.length > 0) {
+      const none = "0".repeat(this.repo.oidBytes * 2);
+      const input = taken.map((path) => `0 ${none}\t${path}\0`).join("");
+      await this.dropOnFailure(file, this.git([...OWN_INDEX_CONFIG, "update-index", "-z", "--index-info"], { env: { GIT_INDEX_FILE: file }, input }));
+    }
+    return { file, updated };
+  }
+
+  /**
+   * Reads `updated` into the staged index, then writes the index as a tree. A first snapshot
+   * resolves once the files are read: tools wait for that, not for the tree. A second one
+   * compares the index with `since` right after reading the files, in the same process start (a
+   * turn's end waits for the comparison), and writes its tree after that.
+   */
+  private async write(file: string, updated: string[], since: Promise<string> | undefined): Promise<{ tree: Promise<string>; changes?: Promise<PathChange[]> }> {
+    const env = { GIT_INDEX_FILE: file };
+    const read = [...OWN_INDEX_CONFIG, "update-index", "--add", "--remove", "--replace", "-z", "--stdin"];
+    const input = updated.map((path) => `${path}\0`).join("");
+    let changes: Promise<PathChange[]> | undefined;
+    let staged: Promise<unknown>;
+    if (since === undefined) {
+      if (updated.length > 0) await this.dropOnFailure(file, this.git(read, { env, input }));
+      // The tree is started once what waited for the files (a turn's tools) has gone ahead.
+      staged = new Promise<void>((resolve) => setImmediate(resolve));
+    } else {
+      const compared = since.then((before) => {
+        const compare = ["diff-index", "--cached", "-r", "-z", "--no-renames", "--raw", before, ...this.scope()];
+        if (updated.length === 0) return this.git(compare, { env });
+        return runGitThen({ first: read, args: compare, cwd: this.repo.root, env: { ...this.shadowEnv, ...env }, input });
+      });
+      changes = this.dropOnFailure(file, compared).then(parseRawDiff);
+      staged = changes;
+    }
+    const tree = staged.then(() => this.dropOnFailure(file, this.git([...OWN_INDEX_CONFIG, "write-tree"], { env }))).then((out) => out.toString("utf8").trim());
+    return { tree, changes };
+  }
+
+  /** `step`, run on the kept index `file`: when it fails the index is dropped (the next snapshot starts afresh). */
+  private dropOnFailure<T>(file: string, step: Promise<T>): Promise<T> {
+    return step.catch((err: unknown) => {
+      if (this.work?.file === file) this.work = null;
+      rmSync(file, { force: true });
+      throw err;
+    });
+  }
+
+  /** Removes the indexes kept between snapshots (the session ends). */
+  close(): void {
+    this.closed = true;
+    if (this.work !== null) rmSync(this.work.file, { force: true });
+    this.work = null;
+    this.statusIndex.remove();
   }
 
   /** The ghost commit: an unreferenced commit of `tree` on top of `parent`. */
@@ -204,20 +356,7 @@ export class ShadowGit {
   /** What differs between two snapshots under the session's folder (paths from the top). */
   async diff(before: string, after: string): Promise<PathChange[]> {
     if (before === after) return [];
-    const out = await this.git(["diff-tree", "-r", "-z", "--no-renames", "--raw", before, after, ...this.scope()]);
-    const fields = nulFields(out);
-    const changes: PathChange[] = [];
-    for (let i = 0; i + 1 < fields.length; i += 2) {
-      const header = fields[i] ?? "";
-      const path = fields[i + 1] ?? "";
-      const [srcMode, dstMode, srcOid, dstOid] = header.replace(/^:/, "").split(" ");
-      const before = stateOf(srcMode, srcOid);
-      const after = stateOf(dstMode, dstOid);
-      // Submodules and anything git keeps that is not a file are left to git.
-      if (before === undefined || after === undefined) continue;
-      changes.push({ path, before, after });
-    }
-    return changes;
+    return parseRawDiff(await this.git(["diff-tree", "-r", "-z", "--no-renames", "--raw", before, after, ...this.scope()]));
   }
 
   /** Whether each of `paths` is in `tree` (a file undo would restore from this snapshot). */
@@ -327,6 +466,23 @@ function lstatOrNull(path: string): Stats | null {
   } catch {
     return null;
   }
+}
+
+/** `--raw -z` diff output as changes (what git keeps that is not a file is left to git). */
+function parseRawDiff(out: Buffer): PathChange[] {
+  const fields = nulFields(out);
+  const changes: PathChange[] = [];
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const header = fields[i] ?? "";
+    const path = fields[i + 1] ?? "";
+    const [srcMode, dstMode, srcOid, dstOid] = header.replace(/^:/, "").split(" ");
+    const before = stateOf(srcMode, srcOid);
+    const after = stateOf(dstMode, dstOid);
+    // Neither side a file undo keeps (a submodule; an unmerged or intent-to-add entry: no change).
+    if (before === undefined || after === undefined || (before === null && after === null)) continue;
+    changes.push({ path, before, after });
+  }
+  return changes;
 }
 
 /** A raw diff side as a state: null for "not there", undefined for what undo does not handle. */

@@ -39,9 +39,26 @@ function gitEnv(extra: Record<string, string> | undefined): NodeJS.ProcessEnv {
 
 /** Runs git; resolves with its standard output, rejects with a GitError naming the command and what git said. */
 export function runGit(call: GitCall): Promise<Buffer> {
-  const name = `git ${subcommand(call.args)}`;
+  return run("git", call.args, call, `git ${subcommand(call.args)}`);
+}
+
+/**
+ * Runs git with `first`, then (when that succeeded) with `args`, whose output is the result (the
+ * first's is dropped); `input` goes to the first. One process is started from Node instead of two (each start forks
+ * this whole process: a few milliseconds of its main thread); a shell starts the two gits.
+ */
+export function runGitThen(call: GitCall & { first: readonly string[] }): Promise<Buffer> {
+  const script = `git ${call.first.map(shellQuoted).join(" ")} >/dev/null && exec git "$@"`;
+  return run("/bin/sh", ["-c", script, "sh", ...call.args], call, `git ${subcommand(call.first)} then ${subcommand(call.args)}`);
+}
+
+function shellQuoted(arg: string): string {
+  return `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+function run(command: string, argv: readonly string[], call: GitCall, name: string): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const child = spawn("git", call.args, { cwd: call.cwd, env: gitEnv(call.env), stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(command, argv, { cwd: call.cwd, env: gitEnv(call.env), stdio: ["pipe", "pipe", "pipe"] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let errBytes = 0;

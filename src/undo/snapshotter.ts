@@ -11,7 +11,7 @@ import { relative, sep } from "node:path";
 import { BlobStore } from "./blob-store.js";
 import { describeLeftOut, type SnapshotLimits } from "./exclusions.js";
 import { FolderSnapshots, FolderTooBigError, diffManifests, type FolderManifest } from "./folder-area.js";
-import { ShadowGit, findRepo, hiddenFrom, type GitCapture } from "./git-area.js";
+import { ShadowGit, findRepo, hiddenFrom, type GitCapture, type GitRepo } from "./git-area.js";
 import { ensureStore, type StoreLayout } from "./storage.js";
 import { encodeState, sameState, type AreaChanges, type FileState } from "./types.js";
 
@@ -23,6 +23,8 @@ export interface SnapshotterOptions {
   warn(message: string): void;
   /** `[ghost_snapshot] disable_warnings`: say nothing about files left out. */
   quietLeftOut?: boolean;
+  /** Finds the repository holding a folder (the session may have started looking before its first turn); `findRepo` by default. */
+  findRepo?: (cwd: string) => Promise<GitRepo | null>;
 }
 
 /** The reference's `ghost_commit` object, as its rollout lines hold it. */
@@ -47,6 +49,7 @@ type Before = { kind: "git"; git: ShadowGit; capture: GitCapture } | { kind: "fo
 
 export class Snapshotter {
   private readonly areas = new Map<string, Promise<Area>>();
+  private readonly gits: ShadowGit[] = [];
   readonly blobs: BlobStore;
   private readonly said = new Set<string>();
 
@@ -60,6 +63,11 @@ export class Snapshotter {
   /** Starts the turn's first snapshot in the background. */
   beginTurn(turnId: string, cwd: string): TurnCapture {
     return new TurnCapture(this, turnId, this.areaFor(cwd));
+  }
+
+  /** The session ends: what snapshots keep between turns (a git area's index) is removed. */
+  close(): void {
+    for (const git of this.gits) git.close();
   }
 
   /** Warns once per distinct message (a folder too big says so once, not every turn). */
@@ -80,8 +88,12 @@ export class Snapshotter {
 
   private async openArea(cwd: string): Promise<Area> {
     ensureStore(this.layout);
-    const repo = await findRepo(cwd);
-    if (repo !== null) return { kind: "git", git: new ShadowGit(repo, this.layout.objects, this.layout.tmp) };
+    const repo = await (this.options.findRepo ?? findRepo)(cwd);
+    if (repo !== null) {
+      const git = new ShadowGit(repo, this.layout.objects, this.layout.tmp);
+      this.gits.push(git);
+      return { kind: "git", git };
+    }
     try {
       return { kind: "folder", folder: new FolderSnapshots(realpathSync(cwd), this.blobs, this.options.limits, (p) => this.options.mayRead(p)) };
     } catch {
@@ -97,7 +109,7 @@ interface AfterArea {
   covered(paths: string[]): Promise<Set<string>>;
 }
 
-/** A turn's changes, found before the turn ends; `complete` makes the ghost commit (after it ended). */
+/** A turn's changes, found before the turn ends; `complete` gives the record with its ghost commit (after it ended). */
 export interface PendingRecord {
   areas: AreaChanges[];
   complete(): Promise<TurnRecord>;
@@ -115,6 +127,8 @@ export class TurnCapture {
    */
   private batch = 0;
   private after: { batch: number; result: Promise<AfterArea> } | null = null;
+  /** The ghost commit of the first snapshot, made once tools have run (while the model answers). */
+  private ghostCommit: Promise<string> | null = null;
 
   constructor(
     private readonly owner: Snapshotter,
@@ -156,6 +170,18 @@ export class TurnCapture {
     this.after = { batch, result: this.ready.then(() => this.takeAfter()) };
     // Its failure is the turn's when the turn uses it; a later batch's snapshot replaces it.
     this.after.result.catch(() => {});
+    // The ghost commit too (a turn whose tools ran likely changed files, and its record waits for
+    // it), once the snapshot has started: that is what the turn's end waits for.
+    void this.ready
+      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+      .then(() => (this.before.kind === "git" ? this.commitBefore(this.before) : null))
+      .catch(() => {});
+  }
+
+  /** The first snapshot's ghost commit, made once (the turn's record holds its id). */
+  private commitBefore(before: Extract<Before, { kind: "git" }>): Promise<string> {
+    this.ghostCommit ??= before.capture.tree.then((tree) => before.git.commit(tree, before.capture.head));
+    return this.ghostCommit;
   }
 
   /**
@@ -184,9 +210,9 @@ export class TurnCapture {
     const before = this.before;
     if (before.kind === "git") {
       const { git, capture } = before;
-      const after = await git.capture({ limits: options.limits, mayRead: options.mayRead, first: false });
+      const after = await git.capture({ limits: options.limits, mayRead: options.mayRead, first: false, since: capture.tree });
       // A path that looks new but was there unseen (ignored, too big) is not the turn's to remove.
-      const changes = (await git.diff(capture.tree, after.tree)).filter((c) => c.before !== null || !hiddenFrom(capture, c.path));
+      const changes = ((await after.changes) ?? []).filter((c) => c.before !== null || !hiddenFrom(capture, c.path));
       return {
         changes: changes.length > 0 ? { root: git.repo.root, source: "git", repoObjects: git.repo.objects, changes } : null,
         covered: async (paths) => {
@@ -196,8 +222,8 @@ export class TurnCapture {
               return rel === null ? [] : [[rel, p] as const];
             }),
           );
-          const inAfter = [...(await git.holds(after.tree, [...rels.keys()]))].filter((rel) => !hiddenFrom(capture, rel));
-          const held = new Set([...(await git.holds(capture.tree, [...rels.keys()])), ...inAfter]);
+          const inAfter = [...(await git.holds(await after.tree, [...rels.keys()]))].filter((rel) => !hiddenFrom(capture, rel));
+          const held = new Set([...(await git.holds(await capture.tree, [...rels.keys()])), ...inAfter]);
           return new Set([...rels].filter(([rel]) => held.has(rel)).map(([, p]) => p));
         },
       };
@@ -223,8 +249,8 @@ export class TurnCapture {
 
   /**
    * What the turn changed (the second snapshot taken while the model answered, or now), or null
-   * when it changed nothing undo can see. The ghost commit is made by `complete`, after the
-   * turn has ended.
+   * when it changed nothing undo can see. The ghost commit, started once tools had run (or now),
+   * is waited for by `complete`, after the turn has ended.
    */
   async finish(): Promise<PendingRecord | null> {
     await this.ready;
@@ -248,7 +274,7 @@ export class TurnCapture {
         if (before.kind !== "git") return record({ id: contentId(this.turnId, areas), parent: null, preexisting_untracked_files: [], preexisting_untracked_dirs: [] });
         const { capture } = before;
         return record({
-          id: await before.git.commit(capture.tree, capture.head),
+          id: await this.commitBefore(before),
           parent: capture.head,
           preexisting_untracked_files: capture.untrackedFiles,
           preexisting_untracked_dirs: capture.untrackedDirs,

@@ -3,7 +3,8 @@
  * pseudo-terminal: a turn answered, a command approved in the UI and run on the server's side,
  * and the connection cut twice through a TCP relay: once while an approval waits (it is asked
  * again after the reconnection and answered), once while a turn finishes (its answer is shown
- * after the reconnection: nothing in flight is lost). `@` and /diff look at the server's files;
+ * after the reconnection: nothing in flight is lost). `@` (through the server's `fuzzyFileSearch`,
+ * in a folder without git too) and /diff look at the server's files;
  * /undo, /redo and Esc Esc put the server's files back; `/goal` and `/mcp` (with `/mcp login`)
  * work on the server's goal and MCP servers. A sub-agent's approval question (asked on the
  * sub-agent's own thread) is asked in the UI of the thread that spawned it.
@@ -11,7 +12,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, connect, type Server, type Socket } from "node:net";
 import { join } from "node:path";
 import { startWsAppServer } from "../support/app-server-client.js";
@@ -126,6 +127,39 @@ void test("the UI drives a thread on an app-server, and reconnects without losin
   } finally {
     ui.kill();
     await relay.cut(true);
+    server.child.kill("SIGTERM");
+    await model.close();
+  }
+});
+
+void test("`@` over --remote searches the server's folder through fuzzyFileSearch, git or not", async () => {
+  const ws = makeWorkspace({ git: false });
+  mkdirSync(join(ws.dir, "notes", "deep"), { recursive: true });
+  writeFileSync(join(ws.dir, "notes", "deep", "remote-only-plan.md"), "plan\n");
+  writeFileSync(join(ws.dir, "README.md"), "readme\n");
+  const model = await startModelServer([]);
+  writeFileSync(join(ws.home, "config.toml"), `openai_base_url = "${model.url}"\n`);
+  const server = await startWsAppServer(ws.dir, ws.home);
+  const local = makeWorkspace();
+  const ui = new PtySession(["--remote", `ws://127.0.0.1:${server.port}`, "-C", ws.dir], { cwd: local.dir, home: local.home, cols: 120, rows: 40 });
+  try {
+    await ui.waitFor("Enter to send");
+    // Connected: the header names the server's folder (until then `@` would search this machine's).
+    await ui.waitFor(ws.dir);
+    await ui.type("@remplan");
+    // The match comes from the server (no git there to list files), highlighted as a local one.
+    await ui.waitFor("notes/deep/remote-only-plan.md");
+    ui.write(KEY.tab);
+    // Tab puts the path in the prompt, as a mention of a local file would be.
+    await ui.waitFor(/^ notes\/deep\/remote-only-plan\.md\s*$/m);
+    for (let i = 0; i < "notes/deep/remote-only-plan.md ".length; i++) ui.write(KEY.backspace);
+    await ui.type("@READ");
+    await ui.waitFor("README.md");
+    ui.write(KEY.escape);
+    ui.write(KEY.ctrlD);
+    assert.equal(await ui.exit(), 0);
+  } finally {
+    ui.kill();
     server.child.kill("SIGTERM");
     await model.close();
   }

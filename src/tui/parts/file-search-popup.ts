@@ -21,6 +21,8 @@ export interface SearchableIndex {
   readonly error: string | null;
   search(query: string, limit: number): FileMatch[];
   whenReady(): Promise<void>;
+  /** For an index whose answers come later (a remote one): who to tell when one arrives. */
+  watch?(listener: (() => void) | null): void;
 }
 
 export interface FileSearchPopupOptions {
@@ -47,6 +49,10 @@ export class FileSearchPopup implements Component {
     private readonly options: FileSearchPopupOptions,
   ) {
     this.maxVisible = options.maxVisible ?? 8;
+    index.watch?.(() => {
+      this.update();
+      options.requestRender?.();
+    });
     if (index.state === "building") {
       void index.whenReady().then(() => {
         this.update();
@@ -98,7 +104,7 @@ export class FileSearchPopup implements Component {
     const note = (text: string): string[] => [t.fg("muted", truncateToWidth(`  ${text}`, width, "…"))];
     if (this.index.state === "building") return note("indexing files…");
     if (this.index.state === "failed") return [t.fg("error", truncateToWidth(`  ${this.index.error ?? "file search failed"}`, width, "…"))];
-    if (this.matches.length === 0) return note("no matches");
+    if (this.matches.length === 0) return note(this.query === "" ? "type part of a file name" : "no matches");
     const rows: string[] = [];
     const end = Math.min(this.matches.length, this.top + this.maxVisible);
     for (let i = this.top; i < end; i++) {
