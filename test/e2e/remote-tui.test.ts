@@ -6,7 +6,8 @@
  * after the reconnection: nothing in flight is lost). `@` (through the server's `fuzzyFileSearch`,
  * in a folder without git too) and /diff look at the server's files;
  * /undo, /redo and Esc Esc put the server's files back; `/goal` and `/mcp` (with `/mcp login`)
- * work on the server's goal and MCP servers.
+ * work on the server's goal and MCP servers. A sub-agent's approval question (asked on the
+ * sub-agent's own thread) is asked in the UI of the thread that spawned it.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -19,6 +20,7 @@ import { makeWorkspace } from "../support/cli.js";
 import { customCall, fnCall, startModelServer, text, turn } from "../support/model-server.js";
 import { KEY, PtySession, sleep } from "../support/pty.js";
 import { startOAuthFixture } from "../support/oauth-server.js";
+import { collabCall, spawnedIn, startAgentServer } from "../support/agent-script.js";
 import { STDIO_SERVER_PATH } from "../fixtures/mcp/stdio-server.js";
 
 /** A TCP relay to the server that can cut every connection, and refuse new ones for a while. */
@@ -293,6 +295,48 @@ void test("remote: /undo and /redo put the server's files back and forth; Esc Es
     assert.equal(await ui.exit(), 0);
   } finally {
     ui.kill();
+    server.child.kill("SIGTERM");
+    await model.close();
+  }
+});
+
+void test("remote: a sub-agent's approval question, asked on its own thread, is asked in the UI of the thread that spawned it, again after a reconnection", async () => {
+  const ws = makeWorkspace({ git: false });
+  const made = join(ws.dir, "made-by-child.txt");
+  const model = await startAgentServer({
+    parent: [
+      turn(collabCall("spawn_agent", { message: "make the file" }, "call_spawn")),
+      (r) => turn(collabCall("wait_agent", { targets: [spawnedIn(r)[0]], timeout_ms: 60000 }, "call_wait")),
+      turn(text("The helper made it.")),
+    ],
+    child: (_task, request) =>
+      request.body.input?.some((i) => i.type === "function_call_output")
+        ? turn(text("made it"))
+        : turn(fnCall("exec_command", { cmd: `touch ${made}`, sandbox_permissions: "require_escalated", justification: "Create the file?" }, "child_call")),
+  });
+  writeFileSync(join(ws.home, "config.toml"), `openai_base_url = "${model.url}"\nmodel = "gpt-5.4"\napproval_policy = "on-request"\nsandbox_mode = "workspace-write"\n`);
+  const server = await startWsAppServer(ws.dir, ws.home);
+  const relay = new Relay(server.port);
+  await relay.start();
+  const local = makeWorkspace();
+  const ui = new PtySession(["--remote", `ws://127.0.0.1:${relay.port}`, "-C", ws.dir], { cwd: local.dir, home: local.home, cols: 120, rows: 40 });
+  try {
+    await ui.waitFor("Enter to send");
+    await ui.type("get a helper to make the file");
+    ui.write(KEY.enter);
+    await ui.waitFor("Run this command?");
+    assert.match((await ui.screen()).join("\n"), /touch .*made-by-child\.txt/);
+    await relay.cut(false);
+    await ui.waitFor(/Reconnected to the app-server/, { inTranscript: true });
+    await ui.waitFor("Run this command?");
+    assert.equal(existsSync(made), false, "nothing runs before the answer");
+    ui.write("y");
+    await ui.waitFor("The helper made it.");
+    assert.equal(existsSync(made), true, "the sub-agent ran the approved command on the server");
+    assert.deepEqual(model.violations, []);
+  } finally {
+    ui.kill();
+    await relay.cut(true);
     server.child.kill("SIGTERM");
     await model.close();
   }
