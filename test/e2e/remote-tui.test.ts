@@ -18,7 +18,7 @@ import { join } from "node:path";
 import { startWsAppServer } from "../support/app-server-client.js";
 import { makeWorkspace } from "../support/cli.js";
 import { customCall, fnCall, startModelServer, text, turn } from "../support/model-server.js";
-import { KEY, PtySession, sleep } from "../support/pty.js";
+import { KEY, type PtySession, remoteUi, sleep } from "../support/pty.js";
 import { startOAuthFixture } from "../support/oauth-server.js";
 import { collabCall, spawnedIn, startAgentServer } from "../support/agent-script.js";
 import { STDIO_SERVER_PATH } from "../fixtures/mcp/stdio-server.js";
@@ -73,9 +73,7 @@ void test("the UI drives a thread on an app-server, and reconnects without losin
   const server = await startWsAppServer(ws.dir, ws.home);
   const relay = new Relay(server.port);
   await relay.start();
-  // The UI's own home: nothing of the server's is on this side.
-  const local = makeWorkspace();
-  const ui = new PtySession(["--remote", `ws://127.0.0.1:${relay.port}`, "-C", ws.dir], { cwd: local.dir, home: local.home, cols: 120, rows: 40 });
+  const ui = remoteUi(relay.port, ws.dir);
   try {
     await ui.waitFor("Enter to send");
     await ui.waitFor(ws.dir);
@@ -140,8 +138,7 @@ void test("`@` over --remote searches the server's folder through fuzzyFileSearc
   const model = await startModelServer([]);
   writeFileSync(join(ws.home, "config.toml"), `openai_base_url = "${model.url}"\n`);
   const server = await startWsAppServer(ws.dir, ws.home);
-  const local = makeWorkspace();
-  const ui = new PtySession(["--remote", `ws://127.0.0.1:${server.port}`, "-C", ws.dir], { cwd: local.dir, home: local.home, cols: 120, rows: 40 });
+  const ui = remoteUi(server.port, ws.dir);
   try {
     await ui.waitFor("Enter to send");
     // Connected: the header names the server's folder (until then `@` would search this machine's).
@@ -171,8 +168,7 @@ void test("/goal over --remote: the goal is the server's, its own turns run ther
   writeFileSync(join(ws.home, "config.toml"), `openai_base_url = "${model.url}"\n`);
   const server = await startWsAppServer(ws.dir, ws.home);
   const local = makeWorkspace();
-  const url = `ws://127.0.0.1:${server.port}`;
-  const ui = new PtySession(["--remote", url, "-C", ws.dir], { cwd: local.dir, home: local.home, cols: 120, rows: 40 });
+  const ui = remoteUi(server.port, ws.dir, { local });
   let again: PtySession | null = null;
   try {
     await ui.waitFor("Enter to send");
@@ -189,7 +185,7 @@ void test("/goal over --remote: the goal is the server's, its own turns run ther
     assert.ok(threadId, ui.output);
 
     // Another UI resumes the thread: the goal comes from the server.
-    again = new PtySession(["--remote", url, "-C", ws.dir, "resume", threadId], { cwd: local.dir, home: local.home, cols: 120, rows: 40 });
+    again = remoteUi(server.port, ws.dir, { args: ["resume", threadId], local });
     await again.waitFor("Enter to send");
     await again.type("/goal");
     again.write(KEY.enter);
@@ -214,9 +210,8 @@ void test("/mcp over --remote lists the server's MCP servers; /mcp login signs i
   const servers = [`[mcp_servers.fixture]`, `command = ${JSON.stringify(process.execPath)}`, `args = [${JSON.stringify(STDIO_SERVER_PATH)}, "--name", "fx"]`, `[mcp_servers.remote]`, `url = ${JSON.stringify(fx.url)}`, ""].join("\n");
   writeFileSync(join(ws.home, "config.toml"), `openai_base_url = "${model.url}"\n${servers}`);
   const server = await startWsAppServer(ws.dir, ws.home);
-  const local = makeWorkspace();
   // Wide enough for the authorization URL to stay on one line.
-  const ui = new PtySession(["--remote", `ws://127.0.0.1:${server.port}`, "-C", ws.dir], { cwd: local.dir, home: local.home, cols: 500, rows: 40 });
+  const ui = remoteUi(server.port, ws.dir, { cols: 500, rows: 40 });
   try {
     await ui.waitFor("Enter to send");
     await ui.type("/mcp");
@@ -256,8 +251,7 @@ void test("remote: /undo and /redo put the server's files back and forth; Esc Es
   const model = await startModelServer([turn(customCall("apply_patch", patch, "p1")), turn(text("Patched on the server."))]);
   writeFileSync(join(ws.home, "config.toml"), `openai_base_url = "${model.url}"\nsandbox_mode = "workspace-write"\napproval_policy = "never"\n`);
   const server = await startWsAppServer(ws.dir, ws.home);
-  const local = makeWorkspace();
-  const ui = new PtySession(["--remote", `ws://127.0.0.1:${server.port}`, "-C", ws.dir], { cwd: local.dir, home: local.home, cols: 60, rows: 20 });
+  const ui = remoteUi(server.port, ws.dir, { cols: 60, rows: 20 });
   try {
     await ui.waitFor("Enter to send");
     await ui.type("patch it");
@@ -318,8 +312,7 @@ void test("remote: a sub-agent's approval question, asked on its own thread, is 
   const server = await startWsAppServer(ws.dir, ws.home);
   const relay = new Relay(server.port);
   await relay.start();
-  const local = makeWorkspace();
-  const ui = new PtySession(["--remote", `ws://127.0.0.1:${relay.port}`, "-C", ws.dir], { cwd: local.dir, home: local.home, cols: 120, rows: 40 });
+  const ui = remoteUi(relay.port, ws.dir);
   try {
     await ui.waitFor("Enter to send");
     await ui.type("get a helper to make the file");
