@@ -2,7 +2,7 @@
  * A client of an app-server on another machine (`codex-ts --remote ws://HOST:PORT`): the
  * connection and its handshake, threads started, resumed and forked there (RemoteThread), the
  * recorded threads listed, and the server's notifications and requests routed to the thread they
- * name. When the connection drops it is opened again (waiting longer each time, up to a limit),
+ * name (a sub-agent's questions to the thread it grew from: see sub-agent-parents.ts). When the connection drops it is opened again (waiting longer each time, up to a limit),
  * and every open thread is resumed on the new one: the turn that was running goes on showing, and
  * nothing that happened meanwhile is lost.
  */
@@ -10,6 +10,7 @@ import type { RequestId } from "../app-server-protocol/jsonrpc.js";
 import type { Thread, ThreadSettingsResponse } from "../app-server-protocol/v2.js";
 import { RpcConnection, type ConnectionListener } from "./rpc-connection.js";
 import { RemoteThread } from "./remote-thread.js";
+import { SubAgentParents } from "./sub-agent-parents.js";
 import { errorMessage } from "../util/errors.js";
 
 export { ConnectionLost, RemoteError } from "./rpc-connection.js";
@@ -38,6 +39,7 @@ export class RemoteClient implements ConnectionListener {
   private current: RpcConnection | null = null;
   private readonly threads = new Map<string, RemoteThread>();
   private readonly early = new Map<string, Array<{ method: string; params: Json }>>();
+  private readonly subAgents = new SubAgentParents();
   private closing = false;
 
   private constructor(private readonly options: RemoteOptions) {}
@@ -120,11 +122,22 @@ export class RemoteClient implements ConnectionListener {
 
   notification(method: string, params: Json): void {
     const threadId = typeof params.threadId === "string" ? params.threadId : typeof (params.thread as Json | undefined)?.id === "string" ? String((params.thread as Json).id) : null;
+    this.subAgents.note(method, params);
     if (threadId !== null) {
       const thread = this.threads.get(threadId);
       if (thread) thread.notification(method, params);
-      else this.keepEarly(threadId, method, params);
+      else if (this.subAgents.isSubAgent(threadId)) {
+        // A sub-agent shows through its parent's items; only the end of its questions, asked in
+        // the parent's view, matters here.
+        if (method === "serverRequest/resolved") this.ancestorOf(threadId)?.notification(method, params);
+      } else this.keepEarly(threadId, method, params);
     } else for (const thread of this.threads.values()) thread.notification(method, params);
+  }
+
+  /** The open thread a sub-agent's thread grew from (its parent, or further up), if any. */
+  private ancestorOf(threadId: string): RemoteThread | undefined {
+    const id = this.subAgents.openAncestor(threadId, (candidate) => this.threads.has(candidate));
+    return id === null ? undefined : this.threads.get(id);
   }
 
   /**
@@ -145,8 +158,12 @@ export class RemoteClient implements ConnectionListener {
   }
 
   request(id: RequestId, method: string, params: Json): void {
-    const thread = typeof params.threadId === "string" ? this.threads.get(params.threadId) : undefined;
+    const threadId = typeof params.threadId === "string" ? params.threadId : null;
+    const thread = threadId === null ? undefined : this.threads.get(threadId);
+    const ancestor = threadId === null || thread ? undefined : this.ancestorOf(threadId);
     if (thread) thread.serverRequest(id, method, params);
+    // A sub-agent's question, asked in the view of the thread it grew from (named by its id, as the UI names sub-agents).
+    else if (ancestor && threadId !== null) ancestor.serverRequest(id, method, params, { thread_id: threadId, agent_nickname: null, agent_role: null });
     else this.current?.respondError(id, { code: -32601, message: `${method} is not handled by this client` });
   }
 

@@ -7,6 +7,7 @@
  * are withdrawn; once it is back (RemoteClient resumes the thread) what finished meanwhile is
  * caught up, the queued ops go out, and the server asks its open questions again.
  */
+import type { AgentRef } from "../protocol/collab.js";
 import type { Event, EventMsg, QuestionRequest } from "../protocol/events.js";
 import type { McpCallToolResult } from "../protocol/mcp-events.js";
 import type { Op, QuestionAnswer, TurnOverrides, UserInput } from "../protocol/ops.js";
@@ -156,7 +157,8 @@ export class RemoteThread implements ThreadHandle {
     for (const msg of this.events.notification(method, params)) this.emit(sub, msg);
   }
 
-  serverRequest(requestId: RequestId, method: string, params: Json): void {
+  /** A question the server asks; `agent` names the sub-agent it comes from when it is not this thread's own. */
+  serverRequest(requestId: RequestId, method: string, params: Json, agent?: AgentRef): void {
     const request = this.questionRequest(method, params, requestId);
     if (!request) {
       this.link.connection()?.respondError(requestId, { code: -32601, message: `${method} is not supported by this client` });
@@ -165,7 +167,7 @@ export class RemoteThread implements ThreadHandle {
     const key = String(requestId);
     const callId = "call_id" in request ? request.call_id : null;
     this.questions.set(key, { requestId, method, callId, toolApproval: request.type === "mcp_tool_call_approval_request" });
-    this.emit(this.currentSub(), { type: "question_asked", key, request });
+    this.emit(this.currentSub(), { type: "question_asked", key, request, ...(agent ? { agent } : {}) });
   }
 
   /** The connection dropped: its questions cannot be answered any more (the server asks again later). */

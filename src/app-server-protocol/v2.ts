@@ -73,7 +73,8 @@ export interface Thread {
   cliVersion: string;
   originator: string | null;
   source: JsonValue;
-  threadSource: null;
+  /** "subagent" for a sub-agent's loaded thread; null otherwise. */
+  threadSource: "subagent" | null;
   agentNickname: string | null;
   agentRole: string | null;
   gitInfo: { sha: string | null; branch: string | null; originUrl: string | null } | null;

@@ -6,7 +6,13 @@
  * subscriber (the first answer wins, `serverRequest/resolved` closes them for all). A question
  * asked while nobody is subscribed waits for the next subscriber, so a client that disconnects
  * mid-turn can come back (`thread/resume`) and answer it; the turn keeps running meanwhile.
+ *
+ * A sub-agent's thread is loaded as one of these too (its `family` names its parent), as the
+ * reference serves it: `thread/status/changed` says it is loaded (idle) and, once it has shut
+ * down, `notLoaded`; its turns' rootTurnId is the parent's turn that spawned it; it asks its own
+ * questions, so its parent does not ask them again.
  */
+import type { AgentRef } from "../protocol/collab.js";
 import type { Event, EventMsg, QuestionRequest } from "../protocol/events.js";
 import type { ThreadGoal } from "../protocol/goals.js";
 import type { Op } from "../protocol/ops.js";
@@ -46,6 +52,14 @@ interface Expectation {
   reject: (err: RpcError) => void;
 }
 
+/** Where a loaded thread sits among the others. */
+export interface ThreadFamily {
+  /** The loaded thread whose sub-agent this is, else null (a user's thread). */
+  parent: LiveThread | null;
+  /** Whether a sub-agent's thread is loaded (it then asks its own questions). */
+  followed(threadId: string): boolean;
+}
+
 export class LiveThread {
   readonly threadId: string;
   readonly subscribers = new Set<Connection>();
@@ -70,6 +84,7 @@ export class LiveThread {
     readonly hosted: HostedThread,
     /** Told once the thread has shut down (its last event handled). */
     private readonly onClosed: (thread: LiveThread) => void,
+    private readonly family: ThreadFamily,
   ) {
     this.threadId = hosted.threadId;
     this.ready = new Promise((resolve) => (this.markReady = resolve));
@@ -87,6 +102,16 @@ export class LiveThread {
 
   get activeTurn(): Turn | null {
     return this.active ? { ...this.active.turn, items: [] } : null;
+  }
+
+  /** Whether this is a sub-agent's thread (its parent, not its clients, decides when it ends). */
+  get isSubAgent(): boolean {
+    return this.family.parent !== null;
+  }
+
+  /** The user's turn the work in progress belongs to (a sub-agent's: its parent's), else null. */
+  get rootTurnId(): string | null {
+    return this.active?.turn.rootTurnId ?? null;
   }
 
   /** The id of the turn in progress, else null. */
@@ -184,6 +209,8 @@ export class LiveThread {
         this.settings = msg;
         for (const earlier of msg.initial_messages ?? []) if (earlier.type === "thread_goal_updated") this.goal = earlier.goal;
         this.markReady(msg);
+        // A sub-agent's thread is announced as loaded by its status alone (no thread/started).
+        if (this.isSubAgent) this.broadcast([{ method: "thread/status/changed", params: { threadId: this.threadId, status: this.status } }]);
         return;
       case "settings_changed":
         this.settings = msg;
@@ -197,7 +224,7 @@ export class LiveThread {
         this.endTurn(msg.turn_id, "interrupted");
         return;
       case "question_asked":
-        this.questionAsked(msg.key, msg.request, msg.agent !== undefined);
+        this.questionAsked(msg.key, msg.request, msg.agent);
         return;
       case "question_resolved":
         this.questionResolved(msg.key);
@@ -213,7 +240,9 @@ export class LiveThread {
         return;
       }
       case "shutdown_complete":
-        this.broadcast([{ method: "thread/closed", params: { threadId: this.threadId } }]);
+        // A sub-agent's thread closed by its parent is no longer loaded, as the reference tells it.
+        if (this.isSubAgent) this.setStatus({ type: "notLoaded" });
+        else this.broadcast([{ method: "thread/closed", params: { threadId: this.threadId } }]);
         return;
       case "error":
         if (this.active) this.active.turn.error ??= { message: msg.message, codexErrorInfo: errorInfoToV2(msg.codex_error_info), additionalDetails: null };
@@ -255,7 +284,8 @@ export class LiveThread {
   }
 
   private beginTurn(subId: string, turnId: string): void | Promise<void> {
-    const turn: Turn = { id: turnId, rootTurnId: turnId, items: [], itemsView: "notLoaded", status: "inProgress", error: null, startedAt: Math.floor(Date.now() / 1000), completedAt: null, durationMs: null };
+    const rootTurnId = this.family.parent?.rootTurnId ?? turnId;
+    const turn: Turn = { id: turnId, rootTurnId, items: [], itemsView: "notLoaded", status: "inProgress", error: null, startedAt: Math.floor(Date.now() / 1000), completedAt: null, durationMs: null };
     this.active = { turn, subId, items: new TurnItems(this.threadId, turnId) };
     const announce = (): void => {
       this.setStatus({ type: "active", activeFlags: this.flags() });
@@ -309,10 +339,13 @@ export class LiveThread {
   }
 
   /**
-   * A question of the thread, or one a sub-agent relayed through it (`relayed`): asked of the
-   * clients on this thread, the only one they know (sub-agents' threads are not loaded ones).
+   * A question of the thread, or one a sub-agent relayed through it (`agent`): a sub-agent whose
+   * thread is loaded here asks it on that thread, as the reference does; one that is not is
+   * asked of this thread's clients, the only ones who could answer it.
    */
-  private questionAsked(key: string, request: QuestionRequest, relayed: boolean): void {
+  private questionAsked(key: string, request: QuestionRequest, agent: AgentRef | undefined): void {
+    if (agent !== undefined && this.family.followed(agent.thread_id)) return;
+    const relayed = agent !== undefined;
     const startedAtMs = Date.now();
     const routed = routeQuestion(this.threadId, this.active?.turn.id ?? null, request, startedAtMs);
     // A sub-agent's command or patch is not an item of this thread's turn.

@@ -11,6 +11,7 @@ import { loadConfig, type CliConfigInput, type Config } from "../config/load-con
 import { ConfigError } from "../config/overrides.js";
 import { FrontEndHost, HostStartError } from "../host/front-end-host.js";
 import type { HostedThread } from "../host/hosted-thread.js";
+import type { ThreadLineage } from "../protocol/collab.js";
 import { IDENTITIES } from "../host/identity.js";
 import { threadNames } from "../host/recorded-threads.js";
 import { ERROR_CODES, RpcError, invalidRequest, type RpcErrorBody, type RpcRequest } from "../app-server-protocol/jsonrpc.js";
@@ -19,7 +20,7 @@ import type { Thread } from "../app-server-protocol/v2.js";
 import { effortToV2 } from "../app-server-protocol/convert.js";
 import { packageVersion } from "../util/version.js";
 import { Connection, type ConnectionHandler, type Transport } from "./connection.js";
-import { LiveThread } from "./live-thread.js";
+import { LiveThread, type ThreadFamily } from "./live-thread.js";
 import { Params } from "./params.js";
 import { METHODS } from "./methods/index.js";
 import { endProcessesOf } from "./methods/command-processes.js";
@@ -45,6 +46,8 @@ interface ThreadMeta {
   forkedFromId: string | null;
   ephemeral: boolean;
   preview: string;
+  /** A sub-agent's place in its tree; null for a user's thread. */
+  lineage: ThreadLineage | null;
 }
 
 export class AppServer implements ConnectionHandler {
@@ -99,14 +102,45 @@ export class AppServer implements ConnectionHandler {
   async adopt(hosted: HostedThread, meta: Partial<ThreadMeta> = {}): Promise<LiveThread> {
     const existing = this.thread(hosted.threadId);
     if (existing) return existing;
-    const live = new LiveThread(hosted, (closed) => this.threads.delete(closed.threadId));
-    const full: ThreadMeta = { createdAt: Math.floor(Date.now() / 1000), forkedFromId: null, ephemeral: false, preview: "", ...meta };
+    const live = new LiveThread(hosted, (closed) => this.forget(closed), this.family(null));
+    const full: ThreadMeta = { createdAt: Math.floor(Date.now() / 1000), forkedFromId: null, ephemeral: false, preview: "", lineage: null, ...meta };
     this.threads.set(hosted.threadId, { live, meta: full });
     for (const notice of hosted.notices) this.options.log(notice);
     const configured = await live.whenConfigured();
     const firstPrompt = configured.initial_messages?.find((m) => m.type === "user_message");
     if (firstPrompt?.type === "user_message" && full.preview === "") full.preview = firstPrompt.message;
     return live;
+  }
+
+  /**
+   * A sub-agent's thread, opened (or reopened) by a loaded thread's collab tools: loaded as a
+   * thread of its own, its notifications sent to the parent's clients from its first event.
+   * Called before the sub-agent gets its task, so nothing of its turn is missed.
+   */
+  private adoptSubAgent(hosted: HostedThread, lineage: ThreadLineage): void {
+    const parent = this.threads.get(lineage.parentThreadId);
+    const live = new LiveThread(hosted, (closed) => this.forget(closed), this.family(parent?.live ?? null));
+    const meta: ThreadMeta = { createdAt: Math.floor(Date.now() / 1000), forkedFromId: null, ephemeral: parent?.meta.ephemeral ?? false, preview: "", lineage };
+    this.threads.set(hosted.threadId, { live, meta });
+    for (const connection of parent?.live.subscribers ?? []) live.subscribe(connection);
+  }
+
+  /** The loaded sub-agents' threads under a thread (its children, theirs, …). */
+  subAgentsOf(threadId: string): LiveThread[] {
+    const found: LiveThread[] = [];
+    for (const { live, meta } of this.threads.values()) {
+      if (meta.lineage?.parentThreadId === threadId) found.push(live, ...this.subAgentsOf(live.threadId));
+    }
+    return found;
+  }
+
+  private family(parent: LiveThread | null): ThreadFamily {
+    return { parent, followed: (threadId) => this.threads.has(threadId) };
+  }
+
+  /** A thread that shut down is no longer loaded (unless it was loaded again meanwhile: a reopened sub-agent). */
+  private forget(closed: LiveThread): void {
+    if (this.threads.get(closed.threadId)?.live === closed) this.threads.delete(closed.threadId);
   }
 
   /** Records the first prompt of a thread that had none, for its preview. */
@@ -118,14 +152,15 @@ export class AppServer implements ConnectionHandler {
   /** The loaded thread as the protocol shows it (`turns` empty; reads and resumes add them). */
   threadObject(live: LiveThread): Thread {
     const entry = this.threads.get(live.threadId);
-    const meta = entry?.meta ?? { createdAt: Math.floor(Date.now() / 1000), forkedFromId: null, ephemeral: false, preview: "" };
+    const meta = entry?.meta ?? { createdAt: Math.floor(Date.now() / 1000), forkedFromId: null, ephemeral: false, preview: "", lineage: null };
     const configured = live.configured;
     const settings = live.settingsResponse();
+    const lineage = meta.lineage;
     return {
       id: live.threadId,
-      sessionId: live.threadId,
+      sessionId: lineage?.rootThreadId ?? live.threadId,
       forkedFromId: meta.forkedFromId,
-      parentThreadId: null,
+      parentThreadId: lineage?.parentThreadId ?? null,
       preview: meta.preview,
       ephemeral: meta.ephemeral,
       section: null,
@@ -143,10 +178,10 @@ export class AppServer implements ConnectionHandler {
       cwd: settings.cwd,
       cliVersion: packageVersion(),
       originator: this.originator,
-      source: IDENTITIES["app-server"].source,
-      threadSource: null,
-      agentNickname: null,
-      agentRole: null,
+      source: lineage ? subAgentSource(lineage) : IDENTITIES["app-server"].source,
+      threadSource: lineage ? "subagent" : null,
+      agentNickname: lineage?.nickname ?? null,
+      agentRole: lineage?.role ?? null,
       gitInfo: null,
       name: threadNames(this.codexHome).get(live.threadId.toLowerCase())?.name ?? null,
       turns: [],
@@ -221,7 +256,11 @@ export class AppServer implements ConnectionHandler {
       // The first client names the originator threads are recorded and sent with, as the reference does.
       this.originator = this.options.env.CODEX_INTERNAL_ORIGINATOR_OVERRIDE ?? name;
       // An active goal keeps its thread working turn after turn, as the reference's app-server does.
-      this.frontEndHost = new FrontEndHost({ ...IDENTITIES["app-server"], originator: this.originator, userAgentProduct: name }, this.options.env, { goalContinuation: true });
+      // Sub-agents' threads are served as threads of their own, as the reference serves them.
+      this.frontEndHost = new FrontEndHost({ ...IDENTITIES["app-server"], originator: this.originator, userAgentProduct: name }, this.options.env, {
+        goalContinuation: true,
+        subAgentThreads: (thread, lineage) => this.adoptSubAgent(thread, lineage),
+      });
     }
     return {
       userAgent: `${name}/${packageVersion()} (${osType()} ${release()}; ${arch()}) ${this.options.env.TERM_PROGRAM ?? this.options.env.TERM ?? "unknown"} (${name}; ${version})`,
@@ -230,4 +269,10 @@ export class AppServer implements ConnectionHandler {
       platformOs: platform() === "darwin" ? "macos" : platform() === "win32" ? "windows" : platform(),
     };
   }
+}
+
+/** A spawned sub-agent's SessionSource, as the reference's Thread carries it. */
+function subAgentSource(lineage: ThreadLineage): Thread["source"] {
+  const spawn = { parent_thread_id: lineage.parentThreadId, depth: lineage.depth, agent_path: null, agent_nickname: lineage.nickname, agent_role: lineage.role };
+  return { subAgent: { thread_spawn: spawn } };
 }

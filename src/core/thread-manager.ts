@@ -49,6 +49,11 @@ export interface ThreadManagerOptions {
   mcpSignIn?: McpSignInHandler;
   /** Threads go on with an active goal in turns of their own (the interactive UI; see goal-continuation.ts). */
   goalContinuation?: boolean;
+  /**
+   * Told of every sub-agent's thread as it opens (or reopens), before it is given any input, so
+   * a front end can follow it from its first event as a thread of its own (the app-server).
+   */
+  onSubAgentThread?: (session: Session) => void;
 }
 
 export interface StartThreadRequest {
@@ -221,6 +226,7 @@ export class ThreadManager {
       const threadId = options.threadId ?? uuidv7();
       const session = new Session({ ...options, threadId, recorder, telemetry: await this.telemetryFor(config, threadId) });
       this.subAgentThreads.set(threadId, session);
+      this.options.onSubAgentThread?.(session);
       return session;
     };
     const opener: ChildThreadOpener = {

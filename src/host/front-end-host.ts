@@ -8,18 +8,26 @@ import { statSync } from "node:fs";
 import { codexHome } from "../config/codex-home.js";
 import { loadConfig, type Config } from "../config/load-config.js";
 import { ThreadManager, ThreadStartError, type StartThreadRequest, type StartedThread, type ThreadManagerOptions } from "../core/thread-manager.js";
-import type { SubAgentView } from "../core/session.js";
+import type { Session, SubAgentView } from "../core/session.js";
 import { isThreadId } from "../rollout/format.js";
 import { findThreadPath } from "../rollout/list.js";
 import { loadThread } from "../rollout/reconstruct.js";
+import type { ThreadLineage } from "../protocol/collab.js";
 import { HostedThread } from "./hosted-thread.js";
 import { IDENTITIES, type FrontEndIdentity, type FrontEndName } from "./identity.js";
+import { followSubAgentThread } from "./sub-agent-thread.js";
 
 export { ThreadStartError as HostStartError };
 export type { ThreadTarget } from "../protocol/threads.js";
 
 export type OpenRequest = StartThreadRequest;
 export type { SubAgentView };
+
+/** What a front end can do beyond its identity preset (see the constructor). */
+export interface HostAbilities extends Pick<ThreadManagerOptions, "mcpSignIn" | "goalContinuation"> {
+  /** Told of each sub-agent's thread as it opens, to serve it as a thread of its own from its first event. */
+  subAgentThreads?: (thread: HostedThread, lineage: ThreadLineage) => void;
+}
 
 export class FrontEndHost {
   private readonly manager: ThreadManager;
@@ -30,10 +38,17 @@ export class FrontEndHost {
   constructor(
     identity: FrontEndName | FrontEndIdentity,
     private readonly env: NodeJS.ProcessEnv = process.env,
-    /** What the front end can do beyond the preset: answer MCP sign-ins, let goals go on in turns of their own. */
-    abilities: Pick<ThreadManagerOptions, "mcpSignIn" | "goalContinuation"> = {},
+    /** What the front end can do beyond the preset: answer MCP sign-ins, let goals go on in turns of their own, follow sub-agents' threads. */
+    abilities: HostAbilities = {},
   ) {
-    this.manager = new ThreadManager({ env, ...(typeof identity === "string" ? IDENTITIES[identity] : identity), ...abilities });
+    const { subAgentThreads, ...managerAbilities } = abilities;
+    const onSubAgentThread = subAgentThreads
+      ? (session: Session): void => {
+          const lineage = session.lineage;
+          if (lineage) subAgentThreads(new HostedThread(followSubAgentThread(session)), lineage);
+        }
+      : undefined;
+    this.manager = new ThreadManager({ env, ...(typeof identity === "string" ? IDENTITIES[identity] : identity), ...managerAbilities, ...(onSubAgentThread ? { onSubAgentThread } : {}) });
   }
 
   /**

@@ -175,5 +175,6 @@ void test("acp: /undo puts back what the last turn changed, /redo changes it aga
     assert.equal(acp.permissions.filter((p) => /changed by hand/.test(p.toolCall.title ?? "")).length, 2);
     assert.match(await prompt("/redo"), /\S/, "nothing left to redo is said");
   });
+  await server.close();
 });
 

@@ -12,7 +12,7 @@ import { startWsAppServer } from "../support/app-server-client.js";
 import { makeWorkspace } from "../support/cli.js";
 import { installFixtureHooks } from "../support/hooks.js";
 import { fnCall, startModelServer, text, turn } from "../support/model-server.js";
-import { KEY, PtySession } from "../support/pty.js";
+import { KEY, remoteUi } from "../support/pty.js";
 
 void test("the remote UI reviews and trusts the server's hooks, and shows a block from the server", async () => {
   const ws = makeWorkspace();
@@ -21,8 +21,7 @@ void test("the remote UI reviews and trusts the server's hooks, and shows a bloc
   writeFileSync(join(ws.home, "config.toml"), `openai_base_url = "${model.url}"\n`);
   const server = await startWsAppServer(ws.dir, ws.home);
   // The UI's own home has no hooks: everything it lists is the server's.
-  const local = makeWorkspace();
-  const ui = new PtySession(["--remote", `ws://127.0.0.1:${server.port}`, "-C", ws.dir], { cwd: local.dir, home: local.home, cols: 120, rows: 40 });
+  const ui = remoteUi(server.port, ws.dir);
   try {
     await ui.waitFor(/8 hooks are new or changed/);
     await ui.type("/hooks");

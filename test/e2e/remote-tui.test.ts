@@ -6,7 +6,8 @@
  * after the reconnection: nothing in flight is lost). `@` (through the server's `fuzzyFileSearch`,
  * in a folder without git too) and /diff look at the server's files;
  * /undo, /redo and Esc Esc put the server's files back; `/goal` and `/mcp` (with `/mcp login`)
- * work on the server's goal and MCP servers.
+ * work on the server's goal and MCP servers. A sub-agent's approval question (asked on the
+ * sub-agent's own thread) is asked in the UI of the thread that spawned it.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -17,8 +18,9 @@ import { join } from "node:path";
 import { startWsAppServer } from "../support/app-server-client.js";
 import { makeWorkspace } from "../support/cli.js";
 import { customCall, fnCall, startModelServer, text, turn } from "../support/model-server.js";
-import { KEY, PtySession, sleep } from "../support/pty.js";
+import { KEY, type PtySession, remoteUi, sleep } from "../support/pty.js";
 import { startOAuthFixture } from "../support/oauth-server.js";
+import { collabCall, spawnedIn, startAgentServer } from "../support/agent-script.js";
 import { STDIO_SERVER_PATH } from "../fixtures/mcp/stdio-server.js";
 
 /** A TCP relay to the server that can cut every connection, and refuse new ones for a while. */
@@ -71,9 +73,7 @@ void test("the UI drives a thread on an app-server, and reconnects without losin
   const server = await startWsAppServer(ws.dir, ws.home);
   const relay = new Relay(server.port);
   await relay.start();
-  // The UI's own home: nothing of the server's is on this side.
-  const local = makeWorkspace();
-  const ui = new PtySession(["--remote", `ws://127.0.0.1:${relay.port}`, "-C", ws.dir], { cwd: local.dir, home: local.home, cols: 120, rows: 40 });
+  const ui = remoteUi(relay.port, ws.dir);
   try {
     await ui.waitFor("Enter to send");
     await ui.waitFor(ws.dir);
@@ -138,8 +138,7 @@ void test("`@` over --remote searches the server's folder through fuzzyFileSearc
   const model = await startModelServer([]);
   writeFileSync(join(ws.home, "config.toml"), `openai_base_url = "${model.url}"\n`);
   const server = await startWsAppServer(ws.dir, ws.home);
-  const local = makeWorkspace();
-  const ui = new PtySession(["--remote", `ws://127.0.0.1:${server.port}`, "-C", ws.dir], { cwd: local.dir, home: local.home, cols: 120, rows: 40 });
+  const ui = remoteUi(server.port, ws.dir);
   try {
     await ui.waitFor("Enter to send");
     // Connected: the header names the server's folder (until then `@` would search this machine's).
@@ -169,8 +168,7 @@ void test("/goal over --remote: the goal is the server's, its own turns run ther
   writeFileSync(join(ws.home, "config.toml"), `openai_base_url = "${model.url}"\n`);
   const server = await startWsAppServer(ws.dir, ws.home);
   const local = makeWorkspace();
-  const url = `ws://127.0.0.1:${server.port}`;
-  const ui = new PtySession(["--remote", url, "-C", ws.dir], { cwd: local.dir, home: local.home, cols: 120, rows: 40 });
+  const ui = remoteUi(server.port, ws.dir, { local });
   let again: PtySession | null = null;
   try {
     await ui.waitFor("Enter to send");
@@ -187,7 +185,7 @@ void test("/goal over --remote: the goal is the server's, its own turns run ther
     assert.ok(threadId, ui.output);
 
     // Another UI resumes the thread: the goal comes from the server.
-    again = new PtySession(["--remote", url, "-C", ws.dir, "resume", threadId], { cwd: local.dir, home: local.home, cols: 120, rows: 40 });
+    again = remoteUi(server.port, ws.dir, { args: ["resume", threadId], local });
     await again.waitFor("Enter to send");
     await again.type("/goal");
     again.write(KEY.enter);
@@ -212,9 +210,8 @@ void test("/mcp over --remote lists the server's MCP servers; /mcp login signs i
   const servers = [`[mcp_servers.fixture]`, `command = ${JSON.stringify(process.execPath)}`, `args = [${JSON.stringify(STDIO_SERVER_PATH)}, "--name", "fx"]`, `[mcp_servers.remote]`, `url = ${JSON.stringify(fx.url)}`, ""].join("\n");
   writeFileSync(join(ws.home, "config.toml"), `openai_base_url = "${model.url}"\n${servers}`);
   const server = await startWsAppServer(ws.dir, ws.home);
-  const local = makeWorkspace();
   // Wide enough for the authorization URL to stay on one line.
-  const ui = new PtySession(["--remote", `ws://127.0.0.1:${server.port}`, "-C", ws.dir], { cwd: local.dir, home: local.home, cols: 500, rows: 40 });
+  const ui = remoteUi(server.port, ws.dir, { cols: 500, rows: 40 });
   try {
     await ui.waitFor("Enter to send");
     await ui.type("/mcp");
@@ -254,8 +251,7 @@ void test("remote: /undo and /redo put the server's files back and forth; Esc Es
   const model = await startModelServer([turn(customCall("apply_patch", patch, "p1")), turn(text("Patched on the server."))]);
   writeFileSync(join(ws.home, "config.toml"), `openai_base_url = "${model.url}"\nsandbox_mode = "workspace-write"\napproval_policy = "never"\n`);
   const server = await startWsAppServer(ws.dir, ws.home);
-  const local = makeWorkspace();
-  const ui = new PtySession(["--remote", `ws://127.0.0.1:${server.port}`, "-C", ws.dir], { cwd: local.dir, home: local.home, cols: 60, rows: 20 });
+  const ui = remoteUi(server.port, ws.dir, { cols: 60, rows: 20 });
   try {
     await ui.waitFor("Enter to send");
     await ui.type("patch it");
@@ -293,6 +289,47 @@ void test("remote: /undo and /redo put the server's files back and forth; Esc Es
     assert.equal(await ui.exit(), 0);
   } finally {
     ui.kill();
+    server.child.kill("SIGTERM");
+    await model.close();
+  }
+});
+
+void test("remote: a sub-agent's approval question, asked on its own thread, is asked in the UI of the thread that spawned it, again after a reconnection", async () => {
+  const ws = makeWorkspace({ git: false });
+  const made = join(ws.dir, "made-by-child.txt");
+  const model = await startAgentServer({
+    parent: [
+      turn(collabCall("spawn_agent", { message: "make the file" }, "call_spawn")),
+      (r) => turn(collabCall("wait_agent", { targets: [spawnedIn(r)[0]], timeout_ms: 60000 }, "call_wait")),
+      turn(text("The helper made it.")),
+    ],
+    child: (_task, request) =>
+      request.body.input?.some((i) => i.type === "function_call_output")
+        ? turn(text("made it"))
+        : turn(fnCall("exec_command", { cmd: `touch ${made}`, sandbox_permissions: "require_escalated", justification: "Create the file?" }, "child_call")),
+  });
+  writeFileSync(join(ws.home, "config.toml"), `openai_base_url = "${model.url}"\nmodel = "gpt-5.4"\napproval_policy = "on-request"\nsandbox_mode = "workspace-write"\n`);
+  const server = await startWsAppServer(ws.dir, ws.home);
+  const relay = new Relay(server.port);
+  await relay.start();
+  const ui = remoteUi(relay.port, ws.dir);
+  try {
+    await ui.waitFor("Enter to send");
+    await ui.type("get a helper to make the file");
+    ui.write(KEY.enter);
+    await ui.waitFor("Run this command?");
+    assert.match((await ui.screen()).join("\n"), /touch .*made-by-child\.txt/);
+    await relay.cut(false);
+    await ui.waitFor(/Reconnected to the app-server/, { inTranscript: true });
+    await ui.waitFor("Run this command?");
+    assert.equal(existsSync(made), false, "nothing runs before the answer");
+    ui.write("y");
+    await ui.waitFor("The helper made it.");
+    assert.equal(existsSync(made), true, "the sub-agent ran the approved command on the server");
+    assert.deepEqual(model.violations, []);
+  } finally {
+    ui.kill();
+    await relay.cut(true);
     server.child.kill("SIGTERM");
     await model.close();
   }

@@ -5,7 +5,7 @@
  */
 import pty from "@lydell/node-pty";
 import xtermHeadless from "@xterm/headless";
-import { CLI_PATH, testEnv } from "./cli.js";
+import { CLI_PATH, makeWorkspace, testEnv, type Workspace } from "./cli.js";
 
 const { Terminal } = xtermHeadless;
 
@@ -139,6 +139,17 @@ export class PtySession {
   kill(signal = "SIGKILL"): void {
     if (this.exitCode === null) this.proc.kill(signal);
   }
+}
+
+/**
+ * `codex-ts --remote` driving the app-server at 127.0.0.1:`port` in the server's `folder`. The UI
+ * runs from a fresh, empty folder and home of its own (or `local`, to share one between two UIs),
+ * so whatever it shows came from the server.
+ */
+export function remoteUi(port: number, folder: string, options: { args?: string[]; cols?: number; rows?: number; local?: Pick<Workspace, "dir" | "home"> } = {}): PtySession {
+  const local = options.local ?? makeWorkspace();
+  const args = ["--remote", `ws://127.0.0.1:${port}`, "-C", folder, ...(options.args ?? [])];
+  return new PtySession(args, { cwd: local.dir, home: local.home, cols: options.cols ?? 120, rows: options.rows ?? 40 });
 }
 
 export function sleep(ms: number): Promise<void> {

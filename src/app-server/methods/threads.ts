@@ -102,12 +102,15 @@ const resume: Method = async ({ server, connection }, params) => {
   }
   const overrides = resumeOverrides(params);
   if (Object.keys(overrides).length > 0) await live.request({ type: "override_turn_context", ...overrides }, (msg) => (msg.type === "settings_changed" ? msg : undefined));
-  live.subscribe(connection);
+  // The thread's running sub-agents come with it, as they did when they started.
+  const joined = [live, ...server.subAgentsOf(threadId)];
+  for (const thread of joined) thread.subscribe(connection);
   const thread = params.optionalBoolean("excludeTurns") === true ? server.threadObject(live) : withTurns(server, live);
   const reply = { ...settingsReply(server, live, thread), collaborationMode: null, turnsBackwardsCursor: null, itemsBackwardsCursor: null };
-  const joined = live;
-  // Questions the thread asked while this client was away are asked again once it has the thread.
-  return new Reply(reply, () => joined.askOpenQuestions(connection));
+  // Questions the threads asked while this client was away are asked again once it has the thread.
+  return new Reply(reply, () => {
+    for (const thread of joined) thread.askOpenQuestions(connection);
+  });
 };
 
 const fork: Method = async ({ server, connection }, params) => {
@@ -200,7 +203,8 @@ const unsubscribe: Method = async ({ server, connection }, params) => {
   if (!live) return { status: "notLoaded" };
   if (!live.unsubscribe(connection)) return { status: "notSubscribed" };
   // The last client gone from an idle thread: it is unloaded (a running turn finishes first).
-  if (live.subscribers.size === 0 && live.activeTurnId === null) await server.closeThread(threadId);
+  // A sub-agent's thread stays: its parent decides when it ends.
+  if (live.subscribers.size === 0 && live.activeTurnId === null && !live.isSubAgent) await server.closeThread(threadId);
   return { status: "unsubscribed" };
 };
 
