@@ -368,7 +368,9 @@ export class ShadowGit {
         return runGitThen({ first: read, args: compare, cwd: this.repo.root, env: { ...this.shadowEnv, ...env }, input });
       });
       changes = this.dropOnFailure(file, compared).then(parseRawDiff);
-      staged = changes;
+      // Likewise once what waited for the comparison (the turn's end, its record and ghost
+      // commit) has gone ahead: starting a process forks this one, which would hold them up.
+      staged = changes.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
     }
     const tree = staged.then(() => this.dropOnFailure(file, this.git([...OWN_INDEX_CONFIG, "write-tree"], { env }))).then((out) => out.toString("utf8").trim());
     return { tree, changes };
