@@ -151,7 +151,12 @@ async function part1(runs, files, keep) {
   const rows = [];
   for (const state of ["clean", "uncommitted work"]) {
     const dir = makeRepo(files);
-    if (state !== "clean") dirty(dir);
+    if (state !== "clean") {
+      dirty(dir);
+      // The user's work predates the session: files changed within 2 s of a snapshot are "racy"
+      // (their trees are not reused), which would make the first rounds here unlike any turn.
+      await new Promise((resolve) => setTimeout(resolve, 2100));
+    }
     const ours = [];
     const seeds = [];
     for (let i = 0; i < runs + 1; i++) {

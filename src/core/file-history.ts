@@ -13,7 +13,8 @@ import { mkdtempSync, readdirSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, relative, sep } from "node:path";
 import type { EventMsg, UndoAction } from "../protocol/events.js";
-import type { SandboxPolicy } from "../protocol/policy.js";
+import type { AskForApproval, SandboxPolicy } from "../protocol/policy.js";
+import type { CollaborationMode } from "../protocol/ops.js";
 import type { RolloutRecorder } from "../rollout/recorder.js";
 import type { RecordedUndo } from "../rollout/reconstruct.js";
 import { rolloutFiles } from "../rollout/list.js";
@@ -39,8 +40,8 @@ export interface FileHistoryHost {
   readonly codexHome: string | undefined;
   readonly recorder: RolloutRecorder | null;
   readonly guard: FileSystemGuard;
-  /** The settings now: a restore writes where the current sandbox lets the agent write. */
-  settings(): { cwd: string; sandboxPolicy: SandboxPolicy };
+  /** The settings now: a restore writes where the current sandbox lets the agent write; turns under them may or may not change files. */
+  settings(): { cwd: string; sandboxPolicy: SandboxPolicy; approvalPolicy: AskForApproval; collaborationMode?: CollaborationMode };
   /** Folders the user granted to patches for the session. */
   grantedRoots(): readonly string[];
   send(id: string, msg: EventMsg): void;
@@ -107,10 +108,13 @@ export class FileHistory {
 
   /**
    * Looks for the repository holding the session's folder now, so that the first turn's snapshot
-   * does not wait for it (tools wait for that snapshot).
+   * does not wait for it (tools wait for that snapshot); not when turns under the session's
+   * settings take no snapshot (nor when undo is off). Resolves once it has looked.
    */
-  prewarm(): void {
-    if (this.options !== undefined) void this.repoOf(this.host.settings().cwd);
+  async prewarm(): Promise<void> {
+    const settings = this.host.settings();
+    if (this.options === undefined || !mayChangeFiles({ ...settings, planning: settings.collaborationMode === "plan" })) return;
+    await this.repoOf(settings.cwd);
   }
 
   private repoOf(cwd: string): Promise<GitRepo | null> {
@@ -124,8 +128,7 @@ export class FileHistory {
 
   /** Starts a turn's snapshots; null when undo is off or the turn cannot change files. */
   beginTurn(turn: TurnContext): TurnFiles | null {
-    if (this.options === undefined) return null;
-    if (turn.planning === true || (turn.sandboxPolicy.type === "read-only" && turn.approvalPolicy === "never")) return null;
+    if (this.options === undefined || !mayChangeFiles(turn)) return null;
     const snapshotter = this.snapshotterFor(this.options);
     // A turn's first snapshot waits for the previous turn's record.
     const capture = this.settled.then(() => snapshotter.beginTurn(turn.turnId, turn.cwd));
@@ -329,10 +332,18 @@ export class FileHistory {
   }
 
   /** The end of the session: a temporary store goes with it, and what snapshots kept between turns. */
-  close(): void {
-    this.snapshotter?.close();
+  async close(): Promise<void> {
+    await this.snapshotter?.close();
     if (this.temporaryBase !== null) rmSync(this.temporaryBase, { recursive: true, force: true });
   }
+}
+
+/**
+ * Whether a turn under these settings may change files, which is when it takes snapshots: not in
+ * plan mode, nor when the sandbox is read-only and nothing may ask to leave it.
+ */
+function mayChangeFiles(settings: { planning?: boolean; sandboxPolicy: SandboxPolicy; approvalPolicy: AskForApproval }): boolean {
+  return settings.planning !== true && !(settings.sandboxPolicy.type === "read-only" && settings.approvalPolicy === "never");
 }
 
 /** The ids of every recorded thread, active or archived. */

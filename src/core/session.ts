@@ -58,7 +58,7 @@ export class Session implements ThreadHandle {
     // The deny patterns' first walk, off the first command's path.
     void state.fileSystemGuard.prewarm();
     // Undo's repository look-up, off the first turn's snapshot.
-    state.files.prewarm();
+    void state.files.prewarm();
   }
 
   /** The `codex.*` OpenTelemetry events of this thread (records nothing without an exporter). */

@@ -5,7 +5,8 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, ut
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_LIMITS } from "./exclusions.js";
-import { ShadowGit, findRepo, hiddenFrom, parseStatus, type GitCapture } from "./git-area.js";
+import { ShadowGit, findRepo, hiddenFrom, type GitCapture } from "./git-area.js";
+import { parseStatus } from "./git-output.js";
 
 void test("git status's porcelain v2 gives changed tracked paths (spaces kept), untracked and ignored ones", () => {
   const out = [
@@ -120,11 +121,11 @@ void test("a snapshot started from the index kept from the last one holds what o
     const fresh = await freshGit.capture(options);
     const tree = await snapshot.tree;
     assert.equal(tree, await fresh.tree, label);
-    freshGit.close();
+    await freshGit.close();
     assert.deepEqual(await snapshot.changes, await kept.diff(last, tree), `${label}: the changes`);
     last = tree;
   }
-  kept.close();
+  await kept.close();
   assert.deepEqual(readdirSync(join(store, "tmp")), [], "the kept indexes are removed when the session ends");
 });
 
@@ -179,6 +180,6 @@ void test("git status refreshes undo's own copy of the user's index, never the u
   assert.deepEqual(await again.changes, []);
   assert.deepEqual(readFileSync(index), userIndex);
   assert.deepEqual(gitFolder(), before, "nothing in .git is written");
-  shadow.close();
+  await shadow.close();
   assert.deepEqual(readdirSync(join(store, "tmp")), [], "undo's indexes are removed with the session");
 });

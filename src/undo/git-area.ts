@@ -13,7 +13,7 @@
  * (`status-index.ts`); the temporary index is kept from one snapshot to the next (see `stage`),
  * and trees are reused while the user's index holds the same entries.
  */
-import { copyFileSync, existsSync, lstatSync, readlinkSync, rmSync, statSync, utimesSync, type Stats } from "node:fs";
+import { accessSync, constants, copyFileSync, existsSync, lstatSync, readlinkSync, rmSync, statSync, utimesSync, type Stats } from "node:fs";
 import { createHash, randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
 import { findProjectRoot } from "../util/project-root.js";
@@ -21,7 +21,9 @@ import { GitError, nulFields, runGit, runGitThen } from "./git.js";
 import { selectUntracked, type LeftOut, type SnapshotLimits } from "./exclusions.js";
 import { blobId, entryAt, modeOf } from "./blob-store.js";
 import { StatusIndex } from "./status-index.js";
-import { FILE_MODES, OTHER_STATE, type FileMode, type FileState, type PathChange } from "./types.js";
+import { commitBody, writeLooseObject } from "./loose-object.js";
+import { OTHER_STATE, type FileMode, type FileState, type PathChange } from "./types.js";
+import { parseBatch, parseRawDiff, parseStatus } from "./git-output.js";
 
 export interface GitRepo {
   /** The working tree's top folder, as git names it. */
@@ -91,7 +93,7 @@ export function hiddenFrom(capture: GitCapture, path: string): boolean {
 
 /** What a snapshot brings up to date in its copy of the user's index. */
 interface SnapshotPaths {
-  /** Tracked paths now folders: taken out (their files come as untracked). */
+  /** Tracked paths now folders (nested repositories too) or special files: taken out (a folder's files come as untracked). */
   removed: string[];
   /** Tracked paths that differ from the user's index. */
   tracked: string[];
@@ -109,20 +111,51 @@ interface WorkIndex extends SnapshotPaths {
  * What a kept index must have redone, beside `paths`, to hold what a fresh copy of the user's
  * index would: tracked paths it brought up to date that now match the user's index are read
  * again (git skips those whose times did not change), untracked files no longer kept are taken
- * out. Null when a fresh copy is simpler: a path taken out before is back (as the user's index has it).
+ * out. Null when a fresh copy is the safe way: a path taken out before is back (as the user's
+ * index has it), or a path to read again is no longer a file, a link or gone (`rereadable`
+ * false). Read again, a folder would fail the snapshot, a nested repository would go in as a
+ * submodule, a special file or one that may not be read would fail it or be read against the
+ * rules; a fresh copy holds the user's index's version of such a path, as a first snapshot does.
  */
-function pathsSince(work: WorkIndex, paths: SnapshotPaths): { reread: string[]; removed: string[] } | null {
+function pathsSince(work: WorkIndex, paths: SnapshotPaths, rereadable: (path: string) => boolean): { reread: string[]; removed: string[] } | null {
   const stillRemoved = new Set(paths.removed);
   if (work.removed.some((path) => !stillRemoved.has(path))) return null;
   const now = new Set([...paths.tracked, ...paths.untracked]);
-  return { reread: work.tracked.filter((path) => !now.has(path)), removed: work.untracked.filter((path) => !now.has(path)) };
+  const reread = work.tracked.filter((path) => !now.has(path));
+  if (reread.some((path) => stillRemoved.has(path) || !rereadable(path))) return null;
+  return { reread, removed: work.untracked.filter((path) => !now.has(path)) };
 }
 
 /**
  * For git commands on undo's own indexes: written plainly (never split into a shared index inside
  * the user's .git), without the user's file-system monitor or untracked cache.
+ *
+ * Why copies of a split index are safe: a copy of a user's split index links to the user's
+ * `.git/sharedindex.<id>`, which git then reads (and sets the time of, as every git reading an
+ * index linked to it does: that keeps it from expiring while a copy links to it). With
+ * `core.splitIndex=false` git merges the shared entries in as it reads the copy and writes the
+ * copy whole, so it never writes a shared index of its own into the user's .git, nor expires
+ * (removes) old ones, which git does only when it writes a new shared index. A copy keeps the
+ * user's index's modification time (`copyIndex`, status-index.ts), so git's racy-clean check (an
+ * entry no older than its index is compared by content) holds in it as in the user's; git
+ * writing the copy later moves its time forward only with the entries it checked.
  */
 const OWN_INDEX_CONFIG = ["-c", "core.splitIndex=false", "-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false"];
+
+/**
+ * Snapshots take turns, so a lock file found on one of undo's own indexes as a snapshot starts
+ * was left by a git that was killed (a time-out, a crash); git would refuse that index for good.
+ * One older than this is removed; a younger one is left alone, and the snapshot does without
+ * that index (see `lockFree`).
+ */
+const STALE_LOCK_MS = 10_000;
+
+/**
+ * A file changed this close to a snapshot (by its time or its inode change time) may change
+ * again within the same time stamp: a tree written from it is not reused (git's "racy clean"
+ * margin, widened for file systems with coarse times).
+ */
+const RACY_MS = 2_000;
 
 /** How many recent trees a session keeps for reuse (a turn's first and second snapshots, a few turns back). */
 const REMEMBERED_TREES = 8;
@@ -140,8 +173,13 @@ export class ShadowGit {
   private readonly statusIndex: StatusIndex;
   /** The index the last tree was written from, kept for the next one. */
   private work: WorkIndex | null = null;
-  /** Snapshots one at a time: each ends when its tree is written (a batch's may still run when the next batch's starts). */
+  /**
+   * Snapshots one at a time: each ends when every git it started has ended (its tree written; a
+   * batch's may still run when the next batch's starts). `close` waits for it.
+   */
   private queue: Promise<unknown> = Promise.resolve();
+  /** Every index file this session made (kept, dropped or being written): removed with their locks on `close`. */
+  private readonly ownFiles = new Set<string>();
   private closed = false;
 
   constructor(
@@ -179,11 +217,9 @@ export class ShadowGit {
     this.queue = new Promise<void>((resolve) => (done = resolve));
     await previous;
     try {
+      if (this.closed) throw new GitError("the session has ended", null);
       const taken = await this.take(options);
-      void Promise.allSettled([taken.tree, taken.changes]).then(() => {
-        if (this.closed) this.close();
-        done();
-      });
+      void Promise.allSettled([taken.tree, taken.changes]).then(done);
       return taken;
     } catch (err) {
       done();
@@ -193,15 +229,18 @@ export class ShadowGit {
 
   private async take(options: { limits: SnapshotLimits; mayRead: MayRead; first: boolean; since?: Promise<string> }): Promise<GitCapture & { changes?: Promise<PathChange[]> }> {
     const { root } = this.repo;
-    const recent = Date.now() - 1000;
+    const started = Date.now();
+    const recent = started - 1000;
     this.statusIndex.update(recent);
     // The first snapshot also asks for HEAD (`--branch`) and what is ignored. Status may write
-    // undo's own index (its optional lock, for this call alone), never the user's.
+    // undo's own index (its optional lock, for this call alone), never the user's; what it
+    // writes to the object database (nothing, as git stands) would go to the shadow's.
     const first = options.first ? ["--branch", "--ignored=matching"] : [];
+    const mayRefresh = lockFree(this.statusIndex.file) && this.statusIndex.mayRefresh(recent);
     const status = await runGit({
       args: [...OWN_INDEX_CONFIG, "status", "--porcelain=2", "-z", "--untracked-files=all", ...first, "--no-renames", "--ignore-submodules=all", ...this.scope()],
       cwd: root,
-      env: { GIT_INDEX_FILE: this.statusIndex.file, GIT_OPTIONAL_LOCKS: this.statusIndex.mayRefresh(recent) ? "1" : "0" },
+      env: { ...this.shadowEnv, GIT_INDEX_FILE: this.statusIndex.file, GIT_OPTIONAL_LOCKS: mayRefresh ? "1" : "0" },
     });
     const { tracked, untracked, ignored: ignoredPaths, head } = parseStatus(status);
     const stats = new Map<string, Stats | null>();
@@ -209,25 +248,27 @@ export class ShadowGit {
       if (!stats.has(path)) stats.set(path, lstatOrNull(join(root, path)));
       return stats.get(path) ?? null;
     };
-    const readable = (path: string): boolean => options.mayRead(join(root, path));
+    // Denied by the permission profile, or by the file system (a file its owner may not read).
+    const readable = (path: string): boolean => options.mayRead(join(root, path)) && mayOpen(join(root, path), statOf(path));
     const untrackedDirs = untracked.filter((p) => p.endsWith("/")).map((p) => p.slice(0, -1));
     const untrackedFiles = untracked.filter((p) => !p.endsWith("/"));
     const { kept, leftOut } = selectUntracked(untrackedFiles.filter(readable), options.limits, (path) => {
       const s = statOf(path);
       return s?.isFile() ? s.size : null;
     });
-    // A tracked file now a folder leaves the index (its files come as untracked); a denied one
-    // keeps the index's version, so it is never read and never restored.
+    // A tracked file now a folder (a nested repository too) or a special file leaves the index (a
+    // folder's files come as untracked); one that may not be read keeps the index's version, so
+    // it is never read and never restored.
     const paths: SnapshotPaths = { removed: [], tracked: [], untracked: [] };
     for (const path of tracked) {
       if (!readable(path)) continue;
-      if (statOf(path)?.isDirectory()) paths.removed.push(path);
-      else paths.tracked.push(path);
+      if (fileOrGone(statOf(path))) paths.tracked.push(path);
+      else paths.removed.push(path);
     }
-    for (const path of kept) if (!statOf(path)?.isDirectory()) paths.untracked.push(path);
+    for (const path of kept) if (fileOrGone(statOf(path))) paths.untracked.push(path);
 
     const base = this.statusIndex.generation;
-    const key = this.treeKey(base, recent, paths, statOf);
+    const key = this.treeKey(base, started - RACY_MS, paths, statOf);
     const known = key !== null ? this.trees.get(key) : undefined;
     let tree: Promise<string>;
     let changes: Promise<PathChange[]> | undefined;
@@ -235,7 +276,7 @@ export class ShadowGit {
       tree = Promise.resolve(known);
       changes = options.since?.then((since) => this.diff(since, known));
     } else {
-      const { file, updated } = await this.stage(paths, base);
+      const { file, updated } = await this.stage(paths, base, (path) => readable(path) && fileOrGone(statOf(path)));
       ({ tree, changes } = await this.write(file, updated, options.since));
     }
     // Awaited later (or never, when the turn ends first): a failure is theirs to report.
@@ -247,16 +288,17 @@ export class ShadowGit {
 
   /**
    * What a tree is written from, as a key: what the user's index says (its entries, not their
-   * times: git rewrites it often without changing one) and every path brought up to date, by size,
-   * time and inode. Null when a file changed in the last second (a change within the same time
-   * stamp would go unseen, so such a tree is not reused).
+   * times: git rewrites it often without changing one) and every path brought up to date, by
+   * mode, size, time, inode change time and inode (a rewrite that kept the size and put the time
+   * back still moves the change time). Null when a file changed after `racy` (`RACY_MS` before
+   * the snapshot): a change within the same time stamp would go unseen, so such a tree is not reused.
    */
-  private treeKey(base: number, recent: number, paths: SnapshotPaths, statOf: (path: string) => Stats | null): string | null {
+  private treeKey(base: number, racy: number, paths: SnapshotPaths, statOf: (path: string) => Stats | null): string | null {
     const hash = createHash("sha1").update(`${base}`).update(`\n${paths.removed.join("\0")}`);
     for (const path of [...paths.tracked, ...paths.untracked]) {
       const s = statOf(path);
-      if (s !== null && s.mtimeMs > recent) return null;
-      hash.update(s === null ? `\n${path}\0-` : `\n${path}\0${s.mode}:${s.size}:${s.mtimeMs}:${s.ino}`);
+      if (s !== null && (s.mtimeMs > racy || s.ctimeMs > racy)) return null;
+      hash.update(s === null ? `\n${path}\0-` : `\n${path}\0${s.mode}:${s.size}:${s.mtimeMs}:${s.ctimeMs}:${s.ino}`);
     }
     return hash.digest("hex");
   }
@@ -275,13 +317,16 @@ export class ShadowGit {
    * with `paths.removed` taken out; `updated` are the paths `write` then reads into it. The
    * index is kept for the next snapshot: while the user's index holds the same entries (`base`),
    * the next starts from it instead of a fresh copy, so what it brought up to date is read again
-   * only where the files' times changed since, and only the folders holding those are written anew.
+   * only where the files' times changed since, and only the folders holding those are written
+   * anew. `rereadable`: whether a path may be read into it as it is now (see `pathsSince`).
    */
-  private async stage(paths: SnapshotPaths, base: number): Promise<{ file: string; updated: string[] }> {
+  private async stage(paths: SnapshotPaths, base: number, rereadable: (path: string) => boolean): Promise<{ file: string; updated: string[] }> {
     const work = this.work;
     this.work = null;
-    const file = work?.file ?? join(this.tmpDir, `work-index-${randomBytes(8).toString("hex")}`);
-    const kept = work !== null && work.base === base && existsSync(file) ? pathsSince(work, paths) : null;
+    // A kept index still locked (a git killed on it moments ago) is left for `close`.
+    const file = work !== null && lockFree(work.file) ? work.file : this.newIndexFile();
+    if (work !== null && file !== work.file) rmSync(work.file, { force: true });
+    const kept = work !== null && file === work.file && work.base === base && existsSync(file) ? pathsSince(work, paths, rereadable) : null;
     let taken = paths.removed;
     let updated = [...paths.tracked, ...paths.untracked];
     // The status index, with the file times git refreshed in it: what it had to compare by
@@ -323,7 +368,9 @@ export class ShadowGit {
         return runGitThen({ first: read, args: compare, cwd: this.repo.root, env: { ...this.shadowEnv, ...env }, input });
       });
       changes = this.dropOnFailure(file, compared).then(parseRawDiff);
-      staged = changes;
+      // Likewise once what waited for the comparison (the turn's end, its record and ghost
+      // commit) has gone ahead: starting a process forks this one, which would hold them up.
+      staged = changes.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
     }
     const tree = staged.then(() => this.dropOnFailure(file, this.git([...OWN_INDEX_CONFIG, "write-tree"], { env }))).then((out) => out.toString("utf8").trim());
     return { tree, changes };
@@ -338,19 +385,29 @@ export class ShadowGit {
     });
   }
 
-  /** Removes the indexes kept between snapshots (the session ends). */
-  close(): void {
+  private newIndexFile(): string {
+    const file = join(this.tmpDir, `work-index-${randomBytes(8).toString("hex")}`);
+    this.ownFiles.add(file);
+    return file;
+  }
+
+  /**
+   * The session ends: once the snapshot under way has ended its gits (a tree still being written
+   * would write its index again), removes every index the session made, and any lock a killed
+   * git left on one. No snapshot is taken after.
+   */
+  async close(): Promise<void> {
     this.closed = true;
-    if (this.work !== null) rmSync(this.work.file, { force: true });
+    await this.queue;
     this.work = null;
+    for (const file of this.ownFiles) for (const name of [file, `${file}.lock`]) rmSync(name, { force: true });
+    this.ownFiles.clear();
     this.statusIndex.remove();
   }
 
-  /** The ghost commit: an unreferenced commit of `tree` on top of `parent`. */
-  async commit(tree: string, parent: string | null): Promise<string> {
-    const identity = { GIT_AUTHOR_NAME: "codex-ts snapshot", GIT_AUTHOR_EMAIL: "snapshot@codex-ts.invalid", GIT_COMMITTER_NAME: "codex-ts snapshot", GIT_COMMITTER_EMAIL: "snapshot@codex-ts.invalid" };
-    const args = ["commit-tree", tree, ...(parent ? ["-p", parent] : []), "-m", "codex-ts snapshot"];
-    return (await this.git(args, { env: identity })).toString("utf8").trim();
+  /** The ghost commit: an unreferenced commit of `tree` on top of `parent`, written into the shadow objects (as `git commit-tree` would, without starting it). */
+  commit(tree: string, parent: string | null): string {
+    return writeLooseObject(this.objects, "commit", commitBody(tree, parent, "codex-ts snapshot <snapshot@codex-ts.invalid>", "codex-ts snapshot", new Date()), this.repo.oidBytes);
   }
 
   /** What differs between two snapshots under the session's folder (paths from the top). */
@@ -460,76 +517,38 @@ function copyIndex(from: string, to: string): void {
   }
 }
 
+/** A state a snapshot keeps as it is: a file, a link, or nothing (a folder or a special file is not one). */
+function fileOrGone(s: Stats | null): boolean {
+  return s === null || s.isFile() || s.isSymbolicLink();
+}
+
+/** Whether this process may read `path` (`s`: its lstat), as far as the file system says: only files are opened. */
+function mayOpen(path: string, s: Stats | null): boolean {
+  if (s === null || !s.isFile()) return true;
+  try {
+    accessSync(path, constants.R_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether no git holds a lock on `file`: a lock older than `STALE_LOCK_MS` is a killed git's,
+ * and is removed; a younger one may still be a git's at work.
+ */
+function lockFree(file: string): boolean {
+  const lock = lstatOrNull(`${file}.lock`);
+  if (lock === null) return true;
+  if (Date.now() - lock.mtimeMs < STALE_LOCK_MS) return false;
+  rmSync(`${file}.lock`, { force: true });
+  return true;
+}
+
 function lstatOrNull(path: string): Stats | null {
   try {
     return lstatSync(path);
   } catch {
     return null;
   }
-}
-
-/** `--raw -z` diff output as changes (what git keeps that is not a file is left to git). */
-function parseRawDiff(out: Buffer): PathChange[] {
-  const fields = nulFields(out);
-  const changes: PathChange[] = [];
-  for (let i = 0; i + 1 < fields.length; i += 2) {
-    const header = fields[i] ?? "";
-    const path = fields[i + 1] ?? "";
-    const [srcMode, dstMode, srcOid, dstOid] = header.replace(/^:/, "").split(" ");
-    const before = stateOf(srcMode, srcOid);
-    const after = stateOf(dstMode, dstOid);
-    // Neither side a file undo keeps (a submodule; an unmerged or intent-to-add entry: no change).
-    if (before === undefined || after === undefined || (before === null && after === null)) continue;
-    changes.push({ path, before, after });
-  }
-  return changes;
-}
-
-/** A raw diff side as a state: null for "not there", undefined for what undo does not handle. */
-function stateOf(mode: string | undefined, oid: string | undefined): FileState | null | undefined {
-  if (mode === "000000") return null;
-  if (!(FILE_MODES as readonly string[]).includes(mode ?? "") || oid === undefined) return undefined;
-  return { mode: mode as FileMode, oid };
-}
-
-/** `git status --porcelain=2 -z`: changed tracked paths, untracked and ignored ones (folders end in `/`), and HEAD when asked (`--branch`). */
-export function parseStatus(output: Buffer): { tracked: string[]; untracked: string[]; ignored: string[]; head: string | null } {
-  const tracked: string[] = [];
-  const untracked: string[] = [];
-  const ignored: string[] = [];
-  let head: string | null = null;
-  for (const entry of nulFields(output)) {
-    const kind = entry[0];
-    // With --branch: the commit HEAD names, or "(initial)" before the first commit.
-    if (entry.startsWith("# branch.oid ")) head = /^[0-9a-f]{40,64}$/.test(entry.slice(13)) ? entry.slice(13) : null;
-    else if (kind === "?") untracked.push(entry.slice(2));
-    else if (kind === "!") ignored.push(entry.slice(2));
-    else if (kind === "1") tracked.push(fieldAfter(entry, 8));
-    else if (kind === "u") tracked.push(fieldAfter(entry, 10));
-  }
-  return { tracked, untracked, ignored, head };
-}
-
-/** The rest of a space-separated line after `n` fields (a path may hold spaces). */
-function fieldAfter(line: string, n: number): string {
-  let at = 0;
-  for (let i = 0; i < n; i++) at = line.indexOf(" ", at) + 1;
-  return line.slice(at);
-}
-
-/** `git cat-file --batch` output: contents by object id (missing objects left out). */
-function parseBatch(out: Buffer): Map<string, Buffer> {
-  const blobs = new Map<string, Buffer>();
-  let at = 0;
-  while (at < out.length) {
-    const end = out.indexOf(0x0a, at);
-    if (end < 0) break;
-    const [oid, type, size] = out.subarray(at, end).toString("utf8").split(" ");
-    at = end + 1;
-    if (type === "missing" || oid === undefined || size === undefined) continue;
-    const length = Number(size);
-    blobs.set(oid, out.subarray(at, at + length));
-    at += length + 1;
-  }
-  return blobs;
 }

@@ -58,11 +58,14 @@ function shellQuoted(arg: string): string {
 
 function run(command: string, argv: readonly string[], call: GitCall, name: string): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, argv, { cwd: call.cwd, env: gitEnv(call.env), stdio: ["pipe", "pipe", "pipe"] });
+    // In a process group of its own, so that a time-out ends everything it started: the shell of
+    // `runGitThen` and the gits under it, a git's hooks, filters and helpers. Killing the first
+    // process alone would leave those running (and holding its pipes open, so it never closes).
+    const child = spawn(command, argv, { cwd: call.cwd, env: gitEnv(call.env), stdio: ["pipe", "pipe", "pipe"], detached: true });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let errBytes = 0;
-    const timer = setTimeout(() => child.kill("SIGKILL"), call.timeoutMs ?? GIT_TIMEOUT_MS);
+    const timer = setTimeout(() => killGroup(child.pid), call.timeoutMs ?? GIT_TIMEOUT_MS);
     child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
     child.stderr.on("data", (chunk: Buffer) => {
       // What git says on failure is short; a flood of warnings is not worth keeping.
@@ -84,6 +87,15 @@ function run(command: string, argv: readonly string[], call: GitCall, name: stri
     child.stdin.on("error", () => {});
     child.stdin.end(call.input ?? "");
   });
+}
+
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    // Already gone.
+  }
 }
 
 /** The command's name among its arguments (after any `-c key=value`). */

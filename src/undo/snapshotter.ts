@@ -65,9 +65,9 @@ export class Snapshotter {
     return new TurnCapture(this, turnId, this.areaFor(cwd));
   }
 
-  /** The session ends: what snapshots keep between turns (a git area's index) is removed. */
-  close(): void {
-    for (const git of this.gits) git.close();
+  /** The session ends: what snapshots keep between turns (a git area's indexes) is removed, once the gits at work on them are done. */
+  async close(): Promise<void> {
+    await Promise.all(this.gits.map((git) => git.close()));
   }
 
   /** Warns once per distinct message (a folder too big says so once, not every turn). */
@@ -127,8 +127,6 @@ export class TurnCapture {
    */
   private batch = 0;
   private after: { batch: number; result: Promise<AfterArea> } | null = null;
-  /** The ghost commit of the first snapshot, made once tools have run (while the model answers). */
-  private ghostCommit: Promise<string> | null = null;
 
   constructor(
     private readonly owner: Snapshotter,
@@ -170,18 +168,6 @@ export class TurnCapture {
     this.after = { batch, result: this.ready.then(() => this.takeAfter()) };
     // Its failure is the turn's when the turn uses it; a later batch's snapshot replaces it.
     this.after.result.catch(() => {});
-    // The ghost commit too (a turn whose tools ran likely changed files, and its record waits for
-    // it), once the snapshot has started: that is what the turn's end waits for.
-    void this.ready
-      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
-      .then(() => (this.before.kind === "git" ? this.commitBefore(this.before) : null))
-      .catch(() => {});
-  }
-
-  /** The first snapshot's ghost commit, made once (the turn's record holds its id). */
-  private commitBefore(before: Extract<Before, { kind: "git" }>): Promise<string> {
-    this.ghostCommit ??= before.capture.tree.then((tree) => before.git.commit(tree, before.capture.head));
-    return this.ghostCommit;
   }
 
   /**
@@ -249,8 +235,8 @@ export class TurnCapture {
 
   /**
    * What the turn changed (the second snapshot taken while the model answered, or now), or null
-   * when it changed nothing undo can see. The ghost commit, started once tools had run (or now),
-   * is waited for by `complete`, after the turn has ended.
+   * when it changed nothing undo can see. The ghost commit is made by `complete`, after the turn
+   * has ended, only for a turn that changed files.
    */
   async finish(): Promise<PendingRecord | null> {
     await this.ready;
@@ -274,7 +260,8 @@ export class TurnCapture {
         if (before.kind !== "git") return record({ id: contentId(this.turnId, areas), parent: null, preexisting_untracked_files: [], preexisting_untracked_dirs: [] });
         const { capture } = before;
         return record({
-          id: await this.commitBefore(before),
+          // Made only for a turn that changed files (written in-process: it costs no git start).
+          id: before.git.commit(await capture.tree, capture.head),
           parent: capture.head,
           preexisting_untracked_files: capture.untrackedFiles,
           preexisting_untracked_dirs: capture.untrackedDirs,

@@ -88,9 +88,9 @@ export class StatusIndex {
     return (this.copied !== null && "digest" in this.copied && this.copied.digest === "") || existsSync(this.file);
   }
 
-  /** The session ends. */
+  /** The session ends: the copy goes, with what a killed write left (git's lock, a partial copy). */
   remove(): void {
-    rmSync(this.file, { force: true });
+    for (const name of [this.file, `${this.file}.lock`, `${this.file}.partial`]) rmSync(name, { force: true });
     this.copied = null;
   }
 

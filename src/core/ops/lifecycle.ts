@@ -19,7 +19,7 @@ export const lifecycleOps: OpFamily<"shutdown"> = {
     if (s.options.sharedMcp === undefined) await s.mcp?.shutdown();
     if (s.options.sharedShellSnapshot === undefined) s.shellSnapshot?.dispose();
     s.recorder?.close();
-    s.files.close();
+    await s.files.close();
     s.closed = true;
     s.send(id, { type: "shutdown_complete" });
   },
