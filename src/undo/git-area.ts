@@ -13,7 +13,8 @@
  * (`status-index.ts`); the temporary index is kept from one snapshot to the next (see `stage`),
  * and trees are reused while the user's index holds the same entries.
  */
-import { accessSync, constants, copyFileSync, existsSync, lstatSync, readlinkSync, rmSync, statSync, utimesSync, type Stats } from "node:fs";
+import { accessSync, constants, copyFileSync, existsSync, readlinkSync, rmSync, statSync, utimesSync, type Stats } from "node:fs";
+import { lstatOrNull } from "../util/lstat-or-null.js";
 import { createHash, randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
 import { findProjectRoot } from "../util/project-root.js";
@@ -543,12 +544,4 @@ function lockFree(file: string): boolean {
   if (Date.now() - lock.mtimeMs < STALE_LOCK_MS) return false;
   rmSync(`${file}.lock`, { force: true });
   return true;
-}
-
-function lstatOrNull(path: string): Stats | null {
-  try {
-    return lstatSync(path);
-  } catch {
-    return null;
-  }
 }

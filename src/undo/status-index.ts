@@ -9,7 +9,8 @@
  * those against the copy's own time. It is made again when the user's index holds other entries
  * (its content digest, `index-digest.ts`), found by its file times first.
  */
-import { existsSync, lstatSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync, type Stats } from "node:fs";
+import { existsSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync, type Stats } from "node:fs";
+import { lstatOrNull } from "../util/lstat-or-null.js";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { indexContentDigest } from "./index-digest.js";
@@ -107,14 +108,6 @@ export class StatusIndex {
     writeFileSync(partial, bytes);
     if (times !== null) utimesSync(partial, times.atime, times.mtime);
     renameSync(partial, this.file);
-  }
-}
-
-function lstatOrNull(path: string): Stats | null {
-  try {
-    return lstatSync(path);
-  } catch {
-    return null;
   }
 }
 
