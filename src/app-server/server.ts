@@ -50,6 +50,11 @@ interface ThreadMeta {
   lineage: ThreadLineage | null;
 }
 
+/** What the server knows of a thread it loads now, beyond what the thread itself says. */
+function newThreadMeta(known: Partial<ThreadMeta> = {}): ThreadMeta {
+  return { createdAt: Math.floor(Date.now() / 1000), forkedFromId: null, ephemeral: false, preview: "", lineage: null, ...known };
+}
+
 export class AppServer implements ConnectionHandler {
   readonly codexHome: string;
   private readonly connections = new Set<Connection>();
@@ -103,7 +108,7 @@ export class AppServer implements ConnectionHandler {
     const existing = this.thread(hosted.threadId);
     if (existing) return existing;
     const live = new LiveThread(hosted, (closed) => this.forget(closed), this.family(null));
-    const full: ThreadMeta = { createdAt: Math.floor(Date.now() / 1000), forkedFromId: null, ephemeral: false, preview: "", lineage: null, ...meta };
+    const full = newThreadMeta(meta);
     this.threads.set(hosted.threadId, { live, meta: full });
     for (const notice of hosted.notices) this.options.log(notice);
     const configured = await live.whenConfigured();
@@ -120,7 +125,7 @@ export class AppServer implements ConnectionHandler {
   private adoptSubAgent(hosted: HostedThread, lineage: ThreadLineage): void {
     const parent = this.threads.get(lineage.parentThreadId);
     const live = new LiveThread(hosted, (closed) => this.forget(closed), this.family(parent?.live ?? null));
-    const meta: ThreadMeta = { createdAt: Math.floor(Date.now() / 1000), forkedFromId: null, ephemeral: parent?.meta.ephemeral ?? false, preview: "", lineage };
+    const meta = newThreadMeta({ ephemeral: parent?.meta.ephemeral ?? false, lineage });
     this.threads.set(hosted.threadId, { live, meta });
     for (const connection of parent?.live.subscribers ?? []) live.subscribe(connection);
   }
@@ -152,7 +157,7 @@ export class AppServer implements ConnectionHandler {
   /** The loaded thread as the protocol shows it (`turns` empty; reads and resumes add them). */
   threadObject(live: LiveThread): Thread {
     const entry = this.threads.get(live.threadId);
-    const meta = entry?.meta ?? { createdAt: Math.floor(Date.now() / 1000), forkedFromId: null, ephemeral: false, preview: "", lineage: null };
+    const meta = entry?.meta ?? newThreadMeta();
     const configured = live.configured;
     const settings = live.settingsResponse();
     const lineage = meta.lineage;
