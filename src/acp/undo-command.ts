@@ -8,6 +8,7 @@
 import type { AgentContext, PermissionOption, SessionUpdate, StopReason, ToolCallUpdate } from "@agentclientprotocol/sdk";
 import type { EventMsg } from "../protocol/events.js";
 import type { Op } from "../protocol/ops.js";
+import { textContent } from "./tool-calls.js";
 
 type UndoCompleted = Extract<EventMsg, { type: "undo_completed" }>;
 
@@ -37,7 +38,7 @@ export async function runUndoCommand(action: "undo" | "redo", ctx: UndoCommandCo
   let result = await ctx.run({ type: action });
   const conflicts = result.conflicts ?? [];
   if (!result.success && conflicts.length > 0) {
-    const toolCall: ToolCallUpdate = { toolCallId, title: `${title}: ${conflicts.length === 1 ? "1 file was" : `${conflicts.length} files were`} changed by hand since`, content: [text(list(conflicts))] };
+    const toolCall: ToolCallUpdate = { toolCallId, title: `${title}: ${conflicts.length === 1 ? "1 file was" : `${conflicts.length} files were`} changed by hand since`, content: [textContent(list(conflicts))] };
     const response = await ctx.client.request("session/request_permission", { sessionId: ctx.sessionId, toolCall, options: OPTIONS }, { cancellationSignal: ctx.signal });
     if (response.outcome.outcome === "selected" && response.outcome.optionId === OVERWRITE) result = await ctx.run({ type: action, overwrite: conflicts });
     else {
@@ -53,13 +54,9 @@ export async function runUndoCommand(action: "undo" | "redo", ctx: UndoCommandCo
 
 async function finish(ctx: UndoCommandContext, toolCallId: string, status: "completed" | "failed", said: string): Promise<void> {
   await ctx.send([
-    { sessionUpdate: "tool_call_update", toolCallId, status, content: [text(said)] },
+    { sessionUpdate: "tool_call_update", toolCallId, status, content: [textContent(said)] },
     { sessionUpdate: "agent_message_chunk", content: { type: "text", text: said } },
   ]);
-}
-
-function text(value: string): { type: "content"; content: { type: "text"; text: string } } {
-  return { type: "content", content: { type: "text", text: value } };
 }
 
 function list(paths: readonly string[]): string {
