@@ -14,10 +14,10 @@
  * and trees are reused while the user's index holds the same entries.
  */
 import { accessSync, constants, copyFileSync, existsSync, readlinkSync, rmSync, statSync, utimesSync, type Stats } from "node:fs";
-import { lstatOrNull } from "../util/lstat-or-null.js";
 import { createHash, randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
 import { findProjectRoot } from "../util/project-root.js";
+import { lstatOrNull } from "../util/lstat-or-null.js";
 import { GitError, nulFields, runGit, runGitThen } from "./git.js";
 import { selectUntracked, type LeftOut, type SnapshotLimits } from "./exclusions.js";
 import { blobId, entryAt, modeOf } from "./blob-store.js";

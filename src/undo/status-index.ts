@@ -10,9 +10,9 @@
  * (its content digest, `index-digest.ts`), found by its file times first.
  */
 import { existsSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync, type Stats } from "node:fs";
-import { lstatOrNull } from "../util/lstat-or-null.js";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
+import { lstatOrNull } from "../util/lstat-or-null.js";
 import { indexContentDigest } from "./index-digest.js";
 
 export class StatusIndex {
