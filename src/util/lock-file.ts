@@ -7,16 +7,14 @@
  * A waiter takes a lock over only when it is stale: its holder's process is gone, its heartbeat
  * stopped more than `staleAfterMs` ago, or it is an empty file (not written by a holder of ours)
  * past `emptyStaleAfterMs`. A holder that is alive and working is never taken over, however long
- * it takes. The takeover renames the stale file to a unique name, which only one of several
- * racing waiters can do to one file, then checks that what it moved is the very file it judged
- * stale; when a faster waiter had already replaced it by a live lock, that lock is put back.
- * Removing the stale file by its name instead would delete whatever lock is there by then.
+ * it takes. Waiters take a stale lock over one at a time (see `takeOverStaleLock`), each checking
+ * that the file is still the one it judged stale, so a slow waiter never removes the live lock a
+ * faster one created meanwhile.
  *
  * Pids and O_EXCL are dependable on a local file system of one host; on NFS a lock may be judged
  * by its heartbeat alone.
  */
-import { randomBytes } from "node:crypto";
-import { closeSync, fstatSync, futimesSync, linkSync, openSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, futimesSync, openSync, statSync, unlinkSync, writeSync, type Stats } from "node:fs";
 import { readTextPrefix } from "./bounded-read.js";
 import { processAlive } from "./process-alive.js";
 import { errorCode } from "./errors.js";
@@ -124,32 +122,50 @@ function holderPid(text: string): number {
 }
 
 /**
- * Removes the stale lock `sighting` describes, and nothing else: the file is first renamed to a
- * name of our own, and a file that turns out not to be the one judged stale (a live lock a faster
- * waiter created after removing the stale one) is linked back in place.
+ * A takeover guard is held only between a few synchronous file calls; one older than this was
+ * left by a waiter killed in between.
+ */
+const GUARD_STALE_MS = 5_000;
+
+/**
+ * Removes the stale lock `sighting` describes, and nothing else. Waiters take over one at a time,
+ * each holding the guard file `<lock>.takeover` (created exclusively) while it checks that the
+ * file at the lock path is still the one it judged stale (same inode and time: nobody replaced
+ * or touched it) and removes it. A waiter that finds the guard taken leaves the takeover to its
+ * holder and tries again. So a waiter that judged the lock stale late never removes the live lock
+ * a faster one created: only the lock's own holder could change that file meanwhile, and it does
+ * so only when it was hung past `staleAfterMs`.
  */
 export function takeOverStaleLock(lockPath: string, sighting: LockSighting): void {
-  const aside = `${lockPath}.stale-${process.pid}-${randomBytes(6).toString("hex")}`;
-  try {
-    renameSync(lockPath, aside);
-  } catch (err) {
-    if (errorCode(err) === "ENOENT") return; // another waiter took it first
-    throw err;
+  const guardPath = `${lockPath}.takeover`;
+  const guard = tryCreate(guardPath);
+  if (guard === null) {
+    if (inspectLock(guardPath, { staleAfterMs: GUARD_STALE_MS, emptyStaleAfterMs: GUARD_STALE_MS })?.stale) unlinkIfPresent(guardPath);
+    return;
   }
   try {
-    const moved = statSync(aside);
-    if (moved.ino !== sighting.ino || moved.mtimeMs !== sighting.mtimeMs) {
-      // Not the stale file: put the live lock back. EEXIST means yet another waiter created a
-      // lock in this instant; its holder and the moved lock's would then overlap, which no
-      // removal could undo, so the moved file is simply dropped.
-      try {
-        linkSync(aside, lockPath);
-      } catch (err) {
-        if (errorCode(err) !== "EEXIST") throw err;
-      }
-    }
+    const now = statOrNull(lockPath);
+    if (now !== null && now.ino === sighting.ino && now.mtimeMs === sighting.mtimeMs) unlinkIfPresent(lockPath);
   } finally {
-    unlinkSync(aside);
+    closeSync(guard);
+    unlinkIfPresent(guardPath);
+  }
+}
+
+function statOrNull(path: string): Stats | null {
+  try {
+    return statSync(path);
+  } catch (err) {
+    if (errorCode(err) === "ENOENT") return null;
+    throw err;
+  }
+}
+
+function unlinkIfPresent(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (err) {
+    if (errorCode(err) !== "ENOENT") throw err;
   }
 }
 
