@@ -36,6 +36,14 @@ void test("two waiters take over one stale lock: the slower one leaves the faste
   assert.deepEqual(readdirSync(dir), ["auth.json.lock"], "nothing is left aside");
 });
 
+void test("a takeover guard left by a waiter that was killed does not block the takeover", async () => {
+  const { dir, lock } = lockIn();
+  writeFileSync(lock, `${deadPid()}\n`);
+  writeFileSync(`${lock}.takeover`, `${deadPid()}\n`);
+  assert.equal(await withLockFile(lock, async () => readFileSync(lock, "utf8"), { waitLimitMs: 2_000 }), `${process.pid}\n`);
+  assert.deepEqual(readdirSync(dir), [], "the guard and the lock are gone");
+});
+
 void test("waiters in several processes racing for a stale lock never hold it at the same time", async () => {
   const moduleUrl = new URL("./lock-file.js", import.meta.url).href;
   for (let round = 0; round < 3; round++) {
